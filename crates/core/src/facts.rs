@@ -1,0 +1,246 @@
+//! The analyzer's output: what an NF does with state, one [`Facts`] record per
+//! NF, each answer backed by [`Evidence`] (source spans and a reason).
+//!
+//! The JSON names here are a stable contract (`nfc analyze --format json`):
+//! `nf`, `stateful`, `flow_key`, `symmetric`, `intensity`, `pointer_chasing`,
+//! `evidence`.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// A packet header field that can key state or feed the RSS hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    SrcIp,
+    DstIp,
+    SrcPort,
+    DstPort,
+    Proto,
+    SrcMac,
+    DstMac,
+}
+
+impl Field {
+    pub const ALL: [Field; 7] =
+        [Field::SrcIp, Field::DstIp, Field::SrcPort, Field::DstPort, Field::Proto, Field::SrcMac, Field::DstMac];
+    /// The IPv4 5-tuple.
+    pub const FIVE_TUPLE: [Field; 5] = [Field::SrcIp, Field::DstIp, Field::SrcPort, Field::DstPort, Field::Proto];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::SrcIp => "src_ip",
+            Field::DstIp => "dst_ip",
+            Field::SrcPort => "src_port",
+            Field::DstPort => "dst_port",
+            Field::Proto => "proto",
+            Field::SrcMac => "src_mac",
+            Field::DstMac => "dst_mac",
+        }
+    }
+
+    /// The field in the opposite direction of the same connection
+    /// (src_ip <-> dst_ip, ...); `proto` mirrors itself.
+    pub fn mirror(self) -> Field {
+        match self {
+            Field::SrcIp => Field::DstIp,
+            Field::DstIp => Field::SrcIp,
+            Field::SrcPort => Field::DstPort,
+            Field::DstPort => Field::SrcPort,
+            Field::Proto => Field::Proto,
+            Field::SrcMac => Field::DstMac,
+            Field::DstMac => Field::SrcMac,
+        }
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Field {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Field::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| format!("unknown field `{s}` (expected one of: {})", Field::ALL.map(Field::name).join(", ")))
+    }
+}
+
+/// How often the NF writes its per-flow state (FlowMage's read/write intensity).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Intensity {
+    /// Every packet writes state (counters, timestamps, token buckets).
+    #[serde(rename = "per-packet")]
+    PerPacket,
+    /// Only the first packet of a flow (or rare events) writes state.
+    #[serde(rename = "per-flow")]
+    PerFlow,
+    /// State is read on the packet path but never written there.
+    #[serde(rename = "read-only")]
+    ReadOnly,
+    /// No per-flow state at all.
+    #[serde(rename = "none")]
+    None,
+}
+
+impl Intensity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Intensity::PerPacket => "per-packet",
+            Intensity::PerFlow => "per-flow",
+            Intensity::ReadOnly => "read-only",
+            Intensity::None => "none",
+        }
+    }
+}
+
+impl fmt::Display for Intensity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Intensity {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "per-packet" => Ok(Intensity::PerPacket),
+            "per-flow" => Ok(Intensity::PerFlow),
+            "read-only" => Ok(Intensity::ReadOnly),
+            "none" => Ok(Intensity::None),
+            _ => Err(format!("unknown intensity `{s}` (expected per-packet, per-flow, read-only or none)")),
+        }
+    }
+}
+
+/// Which question a piece of evidence answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Question {
+    Stateful,
+    FlowKey,
+    Symmetric,
+    Intensity,
+    PointerChasing,
+    StateObject,
+    Cost,
+    Accelerator,
+}
+
+/// A source location and the reason it supports an answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evidence {
+    pub question: Question,
+    pub file: String,
+    pub line_start: u32,
+    pub line_end: u32,
+    pub reason: String,
+}
+
+/// Where an answer came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Backend {
+    #[default]
+    Static,
+    Llm,
+    Both,
+    /// Read from an NF's shipped `facts.yaml` (ground truth), not analysed.
+    Declared,
+}
+
+/// A piece of state the NF keeps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateObject {
+    pub name: String,
+    /// Fields that key the entries; empty for scalars and global counters.
+    pub key: Vec<Field>,
+    /// Bytes per entry, when known.
+    pub entry_bytes: Option<u64>,
+    /// Number of entries, when known from constants or configuration.
+    pub capacity: Option<u64>,
+    /// True when the object is keyed per flow (not a global counter or table of rules).
+    pub per_flow: bool,
+    /// Reached through pointers (linked buckets, trees).
+    pub pointer_chasing: bool,
+}
+
+/// A hardware accelerator that could run part of the NF (Clara §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Accelerator {
+    Crc,
+    Lpm,
+    Checksum,
+    Hash,
+}
+
+/// Confidence of the combined answer, 0.0 ..= 1.0.
+pub type Confidence = f32;
+
+/// Everything the analyzer learned about one NF.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Facts {
+    /// The NF's id in the chain, or its name when analysed standalone.
+    pub nf: String,
+    pub stateful: bool,
+    /// Fields that key the per-flow state, sorted; empty when not stateful.
+    pub flow_key: Vec<Field>,
+    pub symmetric: bool,
+    pub intensity: Intensity,
+    pub pointer_chasing: bool,
+    #[serde(default)]
+    pub state_objects: Vec<StateObject>,
+    /// Bytes per per-flow state entry (the largest per-flow object), if known.
+    #[serde(default)]
+    pub state_entry_bytes: Option<u64>,
+    /// IR instructions on the common per-packet path, when the NF compiles.
+    #[serde(default)]
+    pub per_packet_cost: Option<u64>,
+    /// A source-level cost estimate that exists even when nothing compiles
+    /// (weighted statement count on the per-packet path).
+    #[serde(default)]
+    pub source_cost: Option<u64>,
+    #[serde(default)]
+    pub accelerators: Vec<Accelerator>,
+    #[serde(default)]
+    pub confidence: Confidence,
+    #[serde(default)]
+    pub backend: Backend,
+    #[serde(default)]
+    pub evidence: Vec<Evidence>,
+}
+
+impl Facts {
+    /// Facts of an NF with no per-flow state.
+    pub fn stateless(nf: impl Into<String>) -> Self {
+        Facts {
+            nf: nf.into(),
+            stateful: false,
+            flow_key: vec![],
+            symmetric: false,
+            intensity: Intensity::None,
+            pointer_chasing: false,
+            state_objects: vec![],
+            state_entry_bytes: None,
+            per_packet_cost: None,
+            source_cost: None,
+            accelerators: vec![],
+            confidence: 1.0,
+            backend: Backend::Static,
+            evidence: vec![],
+        }
+    }
+
+    /// Best available per-packet cost: IR instruction count if known, else the
+    /// source estimate, else 1.
+    pub fn cost(&self) -> u64 {
+        self.per_packet_cost.or(self.source_cost).unwrap_or(1).max(1)
+    }
+}

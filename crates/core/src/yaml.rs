@@ -1,0 +1,1 @@
+//! Spanned YAML tree (being written).

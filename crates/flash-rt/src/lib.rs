@@ -1,0 +1,4 @@
+//! `flash-rt` runs NF chains: offline over pcap files (the reference executor,
+//! nfc's oracle for what a chain does to each packet) and, on line, as a
+//! FLASH-style AF_XDP runtime with a privileged monitor and unprivileged NF
+//! hosts. It never links compiler crates; it reads emitted deployments.

@@ -1,0 +1,1 @@
+//! nfc: a compiler for network-function chains (library API; being written).
