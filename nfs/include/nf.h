@@ -506,6 +506,26 @@ static inline uint16_t nf_csum(const void *buf, uint32_t len, uint32_t seed)
     return (uint16_t)~sum;
 }
 
+/*
+ * Incremental checksum update (RFC 1624, eqn. 3) for NFs that rewrite one
+ * 16- or 32-bit field. All arguments are raw values as loaded from the
+ * packet (network byte order in memory); the one's-complement sum does not
+ * depend on byte order as long as every operand uses the same one.
+ */
+static inline uint16_t nf_csum_replace16(uint16_t check, uint16_t old_v, uint16_t new_v)
+{
+    uint32_t sum = (uint32_t)(uint16_t)~check + (uint32_t)(uint16_t)~old_v + (uint32_t)new_v;
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
+    return (uint16_t)~sum;
+}
+
+static inline uint16_t nf_csum_replace32(uint16_t check, uint32_t old_v, uint32_t new_v)
+{
+    check = nf_csum_replace16(check, (uint16_t)(old_v & 0xffff), (uint16_t)(new_v & 0xffff));
+    return nf_csum_replace16(check, (uint16_t)(old_v >> 16), (uint16_t)(new_v >> 16));
+}
+
 /* -------------------------------------------------------- flow table */
 
 /*
@@ -514,7 +534,7 @@ static inline uint16_t nf_csum(const void *buf, uint32_t len, uint32_t seed)
  * Declare with NF_FTABLE(KEY_T, VAL_T, CAP) as a member of the state struct,
  * initialise with NF_FTABLE_INIT(&st->table) in nf_state_init, and use:
  *   VAL_T *v = nf_ftable_lookup(&st->table.hdr, &key);
- *   VAL_T *v = nf_ftable_insert(&st->table.hdr, &key);  // zeroed if new; NULL if full
+ *   VAL_T *v = nf_ftable_insert(&st->table.hdr, &key);  // zeroed if new; NULL if full (7/8 load)
  *   nf_ftable_remove(&st->table.hdr, &key);
  * Keys are compared byte for byte: zero them before filling.
  */
@@ -594,12 +614,19 @@ static inline void *nf_ftable_lookup(struct nf_ftable *t, const void *key)
     return 0;
 }
 
+/* Inserts stop at 7/8 load (NF_FTABLE_MAX_LOAD): beyond it linear probing
+ * degrades toward full-table scans, so a table that is "full" returns NULL
+ * while misses still terminate after a few probes. */
+#define NF_FTABLE_MAX_LOAD(cap) ((cap) - (cap) / 8u)
+
 static inline void *nf_ftable_insert(struct nf_ftable *t, const void *key)
 {
     uint32_t i = nf_hash_bytes(key, t->key_size) % t->capacity;
     for (uint32_t n = 0; n < t->capacity; n++) {
         uint8_t *s = nf_ftable_slot(t, i);
         if (!s[0]) {
+            if (t->count >= NF_FTABLE_MAX_LOAD(t->capacity))
+                return 0;
             s[0] = 1;
             memcpy(s + t->key_off, key, t->key_size);
             memset(s + t->val_off, 0, t->val_size);

@@ -1,1 +1,193 @@
-fn main() {}
+//! Project automation, run as `cargo xtask <command>`:
+//!
+//! - `setup`: install what nfc needs on a fresh Debian 12 machine (idempotent:
+//!   apt packages only when missing).
+//! - `test`: setup, then the whole test suite, including the privileged
+//!   network-namespace tests when run as root.
+//! - `demo`: setup, build, and run the flagship example end to end.
+//! - `bench`: criterion benches and end-to-end benches; writes
+//!   `target/nfc-bench/report.md` and `report.json`.
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Debian packages nfc needs, with the reason for each.
+const APT_PACKAGES: &[(&str, &str)] = &[
+    ("clang-19", "compiles NFs to shared objects and LLVM IR, and XDP programs to BPF"),
+    ("llvm-19-dev", "LLVM 19 libraries for the reducer (inkwell)"),
+    ("libpolly-19-dev", "llvm-sys links Polly"),
+    ("libzstd-dev", "llvm-sys links zstd"),
+    ("libclang-rt-19-dev", "libFuzzer and AddressSanitizer runtimes for NF fuzzing"),
+    ("libbpf-dev", "BPF headers for the XDP redirect program"),
+    ("valgrind", "deterministic instruction counts (callgrind) in benchmarks"),
+    ("iproute2", "network namespaces and veth pairs for flash-rt tests"),
+    ("cmake", "builds HiGHS for the placer's ILP solver"),
+    ("g++", "builds HiGHS and tree-sitter grammars"),
+];
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cmd = args.first().map(String::as_str).unwrap_or("help");
+    let rest = &args[args.len().min(1)..];
+    match cmd {
+        "setup" => setup(),
+        "test" => {
+            setup()?;
+            test(rest)
+        }
+        "demo" => {
+            setup()?;
+            demo()
+        }
+        "bench" => {
+            setup()?;
+            bench(rest)
+        }
+        _ => {
+            eprintln!("usage: cargo xtask <setup|test|demo|bench>");
+            eprintln!("  setup  install apt packages nfc needs (idempotent)");
+            eprintln!("  test   setup + the whole test suite (privileged netns tests when root)");
+            eprintln!("  demo   setup + build + the flagship example end to end");
+            eprintln!("  bench  setup + benchmarks; report in target/nfc-bench/");
+            if cmd == "help" || cmd == "--help" {
+                Ok(())
+            } else {
+                bail!("unknown xtask command `{cmd}`")
+            }
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
+}
+
+fn installed(pkg: &str) -> bool {
+    Command::new("dpkg-query")
+        .args(["-W", "-f=${Status}", pkg])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains("install ok installed"))
+        .unwrap_or(false)
+}
+
+fn setup() -> Result<()> {
+    let missing: Vec<&str> = APT_PACKAGES.iter().map(|(p, _)| *p).filter(|p| !installed(p)).collect();
+    if missing.is_empty() {
+        eprintln!("xtask setup: all {} apt packages present", APT_PACKAGES.len());
+    } else {
+        eprintln!("xtask setup: installing {}", missing.join(" "));
+        for (p, why) in APT_PACKAGES.iter().filter(|(p, _)| missing.contains(p)) {
+            eprintln!("  {p}: {why}");
+        }
+        run_cmd(&mut apt(&["update", "-qq"]))?;
+        let mut install = vec!["install", "-y", "-qq", "--no-install-recommends"];
+        install.extend(&missing);
+        run_cmd(&mut apt(&install))?;
+    }
+    for tool in ["clang-19", "llvm-config-19"] {
+        if which(tool).is_none() && !Path::new("/usr/lib/llvm-19/bin").join(tool.trim_end_matches("-19")).exists() {
+            bail!("{tool} is still missing after setup");
+        }
+    }
+    Ok(())
+}
+
+/// apt-get, through sudo when not root.
+fn apt(args: &[&str]) -> Command {
+    let mut c = if is_root() {
+        Command::new("apt-get")
+    } else {
+        let mut c = Command::new("sudo");
+        c.arg("apt-get");
+        c
+    };
+    c.env("DEBIAN_FRONTEND", "noninteractive").args(args);
+    c
+}
+
+fn which(tool: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join(tool)).find(|p| p.exists())
+}
+
+fn run_cmd(c: &mut Command) -> Result<()> {
+    let status = c.status().with_context(|| format!("cannot start {c:?}"))?;
+    if !status.success() {
+        bail!("{c:?} failed with {status}");
+    }
+    Ok(())
+}
+
+fn cargo() -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(root());
+    c
+}
+
+fn test(rest: &[String]) -> Result<()> {
+    let privileged = is_root();
+    if privileged {
+        eprintln!("xtask test: running as root: privileged network-namespace tests are enabled");
+    } else {
+        eprintln!("xtask test: WARNING: not root: privileged network-namespace (AF_XDP) tests will be SKIPPED");
+    }
+    let mut c = cargo();
+    c.args(["test", "--workspace", "--no-fail-fast"]).args(rest);
+    if privileged {
+        c.env("NFC_PRIVILEGED_TESTS", "1");
+    }
+    run_cmd(&mut c)
+}
+
+fn nfc_bin() -> Result<PathBuf> {
+    run_cmd(cargo().args(["build", "--release", "--bin", "nfc"]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"));
+    Ok(target.join("release").join("nfc"))
+}
+
+fn demo() -> Result<()> {
+    let nfc = nfc_bin()?;
+    let root = root();
+    let out = root.join("target").join("nfc-demo");
+    std::fs::create_dir_all(&out)?;
+    let chain = root.join("examples").join("flowmage-3nf.yaml");
+    let chain_s = chain.display().to_string();
+    let trace = out.join("trace.pcap").display().to_string();
+    let steps: Vec<(&str, Vec<String>)> = vec![
+        ("validate the chain", vec!["check".into(), chain_s.clone()]),
+        ("analyze each NF's source", vec!["analyze".into(), chain_s.clone()]),
+        ("explain what each stage decides", vec!["explain".into(), chain_s.clone()]),
+        (
+            "build the FastClick target",
+            vec!["build".into(), chain_s.clone(), "--target".into(), "fastclick".into(), "-o".into(), out.join("fastclick").display().to_string(), "--emit".into(), "facts,plan".into()],
+        ),
+        (
+            "generate a trace",
+            vec!["trace".into(), "gen".into(), "-o".into(), trace.clone(), "--flows".into(), "500".into(), "--packets".into(), "20000".into()],
+        ),
+        (
+            "run the chain over the trace with the reference executor",
+            vec!["run".into(), chain_s.clone(), "--pcap".into(), trace.clone(), "--out".into(), out.join("out.pcap").display().to_string()],
+        ),
+    ];
+    for (what, args) in steps {
+        eprintln!("\n==> {what}: nfc {}", args.join(" "));
+        run_cmd(Command::new(&nfc).args(&args).current_dir(&root))?;
+    }
+    eprintln!("\ndemo finished; artefacts in {}", out.display());
+    Ok(())
+}
+
+fn bench(rest: &[String]) -> Result<()> {
+    let out = root().join("target").join("nfc-bench");
+    std::fs::create_dir_all(&out)?;
+    let mut c = cargo();
+    c.args(["bench", "--workspace"]).args(rest).env("NFC_BENCH_OUT", &out);
+    run_cmd(&mut c)?;
+    eprintln!("bench report: {}", out.join("report.md").display());
+    Ok(())
+}

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 mod parse;
 pub mod traffic;
-pub use parse::{parse_chain, parse_chain_file, BuiltinCatalog};
+pub use parse::{parse_chain, parse_chain_file, parse_prefix, BuiltinCatalog};
 pub use traffic::{SizeMix, TrafficSpec};
 
 /// The id of an NF instance in a chain (unique within the chain).

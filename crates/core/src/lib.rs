@@ -7,6 +7,7 @@
 //! tree-sitter or solver type ever appears here.
 
 pub mod chain;
+pub mod click;
 pub mod diag;
 pub mod facts;
 pub mod plan;

@@ -1,0 +1,143 @@
+//! Turning user paths into an [`AnalysisInput`]: a directory is one NF (all C
+//! and C++ sources and headers in it), files are taken as given. Also computes
+//! the NF's source closure (its files plus the local headers they include,
+//! found next to the including file or in an `include/` directory of an
+//! ancestor), which both the parser and the cache key use.
+
+use crate::{AnalysisInput, AnalyzeError};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+const SOURCE_EXTS: &[&str] = &["c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx"];
+
+fn is_source(p: &Path) -> bool {
+    p.extension().and_then(|e| e.to_str()).map(|e| SOURCE_EXTS.contains(&e)).unwrap_or(false)
+}
+
+/// Build an input from paths; a directory contributes its source files
+/// (non-recursive, sorted). The name defaults to the directory or file stem.
+pub fn input_from_paths(name: Option<&str>, paths: &[PathBuf]) -> Result<AnalysisInput, AnalyzeError> {
+    if paths.is_empty() {
+        return Err(AnalyzeError::NoSources { what: name.unwrap_or("<unnamed>").to_string() });
+    }
+    let mut files = vec![];
+    for p in paths {
+        let meta = std::fs::metadata(p).map_err(|e| AnalyzeError::Io { path: p.clone(), source: e })?;
+        if meta.is_dir() {
+            let rd = std::fs::read_dir(p).map_err(|e| AnalyzeError::Io { path: p.clone(), source: e })?;
+            let mut here: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|q| q.is_file() && is_source(q)).collect();
+            here.sort();
+            files.extend(here);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    if files.is_empty() {
+        return Err(AnalyzeError::NoSources { what: paths[0].display().to_string() });
+    }
+    let name = match name {
+        Some(n) => n.to_string(),
+        None => {
+            let p = &paths[0];
+            let stem = if p.is_dir() { p.file_name() } else { p.file_stem() };
+            stem.and_then(|s| s.to_str()).unwrap_or("nf").to_string()
+        }
+    };
+    Ok(AnalysisInput { name, files, framework: None })
+}
+
+/// `#include "x"` / `#include <x>` targets of a source text.
+fn includes(text: &str) -> Vec<(String, bool)> {
+    let mut out = vec![];
+    for line in text.lines() {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix('#') else { continue };
+        let rest = rest.trim_start();
+        let Some(rest) = rest.strip_prefix("include") else { continue };
+        let rest = rest.trim();
+        if let Some(r) = rest.strip_prefix('"') {
+            if let Some(end) = r.find('"') {
+                out.push((r[..end].to_string(), true));
+            }
+        } else if let Some(r) = rest.strip_prefix('<') {
+            if let Some(end) = r.find('>') {
+                out.push((r[..end].to_string(), false));
+            }
+        }
+    }
+    out
+}
+
+/// Resolve an include next to the including file, then in `include/`
+/// directories of up to three ancestors. System headers are not searched.
+fn resolve_include(from: &Path, inc: &str, quoted: bool) -> Option<PathBuf> {
+    let dir = from.parent()?;
+    if quoted {
+        let c = dir.join(inc);
+        if c.is_file() {
+            return Some(c);
+        }
+    }
+    let mut cur = Some(dir);
+    for _ in 0..3 {
+        let d = cur?;
+        let c = d.join("include").join(inc);
+        if c.is_file() {
+            return Some(c);
+        }
+        cur = d.parent();
+    }
+    None
+}
+
+/// The NF's files plus the local headers they (transitively) include, in a
+/// stable order. Returns (path, contents).
+pub fn closure(files: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, AnalyzeError> {
+    let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut out = vec![];
+    let mut todo: Vec<PathBuf> = files.to_vec();
+    todo.reverse();
+    while let Some(p) = todo.pop() {
+        let canon = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
+        if !seen.insert(canon) {
+            continue;
+        }
+        let bytes = std::fs::read(&p).map_err(|e| AnalyzeError::Io { path: p.clone(), source: e })?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let mut incs = vec![];
+        for (inc, quoted) in includes(&text) {
+            if let Some(r) = resolve_include(&p, &inc, quoted) {
+                incs.push(r);
+            }
+        }
+        out.push((p, text));
+        for r in incs.into_iter().rev() {
+            todo.push(r);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn include_lines_are_found() {
+        let incs = includes("#include \"nf.h\"\n  # include <click/element.hh>\n#include <stdio.h>\n");
+        assert_eq!(incs, vec![("nf.h".into(), true), ("click/element.hh".into(), false), ("stdio.h".into(), false)]);
+    }
+
+    #[test]
+    fn closure_follows_local_headers() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("include")).unwrap();
+        std::fs::create_dir_all(d.path().join("nf")).unwrap();
+        std::fs::write(d.path().join("include/api.h"), "int api;\n").unwrap();
+        std::fs::write(d.path().join("nf/local.h"), "#include <api.h>\n").unwrap();
+        std::fs::write(d.path().join("nf/nf.c"), "#include \"local.h\"\n#include <stdio.h>\n").unwrap();
+        let c = closure(&[d.path().join("nf/nf.c")]).unwrap();
+        let names: Vec<String> = c.iter().map(|(p, _)| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, vec!["nf.c", "local.h", "api.h"]);
+    }
+}

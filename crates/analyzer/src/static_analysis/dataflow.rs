@@ -1,0 +1,1801 @@
+//! The data-flow engine of the static backend: a flow-insensitive,
+//! context-sensitive (full call strings) abstract interpretation over the
+//! tree-sitter trees. Each variable / struct-member access path holds a
+//! [`Val`]: the packet header fields it was derived from, whether it points
+//! into the packet (and at which header/offset), and which state objects it
+//! points into. Calls bind arguments to parameters (and copy out-parameters
+//! back), returns flow to call sites. A final pass records [`Events`]: keyed
+//! accesses and writes to state objects (with whether the write is guarded by
+//! a lookup miss / new-flow condition), loops that chase links, stores and
+//! comparisons that reveal symmetric keys, per-packet statement cost and
+//! accelerator candidates.
+
+use super::headers::{self, Hdr};
+use super::program::{norm_type, parse_int, text, FnDef, Program, TypeRef};
+use nfc_core::facts::{Accelerator, Field};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use tree_sitter::Node;
+
+/// Abstract value of an expression or access path.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Val {
+    pub fields: BTreeSet<Field>,
+    pub hdr: Option<Hdr>,
+    pub off: Option<i64>,
+    pub konst: Option<i64>,
+    /// State objects this value points into (or was read from).
+    pub objs: BTreeSet<String>,
+    /// This value is the state container itself (objects are its members).
+    pub root: bool,
+    /// Built from a field and its mirror (min/max, xor, direction-dependent).
+    pub mixed: bool,
+}
+
+impl Val {
+    fn konst(k: i64) -> Val {
+        Val { konst: Some(k), ..Default::default() }
+    }
+    fn field(f: Field) -> Val {
+        Val { fields: [f].into_iter().collect(), ..Default::default() }
+    }
+    fn hdr(h: Hdr, off: i64) -> Val {
+        Val { hdr: Some(h), off: Some(off), ..Default::default() }
+    }
+    /// Join `o` into self; returns true if self changed.
+    pub fn join(&mut self, o: &Val) -> bool {
+        let before = self.clone();
+        self.fields.extend(o.fields.iter().copied());
+        self.objs.extend(o.objs.iter().cloned());
+        self.root |= o.root;
+        self.mixed |= o.mixed;
+        match (self.hdr, o.hdr) {
+            (None, Some(h)) => {
+                self.hdr = Some(h);
+                self.off = o.off;
+            }
+            (Some(a), Some(b)) if a == b => {
+                if self.off != o.off {
+                    self.off = None;
+                }
+            }
+            _ => {}
+        }
+        if self.konst != o.konst {
+            self.konst = if before == Val::default() { o.konst } else { None };
+        }
+        *self != before
+    }
+    fn union(mut self, o: &Val) -> Val {
+        self.join(o);
+        self
+    }
+    fn has_mirror_pair(&self) -> bool {
+        self.fields.iter().any(|f| *f != f.mirror() && self.fields.contains(&f.mirror()))
+    }
+    /// Only the taint (fields, mixed), no pointer facts.
+    fn taint(&self) -> Val {
+        Val { fields: self.fields.clone(), mixed: self.mixed, ..Default::default() }
+    }
+}
+
+/// Kind of function an event happened in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FnKind {
+    Packet,
+    Init,
+    Other,
+}
+
+/// A read or write of a state object.
+#[derive(Debug, Clone)]
+pub struct Access {
+    pub obj: String,
+    pub key: BTreeSet<Field>,
+    pub mixed: bool,
+    pub write: bool,
+    /// Insert/remove-like API call (a per-flow event by nature).
+    pub insertish: bool,
+    pub guarded: bool,
+    pub kind: FnKind,
+    pub file: usize,
+    pub line: u32,
+    pub what: String,
+}
+
+/// A loop that follows links through a state object.
+#[derive(Debug, Clone)]
+pub struct Chase {
+    pub objs: BTreeSet<String>,
+    pub file: usize,
+    pub line: u32,
+}
+
+/// Evidence that both directions of a connection meet the same entry.
+#[derive(Debug, Clone)]
+pub struct SymEvidence {
+    pub obj: String,
+    pub file: usize,
+    pub line: u32,
+    pub reason: String,
+}
+
+/// Everything the final pass records.
+#[derive(Debug, Default)]
+pub struct Events {
+    pub accesses: Vec<Access>,
+    pub chases: Vec<Chase>,
+    pub sym: Vec<SymEvidence>,
+    pub cost: u64,
+    pub accels: BTreeMap<Accelerator, (usize, u32, String)>,
+    pub packet_fns: BTreeSet<usize>,
+}
+
+/// An entry point of the per-packet path.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub fn_idx: usize,
+    pub guarded: bool,
+    /// Parameters that hold per-flow state located by a flow manager
+    /// (FastClick FlowStateElement): (param name, object name, key).
+    pub flow_params: Vec<(String, String, Vec<Field>)>,
+}
+
+/// Context handed to the engine.
+pub struct Engine<'p, 't> {
+    pub prog: &'p Program<'t>,
+    env: BTreeMap<String, Val>,
+    rets: HashMap<String, Val>,
+    ctx_ids: HashMap<Vec<usize>, usize>,
+    visited: HashSet<String>,
+    collect: bool,
+    pub events: Events,
+    cost_seen: HashSet<usize>,
+    // current function state
+    fn_idx: usize,
+    scope: String,
+    call_string: Vec<usize>,
+    guard: bool,
+    kind: FnKind,
+    loop_conds: Vec<String>,
+    loop_depth: u32,
+    insert_depth: u32,
+}
+
+const MAX_DEPTH: usize = 10;
+
+fn is_insertish(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    ["insert", "add", "create", "alloc", "remove", "delete", "_del", "erase", "new_flow", "emplace"]
+        .iter()
+        .any(|w| n.contains(w))
+        && !n.contains("address")
+}
+
+fn is_writeish(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    is_insertish(&n) || ["set", "put", "update", "store", "push", "incr", "inc"].iter().any(|w| n.starts_with(w) || n.contains(&format!("_{w}")))
+}
+
+fn is_copy_fn(name: &str) -> bool {
+    matches!(name, "memcpy" | "memmove" | "rte_memcpy" | "clib_memcpy" | "clib_memcpy_fast" | "__builtin_memcpy" | "bcopy" | "copy_from")
+}
+
+fn is_memset(name: &str) -> bool {
+    matches!(name, "memset" | "clib_memset" | "bzero" | "__builtin_memset" | "rte_memset")
+}
+
+/// Element and packet types whose `state`-like member is the NF's state container.
+fn is_state_ctx_field(base_ty: &str, field: &str) -> bool {
+    base_ty.ends_with("nf_ctx") && field == "state"
+}
+
+fn is_packet_type(t: &str) -> bool {
+    let t = t.to_ascii_lowercase();
+    t.contains("packet") || t.contains("mbuf") || t.contains("pkt") || t.contains("xdp_md") || t.contains("sk_buff") || t.contains("vlib_buffer")
+}
+
+impl<'p, 't> Engine<'p, 't> {
+    pub fn new(prog: &'p Program<'t>) -> Self {
+        Engine {
+            prog,
+            env: BTreeMap::new(),
+            rets: HashMap::new(),
+            ctx_ids: HashMap::new(),
+            visited: HashSet::new(),
+            collect: false,
+            events: Events::default(),
+            cost_seen: HashSet::new(),
+            fn_idx: 0,
+            scope: String::new(),
+            call_string: vec![],
+            guard: false,
+            kind: FnKind::Packet,
+            loop_conds: vec![],
+            loop_depth: 0,
+            insert_depth: 0,
+        }
+    }
+
+    fn src(&self) -> &'t str {
+        self.prog.src(self.prog.fns[self.fn_idx].file)
+    }
+    fn file(&self) -> usize {
+        self.prog.fns[self.fn_idx].file
+    }
+    fn t(&self, n: Node) -> &'t str {
+        text(n, self.src())
+    }
+    fn line(n: Node) -> u32 {
+        n.start_position().row as u32 + 1
+    }
+    fn f(&self) -> &'p FnDef<'t> {
+        &self.prog.fns[self.fn_idx]
+    }
+
+    fn scope_for(&mut self, fn_idx: usize, cs: &[usize]) -> String {
+        let n = self.ctx_ids.len();
+        let id = *self.ctx_ids.entry(cs.to_vec()).or_insert(n);
+        format!("f{fn_idx}#{id}")
+    }
+
+    fn env_join(&mut self, key: &str, v: &Val) {
+        let e = self.env.entry(key.to_string()).or_default();
+        let had = e.clone();
+        e.join(v);
+        // A scalar slot fed by a field and (elsewhere) its mirror is direction-agnostic.
+        if !e.mixed && e.has_mirror_pair() && !v.has_mirror_pair() && !had.fields.is_empty() && v.fields.len() <= 2 && had.fields.len() <= 2 {
+            e.mixed = true;
+        }
+    }
+
+    /// Value of a path: the entry itself and every member below it.
+    fn env_read(&self, key: &str) -> Val {
+        let mut v = self.env.get(key).cloned().unwrap_or_default();
+        let lo = format!("{key}.");
+        let hi = format!("{key}/");
+        for (_, x) in self.env.range(lo..hi) {
+            let t = Val { hdr: None, off: None, konst: None, ..x.clone() };
+            v.join(&t);
+        }
+        v
+    }
+
+    /// Run to a fixpoint over the given entries, then a collecting pass.
+    pub fn run(&mut self, entries: &[Entry], others: &[(usize, FnKind)]) {
+        for _ in 0..8 {
+            let before = self.env.clone();
+            let rets_before = self.rets.clone();
+            self.visited.clear();
+            for e in entries {
+                self.visit_entry(e);
+            }
+            if self.env == before && self.rets == rets_before {
+                break;
+            }
+        }
+        self.visited.clear();
+        self.collect = true;
+        for e in entries {
+            self.visit_entry(e);
+        }
+        self.events.packet_fns = self.visited.iter().filter_map(|s| s.strip_prefix('f')?.split('#').next()?.parse().ok()).collect();
+        let packet_fns = self.events.packet_fns.clone();
+        for (fi, kind) in others {
+            if packet_fns.contains(fi) {
+                continue;
+            }
+            self.visited.clear();
+            let e = Entry { fn_idx: *fi, guarded: false, flow_params: vec![] };
+            self.kind = *kind;
+            self.visit_fn_root(&e, *kind);
+        }
+        self.kind = FnKind::Packet;
+    }
+
+    fn visit_entry(&mut self, e: &Entry) {
+        self.kind = FnKind::Packet;
+        self.visit_fn_root(e, FnKind::Packet);
+    }
+
+    fn visit_fn_root(&mut self, e: &Entry, kind: FnKind) {
+        let scope = self.scope_for(e.fn_idx, &[e.fn_idx]);
+        // Seed flow-manager state parameters.
+        for (pname, obj, key) in &e.flow_params {
+            let v = Val { fields: key.iter().copied().collect(), objs: [obj.clone()].into_iter().collect(), ..Default::default() };
+            self.env_join(&format!("{scope}|{pname}"), &v);
+        }
+        self.kind = kind;
+        self.visit_fn(e.fn_idx, vec![e.fn_idx], e.guarded);
+    }
+
+    fn visit_fn(&mut self, fn_idx: usize, cs: Vec<usize>, guard: bool) {
+        let scope = self.scope_for(fn_idx, &cs);
+        if !self.visited.insert(scope.clone()) {
+            return;
+        }
+        let saved = (self.fn_idx, std::mem::replace(&mut self.scope, scope), std::mem::replace(&mut self.call_string, cs), self.guard, std::mem::take(&mut self.loop_conds), self.loop_depth);
+        self.fn_idx = fn_idx;
+        self.guard = guard;
+        self.loop_depth = 0;
+        let count_cost = self.collect && self.kind == FnKind::Packet && self.cost_seen.insert(fn_idx);
+        if self.collect && self.kind == FnKind::Packet {
+            self.scan_accelerator_constants(fn_idx);
+        }
+        if let Some(body) = self.f().body {
+            self.stmt(body, count_cost);
+        }
+        self.fn_idx = saved.0;
+        self.scope = saved.1;
+        self.call_string = saved.2;
+        self.guard = saved.3;
+        self.loop_conds = saved.4;
+        self.loop_depth = saved.5;
+    }
+
+    // ------------------------------------------------------------ statements
+
+    fn stmt(&mut self, n: Node<'t>, cost: bool) {
+        if cost {
+            let w = match n.kind() {
+                "expression_statement" | "declaration" | "return_statement" | "if_statement" | "switch_statement" | "case_statement" => 1,
+                "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => 2,
+                _ => 0,
+            };
+            if w > 0 {
+                self.events.cost += w * 4u64.pow(self.loop_depth.min(2));
+            }
+        }
+        match n.kind() {
+            "compound_statement" | "translation_unit" | "declaration_list" | "field_declaration_list" => {
+                let mut c = n.walk();
+                let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
+                let saved = self.guard;
+                for k in kids {
+                    self.stmt(k, cost);
+                    // `if (hit) { ...; return; }` makes the rest of the block the miss path.
+                    if k.kind() == "if_statement" && k.child_by_field_name("alternative").is_none() {
+                        if let (Some(c), Some(cons)) = (k.child_by_field_name("condition"), k.child_by_field_name("consequence")) {
+                            if always_exits(cons) && self.rare(c, true) {
+                                self.guard = true;
+                            }
+                        }
+                    }
+                }
+                self.guard = saved;
+            }
+            "if_statement" => {
+                let cond = n.child_by_field_name("condition");
+                if let Some(c) = cond {
+                    self.expr(c);
+                }
+                let saved = self.guard;
+                if let Some(cons) = n.child_by_field_name("consequence") {
+                    if let Some(c) = cond {
+                        self.guard = saved || self.rare(c, false);
+                    }
+                    self.stmt(cons, cost);
+                    self.guard = saved;
+                }
+                if let Some(alt) = n.child_by_field_name("alternative") {
+                    if let Some(c) = cond {
+                        self.guard = saved || self.rare(c, true);
+                    }
+                    self.stmt(alt, cost);
+                    self.guard = saved;
+                }
+            }
+            "else_clause" => {
+                let mut c = n.walk();
+                let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
+                for k in kids {
+                    self.stmt(k, cost);
+                }
+            }
+            "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
+                let cond_text = n.child_by_field_name("condition").map(|c| self.t(c).to_string()).unwrap_or_default();
+                self.loop_conds.push(cond_text);
+                self.loop_depth += 1;
+                let mut c = n.walk();
+                let kids: Vec<(Option<&str>, Node<'t>)> =
+                    n.children(&mut c).enumerate().map(|(i, ch)| (n.field_name_for_child(i as u32), ch)).collect();
+                for (field, k) in kids {
+                    if !k.is_named() {
+                        continue;
+                    }
+                    match field {
+                        Some("body") => self.stmt(k, cost),
+                        Some("initializer") if k.kind() == "declaration" => self.stmt(k, false),
+                        Some("right") if n.kind() == "for_range_loop" => {
+                            // for (auto &e : container): e points into the container.
+                            let v = self.expr(k);
+                            if let Some(d) = n.child_by_field_name("declarator") {
+                                if let Some(name) = decl_name(d, self.src()) {
+                                    let key = self.var_key(&name);
+                                    self.env_join(&key, &v);
+                                }
+                            }
+                        }
+                        _ => {
+                            if k.kind().ends_with("statement") || k.kind() == "compound_statement" {
+                                self.stmt(k, cost)
+                            } else {
+                                self.expr(k);
+                            }
+                        }
+                    }
+                }
+                self.loop_depth -= 1;
+                self.loop_conds.pop();
+            }
+            "declaration" => self.declaration(n),
+            "expression_statement" | "return_statement" => {
+                let mut c = n.walk();
+                let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
+                for k in kids {
+                    let v = self.expr(k);
+                    if n.kind() == "return_statement" {
+                        let key = self.scope.clone();
+                        let e = self.rets.entry(key).or_default();
+                        e.join(&v);
+                    }
+                }
+            }
+            "switch_statement" => {
+                if let Some(c) = n.child_by_field_name("condition") {
+                    self.expr(c);
+                }
+                if let Some(b) = n.child_by_field_name("body") {
+                    self.stmt(b, cost);
+                }
+            }
+            "case_statement" | "labeled_statement" => {
+                let mut c = n.walk();
+                let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
+                for k in kids.into_iter().skip(if n.kind() == "case_statement" { 0 } else { 1 }) {
+                    if k.kind().ends_with("statement") || k.kind() == "declaration" || k.kind() == "compound_statement" {
+                        self.stmt(k, cost)
+                    }
+                }
+            }
+            "comment" | "break_statement" | "continue_statement" | "goto_statement" => {}
+            "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif" | "ERROR" => {
+                let mut c = n.walk();
+                let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
+                for k in kids {
+                    if k.kind().ends_with("statement") || k.kind() == "declaration" || k.kind().starts_with("preproc") {
+                        self.stmt(k, cost)
+                    } else if k.kind().ends_with("expression") {
+                        self.expr(k);
+                    }
+                }
+            }
+            _ => {
+                if n.kind().ends_with("expression") {
+                    self.expr(n);
+                } else {
+                    let mut c = n.walk();
+                    let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
+                    for k in kids {
+                        self.stmt(k, cost);
+                    }
+                }
+            }
+        }
+    }
+
+    fn declaration(&mut self, n: Node<'t>) {
+        let Some(ty) = n.child_by_field_name("type") else { return };
+        let src = self.src();
+        let mut c = n.walk();
+        let decls: Vec<Node<'t>> = n.children_by_field_name("declarator", &mut c).collect();
+        for d in decls {
+            let (name, tr) = self.prog.declarator_type(self.file(), ty, d);
+            let Some(name) = name else { continue };
+            let key = self.var_key(&name);
+            if d.kind() != "init_declarator" {
+                continue;
+            }
+            let Some(value) = d.child_by_field_name("value") else { continue };
+            let mut v = match value.kind() {
+                "argument_list" => {
+                    // C++ constructor call: T x(args)
+                    let args = self.args(value);
+                    self.construct(&tr.name, &args)
+                }
+                "initializer_list" => {
+                    self.init_list(&key, &tr, value);
+                    continue;
+                }
+                _ => self.expr(value),
+            };
+            // Declared header pointer types fix what the pointer points at.
+            if tr.ptr > 0 {
+                if let Some(h) = headers::hdr_of_type(&tr.name) {
+                    if v.hdr.is_some() || is_from_packet(&v) {
+                        let off = if v.hdr == Some(Hdr::Frame) { v.off.map(|o| self.frame_to_hdr_off(o, h)).unwrap_or(Some(0)) } else { Some(0) };
+                        v.hdr = Some(h);
+                        v.off = off;
+                    }
+                }
+            }
+            if let Some(fields) = headers::flow_id_type(&tr.name) {
+                if value.kind() != "argument_list" && v.fields.is_empty() && v.hdr.is_some() {
+                    v.fields.extend(fields.iter().copied());
+                }
+            }
+            // A local struct copy of a state entry is not a pointer into state.
+            if tr.ptr == 0 && !tr.reference && tr.name != "auto" && self.prog.structs.contains_key(self.prog.resolve_type(&tr.name)) {
+                v.objs.clear();
+                v.root = false;
+            }
+            let _ = src;
+            // Copy struct members when initialised from another path.
+            if let Some(rk) = self.path_key(value) {
+                self.copy_members(&rk, &key);
+            }
+            self.env_join(&key, &v);
+        }
+    }
+
+    fn init_list(&mut self, key: &str, tr: &TypeRef, list: Node<'t>) {
+        let fields: Vec<String> = self
+            .prog
+            .structs
+            .get(self.prog.resolve_type(&tr.name))
+            .map(|d| d.fields.iter().map(|f| f.0.clone()).collect())
+            .unwrap_or_default();
+        let mut c = list.walk();
+        let items: Vec<Node<'t>> = list.named_children(&mut c).collect();
+        for (i, it) in items.into_iter().enumerate() {
+            if it.kind() == "initializer_pair" {
+                let designator = it.child_by_field_name("designator").map(|d| self.t(d).trim_start_matches('.').to_string());
+                if let (Some(dn), Some(v)) = (designator, it.child_by_field_name("value")) {
+                    let val = self.expr(v);
+                    self.env_join(&format!("{key}.{dn}"), &val);
+                }
+            } else {
+                let val = self.expr(it);
+                match fields.get(i) {
+                    Some(f) => self.env_join(&format!("{key}.{f}"), &val),
+                    None => self.env_join(key, &val),
+                }
+            }
+        }
+    }
+
+    fn frame_to_hdr_off(&self, frame_off: i64, h: Hdr) -> Option<i64> {
+        match (h, frame_off) {
+            (Hdr::Eth, o) => Some(o),
+            (Hdr::Ip4, 14) | (Hdr::Ip6, 14) | (Hdr::L4, 34) => Some(0),
+            (_, 0) => Some(0),
+            _ => Some(0),
+        }
+    }
+
+    // ------------------------------------------------------------ names, paths
+
+    fn is_local(&self, name: &str) -> bool {
+        let f = self.f();
+        f.locals.contains_key(name) || f.params.iter().any(|p| p.name == name)
+    }
+
+    fn var_type(&self, name: &str) -> Option<TypeRef> {
+        let f = self.f();
+        if let Some(p) = f.params.iter().find(|p| p.name == name) {
+            return Some(p.ty.clone());
+        }
+        if let Some(l) = f.locals.get(name) {
+            return Some(l.ty.clone());
+        }
+        if let Some(g) = self.prog.globals.get(name) {
+            return Some(g.ty.clone());
+        }
+        self.member(name).map(|m| m.ty.clone())
+    }
+
+    fn member(&self, name: &str) -> Option<&'p super::program::VarDecl> {
+        let f = self.f();
+        if let Some(cl) = &f.class {
+            if let Some(m) = self.prog.classes.get(cl).and_then(|c| c.members.iter().find(|m| m.name == name)) {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    fn var_key(&self, name: &str) -> String {
+        if self.is_local(name) {
+            format!("{}|{}", self.scope, name)
+        } else {
+            format!("g|{name}")
+        }
+    }
+
+    /// The env key of an lvalue-ish expression.
+    fn path_key(&self, n: Node<'t>) -> Option<String> {
+        match n.kind() {
+            "identifier" => Some(self.var_key(self.t(n))),
+            "this" => Some("g|this".into()),
+            "field_expression" => {
+                let base = n.child_by_field_name("argument")?;
+                let field = n.child_by_field_name("field")?;
+                let fname = self.t(field);
+                if base.kind() == "this" {
+                    return Some(format!("g|{fname}"));
+                }
+                Some(format!("{}.{}", self.path_key(base)?, fname))
+            }
+            "subscript_expression" => {
+                let base = n.child_by_field_name("argument")?;
+                Some(format!("{}.[]", self.path_key(base)?))
+            }
+            "pointer_expression" => {
+                let arg = n.child_by_field_name("argument")?;
+                let op = n.child_by_field_name("operator").map(|o| self.t(o)).unwrap_or("");
+                let _ = op;
+                self.path_key(arg)
+            }
+            "parenthesized_expression" => {
+                let mut c = n.walk();
+                let inner = n.named_children(&mut c).next()?;
+                self.path_key(inner)
+            }
+            "cast_expression" => self.path_key(n.child_by_field_name("value")?),
+            _ => None,
+        }
+    }
+
+    fn copy_members(&mut self, from: &str, to: &str) {
+        let lo = format!("{from}.");
+        let hi = format!("{from}/");
+        let items: Vec<(String, Val)> = self.env.range(lo.clone()..hi).map(|(k, v)| (k[from.len()..].to_string(), v.clone())).collect();
+        for (suffix, v) in items {
+            self.env_join(&format!("{to}{suffix}"), &v);
+        }
+    }
+
+    /// State reference of an access path: (objects, suffix below the object).
+    fn state_ref(&mut self, n: Node<'t>) -> Option<(BTreeSet<String>, String, BTreeSet<Field>, bool)> {
+        match n.kind() {
+            "identifier" => {
+                let name = self.t(n).to_string();
+                if self.is_local(&name) {
+                    return None;
+                }
+                self.global_state(&name).map(|(objs, root)| if root { (BTreeSet::new(), String::new(), BTreeSet::new(), true) } else { (objs, String::new(), BTreeSet::new(), false) })
+            }
+            "field_expression" => {
+                let base = n.child_by_field_name("argument")?;
+                let fname = self.t(n.child_by_field_name("field")?).to_string();
+                let arrow = n.child_by_field_name("operator").map(|o| self.t(o) == "->").unwrap_or(false) || self.t(n).contains("->");
+                if base.kind() == "this" {
+                    return self.global_state(&fname).map(|(objs, root)| if root { (BTreeSet::new(), String::new(), BTreeSet::new(), true) } else { (objs, String::new(), BTreeSet::new(), false) });
+                }
+                if let Some((objs, suffix, key, root)) = self.state_ref(base) {
+                    if root {
+                        return Some(([fname].into_iter().collect(), String::new(), key, false));
+                    }
+                    return Some((objs, format!("{suffix}.{fname}"), key, false));
+                }
+                // Through a pointer (or reference) value that points into state.
+                let bv = self.expr_quiet(base);
+                if bv.root {
+                    return Some(([fname].into_iter().collect(), String::new(), bv.fields.clone(), false));
+                }
+                if !bv.objs.is_empty() && (arrow || self.is_ref_or_ptr(base)) {
+                    return Some((bv.objs.clone(), format!(".{fname}"), bv.fields.clone(), false));
+                }
+                None
+            }
+            "subscript_expression" => {
+                let base = n.child_by_field_name("argument")?;
+                let idx = self.subscript_index(n);
+                let iv = idx.map(|i| self.expr_quiet(i)).unwrap_or_default();
+                if let Some((objs, suffix, mut key, root)) = self.state_ref(base) {
+                    if root {
+                        return None;
+                    }
+                    key.extend(iv.fields.iter().copied());
+                    return Some((objs, format!("{suffix}[]"), key, false));
+                }
+                let bv = self.expr_quiet(base);
+                if !bv.objs.is_empty() {
+                    let mut key = bv.fields.clone();
+                    key.extend(iv.fields.iter().copied());
+                    return Some((bv.objs.clone(), "[]".into(), key, false));
+                }
+                None
+            }
+            "pointer_expression" => {
+                let arg = n.child_by_field_name("argument")?;
+                let op = n.child_by_field_name("operator").map(|o| self.t(o)).unwrap_or("");
+                if op == "&" {
+                    return self.state_ref(arg);
+                }
+                if let Some((objs, suffix, key, root)) = self.state_ref(arg) {
+                    if !root {
+                        return Some((objs, format!("{suffix}[]"), key, false));
+                    }
+                }
+                let bv = self.expr_quiet(arg);
+                if !bv.objs.is_empty() {
+                    return Some((bv.objs.clone(), "[]".into(), bv.fields.clone(), false));
+                }
+                None
+            }
+            "parenthesized_expression" => {
+                let mut c = n.walk();
+                let inner = n.named_children(&mut c).next()?;
+                self.state_ref(inner)
+            }
+            "cast_expression" => self.state_ref(n.child_by_field_name("value")?),
+            _ => None,
+        }
+    }
+
+    fn is_ref_or_ptr(&self, n: Node<'t>) -> bool {
+        if n.kind() == "identifier" {
+            return self.var_type(self.t(n)).map(|t| t.is_pointerish() || t.name == "auto" || t.name.contains("iterator")).unwrap_or(true);
+        }
+        true
+    }
+
+    /// Is a global / class member a state candidate; (objects, is_container).
+    fn global_state(&self, name: &str) -> Option<(BTreeSet<String>, bool)> {
+        let decl = self.prog.globals.get(name).or_else(|| self.member(name)).or_else(|| {
+            // members of any class (methods defined out of line in another file)
+            self.prog.classes.values().flat_map(|c| c.members.iter()).find(|m| m.name == name)
+        })?;
+        if decl.thread_local || (decl.is_const && decl.ty.ptr == 0) {
+            return None;
+        }
+        let resolved = self.prog.resolve_type(&decl.ty.name);
+        let is_struct = decl.ty.ptr == 0 && decl.ty.dims.is_empty() && self.prog.structs.contains_key(resolved);
+        if is_struct && !is_container_type(resolved) {
+            return Some((BTreeSet::new(), true));
+        }
+        Some(([name.to_string()].into_iter().collect(), false))
+    }
+
+    fn subscript_index(&self, n: Node<'t>) -> Option<Node<'t>> {
+        if let Some(i) = n.child_by_field_name("index") {
+            return Some(i);
+        }
+        let il = n.child_by_field_name("indices")?;
+        let mut c = il.walk();
+        let x = il.named_children(&mut c).next();
+        x
+    }
+
+    // ------------------------------------------------------------ expressions
+
+    /// Evaluate without recording events (used while resolving paths).
+    fn expr_quiet(&mut self, n: Node<'t>) -> Val {
+        let saved = self.collect;
+        self.collect = false;
+        let v = self.expr(n);
+        self.collect = saved;
+        v
+    }
+
+    fn record_access(&mut self, objs: &BTreeSet<String>, key: &BTreeSet<Field>, mixed: bool, write: bool, insertish: bool, n: Node<'t>) {
+        if !self.collect {
+            return;
+        }
+        let guarded = self.guard || self.insert_depth > 0;
+        let what = self.t(n).lines().next().unwrap_or("").chars().take(80).collect::<String>();
+        for o in objs {
+            self.events.accesses.push(Access {
+                obj: o.clone(),
+                key: key.clone(),
+                mixed,
+                write,
+                insertish: insertish || self.insert_depth > 0,
+                guarded,
+                kind: self.kind,
+                file: self.file(),
+                line: Self::line(n),
+                what: what.clone(),
+            });
+        }
+    }
+
+    pub fn expr(&mut self, n: Node<'t>) -> Val {
+        match n.kind() {
+            "number_literal" => parse_int(self.t(n)).map(Val::konst).unwrap_or_default(),
+            "char_literal" | "string_literal" | "true" | "false" | "null" | "nullptr" | "concatenated_string" => Val::default(),
+            "sizeof_expression" | "alignof_expression" => {
+                let v = n
+                    .child_by_field_name("type")
+                    .map(|t| {
+                        let tt = self.t(t);
+                        let tr = TypeRef { name: norm_type(tt.trim_end_matches('*')), ptr: tt.matches('*').count() as u8, ..Default::default() };
+                        self.prog.sizeof(&tr).map(|x| x.0 as i64)
+                    })
+                    .unwrap_or(None);
+                v.map(Val::konst).unwrap_or_default()
+            }
+            "identifier" => {
+                let name = self.t(n).to_string();
+                if !self.is_local(&name) {
+                    if let Some(k) = self.prog.consts.get(&name) {
+                        return Val::konst(*k);
+                    }
+                }
+                let key = self.var_key(&name);
+                let mut v = self.env_read(&key);
+                if !self.is_local(&name) {
+                    if let Some((objs, root)) = self.global_state(&name) {
+                        v.objs.extend(objs);
+                        v.root |= root;
+                    }
+                }
+                v
+            }
+            "this" => Val::default(),
+            "qualified_identifier" => {
+                let name = self.t(n).rsplit("::").next().unwrap_or("").to_string();
+                self.prog.consts.get(&name).map(|k| Val::konst(*k)).unwrap_or_default()
+            }
+            "parenthesized_expression" => {
+                let mut c = n.walk();
+                let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
+                kids.into_iter().fold(Val::default(), |acc, k| {
+                    let v = self.expr(k);
+                    if acc == Val::default() {
+                        v
+                    } else {
+                        acc.union(&v)
+                    }
+                })
+            }
+            "comma_expression" => {
+                let l = n.child_by_field_name("left").map(|x| self.expr(x));
+                let _ = l;
+                n.child_by_field_name("right").map(|x| self.expr(x)).unwrap_or_default()
+            }
+            "cast_expression" => self.cast(n),
+            "field_expression" => self.field_expr(n),
+            "subscript_expression" => self.subscript(n),
+            "pointer_expression" => {
+                let Some(arg) = n.child_by_field_name("argument") else { return Val::default() };
+                let op = n.child_by_field_name("operator").map(|o| self.t(o)).unwrap_or("");
+                if op == "&" {
+                    return self.expr(arg);
+                }
+                let pv = self.expr(arg);
+                self.deref(&pv, 1, n, arg)
+            }
+            "assignment_expression" => self.assign(n),
+            "update_expression" => {
+                let Some(arg) = n.child_by_field_name("argument") else { return Val::default() };
+                let v = self.expr(arg);
+                self.write_target(arg, &Val::default(), None);
+                Val { konst: None, ..v }
+            }
+            "binary_expression" => self.binary(n),
+            "unary_expression" => {
+                let v = n.child_by_field_name("argument").map(|a| self.expr(a)).unwrap_or_default();
+                let op = n.child_by_field_name("operator").map(|o| self.t(o)).unwrap_or("");
+                let konst = v.konst.and_then(|k| match op {
+                    "-" => Some(-k),
+                    "~" => Some(!k),
+                    "!" => Some((k == 0) as i64),
+                    _ => None,
+                });
+                Val { konst, hdr: None, off: None, ..v.taint() }
+            }
+            "conditional_expression" => {
+                if let Some(c) = n.child_by_field_name("condition") {
+                    self.expr(c);
+                }
+                let a = n.child_by_field_name("consequence").map(|x| self.expr(x)).unwrap_or_default();
+                let b = n.child_by_field_name("alternative").map(|x| self.expr(x)).unwrap_or_default();
+                let mixed = a.fields.iter().any(|f| *f != f.mirror() && b.fields.contains(&f.mirror()) && !a.fields.contains(&f.mirror()));
+                let mut v = a.union(&b);
+                v.mixed |= mixed;
+                v
+            }
+            "call_expression" => self.call(n),
+            "new_expression" => {
+                let mut v = Val::default();
+                if let Some(a) = n.child_by_field_name("arguments") {
+                    for x in self.args(a) {
+                        v.join(&x.taint());
+                    }
+                }
+                v
+            }
+            "initializer_list" | "argument_list" => {
+                let mut c = n.walk();
+                let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
+                let mut v = Val::default();
+                for k in kids {
+                    let x = self.expr(k);
+                    v.join(&x.taint());
+                }
+                v
+            }
+            "compound_literal_expression" => n.child_by_field_name("value").map(|v| self.expr(v)).unwrap_or_default(),
+            "lambda_expression" => Val::default(),
+            _ => {
+                let mut c = n.walk();
+                let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
+                let mut v = Val::default();
+                for k in kids {
+                    if k.kind().ends_with("expression") || k.kind() == "identifier" {
+                        let x = self.expr(k);
+                        v.join(&x.taint());
+                    }
+                }
+                v
+            }
+        }
+    }
+
+    fn cast(&mut self, n: Node<'t>) -> Val {
+        let Some(value) = n.child_by_field_name("value") else { return Val::default() };
+        let mut v = self.expr(value);
+        let ty_text = n.child_by_field_name("type").map(|t| self.t(t).to_string()).unwrap_or_default();
+        let ptr = ty_text.matches('*').count();
+        let base = norm_type(&ty_text.replace('*', " "));
+        if ptr > 0 {
+            if let Some(h) = headers::hdr_of_type(&base) {
+                if v.hdr.is_some() {
+                    let off = match (v.hdr, v.off) {
+                        (Some(Hdr::Frame), Some(o)) => self.frame_to_hdr_off(o, h),
+                        _ => Some(0),
+                    };
+                    v.hdr = Some(h);
+                    v.off = off;
+                }
+            }
+        } else if v.hdr.is_some() {
+            // a pointer cast to an integer loses its packet-ness
+            v.hdr = None;
+            v.off = None;
+        }
+        v
+    }
+
+    fn field_expr(&mut self, n: Node<'t>) -> Val {
+        let Some(base) = n.child_by_field_name("argument") else { return Val::default() };
+        let Some(field) = n.child_by_field_name("field") else { return Val::default() };
+        let fname = self.t(field).to_string();
+        if base.kind() == "this" {
+            let key = format!("g|{fname}");
+            let mut v = self.env_read(&key);
+            if let Some((objs, root)) = self.global_state(&fname) {
+                v.objs.extend(objs);
+                v.root |= root;
+            }
+            return v;
+        }
+        let bv = self.expr(base);
+        let mut out = Val::default();
+        // Header member reads.
+        if let Some(h) = bv.hdr {
+            if let Some(f) = headers::member_field(h, &fname) {
+                out.fields.insert(f);
+            }
+        } else if !bv.fields.is_empty() || bv.objs.is_empty() {
+            if let Some(f) = headers::generic_member_field(&fname) {
+                if is_from_packet(&bv) {
+                    out.fields.insert(f);
+                }
+            }
+        }
+        // Framework adapters.
+        let base_ty = self.static_type(base).map(|t| self.prog.resolve_type(&t.name).to_string()).unwrap_or_default();
+        if is_state_ctx_field(&base_ty, &fname) {
+            out.root = true;
+            return out;
+        }
+        if is_packet_type(&base_ty) && matches!(fname.as_str(), "data" | "buf_addr" | "head") {
+            return Val::hdr(Hdr::Frame, 0);
+        }
+        if is_packet_type(&base_ty) && fname == "hash" {
+            // mbuf->hash.rss: the NIC's 5-tuple hash
+            out.fields.extend(Field::FIVE_TUPLE);
+        }
+        // Path value (key structs, decoded-header structs).
+        if let Some(k) = self.path_key(n) {
+            let pv = self.env_read(&k);
+            out.join(&pv);
+        }
+        // State: pointer into objects.
+        if bv.root {
+            out.objs.insert(fname.clone());
+            if self.collect {
+                // touching a member of the container
+            }
+        } else if !bv.objs.is_empty() {
+            out.objs.extend(bv.objs.iter().cloned());
+            out.fields.extend(bv.fields.iter().copied());
+            if !bv.fields.is_empty() && self.collect {
+                let objs = bv.objs.clone();
+                self.record_access(&objs, &bv.fields, bv.mixed, false, false, n);
+            }
+        }
+        // Stored slot values (what was written into the state slot).
+        if let Some((objs, suffix, _, false)) = self.state_ref_quiet(n) {
+            for o in &objs {
+                if let Some(sv) = self.env.get(&format!("@{o}{suffix}")).cloned() {
+                    out.fields.extend(sv.fields.iter().copied());
+                }
+            }
+        }
+        out
+    }
+
+    fn state_ref_quiet(&mut self, n: Node<'t>) -> Option<(BTreeSet<String>, String, BTreeSet<Field>, bool)> {
+        let saved = self.collect;
+        self.collect = false;
+        let r = self.state_ref(n);
+        self.collect = saved;
+        r
+    }
+
+    fn static_type(&self, n: Node<'t>) -> Option<TypeRef> {
+        match n.kind() {
+            "identifier" => self.var_type(self.t(n)),
+            "field_expression" => {
+                let bt = self.static_type(n.child_by_field_name("argument")?)?;
+                let f = self.t(n.child_by_field_name("field")?);
+                self.prog.field_type(&bt.name, f).cloned()
+            }
+            "parenthesized_expression" => {
+                let mut c = n.walk();
+                let inner = n.named_children(&mut c).next()?;
+                self.static_type(inner)
+            }
+            "pointer_expression" => self.static_type(n.child_by_field_name("argument")?),
+            "subscript_expression" => self.static_type(n.child_by_field_name("argument")?),
+            _ => None,
+        }
+    }
+
+    fn subscript(&mut self, n: Node<'t>) -> Val {
+        let Some(base) = n.child_by_field_name("argument") else { return Val::default() };
+        let bv = self.expr(base);
+        let iv = self.subscript_index(n).map(|i| self.expr(i)).unwrap_or_default();
+        let mut out = Val::default();
+        if let (Some(h), Some(off), Some(k)) = (bv.hdr, bv.off, iv.konst) {
+            if let Some(f) = headers::field_at(h, off + k) {
+                out.fields.insert(f);
+            }
+        }
+        if let Some(k) = self.path_key(n) {
+            let pv = self.env_read(&k);
+            out.join(&Val { hdr: None, off: None, ..pv });
+        }
+        if !bv.objs.is_empty() {
+            out.objs.extend(bv.objs.iter().cloned());
+            let mut key = bv.fields.clone();
+            key.extend(iv.fields.iter().copied());
+            out.fields.extend(key.iter().copied());
+            out.mixed |= iv.mixed || bv.mixed;
+            if !key.is_empty() {
+                let objs = bv.objs.clone();
+                self.record_access(&objs, &key, iv.mixed || bv.mixed, false, false, n);
+            }
+        }
+        if bv.fields.iter().any(|_| true) && bv.objs.is_empty() {
+            out.fields.extend(bv.fields.iter().copied());
+        }
+        out
+    }
+
+    /// Read through a pointer value of `width` bytes.
+    fn deref(&mut self, pv: &Val, _width: i64, n: Node<'t>, arg: Node<'t>) -> Val {
+        let mut out = Val::default();
+        if let (Some(h), Some(off)) = (pv.hdr, pv.off) {
+            if let Some(f) = headers::field_at(h, off) {
+                out.fields.insert(f);
+            }
+        }
+        if let Some(k) = self.path_key(arg) {
+            if pv.hdr.is_none() {
+                let v = self.env_read(&k);
+                out.join(&Val { hdr: None, off: None, objs: BTreeSet::new(), root: false, ..v });
+            }
+        }
+        if !pv.objs.is_empty() {
+            out.objs.extend(pv.objs.iter().cloned());
+            out.fields.extend(pv.fields.iter().copied());
+            if !pv.fields.is_empty() {
+                let objs = pv.objs.clone();
+                self.record_access(&objs, &pv.fields, pv.mixed, false, false, n);
+            }
+        }
+        out
+    }
+
+    fn binary(&mut self, n: Node<'t>) -> Val {
+        let op = n.child_by_field_name("operator").map(|o| self.t(o).to_string()).unwrap_or_default();
+        let (Some(ln), Some(rn)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else { return Val::default() };
+        let l = self.expr(ln);
+        let r = self.expr(rn);
+        if (op == "==" || op == "!=") && self.collect {
+            self.compare(ln, &l, rn, &r, n);
+        }
+        // Pointer arithmetic into the packet.
+        if op == "+" || op == "-" {
+            if l.hdr.is_some() && r.hdr.is_none() {
+                let mut v = l.clone();
+                v.off = match (l.off, r.konst) {
+                    (Some(o), Some(k)) => {
+                        // `ip + 1` on a typed header pointer skips the header: unknown offset.
+                        let scale = if l.hdr != Some(Hdr::Frame) && k == 1 { None } else { Some(k) };
+                        scale.map(|k| if op == "+" { o + k } else { o - k })
+                    }
+                    _ => None,
+                };
+                if l.hdr != Some(Hdr::Frame) && r.konst == Some(1) {
+                    v.hdr = Some(Hdr::Frame);
+                    v.off = None;
+                }
+                v.fields.extend(r.fields.iter().copied());
+                v.objs.extend(r.objs.iter().cloned());
+                return v;
+            }
+            if r.hdr.is_some() && l.hdr.is_none() && op == "+" {
+                let mut v = r.clone();
+                v.off = match (r.off, l.konst) {
+                    (Some(o), Some(k)) => Some(o + k),
+                    _ => None,
+                };
+                return v;
+            }
+        }
+        let konst = match (l.konst, r.konst) {
+            (Some(a), Some(b)) => match op.as_str() {
+                "+" => a.checked_add(b),
+                "-" => a.checked_sub(b),
+                "*" => a.checked_mul(b),
+                "/" => a.checked_div(b),
+                "<<" => a.checked_shl(b as u32),
+                ">>" => a.checked_shr(b as u32),
+                "|" => Some(a | b),
+                "&" => Some(a & b),
+                _ => None,
+            },
+            _ => None,
+        };
+        let comparison = matches!(op.as_str(), "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||");
+        let mut v = Val { konst, ..Default::default() };
+        if !comparison {
+            v.fields.extend(l.fields.iter().copied());
+            v.fields.extend(r.fields.iter().copied());
+            v.mixed = l.mixed || r.mixed;
+            v.objs.extend(l.objs.iter().cloned());
+            v.objs.extend(r.objs.iter().cloned());
+            if op == "^" || op == "+" {
+                let mirrored = l.fields.iter().any(|f| *f != f.mirror() && r.fields.contains(&f.mirror()) && !l.fields.contains(&f.mirror()) && !r.fields.contains(f));
+                if mirrored && (op == "^" || (is_plain(ln) && is_plain(rn))) {
+                    v.mixed = true;
+                }
+            }
+        }
+        v
+    }
+
+    /// Equality between a state slot and packet data: key checks and symmetry.
+    fn compare(&mut self, ln: Node<'t>, l: &Val, rn: Node<'t>, r: &Val, n: Node<'t>) {
+        for (sn, pv) in [(ln, r), (rn, l)] {
+            if pv.fields.is_empty() {
+                continue;
+            }
+            let Some((objs, suffix, _, false)) = self.state_ref_quiet(sn) else { continue };
+            if objs.is_empty() {
+                continue;
+            }
+            // Linear scan over the object's own entries: obj[i].key == packet field.
+            if suffix.starts_with("[]") && !suffix[2..].contains("[]") {
+                let objs2 = objs.clone();
+                self.record_access(&objs2, &pv.fields, pv.mixed, false, false, n);
+            }
+            for o in &objs {
+                let stored = self.env.get(&format!("@{o}{suffix}")).cloned().unwrap_or_default();
+                for f in &stored.fields {
+                    if *f != f.mirror() && pv.fields.contains(&f.mirror()) && !pv.fields.contains(f) {
+                        let line = Self::line(n);
+                        let reason = format!("state slot `{o}{suffix}` stores {f} and is compared with the packet's {}", f.mirror());
+                        self.events.sym.push(SymEvidence { obj: o.clone(), file: self.file(), line, reason });
+                    }
+                }
+            }
+        }
+    }
+
+    fn assign(&mut self, n: Node<'t>) -> Val {
+        let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else { return Val::default() };
+        let op = n.child_by_field_name("operator").map(|o| self.t(o).to_string()).unwrap_or_else(|| "=".into());
+        let mut v = self.expr(right);
+        if op != "=" {
+            let old = self.expr(left);
+            v = v.union(&Val { hdr: None, off: None, konst: None, ..old });
+        }
+        if let Some(k) = self.path_key(left) {
+            // Declared header pointer variables keep their kind.
+            if left.kind() == "identifier" {
+                if let Some(tr) = self.var_type(self.t(left)) {
+                    if tr.ptr > 0 {
+                        if let Some(h) = headers::hdr_of_type(&tr.name) {
+                            if v.hdr.is_some() {
+                                v.off = match (v.hdr, v.off) {
+                                    (Some(Hdr::Frame), Some(o)) => self.frame_to_hdr_off(o, h),
+                                    _ => Some(0),
+                                };
+                                v.hdr = Some(h);
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some(rk) = self.path_key(right) {
+                self.copy_members(&rk, &k);
+            }
+            self.env_join(&k, &v);
+            // Pointer chasing: a loop cursor re-assigned from a state read.
+            if self.collect && left.kind() == "identifier" && !self.loop_conds.is_empty() && !v.objs.is_empty() {
+                let name = self.t(left).to_string();
+                let is_read = matches!(strip(right).kind(), "field_expression" | "subscript_expression");
+                if is_read && self.loop_conds.iter().any(|c| has_word(c, &name)) {
+                    let mut objs = v.objs.clone();
+                    objs.extend(self.env_read(&k).objs);
+                    let line = Self::line(n);
+                    self.events.chases.push(Chase { objs, file: self.file(), line });
+                }
+            }
+        }
+        let rp = if op == "=" { self.path_key(right) } else { None };
+        self.write_target(left, &v, rp);
+        v
+    }
+
+    /// Record a write to `target` if it is state; store the written value in the slot.
+    fn write_target(&mut self, target: Node<'t>, v: &Val, rhs_path: Option<String>) {
+        let Some((objs, suffix, key, root)) = self.state_ref_quiet(target) else { return };
+        if root || objs.is_empty() {
+            return;
+        }
+        for o in &objs {
+            let slot = format!("@{o}{suffix}");
+            self.env_join(&slot, &v.taint());
+            if let Some(rk) = &rhs_path {
+                self.copy_members(rk, &slot);
+            }
+        }
+        let mixed = false;
+        self.record_access(&objs, &key, mixed, true, false, target);
+    }
+
+    fn args(&mut self, al: Node<'t>) -> Vec<Val> {
+        let mut c = al.walk();
+        let kids: Vec<Node<'t>> = al.named_children(&mut c).filter(|k| k.kind() != "comment").collect();
+        kids.into_iter().map(|k| self.expr(k)).collect()
+    }
+
+    fn construct(&mut self, ty: &str, args: &[Val]) -> Val {
+        let mut v = Val::default();
+        if let Some(fields) = headers::flow_id_type(ty) {
+            if args.iter().any(|a| a.hdr.is_some() || !a.fields.is_empty() || a.konst.is_none()) {
+                v.fields.extend(fields.iter().copied());
+            }
+            if args.len() >= 2 && args[1].konst == Some(1) {
+                v.mixed = true;
+            }
+            for a in args {
+                v.fields.extend(a.fields.iter().copied());
+            }
+            return v;
+        }
+        for a in args {
+            v.join(&a.taint());
+        }
+        v
+    }
+
+    fn callee_name(&self, f: Node<'t>) -> (String, Option<Node<'t>>) {
+        match f.kind() {
+            "identifier" => (self.t(f).to_string(), None),
+            "field_expression" => {
+                let name = f.child_by_field_name("field").map(|x| self.t(x).to_string()).unwrap_or_default();
+                (name.rsplit("::").next().unwrap_or("").to_string(), f.child_by_field_name("argument"))
+            }
+            "qualified_identifier" => (self.t(f).rsplit("::").next().unwrap_or("").to_string(), None),
+            "template_function" => {
+                let n = f.child_by_field_name("name").map(|x| self.t(x).to_string()).unwrap_or_default();
+                (n.rsplit("::").next().unwrap_or("").to_string(), None)
+            }
+            "parenthesized_expression" => {
+                let mut c = f.walk();
+                let inner = f.named_children(&mut c).next();
+                match inner {
+                    Some(i) => self.callee_name(i),
+                    None => (String::new(), None),
+                }
+            }
+            _ => (String::new(), None),
+        }
+    }
+
+    fn call(&mut self, n: Node<'t>) -> Val {
+        let Some(fnode) = n.child_by_field_name("function") else { return Val::default() };
+        let (name, receiver) = self.callee_name(fnode);
+        let arg_nodes: Vec<Node<'t>> = n
+            .child_by_field_name("arguments")
+            .map(|al| {
+                let mut c = al.walk();
+                let v: Vec<Node<'t>> = al.named_children(&mut c).filter(|k| k.kind() != "comment").collect();
+                v
+            })
+            .unwrap_or_default();
+        let recv_val = receiver.map(|r| self.expr(r));
+        let arg_vals: Vec<Val> = arg_nodes.iter().map(|a| self.expr(*a)).collect();
+        if self.collect && self.kind == FnKind::Packet {
+            self.note_accelerator_call(&name, n);
+        }
+
+        // Header accessors.
+        if let Some(rv) = &recv_val {
+            if let Some(f) = headers::accessor_field(&name) {
+                if rv.fields.contains(&f) || name == "dst_ip_anno" {
+                    return Val::field(f);
+                }
+            }
+            if matches!(name.as_str(), "reverse" | "rev") && !rv.fields.is_empty() {
+                let mut v = rv.taint();
+                v.mixed = true;
+                return v;
+            }
+        }
+        if let Some(h) = headers::accessor_hdr(&name) {
+            let packet_like = match &recv_val {
+                Some(rv) => rv.objs.is_empty() && !rv.root,
+                None => !self.prog.fn_index.contains_key(&name),
+            };
+            if packet_like && (recv_val.is_some() || name.contains('_')) {
+                let mut v = Val::hdr(h, 0);
+                // rte_pktmbuf_mtod(m, T *) / rte_pktmbuf_mtod_offset(m, T *, off)
+                if name.starts_with("rte_pktmbuf_mtod") {
+                    if let Some(tn) = arg_nodes.get(1) {
+                        let tt = self.t(*tn).replace('*', " ");
+                        if let Some(h2) = headers::hdr_of_type(&norm_type(&tt)) {
+                            v.hdr = Some(h2);
+                        }
+                    }
+                    if name.ends_with("offset") {
+                        let off = arg_vals.get(2).and_then(|a| a.konst);
+                        if v.hdr == Some(Hdr::Frame) {
+                            v.off = off;
+                        }
+                    }
+                }
+                return v;
+            }
+        }
+        if name == "dst_ip_anno" {
+            return Val::field(Field::DstIp);
+        }
+        if headers::flow_id_type(&name).is_some() {
+            return self.construct(&name, &arg_vals);
+        }
+        if is_copy_fn(&name) && arg_nodes.len() >= 2 {
+            let src = arg_vals[1].clone();
+            if let Some(dk) = self.path_key(arg_nodes[0]) {
+                if let Some(sk) = self.path_key(arg_nodes[1]) {
+                    self.copy_members(&sk, &dk);
+                }
+                let mut sv = src.clone();
+                if sv.hdr.is_some() {
+                    // copying header bytes: the fields at that offset
+                    if let (Some(h), Some(o)) = (sv.hdr, sv.off) {
+                        if let Some(f) = headers::field_at(h, o) {
+                            sv.fields.insert(f);
+                        }
+                    }
+                }
+                self.env_join(&dk, &sv.taint());
+            }
+            let sp = self.path_key(arg_nodes[1]);
+            self.write_target(arg_nodes[0], &src, sp);
+            return Val::default();
+        }
+        if is_memset(&name) && !arg_nodes.is_empty() {
+            self.write_target(arg_nodes[0], &Val::default(), None);
+            return Val::default();
+        }
+        if matches!(name.as_str(), "min" | "max" | "MIN" | "MAX" | "clib_min" | "clib_max" | "RTE_MIN" | "RTE_MAX") && arg_vals.len() == 2 {
+            let (a, b) = (&arg_vals[0], &arg_vals[1]);
+            let mixed = a.fields.iter().any(|f| *f != f.mirror() && b.fields.contains(&f.mirror()));
+            let mut v = a.taint().union(&b.taint());
+            v.mixed |= mixed;
+            return v;
+        }
+
+        // In-file functions: interprocedural.
+        let targets: Vec<usize> = self.resolve_call(&name, receiver.is_some());
+        if !targets.is_empty() && self.call_string.len() < MAX_DEPTH {
+            let mut result = Val::default();
+            for ti in targets {
+                let mut cs = self.call_string.clone();
+                let recursive = cs.contains(&ti);
+                if recursive {
+                    continue;
+                }
+                cs.push(n.id());
+                cs.push(ti);
+                let callee_scope = self.scope_for(ti, &cs);
+                let params = self.prog.fns[ti].params.clone();
+                for (i, p) in params.iter().enumerate() {
+                    let Some(av) = arg_vals.get(i) else { break };
+                    let pk = format!("{callee_scope}|{}", p.name);
+                    let mut av = av.clone();
+                    if p.ty.ptr > 0 {
+                        if let Some(h) = headers::hdr_of_type(&p.ty.name) {
+                            if av.hdr.is_some() {
+                                av.hdr = Some(h);
+                                av.off = Some(0);
+                            }
+                        }
+                    }
+                    self.env_join(&pk, &av);
+                    if let Some(ak) = self.path_key(arg_nodes[i]) {
+                        self.copy_members(&ak, &pk);
+                    }
+                }
+                // receiver of a method call on an object of this class: members are shared (g|)
+                let insertish = is_insertish(&self.prog.fns[ti].name) && arg_vals.iter().chain(recv_val.iter()).any(|a| !a.objs.is_empty() || a.root);
+                if insertish {
+                    self.insert_depth += 1;
+                }
+                let guard = self.guard;
+                let saved_kind = self.kind;
+                self.visit_fn(ti, cs.clone(), guard);
+                self.kind = saved_kind;
+                if insertish {
+                    self.insert_depth -= 1;
+                }
+                // copy out-parameters back
+                for (i, p) in params.iter().enumerate() {
+                    let Some(an) = arg_nodes.get(i) else { break };
+                    if let Some(ak) = self.path_key(*an) {
+                        let pk = format!("{callee_scope}|{}", p.name);
+                        self.copy_members(&pk, &ak);
+                    }
+                }
+                if let Some(r) = self.rets.get(&callee_scope).cloned() {
+                    result.join(&r);
+                }
+            }
+            return result;
+        }
+
+        // Unknown (library) function: taint flows through; state args make it a keyed access.
+        let mut v = Val::default();
+        let mut objs = BTreeSet::new();
+        let mut key = BTreeSet::new();
+        let mut mixed = false;
+        let mut any_root = false;
+        let all: Vec<&Val> = recv_val.iter().chain(arg_vals.iter()).collect();
+        for a in &all {
+            v.fields.extend(a.fields.iter().copied());
+            v.mixed |= a.mixed;
+            if !a.objs.is_empty() {
+                objs.extend(a.objs.iter().cloned());
+            }
+            any_root |= a.root;
+        }
+        for a in &all {
+            if a.objs.is_empty() || !a.fields.is_empty() {
+                key.extend(a.fields.iter().copied());
+                mixed |= a.mixed;
+            }
+        }
+        if !objs.is_empty() && !key.is_empty() {
+            // Out-parameters (`&result`) of a keyed lookup point at the entry found.
+            for an in &arg_nodes {
+                let a = strip(*an);
+                if a.kind() == "pointer_expression" && a.child_by_field_name("operator").map(|o| self.t(o) == "&").unwrap_or(false) {
+                    if let Some(inner) = a.child_by_field_name("argument") {
+                        let inner = strip(inner);
+                        if inner.kind() == "identifier" && self.is_local(self.t(inner)) {
+                            let cur = self.expr_quiet(inner);
+                            if cur.objs.is_empty() && cur.fields.is_empty() {
+                                let k = self.var_key(self.t(inner));
+                                let out = Val { objs: objs.clone(), fields: key.clone(), ..Default::default() };
+                                self.env_join(&k, &out);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if !objs.is_empty() {
+            v.objs = objs.clone();
+            if !key.is_empty() {
+                let write = is_writeish(&name);
+                let ins = is_insertish(&name);
+                self.record_access(&objs, &key, mixed, write, ins, n);
+            } else if is_writeish(&name) {
+                self.record_access(&objs, &key, mixed, true, is_insertish(&name), n);
+            }
+        }
+        let _ = any_root;
+        // Header pointers passed through helpers (e.g. ip4_next_header) stay packet pointers.
+        if let Some(a) = arg_vals.first() {
+            if a.hdr.is_some() && v.fields.is_empty() && name.contains("header") {
+                v.hdr = Some(Hdr::Frame);
+            }
+        }
+        v
+    }
+
+    fn resolve_call(&self, name: &str, method: bool) -> Vec<usize> {
+        let Some(c) = self.prog.fn_index.get(name) else { return vec![] };
+        let with_body: Vec<usize> = c.iter().copied().filter(|i| self.prog.fns[*i].body.is_some()).collect();
+        if method || with_body.len() <= 1 {
+            return with_body;
+        }
+        // Prefer the method of the current class.
+        let cls = &self.f().class;
+        let same: Vec<usize> = with_body.iter().copied().filter(|i| &self.prog.fns[*i].class == cls).collect();
+        if same.is_empty() {
+            with_body
+        } else {
+            same
+        }
+    }
+
+    // ------------------------------------------------------------ guards
+
+    /// Is `cond` (negated or not) a rare event: a lookup miss, an empty slot,
+    /// or a TCP connection-setup/teardown flag?
+    fn rare(&mut self, cond: Node<'t>, negated: bool) -> bool {
+        let c = strip(cond);
+        match c.kind() {
+            "unary_expression" if c.child_by_field_name("operator").map(|o| self.t(o) == "!").unwrap_or(false) => {
+                let Some(a) = c.child_by_field_name("argument") else { return false };
+                self.rare(a, !negated)
+            }
+            "binary_expression" => {
+                let op = c.child_by_field_name("operator").map(|o| self.t(o).to_string()).unwrap_or_default();
+                let (Some(l), Some(r)) = (c.child_by_field_name("left"), c.child_by_field_name("right")) else { return false };
+                match op.as_str() {
+                    "&&" if !negated => self.rare(l, false) || self.rare(r, false),
+                    "||" if negated => self.rare(l, true) || self.rare(r, true),
+                    "&&" | "||" => self.rare(l, negated) && self.rare(r, negated),
+                    "==" | "!=" | "<" | ">=" | "<=" | ">" => {
+                        let rt = self.t(r).trim().to_string();
+                        let lt = self.t(l).trim().to_string();
+                        let null_ptr = |s: &str| matches!(s, "NULL" | "nullptr" | "(void *)0" | "((void *)0)");
+                        let zero = |s: &str| matches!(s, "0" | "0UL" | "0u" | "0U");
+                        let end_iter = |s: &str| s.ends_with(".end()") || s.ends_with("->end()") || s == "end()";
+                        let neg_code = |s: &str| s.starts_with('-');
+                        let (subject, other) = if null_ptr(&lt) || zero(&lt) || end_iter(&lt) || neg_code(&lt) { (r, lt) } else { (l, rt) };
+                        let pointer_sem = null_ptr(&other) || end_iter(&other) || (zero(&other) && self.is_pointer_expr(subject));
+                        // miss when the comparison is true?
+                        let miss_when_true = if pointer_sem {
+                            match op.as_str() {
+                                "==" => Some(true),
+                                "!=" => Some(false),
+                                _ => None,
+                            }
+                        } else if zero(&other) {
+                            // status codes: 0 (or >= 0) means found
+                            match op.as_str() {
+                                "==" | ">=" => Some(false),
+                                "!=" | "<" => Some(true),
+                                _ => None,
+                            }
+                        } else if neg_code(&other) {
+                            match op.as_str() {
+                                "==" | "<=" => Some(true),
+                                "!=" | ">" => Some(false),
+                                _ => None,
+                            }
+                        } else {
+                            None
+                        };
+                        if let Some(mwt) = miss_when_true {
+                            if self.is_state_pointer(subject) {
+                                return mwt != negated;
+                            }
+                        }
+                        !negated && self.is_flag_test(c)
+                    }
+                    "&" => !negated && self.is_flag_test(c),
+                    _ => false,
+                }
+            }
+            "identifier" | "field_expression" | "call_expression" | "subscript_expression" => {
+                if !negated && self.is_flag_test(c) {
+                    return true;
+                }
+                // `if (!e)` → miss; `if (e)` → hit (for status codes the reverse).
+                if self.is_state_pointer(c) {
+                    return if self.is_pointer_expr(c) { negated } else { !negated };
+                }
+                false
+            }
+            _ => false,
+        }
+    }
+
+    /// Does the expression have pointer (or iterator) type, as opposed to a status code?
+    fn is_pointer_expr(&self, n: Node<'t>) -> bool {
+        let n = strip(n);
+        match n.kind() {
+            "identifier" => self.var_type(self.t(n)).map(|t| t.is_pointerish() || t.name == "auto" || t.name.contains("iterator")).unwrap_or(true),
+            "call_expression" => {
+                let Some(f) = n.child_by_field_name("function") else { return true };
+                let (name, recv) = self.callee_name(f);
+                if let Some(ix) = self.prog.fn_index.get(&name).and_then(|v| v.first()) {
+                    let fd = &self.prog.fns[*ix];
+                    let decl = fd.node.child_by_field_name("declarator");
+                    return decl.map(|d| d.kind() == "pointer_declarator" || d.kind() == "reference_declarator").unwrap_or(false);
+                }
+                let l = name.to_ascii_lowercase();
+                if recv.is_some() {
+                    return true;
+                }
+                !(l.contains("search") || (l.contains("lookup") && !l.contains("elem")) || l.contains("add") || l.contains("del"))
+            }
+            _ => true,
+        }
+    }
+
+    fn is_state_pointer(&mut self, n: Node<'t>) -> bool {
+        let v = self.expr_quiet(n);
+        !v.objs.is_empty() && !v.root
+    }
+
+    fn is_flag_test(&self, n: Node<'t>) -> bool {
+        let t = self.t(n);
+        let up = t.to_ascii_uppercase();
+        ["SYN", "FIN", "RST"].iter().any(|w| has_word_part(&up, w)) && !up.contains("SYNC")
+    }
+
+    // ------------------------------------------------------------ accelerators
+
+    fn note_accelerator_call(&mut self, name: &str, n: Node<'t>) {
+        let l = name.to_ascii_lowercase();
+        let add = |a: Accelerator, why: String, ev: &mut Events, file: usize, line: u32| {
+            ev.accels.entry(a).or_insert((file, line, why));
+        };
+        let file = self.file();
+        let line = Self::line(n);
+        if l.contains("crc") {
+            add(Accelerator::Crc, format!("calls `{name}`"), &mut self.events, file, line);
+        }
+        if l.contains("csum") || l.contains("cksum") || l.contains("checksum") {
+            add(Accelerator::Checksum, format!("calls `{name}`"), &mut self.events, file, line);
+        }
+        if l.contains("hash") || l.contains("jhash") || l.contains("murmur") || l.contains("fnv") || l.contains("xxhash") {
+            add(Accelerator::Hash, format!("calls `{name}`"), &mut self.events, file, line);
+        }
+        if l.contains("lpm") || l.contains("fib") || l.contains("radix") || l.contains("trie") || l.contains("longest_prefix") || l.contains("lookup_route") {
+            add(Accelerator::Lpm, format!("calls `{name}`"), &mut self.events, file, line);
+        }
+    }
+
+    fn scan_accelerator_constants(&mut self, fi: usize) {
+        let f = &self.prog.fns[fi];
+        let Some(body) = f.body else { return };
+        let t = text(body, self.prog.src(f.file)).to_ascii_lowercase();
+        let line = body.start_position().row as u32 + 1;
+        let file = f.file;
+        let name = f.name.clone();
+        let mut add = |a: Accelerator, why: &str| {
+            self.events.accels.entry(a).or_insert((file, line, format!("`{name}` {why}")));
+        };
+        if ["0xedb88320", "0x04c11db7", "0x82f63b78", "0x1edc6f41", "_mm_crc32"].iter().any(|c| t.contains(c)) {
+            add(Accelerator::Crc, "uses a CRC polynomial or instruction");
+        }
+        if ["16777619", "0x01000193", "2166136261", "0x811c9dc5", "0x85ebca6b", "0xcc9e2d51", "0x9e3779b9", "0xc2b2ae35"].iter().any(|c| t.contains(c)) {
+            add(Accelerator::Hash, "uses hash-function constants (FNV/murmur/jhash)");
+        }
+        if t.contains(">> 16") && t.contains("0xffff") && (t.contains('~') || t.contains("sum")) {
+            add(Accelerator::Checksum, "folds a ones'-complement checksum");
+        }
+        if (t.contains("prefix") || t.contains("plen") || t.contains("depth") || t.contains("masklen")) && t.contains("& ") && (t.contains("best") || t.contains("longest")) {
+            add(Accelerator::Lpm, "selects the longest matching prefix");
+        }
+    }
+}
+
+/// Containers whose lookups are keyed API calls (not plain structs).
+fn is_container_type(t: &str) -> bool {
+    let l = t.to_ascii_lowercase();
+    l.contains("hash") || l.contains("map") || l.contains("table") || l.contains("bihash") || l.contains("pool") || l.contains("vector") || l.contains("list")
+}
+
+fn is_from_packet(v: &Val) -> bool {
+    v.hdr.is_some()
+}
+
+fn is_plain(n: Node) -> bool {
+    matches!(strip(n).kind(), "identifier" | "field_expression" | "call_expression" | "subscript_expression")
+}
+
+pub fn strip(n: Node) -> Node {
+    let mut cur = n;
+    loop {
+        match cur.kind() {
+            "parenthesized_expression" | "condition_clause" => {
+                let mut c = cur.walk();
+                let inner = cur.named_children(&mut c).find(|k| k.kind() != "comment");
+                match inner {
+                    Some(i) => cur = i,
+                    None => return cur,
+                }
+            }
+            "cast_expression" => match cur.child_by_field_name("value") {
+                Some(v) => cur = v,
+                None => return cur,
+            },
+            _ => return cur,
+        }
+    }
+}
+
+fn always_exits(n: Node) -> bool {
+    match n.kind() {
+        "return_statement" | "goto_statement" | "continue_statement" | "break_statement" => true,
+        "compound_statement" => {
+            let mut c = n.walk();
+            let last = n.named_children(&mut c).filter(|k| k.kind() != "comment").last();
+            last.map(always_exits).unwrap_or(false)
+        }
+        "expression_statement" => false,
+        _ => false,
+    }
+}
+
+fn decl_name(d: Node, src: &str) -> Option<String> {
+    let mut cur = d;
+    for _ in 0..6 {
+        if matches!(cur.kind(), "identifier" | "field_identifier") {
+            return Some(text(cur, src).to_string());
+        }
+        let mut c = cur.walk();
+        let next = cur.child_by_field_name("declarator").or_else(|| cur.named_children(&mut c).next());
+        cur = next?;
+    }
+    None
+}
+
+fn has_word(hay: &str, w: &str) -> bool {
+    let b = hay.as_bytes();
+    let mut from = 0;
+    while let Some(i) = hay[from..].find(w) {
+        let s = from + i;
+        let e = s + w.len();
+        let ok_l = s == 0 || !(b[s - 1].is_ascii_alphanumeric() || b[s - 1] == b'_');
+        let ok_r = e >= b.len() || !(b[e].is_ascii_alphanumeric() || b[e] == b'_');
+        if ok_l && ok_r {
+            return true;
+        }
+        from = e;
+    }
+    false
+}
+
+/// `w` appears as an underscore-delimited part of an identifier (TH_SYN, NF_TCP_SYN, syn).
+fn has_word_part(hay: &str, w: &str) -> bool {
+    let b = hay.as_bytes();
+    let mut from = 0;
+    while let Some(i) = hay[from..].find(w) {
+        let s = from + i;
+        let e = s + w.len();
+        let ok_l = s == 0 || !b[s - 1].is_ascii_alphanumeric();
+        let ok_r = e >= b.len() || !b[e].is_ascii_alphanumeric();
+        if ok_l && ok_r {
+            return true;
+        }
+        from = e;
+    }
+    false
+}

@@ -1,0 +1,530 @@
+//! The static backend: parse the NF's files with tree-sitter, find the
+//! per-packet entry points through a framework adapter (nfc C, Click /
+//! FastClick, DPDK, VPP, or a generic fallback), run the data-flow engine
+//! ([`dataflow`]) and turn its events into [`Facts`] with evidence.
+//!
+//! Definitions (FlowMage's): an NF is stateful when it keeps entries keyed by
+//! packet fields and writes them on the packet path; the flow key is the set
+//! of fields every such object is keyed by (the intersection, so RSS on it
+//! keeps each object shared-nothing); intensity is per-packet when some
+//! per-flow entry is written on a path that is not a lookup miss / new-flow
+//! event; pointer chasing means per-flow lookups follow links.
+
+pub mod dataflow;
+pub mod headers;
+pub mod preprocess;
+pub mod program;
+
+use dataflow::{Engine, Entry, FnKind};
+use nfc_core::chain::Framework;
+use nfc_core::diag::{Diagnostic, Span};
+use nfc_core::facts::{Backend, Evidence, Facts, Field, Intensity, Question, StateObject};
+use program::{ParsedFile, Program, TypeRef};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// One source file handed to the static backend.
+#[derive(Debug, Clone)]
+pub struct SourceText {
+    /// Path as shown in evidence.
+    pub display: String,
+    pub text: String,
+}
+
+fn is_cpp_name(p: &str) -> bool {
+    [".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"].iter().any(|e| p.ends_with(e))
+}
+
+/// Guess the framework from the source text.
+pub fn detect_framework(files: &[SourceText]) -> Option<Framework> {
+    let all: String = files.iter().map(|f| f.text.as_str()).collect::<Vec<_>>().join("\n");
+    if all.contains("nf_process") && all.contains("nf_ctx") {
+        return Some(Framework::NfcC);
+    }
+    if all.contains("vlib_") || all.contains("VLIB_") {
+        return Some(Framework::Vpp);
+    }
+    if all.contains("CLICK_DECLS") || all.contains("<click/") || all.contains("simple_action") || all.contains("push_batch") {
+        return Some(Framework::Click);
+    }
+    if all.contains("rte_mbuf") || all.contains("rte_eth_") || all.contains("rte_hash") {
+        return Some(Framework::Dpdk);
+    }
+    None
+}
+
+fn init_like(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n == "main"
+        || n.starts_with("nf_init")
+        || n == "nf_state_init"
+        || n == "nf_fini"
+        || n == "nf_describe"
+        || n == "nf_state_size"
+        || n.contains("configure")
+        || n.contains("initialize")
+        || n.starts_with("init")
+        || n.ends_with("_init")
+        || n.contains("_init_")
+        || n.contains("setup")
+        || n.contains("parse_arg")
+        || n.contains("add_handlers")
+        || n.contains("cleanup")
+        || n.contains("command")
+        || n.contains("_cli")
+        || n.contains("handler")
+        || n.contains("enable_disable")
+        || n.contains("config")
+        || n.contains("add_del")
+        || n.starts_with("set_")
+        || n.starts_with("format_")
+        || n.starts_with("unformat_")
+        || n.contains("build")
+        || n.contains("populate")
+        || n.contains("load")
+}
+
+const CLICK_PACKET_METHODS: &[&str] =
+    &["simple_action", "push", "push_batch", "simple_action_batch", "pull", "process", "push_flow", "action", "smaction", "push_packet"];
+
+fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
+    let mut out = vec![];
+    let with_body = |i: &usize| prog.fns[*i].body.is_some();
+    let by_name = |n: &str| prog.fn_index.get(n).cloned().unwrap_or_default().into_iter().filter(with_body).collect::<Vec<_>>();
+    match fw {
+        Some(Framework::NfcC) => {
+            for i in by_name("nf_process") {
+                out.push(Entry { fn_idx: i, guarded: false, flow_params: vec![] });
+            }
+        }
+        Some(Framework::Click) => {
+            for (i, f) in prog.fns.iter().enumerate() {
+                if f.body.is_none() {
+                    continue;
+                }
+                let is_new_flow = f.name == "new_flow";
+                if !(CLICK_PACKET_METHODS.contains(&f.name.as_str()) || is_new_flow) {
+                    continue;
+                }
+                let mut flow_params = vec![];
+                if let Some(cl) = &f.class {
+                    let bases = prog.class_bases(cl);
+                    if let Some(b) = bases.iter().find(|b| b.contains("FlowStateElement") || b.contains("FlowSpaceElement") || b.contains("FlowElement")) {
+                        let state_ty = b.split_once('<').map(|(_, r)| r.trim_end_matches('>').split(',').last().unwrap_or("").trim().to_string());
+                        for p in &f.params {
+                            let matches_ty = state_ty.as_deref().map(|s| !s.is_empty() && p.ty.name == s).unwrap_or(false);
+                            if (matches_ty || p.name.contains("fcb") || p.name.contains("flowdata")) && p.ty.is_pointerish() {
+                                flow_params.push((p.name.clone(), "flow_state".to_string(), Field::FIVE_TUPLE.to_vec()));
+                            }
+                        }
+                    }
+                }
+                out.push(Entry { fn_idx: i, guarded: is_new_flow, flow_params });
+            }
+        }
+        Some(Framework::Vpp) => {
+            for (i, f) in prog.fns.iter().enumerate() {
+                if f.body.is_none() {
+                    continue;
+                }
+                let node_fn = f.name.starts_with("vlib_node_fn_")
+                    || f.params.iter().any(|p| p.ty.name.contains("vlib_frame_t") || p.ty.name.contains("vlib_frame"));
+                if node_fn && !init_like(&f.name) {
+                    out.push(Entry { fn_idx: i, guarded: false, flow_params: vec![] });
+                }
+            }
+        }
+        Some(Framework::Dpdk) | None => {
+            for (i, f) in prog.fns.iter().enumerate() {
+                if f.body.is_none() || init_like(&f.name) {
+                    continue;
+                }
+                if f.params.iter().any(|p| {
+                    let t = p.ty.name.to_ascii_lowercase();
+                    (t.contains("rte_mbuf") || t.contains("packet") || t.contains("pkt") || t.contains("xdp_md") || t.contains("sk_buff")) && (p.ty.is_pointerish() || !p.ty.dims.is_empty())
+                }) {
+                    out.push(Entry { fn_idx: i, guarded: false, flow_params: vec![] });
+                }
+            }
+            if out.is_empty() {
+                for (i, f) in prog.fns.iter().enumerate() {
+                    let Some(b) = f.body else { continue };
+                    let t = program::text(b, prog.src(f.file));
+                    if t.contains("rx_burst") || t.contains("recv") {
+                        out.push(Entry { fn_idx: i, guarded: false, flow_params: vec![] });
+                    }
+                }
+            }
+        }
+    }
+    // Drop entries that are only helpers of other entries' call trees? Keep all: contexts differ.
+    out
+}
+
+/// Where a state object is declared and how big its entries are.
+struct ObjDecl {
+    file: usize,
+    line: u32,
+    ty: TypeRef,
+}
+
+fn find_obj_decl(prog: &Program, obj: &str, state_structs: &BTreeSet<String>) -> Option<ObjDecl> {
+    if let Some(g) = prog.globals.get(obj) {
+        return Some(ObjDecl { file: g.file, line: g.line, ty: g.ty.clone() });
+    }
+    for c in prog.classes.values() {
+        if let Some(m) = c.members.iter().find(|m| m.name == obj) {
+            return Some(ObjDecl { file: m.file, line: m.line, ty: m.ty.clone() });
+        }
+    }
+    // A member of a state container struct: prefer structs known to be containers.
+    let mut best: Option<TypeRef> = None;
+    for (sn, def) in &prog.structs {
+        if let Some((_, t)) = def.fields.iter().find(|(n, _)| n == obj) {
+            if state_structs.contains(sn) || best.is_none() {
+                best = Some(t.clone());
+            }
+        }
+    }
+    best.map(|ty| ObjDecl { file: usize::MAX, line: 0, ty })
+}
+
+/// (entry bytes, capacity, chained container) of an object's declared type.
+fn entry_shape(prog: &Program, ty: &TypeRef) -> (Option<u64>, Option<u64>, bool) {
+    let name = prog.resolve_type(&ty.name).to_string();
+    let lname = name.to_ascii_lowercase();
+    let chained = ["hashtable", "hashmap", "unordered_map", "std::map", "map<", "list<", "bihash", "hashcontainer", "rbtree", "avl"]
+        .iter()
+        .any(|k| lname.contains(k))
+        && !lname.contains("rte_hash");
+    if !ty.dims.is_empty() {
+        let elem = TypeRef { dims: vec![], ..ty.clone() };
+        let cap = ty.dims.iter().try_fold(1u64, |a, d| d.map(|d| a * d));
+        // Two-dimensional arrays (count-min rows): one entry is one cell.
+        return (prog.sizeof(&elem).map(|x| x.0), cap, chained);
+    }
+    if ty.ptr > 0 {
+        let elem = TypeRef { ptr: ty.ptr - 1, ..ty.clone() };
+        return (prog.sizeof(&elem).map(|x| x.0).filter(|_| ty.ptr == 1), None, chained);
+    }
+    // Template containers: HashTable<K, V>
+    if let Some((_, args)) = name.split_once('<') {
+        let args = args.trim_end_matches('>');
+        let parts: Vec<&str> = args.split(',').map(str::trim).collect();
+        let mut total = 0u64;
+        let mut ok = !parts.is_empty();
+        for p in &parts {
+            match prog.sizeof(&TypeRef { name: program::norm_type(p), ptr: p.matches('*').count() as u8, ..Default::default() }) {
+                Some((s, _)) => total += s,
+                None => ok = false,
+            }
+        }
+        return (if ok { Some(total) } else { None }, None, chained);
+    }
+    // A struct wrapping one array of slots (e.g. an inline hash table).
+    if let Some(def) = prog.structs.get(&name) {
+        let arrays: Vec<&TypeRef> = def.fields.iter().map(|(_, t)| t).filter(|t| !t.dims.is_empty()).collect();
+        if let Some(big) = arrays.into_iter().max_by_key(|t| t.dims.iter().map(|d| d.unwrap_or(0)).product::<u64>()) {
+            let elem = TypeRef { dims: vec![], ..big.clone() };
+            let cap = big.dims.iter().try_fold(1u64, |a, d| d.map(|d| a * d));
+            return (prog.sizeof(&elem).map(|x| x.0), cap, chained);
+        }
+        return (prog.sizeof(ty).map(|x| x.0), None, chained);
+    }
+    (prog.sizeof(ty).map(|x| x.0), None, chained)
+}
+
+/// Analyse the given sources. Never fails: problems become diagnostics and
+/// lower confidence.
+pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Framework>) -> (Facts, Vec<Diagnostic>) {
+    let mut diags = vec![];
+    let mut type_macros = HashMap::new();
+    for s in sources {
+        preprocess::collect_type_macros(&s.text, &mut type_macros);
+    }
+    let cpp_project = sources.iter().any(|s| is_cpp_name(&s.display));
+    let mut parsed: Vec<ParsedFile> = vec![];
+    for s in sources {
+        let text = preprocess::preprocess(&s.text, &type_macros);
+        let cpp = is_cpp_name(&s.display) || (cpp_project && s.display.ends_with(".h"));
+        match program::parse(s.display.clone(), text, cpp) {
+            Some(p) => parsed.push(p),
+            None => diags.push(Diagnostic::warning("A0101", format!("could not parse {}", s.display)).with_span(Span::file_only(&s.display))),
+        }
+    }
+    let framework = framework.or_else(|| detect_framework(sources));
+    let prog = Program::build(&parsed);
+    let total_errors: usize = parsed.iter().map(|p| p.errors).sum();
+    for p in &parsed {
+        if p.errors > 0 {
+            diags.push(
+                Diagnostic::note_diag("A0102", format!("{} syntax error node(s) tolerated in {}", p.errors, p.display))
+                    .with_span(Span::file_only(&p.display))
+                    .with_hint("unexpanded macros or missing headers; the analysis skips the unparsable regions"),
+            );
+        }
+    }
+    let entries = find_entries(&prog, framework);
+    let mut facts = Facts::stateless(name);
+    facts.backend = Backend::Static;
+    if entries.is_empty() {
+        diags.push(
+            Diagnostic::warning("A0103", format!("no per-packet entry point found in `{name}`"))
+                .with_hint("expected nf_process, a Click element's simple_action/push, a DPDK function taking rte_mbuf, or a VPP node function"),
+        );
+        facts.confidence = 0.2;
+        return (facts, diags);
+    }
+    let packet_entry_set: BTreeSet<usize> = entries.iter().map(|e| e.fn_idx).collect();
+    let others: Vec<(usize, FnKind)> = prog
+        .fns
+        .iter()
+        .enumerate()
+        .filter(|(i, f)| f.body.is_some() && !packet_entry_set.contains(i))
+        .map(|(i, f)| (i, if init_like(&f.name) || f.class.as_deref() == Some(&f.name) { FnKind::Init } else { FnKind::Other }))
+        .collect();
+    let mut engine = Engine::new(&prog);
+    engine.run(&entries, &others);
+    let ev = std::mem::take(&mut engine.events);
+
+    let disp = |file: usize| parsed.get(file).map(|p| p.display.clone()).unwrap_or_default();
+
+    // Per object summaries.
+    #[derive(Default)]
+    struct Obj {
+        key: BTreeSet<Field>,
+        mixed: bool,
+        packet_write: bool,
+        unguarded_write: Option<(usize, u32, String)>,
+        guarded_write: Option<(usize, u32, String)>,
+        other_write: bool,
+        packet_read: bool,
+        key_site: Option<(usize, u32, String)>,
+    }
+    let mut objs: BTreeMap<String, Obj> = BTreeMap::new();
+    for a in &ev.accesses {
+        let o = objs.entry(a.obj.clone()).or_default();
+        match a.kind {
+            FnKind::Packet => {
+                if !a.key.is_empty() {
+                    o.key.extend(a.key.iter().copied());
+                    o.mixed |= a.mixed;
+                    if o.key_site.is_none() {
+                        o.key_site = Some((a.file, a.line, a.what.clone()));
+                    }
+                }
+                if a.write {
+                    o.packet_write = true;
+                    if a.guarded || a.insertish {
+                        o.guarded_write.get_or_insert((a.file, a.line, a.what.clone()));
+                    } else {
+                        o.unguarded_write.get_or_insert((a.file, a.line, a.what.clone()));
+                    }
+                } else {
+                    o.packet_read = true;
+                }
+            }
+            FnKind::Other => o.other_write |= a.write,
+            FnKind::Init => {}
+        }
+    }
+    let state_structs: BTreeSet<String> = BTreeSet::new();
+    let mut state_objects = vec![];
+    let mut per_flow: Vec<(String, BTreeSet<Field>)> = vec![];
+    let mut evidence = vec![];
+    let mut max_entry: Option<u64> = None;
+    let mut pointer_chasing = false;
+    let mut symmetric = false;
+    let mut any_unguarded = None;
+    let mut any_guarded = None;
+    let mut any_readonly = false;
+    for (name_o, o) in &objs {
+        let is_state = o.packet_write || (o.other_write && o.packet_read && !o.key.is_empty());
+        if !is_state {
+            continue;
+        }
+        let decl = if name_o == "flow_state" { None } else { find_obj_decl(&prog, name_o, &state_structs) };
+        let (entry_bytes, capacity, chained) = match &decl {
+            Some(d) => entry_shape(&prog, &d.ty),
+            None => (flow_state_size(&prog, &entries), None, false),
+        };
+        let is_flow = !o.key.is_empty();
+        let chased = ev.chases.iter().any(|c| c.objs.contains(name_o)) || (chained && is_flow);
+        state_objects.push(StateObject {
+            name: name_o.clone(),
+            key: o.key.iter().copied().collect(),
+            entry_bytes,
+            capacity,
+            per_flow: is_flow,
+            pointer_chasing: chased,
+        });
+        if let Some(d) = decl.as_ref().filter(|d| d.file != usize::MAX) {
+            evidence.push(Evidence {
+                question: Question::StateObject,
+                file: disp(d.file),
+                line_start: d.line,
+                line_end: d.line,
+                reason: format!("state object `{name_o}` declared here{}", if is_flow { "" } else { " (not keyed by packet fields)" }),
+            });
+        }
+        if !is_flow {
+            continue;
+        }
+        per_flow.push((name_o.clone(), o.key.clone()));
+        if let Some(b) = entry_bytes {
+            max_entry = Some(max_entry.map_or(b, |m: u64| m.max(b)));
+        }
+        if let Some((f, l, w)) = &o.key_site {
+            evidence.push(Evidence {
+                question: Question::FlowKey,
+                file: disp(*f),
+                line_start: *l,
+                line_end: *l,
+                reason: format!("`{name_o}` is located by {} via `{w}`", fields_str(&o.key)),
+            });
+        }
+        if o.mixed {
+            symmetric = true;
+            if let Some((f, l, w)) = &o.key_site {
+                evidence.push(Evidence {
+                    question: Question::Symmetric,
+                    file: disp(*f),
+                    line_start: *l,
+                    line_end: *l,
+                    reason: format!("key of `{name_o}` combines a field with its mirror (direction-agnostic) at `{w}`"),
+                });
+            }
+        }
+        if o.packet_write {
+            if let Some(u) = &o.unguarded_write {
+                any_unguarded.get_or_insert((name_o.clone(), u.clone()));
+            }
+            if let Some(g) = &o.guarded_write {
+                any_guarded.get_or_insert((name_o.clone(), g.clone()));
+            }
+        } else {
+            any_readonly = true;
+        }
+        if chased {
+            pointer_chasing = true;
+            if let Some(c) = ev.chases.iter().find(|c| c.objs.contains(name_o)) {
+                evidence.push(Evidence {
+                    question: Question::PointerChasing,
+                    file: disp(c.file),
+                    line_start: c.line,
+                    line_end: c.line,
+                    reason: format!("lookup loop follows links through `{name_o}`"),
+                });
+            } else if let Some(d) = decl.as_ref().filter(|d| d.file != usize::MAX) {
+                evidence.push(Evidence {
+                    question: Question::PointerChasing,
+                    file: disp(d.file),
+                    line_start: d.line,
+                    line_end: d.line,
+                    reason: format!("`{name_o}` is a chained container ({})", d.ty.name),
+                });
+            }
+        }
+    }
+    for s in &ev.sym {
+        if per_flow.iter().any(|(n, _)| n == &s.obj) {
+            symmetric = true;
+            evidence.push(Evidence { question: Question::Symmetric, file: disp(s.file), line_start: s.line, line_end: s.line, reason: s.reason.clone() });
+        }
+    }
+    facts.state_objects = state_objects;
+    facts.source_cost = Some(ev.cost.max(1));
+    facts.accelerators = ev.accels.keys().copied().collect();
+    for (a, (f, l, why)) in &ev.accels {
+        evidence.push(Evidence { question: Question::Accelerator, file: disp(*f), line_start: *l, line_end: *l, reason: format!("{a:?}: {why}") });
+    }
+    for e in &entries {
+        let f = &prog.fns[e.fn_idx];
+        evidence.push(Evidence {
+            question: Question::Cost,
+            file: disp(f.file),
+            line_start: f.node.start_position().row as u32 + 1,
+            line_end: f.node.end_position().row as u32 + 1,
+            reason: format!("per-packet entry `{}`{}", qualified(f.class.as_deref(), &f.name), if e.guarded { " (new-flow callback)" } else { "" }),
+        });
+    }
+    if per_flow.is_empty() {
+        evidence.push(Evidence {
+            question: Question::Stateful,
+            file: entries.first().map(|e| disp(prog.fns[e.fn_idx].file)).unwrap_or_default(),
+            line_start: 0,
+            line_end: 0,
+            reason: "no state keyed by packet fields is written on the packet path".into(),
+        });
+        facts.evidence = evidence;
+        facts.confidence = confidence(total_errors, true);
+        return (facts, diags);
+    }
+    facts.stateful = true;
+    // Flow key: fields every per-flow object is keyed by.
+    let mut key: BTreeSet<Field> = per_flow[0].1.clone();
+    for (_, k) in &per_flow[1..] {
+        key = key.intersection(k).copied().collect();
+    }
+    if key.is_empty() {
+        diags.push(
+            Diagnostic::warning("A0104", format!("per-flow objects of `{name}` share no key field"))
+                .with_note(per_flow.iter().map(|(n, k)| format!("{n}: {}", fields_str(k))).collect::<Vec<_>>().join("; "))
+                .with_hint("no RSS field set keeps every object shared-nothing; using the narrowest object's key"),
+        );
+        key = per_flow.iter().map(|(_, k)| k.clone()).min_by_key(|k| k.len()).unwrap_or_default();
+    }
+    facts.flow_key = key.into_iter().collect();
+    facts.symmetric = symmetric;
+    facts.pointer_chasing = pointer_chasing;
+    facts.state_entry_bytes = max_entry;
+    facts.intensity = if let Some((o, (f, l, w))) = any_unguarded {
+        evidence.push(Evidence { question: Question::Intensity, file: disp(f), line_start: l, line_end: l, reason: format!("`{o}` is written on every packet: `{w}`") });
+        Intensity::PerPacket
+    } else if let Some((o, (f, l, w))) = any_guarded {
+        evidence.push(Evidence { question: Question::Intensity, file: disp(f), line_start: l, line_end: l, reason: format!("`{o}` is written only on a miss/new-flow path: `{w}`") });
+        Intensity::PerFlow
+    } else {
+        let _ = any_readonly;
+        Intensity::ReadOnly
+    };
+    for (n, _) in &per_flow {
+        if let Some(o) = objs.get(n) {
+            if let Some((f, l, w)) = o.unguarded_write.as_ref().or(o.guarded_write.as_ref()) {
+                evidence.push(Evidence { question: Question::Stateful, file: disp(*f), line_start: *l, line_end: *l, reason: format!("per-flow state `{n}` written on the packet path: `{w}`") });
+            }
+        }
+    }
+    facts.evidence = evidence;
+    facts.confidence = confidence(total_errors, false);
+    (facts, diags)
+}
+
+fn flow_state_size(prog: &Program, entries: &[Entry]) -> Option<u64> {
+    for e in entries {
+        for (pname, _, _) in &e.flow_params {
+            if let Some(p) = prog.fns[e.fn_idx].params.iter().find(|p| &p.name == pname) {
+                let t = TypeRef { ptr: p.ty.ptr.saturating_sub(1), reference: false, ..p.ty.clone() };
+                if let Some((s, _)) = prog.sizeof(&t) {
+                    return Some(s);
+                }
+            }
+        }
+    }
+    None
+}
+
+fn confidence(errors: usize, stateless: bool) -> f32 {
+    let base: f32 = if stateless { 0.85 } else { 0.8 };
+    (base - 0.05 * errors.min(8) as f32).max(0.3)
+}
+
+fn qualified(class: Option<&str>, name: &str) -> String {
+    match class {
+        Some(c) => format!("{c}::{name}"),
+        None => name.to_string(),
+    }
+}
+
+fn fields_str(k: &BTreeSet<Field>) -> String {
+    format!("[{}]", k.iter().map(|f| f.name()).collect::<Vec<_>>().join(", "))
+}

@@ -1,0 +1,344 @@
+//! Source preprocessing before tree-sitter parsing: third-party NF code arrives
+//! with unexpanded framework macros (CLICK_DECLS, VLIB_NODE_FN, CLIB_PACKED,
+//! `__attribute__`, struct-generating macros such as `NF_FTABLE`) that would turn
+//! into ERROR nodes. This pass rewrites them into plain C/C++ while keeping
+//! every newline where it was, so line numbers in evidence stay exact.
+
+use std::collections::HashMap;
+
+/// A function-like macro defined in the NF's own sources (including
+/// struct-generating ones such as `NF_FTABLE`), expanded textually at its use
+/// sites so field-access macros and generated types become visible.
+#[derive(Debug, Clone)]
+pub struct TypeMacro {
+    pub params: Vec<String>,
+    pub body: String,
+}
+
+/// Collect `#define NAME(a, b) body` macros from a source text.
+pub fn collect_type_macros(text: &str, out: &mut HashMap<String, TypeMacro>) {
+    let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
+    for line in joined.lines() {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix('#') else { continue };
+        let rest = rest.trim_start();
+        let Some(rest) = rest.strip_prefix("define") else { continue };
+        let rest = rest.trim_start();
+        let name_end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        let name = &rest[..name_end];
+        let after = &rest[name_end..];
+        if !after.starts_with('(') {
+            continue;
+        }
+        let Some(close) = after.find(')') else { continue };
+        let params: Vec<String> =
+            after[1..close].split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+        let body = after[close + 1..].trim();
+        // Stringification and token pasting cannot be expanded textually.
+        if !body.is_empty() && !body.contains('#') && !params.iter().any(|p| p == "...") {
+            out.insert(name.to_string(), TypeMacro { params, body: body.to_string() });
+        }
+    }
+}
+
+fn is_ident_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Find the index of the `)` matching the `(` at `open`.
+fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, &c) in b.iter().enumerate().skip(open) {
+        match c {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Split macro arguments at top-level commas.
+fn split_args(s: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut depth = 0;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '(' | '<' | '{' | '[' => {
+                depth += 1;
+                cur.push(c)
+            }
+            ')' | '>' | '}' | ']' => {
+                depth -= 1;
+                cur.push(c)
+            }
+            ',' if depth == 0 => out.push(std::mem::take(&mut cur).trim().to_string()),
+            _ => cur.push(c),
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+/// Replace `text[start..end]` by `with`, keeping the newlines of the removed
+/// region (appended after the replacement) so later lines do not move.
+fn splice(text: &mut String, start: usize, end: usize, with: &str) {
+    let newlines = text[start..end].matches('\n').count();
+    let mut rep = with.replace('\n', " ");
+    for _ in 0..newlines {
+        rep.push('\n');
+    }
+    text.replace_range(start..end, &rep);
+}
+
+/// Find `word` as a whole identifier at or after `from`.
+fn find_word(text: &str, word: &str, from: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut pos = from;
+    while let Some(i) = text[pos..].find(word) {
+        let s = pos + i;
+        let e = s + word.len();
+        let before_ok = s == 0 || !is_ident_char(b[s - 1]);
+        let after_ok = e >= b.len() || !is_ident_char(b[e]);
+        if before_ok && after_ok {
+            return Some(s);
+        }
+        pos = e;
+    }
+    None
+}
+
+/// Is position `i` on a preprocessor directive line?
+fn on_directive_line(text: &str, i: usize) -> bool {
+    let line_start = text[..i].rfind('\n').map(|p| p + 1).unwrap_or(0);
+    text[line_start..i].trim_start().starts_with('#')
+}
+
+/// Rewrite framework macros; newlines are preserved.
+pub fn preprocess(src: &str, type_macros: &HashMap<String, TypeMacro>) -> String {
+    let mut text = src.to_string();
+    // Words that vanish entirely.
+    const DROP_WORDS: &[&str] = &[
+        "CLICK_DECLS",
+        "CLICK_ENDDECLS",
+        "CLICK_CXX_PROTECT",
+        "CLICK_CXX_UNPROTECT",
+        "__rte_unused",
+        "__rte_always_inline",
+        "__rte_cache_aligned",
+        "__rte_hot",
+        "__rte_cold",
+        "always_inline",
+        "__always_inline",
+        "__maybe_unused",
+        "__packed",
+        "__aligned_u64",
+        "CLIB_NOSANITIZE_ADDR",
+    ];
+    for w in DROP_WORDS {
+        let mut from = 0;
+        while let Some(s) = find_word(&text, w, from) {
+            if on_directive_line(&text, s) {
+                from = s + w.len();
+                continue;
+            }
+            splice(&mut text, s, s + w.len(), &" ".repeat(w.len()));
+            from = s + w.len();
+        }
+    }
+    let mut from = 0;
+    while let Some(s) = find_word(&text, "__rte_packed", from) {
+        splice(&mut text, s, s + "__rte_packed".len(), "/*packed*/");
+        from = s + 1;
+    }
+    let mut from = 0;
+    while let Some(s) = find_word(&text, "static_always_inline", from) {
+        splice(&mut text, s, s + "static_always_inline".len(), "static inline       ");
+        from = s + 1;
+    }
+    // Calls whose whole invocation vanishes (with its parentheses).
+    const DROP_CALLS: &[&str] = &[
+        "__attribute__",
+        "__attribute",
+        "EXPORT_ELEMENT",
+        "ELEMENT_REQUIRES",
+        "ELEMENT_MT_SAFE",
+        "ELEMENT_LIBS",
+        "ELEMENT_PROVIDES",
+        "CLIB_CACHE_LINE_ALIGN_MARK",
+        "__declspec",
+        "__rte_aligned",
+        "__rte_cache_aligned",
+        "alignas",
+    ];
+    for w in DROP_CALLS {
+        let mut from = 0;
+        while let Some(s) = find_word(&text, w, from) {
+            if on_directive_line(&text, s) {
+                from = s + w.len();
+                continue;
+            }
+            let b = text.as_bytes();
+            let mut j = s + w.len();
+            while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
+                j += 1;
+            }
+            if j < b.len() && b[j] == b'(' {
+                if let Some(close) = matching_paren(text.as_bytes(), j) {
+                    let mut end = close + 1;
+                    // `EXPORT_ELEMENT(X);` also drops the semicolon.
+                    if w.starts_with("EXPORT") || w.starts_with("ELEMENT") || w.starts_with("CLIB_CACHE") {
+                        let bb = text.as_bytes();
+                        if end < bb.len() && bb[end] == b';' {
+                            end += 1;
+                        }
+                    }
+                    let rep = if text[s..end].contains("packed") { "/*packed*/" } else { " " };
+                    splice(&mut text, s, end, rep);
+                    from = s;
+                    continue;
+                }
+            }
+            from = s + w.len();
+        }
+    }
+    // Wrappers whose argument stays: CLIB_PACKED(x), CLIB_UNUSED(x), CLICK_NAME(x).
+    for w in ["CLIB_PACKED", "CLIB_UNUSED", "__rte_deprecated_msg", "CLIB_ALIGN_MARK"] {
+        let mut from = 0;
+        while let Some(s) = find_word(&text, w, from) {
+            if on_directive_line(&text, s) {
+                from = s + w.len();
+                continue;
+            }
+            let b = text.as_bytes();
+            let mut j = s + w.len();
+            while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
+                j += 1;
+            }
+            if j < b.len() && b[j] == b'(' {
+                if let Some(close) = matching_paren(text.as_bytes(), j) {
+                    let inner = text[j + 1..close].to_string();
+                    let keep = match w {
+                        "CLIB_ALIGN_MARK" => String::new(),
+                        "CLIB_PACKED" => format!("/*packed*/ {inner}"),
+                        _ => inner,
+                    };
+                    splice(&mut text, s, close + 1, &keep);
+                    from = s;
+                    continue;
+                }
+            }
+            from = s + w.len();
+        }
+    }
+    // VLIB_NODE_FN (name) (args) { ... }  ->  uword vlib_node_fn_name (args) { ... }
+    let mut from = 0;
+    while let Some(s) = find_word(&text, "VLIB_NODE_FN", from) {
+        if on_directive_line(&text, s) {
+            from = s + 12;
+            continue;
+        }
+        let b = text.as_bytes();
+        let mut j = s + 12;
+        while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
+            j += 1;
+        }
+        if j < b.len() && b[j] == b'(' {
+            if let Some(close) = matching_paren(text.as_bytes(), j) {
+                let name = text[j + 1..close].trim().to_string();
+                splice(&mut text, s, close + 1, &format!("uword vlib_node_fn_{name}"));
+                from = s + 1;
+                continue;
+            }
+        }
+        from = s + 12;
+    }
+    // Function-like macros defined in the source closure (a few rounds for nesting).
+    for _round in 0..3 {
+    let before = text.len();
+    for (name, mac) in type_macros {
+        let mut from = 0;
+        while let Some(s) = find_word(&text, name, from) {
+            if on_directive_line(&text, s) {
+                from = s + name.len();
+                continue;
+            }
+            let b = text.as_bytes();
+            let j = s + name.len();
+            if j < b.len() && b[j] == b'(' {
+                if let Some(close) = matching_paren(text.as_bytes(), j) {
+                    let args = split_args(&text[j + 1..close]);
+                    let mut body = mac.body.clone();
+                    for (p, a) in mac.params.iter().zip(args.iter()) {
+                        let mut out = String::new();
+                        let mut k = 0;
+                        while let Some(pos) = find_word(&body, p, k) {
+                            out.push_str(&body[k..pos]);
+                            out.push_str(a);
+                            k = pos + p.len();
+                        }
+                        out.push_str(&body[k..]);
+                        body = out;
+                    }
+                    splice(&mut text, s, close + 1, &body);
+                    from = s + 1;
+                    continue;
+                }
+            }
+            from = s + name.len();
+        }
+    }
+    if text.len() == before {
+        break;
+    }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(input: &str, expect: &str) {
+        let mut macros = HashMap::new();
+        collect_type_macros(input, &mut macros);
+        let out = preprocess(input, &macros);
+        assert_eq!(out.matches('\n').count(), input.matches('\n').count(), "newlines preserved");
+        let squeezed: String = out.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(squeezed, expect);
+    }
+
+    #[test]
+    fn click_macros_vanish() {
+        check("CLICK_DECLS\nclass A {};\nCLICK_ENDDECLS\nEXPORT_ELEMENT(A)\n", "class A {};");
+    }
+
+    #[test]
+    fn vlib_node_fn_becomes_function() {
+        check("VLIB_NODE_FN (nat_node) (vlib_main_t *vm)\n{ }\n", "uword vlib_node_fn_nat_node (vlib_main_t *vm) { }");
+    }
+
+    #[test]
+    fn struct_macro_expands_on_one_line() {
+        check(
+            "#define TBL(K, V, N) struct { K key; V val[N]; }\nstruct s {\n  TBL(uint32_t, struct e,\n 64) t;\n};\n",
+            "#define TBL(K, V, N) struct { K key; V val[N]; } struct s { struct { uint32_t key; struct e val[64]; } t; };",
+        );
+    }
+
+    #[test]
+    fn attributes_and_packed_wrappers() {
+        check(
+            "typedef CLIB_PACKED(struct { u32 a; }) foo_t;\nstruct x { int a; } __attribute__((packed));\n",
+            "typedef /*packed*/ struct { u32 a; } foo_t; struct x { int a; } /*packed*/;",
+        );
+    }
+}

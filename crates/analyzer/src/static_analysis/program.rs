@@ -1,0 +1,869 @@
+//! The program model the static backend works on: every source file parsed
+//! with tree-sitter (C or C++), and the declarations collected from the trees:
+//! functions (with their class for C++ methods), struct layouts, typedefs,
+//! globals and class members, and integer constants from `#define`, enums and
+//! `const` globals. Also computes C struct sizes (alignment and `packed`) so
+//! state entries can be sized without a compiler.
+
+use std::collections::{BTreeMap, HashMap};
+use tree_sitter::{Node, Parser, Tree};
+
+/// One parsed source file.
+pub struct ParsedFile {
+    /// Path as shown in evidence.
+    pub display: String,
+    /// Preprocessed text (same lines as the original).
+    pub text: String,
+    pub tree: Tree,
+    pub cpp: bool,
+    /// Number of ERROR nodes tree-sitter produced.
+    pub errors: usize,
+}
+
+/// Parse one preprocessed text. Returns None only if tree-sitter gives up.
+pub fn parse(display: String, text: String, cpp: bool) -> Option<ParsedFile> {
+    let mut parser = Parser::new();
+    let lang: tree_sitter::Language =
+        if cpp { tree_sitter_cpp::LANGUAGE.into() } else { tree_sitter_c::LANGUAGE.into() };
+    parser.set_language(&lang).ok()?;
+    let tree = parser.parse(&text, None)?;
+    let mut errors = 0;
+    count_errors(tree.root_node(), &mut errors);
+    Some(ParsedFile { display, text, tree, cpp, errors })
+}
+
+fn count_errors(n: Node, out: &mut usize) {
+    if n.is_error() || n.is_missing() {
+        *out += 1;
+    }
+    let mut c = n.walk();
+    for ch in n.children(&mut c) {
+        count_errors(ch, out);
+    }
+}
+
+/// A declared type, normalised: base name without qualifiers, pointer depth,
+/// array dimensions.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TypeRef {
+    pub name: String,
+    pub ptr: u8,
+    pub dims: Vec<Option<u64>>,
+    pub reference: bool,
+}
+
+impl TypeRef {
+    pub fn is_pointerish(&self) -> bool {
+        self.ptr > 0 || self.reference
+    }
+}
+
+/// A variable: parameter, local, global or class member.
+#[derive(Debug, Clone)]
+pub struct VarDecl {
+    pub name: String,
+    pub ty: TypeRef,
+    pub file: usize,
+    pub line: u32,
+    pub is_const: bool,
+    pub thread_local: bool,
+}
+
+/// A function or method definition.
+pub struct FnDef<'t> {
+    pub name: String,
+    pub class: Option<String>,
+    pub file: usize,
+    pub node: Node<'t>,
+    pub body: Option<Node<'t>>,
+    pub params: Vec<VarDecl>,
+    pub locals: HashMap<String, VarDecl>,
+}
+
+/// A struct/class layout.
+#[derive(Debug, Clone, Default)]
+pub struct StructDef {
+    pub fields: Vec<(String, TypeRef)>,
+    pub packed: bool,
+}
+
+/// A C++ class (or struct) with bases and data members.
+#[derive(Debug, Clone, Default)]
+pub struct ClassDef {
+    pub bases: Vec<String>,
+    pub members: Vec<VarDecl>,
+}
+
+/// Everything collected from the parsed files.
+pub struct Program<'t> {
+    pub files: &'t [ParsedFile],
+    pub fns: Vec<FnDef<'t>>,
+    pub fn_index: HashMap<String, Vec<usize>>,
+    pub structs: HashMap<String, StructDef>,
+    pub typedefs: HashMap<String, String>,
+    pub globals: BTreeMap<String, VarDecl>,
+    pub classes: BTreeMap<String, ClassDef>,
+    pub consts: HashMap<String, i64>,
+    /// `#define NAME <text>` bodies that are not plain numbers.
+    pub define_text: HashMap<String, String>,
+}
+
+pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
+    n.utf8_text(src.as_bytes()).unwrap_or("")
+}
+
+/// Normalise a type text: drop qualifiers and tag keywords.
+pub fn norm_type(t: &str) -> String {
+    let mut out = vec![];
+    for w in t.split_whitespace() {
+        match w {
+            "struct" | "union" | "enum" | "class" | "const" | "volatile" | "static" | "register" | "typename"
+            | "inline" | "extern" | "__thread" | "_Thread_local" | "thread_local" | "mutable" | "unsigned"
+            | "signed" => {
+                if w == "unsigned" || w == "signed" {
+                    out.push(w)
+                }
+            }
+            _ => out.push(w),
+        }
+    }
+    let s = out.join(" ");
+    let s = s.trim_end_matches(['*', '&', ' ']).to_string();
+    if s.is_empty() {
+        "int".into()
+    } else {
+        s
+    }
+}
+
+impl<'t> Program<'t> {
+    pub fn build(files: &'t [ParsedFile]) -> Program<'t> {
+        let mut p = Program {
+            files,
+            fns: vec![],
+            fn_index: HashMap::new(),
+            structs: HashMap::new(),
+            typedefs: HashMap::new(),
+            globals: BTreeMap::new(),
+            classes: BTreeMap::new(),
+            consts: HashMap::new(),
+            define_text: HashMap::new(),
+        };
+        for (fi, f) in files.iter().enumerate() {
+            p.collect_defines(fi, f.tree.root_node());
+        }
+        // Resolve defines that refer to other defines (a few rounds).
+        for _ in 0..4 {
+            let pending: Vec<(String, String)> =
+                p.define_text.iter().filter(|(k, _)| !p.consts.contains_key(*k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+            for (k, v) in pending {
+                if let Some(x) = p.eval_const_text(&v) {
+                    p.consts.insert(k, x);
+                }
+            }
+        }
+        for (fi, f) in files.iter().enumerate() {
+            p.walk_top(fi, f.tree.root_node(), None);
+        }
+        for (i, f) in p.fns.iter().enumerate() {
+            p.fn_index.entry(f.name.clone()).or_default().push(i);
+        }
+        p
+    }
+
+    pub fn src(&self, file: usize) -> &'t str {
+        &self.files[file].text
+    }
+
+    fn collect_defines(&mut self, fi: usize, n: Node<'t>) {
+        let src = &self.files[fi].text;
+        if n.kind() == "preproc_def" {
+            if let (Some(name), Some(val)) = (n.child_by_field_name("name"), n.child_by_field_name("value")) {
+                let name = text(name, src).to_string();
+                let v = text(val, src).trim().to_string();
+                if let Some(x) = parse_int(&v) {
+                    self.consts.insert(name, x);
+                } else {
+                    self.define_text.insert(name, v);
+                }
+            }
+            return;
+        }
+        if n.kind() == "enumerator_list" {
+            let mut next = 0i64;
+            let mut c = n.walk();
+            for e in n.named_children(&mut c) {
+                if e.kind() != "enumerator" {
+                    continue;
+                }
+                let Some(name) = e.child_by_field_name("name") else { continue };
+                if let Some(v) = e.child_by_field_name("value") {
+                    if let Some(x) = self.eval_const_text(text(v, src)) {
+                        next = x;
+                    }
+                }
+                self.consts.insert(text(name, src).to_string(), next);
+                next += 1;
+            }
+        }
+        let mut c = n.walk();
+        for ch in n.children(&mut c) {
+            self.collect_defines(fi, ch);
+        }
+    }
+
+    /// Evaluate a small constant expression text (numbers, known names,
+    /// + - * / << >> | & and parentheses).
+    pub fn eval_const_text(&self, t: &str) -> Option<i64> {
+        let toks = tokenize(t);
+        let mut pos = 0;
+        let v = self.ce_or(&toks, &mut pos)?;
+        if pos == toks.len() {
+            Some(v)
+        } else {
+            None
+        }
+    }
+
+    fn ce_or(&self, t: &[String], p: &mut usize) -> Option<i64> {
+        let mut v = self.ce_shift(t, p)?;
+        while *p < t.len() && (t[*p] == "|" || t[*p] == "&") {
+            let op = t[*p].clone();
+            *p += 1;
+            let r = self.ce_shift(t, p)?;
+            v = if op == "|" { v | r } else { v & r };
+        }
+        Some(v)
+    }
+    fn ce_shift(&self, t: &[String], p: &mut usize) -> Option<i64> {
+        let mut v = self.ce_add(t, p)?;
+        while *p < t.len() && (t[*p] == "<<" || t[*p] == ">>") {
+            let op = t[*p].clone();
+            *p += 1;
+            let r = self.ce_add(t, p)?;
+            v = if op == "<<" { v.checked_shl(r as u32)? } else { v.checked_shr(r as u32)? };
+        }
+        Some(v)
+    }
+    fn ce_add(&self, t: &[String], p: &mut usize) -> Option<i64> {
+        let mut v = self.ce_mul(t, p)?;
+        while *p < t.len() && (t[*p] == "+" || t[*p] == "-") {
+            let op = t[*p].clone();
+            *p += 1;
+            let r = self.ce_mul(t, p)?;
+            v = if op == "+" { v.checked_add(r)? } else { v.checked_sub(r)? };
+        }
+        Some(v)
+    }
+    fn ce_mul(&self, t: &[String], p: &mut usize) -> Option<i64> {
+        let mut v = self.ce_atom(t, p)?;
+        while *p < t.len() && (t[*p] == "*" || t[*p] == "/" || t[*p] == "%") {
+            let op = t[*p].clone();
+            *p += 1;
+            let r = self.ce_atom(t, p)?;
+            v = match op.as_str() {
+                "*" => v.checked_mul(r)?,
+                "/" => v.checked_div(r)?,
+                _ => v.checked_rem(r)?,
+            };
+        }
+        Some(v)
+    }
+    fn ce_atom(&self, t: &[String], p: &mut usize) -> Option<i64> {
+        let tok = t.get(*p)?.clone();
+        *p += 1;
+        if tok == "(" {
+            // A cast like (uint32_t)x: skip a type name in parentheses.
+            if *p + 1 < t.len() && t[*p + 1] == ")" && !self.consts.contains_key(&t[*p]) && parse_int(&t[*p]).is_none() {
+                *p += 2;
+                return self.ce_atom(t, p);
+            }
+            let v = self.ce_or(t, p)?;
+            if t.get(*p).map(String::as_str) != Some(")") {
+                return None;
+            }
+            *p += 1;
+            return Some(v);
+        }
+        if tok == "-" {
+            return Some(-self.ce_atom(t, p)?);
+        }
+        if tok == "~" {
+            return Some(!self.ce_atom(t, p)?);
+        }
+        if tok == "sizeof" {
+            // sizeof(type)
+            if t.get(*p).map(String::as_str) == Some("(") {
+                let mut depth = 0;
+                let start = *p + 1;
+                while *p < t.len() {
+                    if t[*p] == "(" {
+                        depth += 1
+                    } else if t[*p] == ")" {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    *p += 1;
+                }
+                let ty = t[start..*p].join(" ");
+                *p += 1;
+                let tr = TypeRef { name: norm_type(&ty.replace(" *", "*")), ptr: ty.matches('*').count() as u8, ..Default::default() };
+                return self.sizeof(&tr).map(|(s, _)| s as i64);
+            }
+            return None;
+        }
+        if let Some(v) = parse_int(&tok) {
+            return Some(v);
+        }
+        self.consts.get(&tok).copied()
+    }
+
+    fn walk_top(&mut self, fi: usize, n: Node<'t>, class: Option<&str>) {
+        match n.kind() {
+            "function_definition" => {
+                self.add_function(fi, n, class);
+                return;
+            }
+            "class_specifier" | "struct_specifier" | "union_specifier" => {
+                self.add_struct(fi, n, None);
+                let src = &self.files[fi].text;
+                if let (Some(name), Some(body)) = (n.child_by_field_name("name"), n.child_by_field_name("body")) {
+                    let cname = text(name, src).to_string();
+                    let mut c = body.walk();
+                    for ch in body.named_children(&mut c) {
+                        self.walk_top(fi, ch, Some(&cname));
+                    }
+                    // Nested definitions inside template declarations etc.
+                }
+                return;
+            }
+            "type_definition" => {
+                self.add_typedef(fi, n);
+                return;
+            }
+            "declaration" if class.is_none() => {
+                self.add_global_decl(fi, n, None);
+            }
+            "field_declaration" => {
+                if let Some(cl) = class {
+                    // A method prototype with an inline body is a function_definition; data members here.
+                    let cl = cl.to_string();
+                    self.add_global_decl(fi, n, Some(&cl));
+                }
+                // fall through for nested struct specifiers
+            }
+            _ => {}
+        }
+        let mut c = n.walk();
+        let children: Vec<Node<'t>> = n.named_children(&mut c).collect();
+        for ch in children {
+            self.walk_top(fi, ch, class);
+        }
+    }
+
+    fn add_typedef(&mut self, fi: usize, n: Node<'t>) {
+        let src = &self.files[fi].text;
+        let Some(ty) = n.child_by_field_name("type") else { return };
+        let mut c = n.walk();
+        let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+        for d in decls {
+            let (name, tr) = self.declarator_type(fi, ty, d);
+            let Some(name) = name else { continue };
+            if matches!(ty.kind(), "struct_specifier" | "union_specifier") && ty.child_by_field_name("body").is_some() {
+                let packed = text(n, src).contains("/*packed*/");
+                if let Some(mut def) = self.struct_layout(fi, ty) {
+                    def.packed |= packed;
+                    self.structs.insert(name.clone(), def);
+                }
+                if let Some(tn) = ty.child_by_field_name("name") {
+                    let tname = text(tn, src).to_string();
+                    if tname != name {
+                        self.typedefs.insert(name.clone(), tname.clone());
+                        if let Some(def) = self.struct_layout(fi, ty) {
+                            self.structs.insert(tname, def);
+                        }
+                    }
+                }
+            } else if tr.ptr == 0 && tr.dims.is_empty() {
+                self.typedefs.insert(name, tr.name.clone());
+            }
+        }
+    }
+
+    fn add_struct(&mut self, fi: usize, n: Node<'t>, forced_name: Option<String>) {
+        let src = &self.files[fi].text;
+        let name = match (forced_name, n.child_by_field_name("name")) {
+            (Some(f), _) => f,
+            (None, Some(nm)) => text(nm, src).to_string(),
+            _ => return,
+        };
+        if n.child_by_field_name("body").is_none() {
+            return;
+        }
+        if let Some(def) = self.struct_layout(fi, n) {
+            let packed = def.packed
+                || n.parent().map(|p| text(p, src).contains("/*packed*/")).unwrap_or(false);
+            self.structs.insert(name.clone(), StructDef { packed, ..def });
+        }
+        if n.kind() == "class_specifier" || n.kind() == "struct_specifier" {
+            let mut bases = vec![];
+            let mut c = n.walk();
+            for ch in n.children(&mut c) {
+                if ch.kind() == "base_class_clause" {
+                    let t = text(ch, src).trim_start_matches(':').to_string();
+                    for b in split_top_commas(&t) {
+                        let b = b.replace("public", "").replace("private", "").replace("protected", "").replace("virtual", "");
+                        bases.push(b.trim().to_string());
+                    }
+                }
+            }
+            let entry = self.classes.entry(name).or_default();
+            entry.bases = bases;
+        }
+    }
+
+    /// Layout of a struct specifier with a body. Anonymous nested struct
+    /// members are registered under a synthetic name.
+    fn struct_layout(&mut self, fi: usize, n: Node<'t>) -> Option<StructDef> {
+        let src = &self.files[fi].text;
+        let body = n.child_by_field_name("body")?;
+        let mut fields = vec![];
+        let mut c = body.walk();
+        let members: Vec<Node> = body.named_children(&mut c).collect();
+        for m in members {
+            if m.kind() != "field_declaration" {
+                continue;
+            }
+            let Some(ty) = m.child_by_field_name("type") else { continue };
+            if matches!(ty.kind(), "struct_specifier" | "union_specifier") && ty.child_by_field_name("body").is_some() {
+                let anon = ty
+                    .child_by_field_name("name")
+                    .map(|nm| text(nm, src).to_string())
+                    .unwrap_or_else(|| format!("anon@{}:{}", fi, ty.start_byte()));
+                if let Some(def) = self.struct_layout(fi, ty) {
+                    let def = if ty.kind() == "union_specifier" { union_as_struct(self, def) } else { def };
+                    self.structs.insert(anon.clone(), def);
+                }
+                let mut cc = m.walk();
+                let decls: Vec<Node> = m.children_by_field_name("declarator", &mut cc).collect();
+                if decls.is_empty() {
+                    // anonymous member: flatten its fields
+                    if let Some(def) = self.structs.get(&anon).cloned() {
+                        fields.extend(def.fields);
+                    }
+                }
+                for d in decls {
+                    let (name, mut tr) = self.declarator_type(fi, ty, d);
+                    tr.name = anon.clone();
+                    if let Some(name) = name {
+                        fields.push((name, tr));
+                    }
+                }
+                continue;
+            }
+            let mut cc = m.walk();
+            let decls: Vec<Node> = m.children_by_field_name("declarator", &mut cc).collect();
+            for d in decls {
+                if d.kind() == "function_declarator" {
+                    continue;
+                }
+                let (name, tr) = self.declarator_type(fi, ty, d);
+                if let Some(name) = name {
+                    fields.push((name, tr));
+                }
+            }
+        }
+        let packed = text(n, src).contains("/*packed*/") && !body_text_has_nested_packed(text(n, src));
+        Some(StructDef { fields, packed })
+    }
+
+    /// Name and type of a declarator (identifier inside pointer/array/init declarators).
+    pub fn declarator_type(&self, fi: usize, ty: Node, d: Node) -> (Option<String>, TypeRef) {
+        let src = &self.files[fi].text;
+        let mut tr = TypeRef { name: norm_type(text(ty, src)), ..Default::default() };
+        if let Some(resolved) = ty.child_by_field_name("name").filter(|_| ty.kind().ends_with("_specifier")) {
+            tr.name = text(resolved, src).to_string();
+        }
+        let mut cur = d;
+        let mut dims_rev = vec![];
+        loop {
+            match cur.kind() {
+                "identifier" | "field_identifier" | "type_identifier" => {
+                    dims_rev.reverse();
+                    tr.dims = dims_rev;
+                    return (Some(text(cur, src).to_string()), tr);
+                }
+                "pointer_declarator" => {
+                    tr.ptr += 1;
+                }
+                "reference_declarator" => {
+                    tr.reference = true;
+                    let mut c = cur.walk();
+                    let inner = cur.named_children(&mut c).next();
+                    match inner {
+                        Some(i) => {
+                            cur = i;
+                            continue;
+                        }
+                        None => return (None, tr),
+                    }
+                }
+                "array_declarator" => {
+                    let size = cur.child_by_field_name("size").and_then(|s| self.eval_const_text(text(s, src))).map(|v| v as u64);
+                    dims_rev.push(size);
+                }
+                "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {}
+                "function_declarator" => return (None, tr),
+                _ => {
+                    // qualified or destructor names etc.
+                    return (None, tr);
+                }
+            }
+            let next = cur.child_by_field_name("declarator").or_else(|| {
+                let mut c = cur.walk();
+                let x = cur.named_children(&mut c).next();
+                x
+            });
+            match next {
+                Some(nx) => cur = nx,
+                None => return (None, tr),
+            }
+        }
+    }
+
+    fn add_global_decl(&mut self, fi: usize, n: Node<'t>, class: Option<&str>) {
+        let src = &self.files[fi].text;
+        let Some(ty) = n.child_by_field_name("type") else { return };
+        let full = text(n, src);
+        let head = &full[..full.find(['=', '{', ';']).unwrap_or(full.len())];
+        let is_const = head.split_whitespace().any(|w| w == "const" || w == "constexpr") && !head.contains('*');
+        let thread_local = head.contains("__thread") || head.contains("_Thread_local") || head.contains("thread_local")
+            || head.contains("RTE_DEFINE_PER_LCORE");
+        if matches!(ty.kind(), "struct_specifier" | "union_specifier" | "class_specifier") {
+            if ty.child_by_field_name("body").is_some() {
+                let forced = if ty.child_by_field_name("name").is_none() { Some(format!("anon@{}:{}", fi, ty.start_byte())) } else { None };
+                self.add_struct(fi, ty, forced);
+            }
+        }
+        let mut c = n.walk();
+        let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+        for d in decls {
+            if d.kind() == "function_declarator" {
+                continue;
+            }
+            let (name, mut tr) = self.declarator_type(fi, ty, d);
+            if matches!(ty.kind(), "struct_specifier" | "union_specifier") && ty.child_by_field_name("name").is_none() {
+                tr.name = format!("anon@{}:{}", fi, ty.start_byte());
+            }
+            let Some(name) = name else { continue };
+            // Integer constants: `static const int N = 1024;`
+            if is_const && tr.ptr == 0 && tr.dims.is_empty() {
+                if let Some(v) = d.child_by_field_name("value").and_then(|v| self.eval_const_text(text(v, src))) {
+                    self.consts.insert(name.clone(), v);
+                }
+            }
+            let vd = VarDecl { name: name.clone(), ty: tr, file: fi, line: n.start_position().row as u32 + 1, is_const, thread_local };
+            match class {
+                Some(cl) => self.classes.entry(cl.to_string()).or_default().members.push(vd),
+                None => {
+                    self.globals.insert(name, vd);
+                }
+            }
+        }
+    }
+
+    fn add_function(&mut self, fi: usize, n: Node<'t>, class: Option<&str>) {
+        let src = &self.files[fi].text;
+        let Some(decl) = n.child_by_field_name("declarator") else { return };
+        // Find the function_declarator (possibly under pointer/reference declarators).
+        let mut fd = decl;
+        let mut guard = 0;
+        while fd.kind() != "function_declarator" && guard < 8 {
+            guard += 1;
+            match fd.child_by_field_name("declarator").or_else(|| {
+                let mut c = fd.walk();
+                let x = fd.named_children(&mut c).find(|ch| ch.kind().ends_with("declarator"));
+                x
+            }) {
+                Some(x) => fd = x,
+                None => break,
+            }
+        }
+        if fd.kind() != "function_declarator" {
+            return;
+        }
+        let Some(name_node) = fd.child_by_field_name("declarator") else { return };
+        let (name, cls) = match name_node.kind() {
+            "qualified_identifier" => {
+                let scope = name_node.child_by_field_name("scope").map(|s| text(s, src).to_string());
+                let nm = name_node.child_by_field_name("name").map(|s| text(s, src).to_string()).unwrap_or_default();
+                (nm, scope.or(class.map(str::to_string)))
+            }
+            _ => (text(name_node, src).to_string(), class.map(str::to_string)),
+        };
+        let name = name.rsplit("::").next().unwrap_or("").to_string();
+        let mut params = vec![];
+        if let Some(pl) = fd.child_by_field_name("parameters") {
+            let mut c = pl.walk();
+            for pd in pl.named_children(&mut c) {
+                if !pd.kind().contains("parameter_declaration") {
+                    continue;
+                }
+                let Some(ty) = pd.child_by_field_name("type") else { continue };
+                let Some(d) = pd.child_by_field_name("declarator") else { continue };
+                let (pn, tr) = self.declarator_type(fi, ty, d);
+                if let Some(pn) = pn {
+                    params.push(VarDecl { name: pn, ty: tr, file: fi, line: pd.start_position().row as u32 + 1, is_const: false, thread_local: false });
+                }
+            }
+        }
+        let body = n.child_by_field_name("body");
+        let mut locals = HashMap::new();
+        if let Some(b) = body {
+            self.collect_locals(fi, b, &mut locals);
+        }
+        self.fns.push(FnDef { name, class: cls, file: fi, node: n, body, params, locals });
+    }
+
+    fn collect_locals(&self, fi: usize, n: Node<'t>, out: &mut HashMap<String, VarDecl>) {
+        let src = &self.files[fi].text;
+        match n.kind() {
+            "declaration" => {
+                if let Some(ty) = n.child_by_field_name("type") {
+                    let mut c = n.walk();
+                    for d in n.children_by_field_name("declarator", &mut c) {
+                        let (name, tr) = self.declarator_type(fi, ty, d);
+                        if let Some(name) = name {
+                            out.insert(
+                                name.clone(),
+                                VarDecl { name, ty: tr, file: fi, line: n.start_position().row as u32 + 1, is_const: false, thread_local: false },
+                            );
+                        }
+                    }
+                }
+            }
+            "for_range_loop" => {
+                if let (Some(ty), Some(d)) = (n.child_by_field_name("type"), n.child_by_field_name("declarator")) {
+                    let (name, tr) = self.declarator_type(fi, ty, d);
+                    if let Some(name) = name {
+                        out.insert(name.clone(), VarDecl { name, ty: tr, file: fi, line: n.start_position().row as u32 + 1, is_const: false, thread_local: false });
+                    }
+                }
+            }
+            "lambda_expression" => return,
+            _ => {}
+        }
+        let _ = src;
+        let mut c = n.walk();
+        for ch in n.named_children(&mut c) {
+            self.collect_locals(fi, ch, out);
+        }
+    }
+
+    /// Resolve typedef chains.
+    pub fn resolve_type<'a>(&'a self, name: &'a str) -> &'a str {
+        let mut cur = name;
+        for _ in 0..8 {
+            match self.typedefs.get(cur) {
+                Some(n) if n != cur => cur = n,
+                _ => break,
+            }
+        }
+        cur
+    }
+
+    /// sizeof and alignment of a type, if computable.
+    pub fn sizeof(&self, t: &TypeRef) -> Option<(u64, u64)> {
+        self.sizeof_depth(t, 0)
+    }
+
+    fn sizeof_depth(&self, t: &TypeRef, depth: u32) -> Option<(u64, u64)> {
+        if depth > 16 {
+            return None;
+        }
+        let mut count = 1u64;
+        for d in &t.dims {
+            count = count.checked_mul((*d)?)?;
+        }
+        if t.ptr > 0 {
+            return Some((8 * count, 8));
+        }
+        let (s, a) = self.base_size(&t.name, depth)?;
+        Some((s * count, a))
+    }
+
+    fn base_size(&self, name: &str, depth: u32) -> Option<(u64, u64)> {
+        let name = self.resolve_type(name);
+        let prim = match name {
+            "char" | "unsigned char" | "signed char" | "uint8_t" | "int8_t" | "u8" | "i8" | "bool" | "_Bool" | "u_char"
+            | "u_int8_t" | "__u8" | "uchar" => Some((1, 1)),
+            "short" | "unsigned short" | "uint16_t" | "int16_t" | "u16" | "i16" | "__be16" | "__u16" | "rte_be16_t"
+            | "u_short" | "u_int16_t" | "ushort" | "__le16" => Some((2, 2)),
+            "int" | "unsigned" | "unsigned int" | "uint32_t" | "int32_t" | "u32" | "i32" | "float" | "__be32" | "__u32"
+            | "rte_be32_t" | "u_int" | "u_int32_t" | "in_addr_t" | "ip4_address_t" | "IPAddress" | "uint" | "__le32"
+            | "in_addr" | "f32" => Some((4, 4)),
+            "long" | "unsigned long" | "long long" | "unsigned long long" | "uint64_t" | "int64_t" | "u64" | "i64"
+            | "size_t" | "ssize_t" | "double" | "uintptr_t" | "__u64" | "rte_be64_t" | "f64" | "uword" | "word"
+            | "Timestamp" | "click_jiffies_t" | "time_t" => Some((8, 8)),
+            "ip6_address_t" | "in6_addr" | "IP6Address" => Some((16, 4)),
+            "EtherAddress" | "rte_ether_addr" | "ether_addr" | "mac_address_t" => Some((6, 1)),
+            "IPFlowID" => Some((12, 4)),
+            _ => None,
+        };
+        if prim.is_some() {
+            return prim;
+        }
+        let def = self.structs.get(name)?;
+        let mut off = 0u64;
+        let mut align = 1u64;
+        let mut any = false;
+        for (_, ft) in &def.fields {
+            let (s, a) = self.sizeof_depth(ft, depth + 1)?;
+            let a = if def.packed { 1 } else { a.max(1) };
+            off = off.div_ceil(a) * a + s;
+            align = align.max(a);
+            any = true;
+        }
+        if !any {
+            return None;
+        }
+        Some((off.div_ceil(align) * align, align))
+    }
+
+    /// Type of a field of a struct type, if known.
+    pub fn field_type(&self, struct_name: &str, field: &str) -> Option<&TypeRef> {
+        let def = self.structs.get(self.resolve_type(struct_name))?;
+        def.fields.iter().find(|(n, _)| n == field).map(|(_, t)| t)
+    }
+
+    /// Is `class` (transitively) derived from a base whose text contains `needle`?
+    pub fn class_bases(&self, class: &str) -> Vec<String> {
+        let mut out = vec![];
+        let mut todo = vec![class.to_string()];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(c) = todo.pop() {
+            if !seen.insert(c.clone()) {
+                continue;
+            }
+            if let Some(def) = self.classes.get(&c) {
+                for b in &def.bases {
+                    out.push(b.clone());
+                    let bare = b.split('<').next().unwrap_or("").trim().to_string();
+                    todo.push(bare);
+                }
+            }
+        }
+        out
+    }
+}
+
+fn union_as_struct(p: &Program, def: StructDef) -> StructDef {
+    // A union is as big as its largest member: keep only that member.
+    let mut best: Option<((String, TypeRef), u64)> = None;
+    for f in def.fields {
+        let s = p.sizeof(&f.1).map(|x| x.0).unwrap_or(0);
+        if best.as_ref().map(|b| s > b.1).unwrap_or(true) {
+            best = Some((f, s));
+        }
+    }
+    StructDef { fields: best.map(|b| vec![b.0]).unwrap_or_default(), packed: def.packed }
+}
+
+fn body_text_has_nested_packed(_t: &str) -> bool {
+    false
+}
+
+fn split_top_commas(s: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut depth = 0;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '<' | '(' => {
+                depth += 1;
+                cur.push(c)
+            }
+            '>' | ')' => {
+                depth -= 1;
+                cur.push(c)
+            }
+            ',' if depth == 0 => out.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Parse a C integer literal (decimal, hex, octal, with u/l suffixes).
+pub fn parse_int(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let s = s.strip_prefix('(').and_then(|x| x.strip_suffix(')')).unwrap_or(s).trim();
+    let t = s.trim_end_matches(['u', 'U', 'l', 'L']);
+    if t.is_empty() {
+        return None;
+    }
+    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        return u64::from_str_radix(h, 16).ok().map(|v| v as i64);
+    }
+    if t.len() > 1 && t.starts_with('0') && t.chars().all(|c| c.is_ascii_digit()) {
+        return i64::from_str_radix(&t[1..], 8).ok();
+    }
+    t.parse::<i64>().ok()
+}
+
+fn tokenize(t: &str) -> Vec<String> {
+    let mut out = vec![];
+    let b: Vec<char> = t.chars().collect();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_whitespace() {
+            i += 1;
+        } else if c.is_alphanumeric() || c == '_' {
+            let s = i;
+            while i < b.len() && (b[i].is_alphanumeric() || b[i] == '_') {
+                i += 1;
+            }
+            out.push(b[s..i].iter().collect());
+        } else if (c == '<' || c == '>') && i + 1 < b.len() && b[i + 1] == c {
+            out.push(format!("{c}{c}"));
+            i += 2;
+        } else {
+            out.push(c.to_string());
+            i += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sizes(src: &str, ty: &str) -> Option<u64> {
+        let f = vec![parse("t.c".into(), src.into(), false).unwrap()];
+        let p = Program::build(&f);
+        p.sizeof(&TypeRef { name: ty.into(), ..Default::default() }).map(|x| x.0)
+    }
+
+    #[test]
+    fn struct_sizes_follow_c_layout() {
+        let src = "#define N 4\nstruct a { uint8_t x; uint32_t y; uint16_t z[N]; };\nstruct b { uint8_t x; uint32_t y; } /*packed*/;\ntypedef struct { uint64_t q; struct a in; } c_t;\n";
+        assert_eq!(sizes(src, "a"), Some(16));
+        assert_eq!(sizes(src, "b"), Some(5));
+        assert_eq!(sizes(src, "c_t"), Some(24));
+    }
+
+    #[test]
+    fn constants_fold() {
+        let f = vec![parse("t.c".into(), "#define A (1u << 12)\n#define B (A * 2)\nenum { X = 3, Y };\n".into(), false).unwrap()];
+        let p = Program::build(&f);
+        assert_eq!(p.consts.get("B"), Some(&8192));
+        assert_eq!(p.consts.get("Y"), Some(&4));
+    }
+}

@@ -1,0 +1,123 @@
+//! `flash-rt`: the command-line front end of the on-line runtime.
+//!
+//! - `flash-rt monitor <deployment>` (root): set up UMEMs, sockets and XDP,
+//!   serve NF hosts until SIGINT/SIGTERM, then clean up.
+//! - `flash-rt nf <deployment> <nf-id>` (unprivileged): attach to the
+//!   monitor and run one NF until SIGINT/SIGTERM.
+//! - `flash-rt stats <deployment>`: print the monitor's counters as JSON.
+//! - `flash-rt check <deployment>`: validate a deployment.
+//!
+//! Both long-running commands print one `ready` line on stdout once set up,
+//! so scripts and tests can wait for it. Exit codes: 0 ok, 1 bad input or a
+//! refused/unavailable resource, 2 internal error.
+
+use clap::{Parser, Subcommand};
+use flash_rt::deploy::Deployment;
+use flash_rt::monitor::protocol::{request, Request, Response};
+use flash_rt::monitor::{Monitor, MonitorOptions};
+use flash_rt::xdp::FlashError;
+use std::io::Write;
+use std::os::fd::{AsFd, FromRawFd, OwnedFd};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(name = "flash-rt", about = "FLASH-style AF_XDP NF chaining runtime")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run the privileged monitor for a deployment.
+    Monitor {
+        deployment: PathBuf,
+        /// Bind AF_XDP sockets with XDP_ZEROCOPY (drivers that support it; not veth).
+        #[arg(long)]
+        zerocopy: bool,
+    },
+    /// Run one NF of a deployment (unprivileged).
+    Nf {
+        deployment: PathBuf,
+        nf: String,
+        /// Writable directory for the loader's private copy of the NF object.
+        #[arg(long, default_value = "/tmp")]
+        scratch: PathBuf,
+    },
+    /// Print the monitor's stats as JSON.
+    Stats { deployment: PathBuf },
+    /// Validate a deployment and print its resolved topology.
+    Check { deployment: PathBuf },
+}
+
+/// Block SIGINT/SIGTERM and return a signalfd that becomes readable on them.
+fn stop_fd() -> anyhow::Result<OwnedFd> {
+    // SAFETY: sigset manipulation on a local set, then signalfd on it.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+        let fd = libc::signalfd(-1, &set, libc::SFD_CLOEXEC | libc::SFD_NONBLOCK);
+        if fd < 0 {
+            anyhow::bail!("signalfd: {}", std::io::Error::last_os_error());
+        }
+        Ok(OwnedFd::from_raw_fd(fd))
+    }
+}
+
+fn user_error(e: &FlashError) -> bool {
+    !matches!(e, FlashError::Sys { .. } | FlashError::Protocol(_))
+}
+
+fn run(cli: Cli) -> Result<(), (i32, String)> {
+    let fail = |e: FlashError| (if user_error(&e) { 1 } else { 2 }, e.to_string());
+    match cli.cmd {
+        Cmd::Check { deployment } => {
+            let d = Deployment::load(&deployment).map_err(|e| (1, e.to_string()))?;
+            let t = d.topology().map_err(|p| (1, p.join("\n")))?;
+            println!("deployment `{}`: {} NFs, {} links, {} UMEM groups, {} AF_XDP sockets", d.name, d.nfs.len(), t.links.len(), t.groups.len(), t.sockets.len());
+            Ok(())
+        }
+        Cmd::Monitor { deployment, zerocopy } => {
+            let d = Deployment::load(&deployment).map_err(|e| (1, e.to_string()))?;
+            let stop = stop_fd().map_err(|e| (2, e.to_string()))?;
+            let mut m = Monitor::setup(d, &MonitorOptions { zerocopy, ..Default::default() }).map_err(fail)?;
+            let modes: Vec<String> = m.xdp_modes().into_iter().map(|(i, m)| format!("{i}={m}")).collect();
+            println!("flash-rt monitor ready: socket {} xdp [{}]", m.deployment().monitor.socket.display(), modes.join(", "));
+            let _ = std::io::stdout().flush();
+            let r = m.run(stop.as_fd(), &mut |line| eprintln!("flash-rt monitor: {line}"));
+            drop(m);
+            eprintln!("flash-rt monitor: stopped, XDP detached");
+            r.map_err(fail)
+        }
+        Cmd::Nf { deployment, nf, scratch } => {
+            let stop = stop_fd().map_err(|e| (2, e.to_string()))?;
+            flash_rt::host::run_c_nf(&deployment, &nf, &scratch, stop.as_fd(), &mut |h| {
+                println!("flash-rt nf {} ready (pid {})", h.spec().id, std::process::id());
+                let _ = std::io::stdout().flush();
+            })
+            .map_err(fail)
+        }
+        Cmd::Stats { deployment } => {
+            let d = Deployment::load(&deployment).map_err(|e| (1, e.to_string()))?;
+            match request(&d.monitor.socket, &Request::Stats).map_err(fail)? {
+                (Response::Stats { stats }, _) => {
+                    println!("{}", serde_json::to_string_pretty(&stats).unwrap_or_default());
+                    Ok(())
+                }
+                (Response::Refused { reason }, _) => Err((1, reason)),
+                (other, _) => Err((2, format!("unexpected answer: {other:?}"))),
+            }
+        }
+    }
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err((code, msg)) = run(cli) {
+        eprintln!("flash-rt: error: {msg}");
+        std::process::exit(code);
+    }
+}

@@ -1,0 +1,595 @@
+//! NF hosts: the unprivileged side of flash-rt. [`NfHost::attach`] asks the
+//! monitor for NF `id`'s resources (fabric, UMEM(s), AF_XDP sockets, wake
+//! eventfds), maps them, and [`NfHost::run`] drives the data path for one
+//! NF (a C NF through [`cnf::CNf`] or any [`packet::RustNf`]):
+//!
+//! 1. reclaim frames: completion rings and this NF's return ring refill the
+//!    local pool; frames owned by other NFs go back to their return rings;
+//! 2. keep the RX socket's fill ring topped up from the pool;
+//! 3. if earlier output is still waiting on a full downstream ring, retry it
+//!    and, if still blocked, throttle (sleep `throttle_us`) without
+//!    receiving — backpressure propagates upstream (FLASH §4.4);
+//! 4. receive a batch from the RX ring and the inbox (single-copy arrivals are
+//!    copied once into this NF's own frames);
+//! 5. run the NF on each packet and route by verdict port: TX ring of an
+//!    interface socket, or the inbox of the next NF (batched, one CAS per
+//!    destination), waking it if it sleeps;
+//! 6. let the smart poller decide: spin, or sleep in poll() on the RX socket,
+//!    this NF's eventfd and the stop fd.
+
+pub mod cnf;
+pub mod packet;
+pub mod poll;
+
+use crate::deploy::{Deployment, LinkDest, LinkMode, LinkSource, Topology};
+use crate::links::fabric::{Fabric, FabricLayout, LinkDesc, NfCounter};
+use crate::monitor::protocol::{request, FdRole, Request, Response};
+use crate::xdp::mem::{fd_len, Mapping};
+use crate::xdp::socket::XskRings;
+use crate::xdp::{FlashError, Result};
+use packet::{Packet, RustNf, Verdict};
+use poll::{Action, Poller};
+use std::collections::HashMap;
+use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
+use std::path::Path;
+use std::sync::atomic::{fence, Ordering};
+
+/// Headroom the kernel leaves before RX data in copy mode (XDP_PACKET_HEADROOM).
+const HEADROOM: u64 = 256;
+
+/// Where an output port leads.
+#[derive(Debug, Clone, Copy)]
+enum Route {
+    /// No link on this port.
+    Nowhere,
+    /// TX ring of socket `sock` (index into `NfHost::socks`).
+    Iface { sock: usize, link: usize },
+    /// Inbox of NF `nf` through link `link`.
+    Nf { nf: usize, link: usize },
+}
+
+/// A packet waiting for room downstream.
+#[derive(Debug, Clone, Copy)]
+struct Out {
+    route: Route,
+    addr: u64,
+    len: u32,
+}
+
+struct Sock {
+    rings: XskRings,
+    rx: bool,
+
+    _fd: OwnedFd,
+}
+
+/// A mapped NF host, ready to run.
+pub struct NfHost {
+    dep: Deployment,
+    topo: Topology,
+    me: usize,
+    fabric: Fabric,
+    _fabric_map: Mapping,
+    umem: Mapping,
+    ro_umems: HashMap<usize, Mapping>,
+    socks: Vec<Sock>,
+    wakes: Vec<OwnedFd>,
+    routes: Vec<Route>,
+    /// Input port of each link delivering to this NF.
+    link_in_port: HashMap<usize, u32>,
+    frame_size: u64,
+    pool: Vec<u64>,
+    pending_free: Vec<Vec<u64>>,
+    pending_out: std::collections::VecDeque<Out>,
+    owners: Vec<Vec<(u32, u32, usize)>>,
+}
+
+impl std::fmt::Debug for NfHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NfHost").field("nf", &self.dep.nfs[self.me].id).finish()
+    }
+}
+
+/// Options of a host run.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Stop after this many packets handed off (for benchmarks; 0 = never).
+    pub max_packets: u64,
+}
+
+impl NfHost {
+    /// Connect to the monitor of `dep`, authenticate as NF `id` and map
+    /// everything it hands over.
+    pub fn attach(dep: Deployment, id: &str) -> Result<NfHost> {
+        let me = dep.nf_index(id).ok_or_else(|| FlashError::UnknownNf(id.to_string()))?;
+        let topo = dep.topology().map_err(|problems| crate::deploy::DeployError::Invalid { path: Default::default(), problems })?;
+        let (resp, mut fds) = request(&dep.monitor.socket, &Request::Attach { nf: id.to_string() })?;
+        let grant = match resp {
+            Response::Granted(g) => g,
+            Response::Refused { reason } => return Err(FlashError::Refused(reason)),
+            other => return Err(FlashError::Protocol(format!("unexpected answer to attach: {other:?}"))),
+        };
+        if grant.nf != me || grant.fds.len() != fds.len() {
+            return Err(FlashError::Protocol(format!("grant for NF {} with {} fds ({} described)", grant.nf, fds.len(), grant.fds.len())));
+        }
+        let layout = FabricLayout::new(&dep, &topo);
+        let fs = dep.monitor.frame_size as usize;
+        let (mut fabric_map, mut umem, mut ro_umems, mut socks) = (None, None, HashMap::new(), vec![]);
+        let mut wakes: Vec<Option<OwnedFd>> = dep.nfs.iter().map(|_| None).collect();
+        for (role, fd) in grant.fds.iter().zip(fds.drain(..)) {
+            match *role {
+                FdRole::Fabric => {
+                    let len = fd_len(fd.as_raw_fd())?;
+                    if len != layout.size {
+                        return Err(FlashError::Protocol(format!("fabric is {len} bytes, expected {} (deployment differs from the monitor's?)", layout.size)));
+                    }
+                    fabric_map = Some(Mapping::map(fd.as_raw_fd(), len, 0, true, "fabric")?);
+                }
+                FdRole::Umem { group, writable } => {
+                    let len = topo.groups[group].frames as usize * fs;
+                    let m = Mapping::map(fd.as_raw_fd(), len, 0, writable, "UMEM")?;
+                    if writable {
+                        umem = Some(m);
+                    } else {
+                        ro_umems.insert(group, m);
+                    }
+                }
+                FdRole::Socket { rx, fill_completion, .. } => {
+                    let rings = XskRings::map(fd.as_raw_fd(), dep.monitor.ring_size, fill_completion)?;
+                    socks.push((role.clone(), Sock { rings, rx, _fd: fd }));
+                }
+                FdRole::Wake { nf } => {
+                    if let Some(w) = wakes.get_mut(nf) {
+                        *w = Some(fd);
+                    }
+                }
+            }
+        }
+        let fabric_map = fabric_map.ok_or_else(|| FlashError::Protocol("grant without a fabric".into()))?;
+        let umem = umem.ok_or_else(|| FlashError::Protocol("grant without a writable UMEM".into()))?;
+        let wakes: Vec<OwnedFd> = wakes
+            .into_iter()
+            .enumerate()
+            .map(|(i, w)| w.ok_or_else(|| FlashError::Protocol(format!("grant without the eventfd of NF {i}"))))
+            .collect::<Result<_>>()?;
+        // SAFETY: page-aligned mapping of layout.size bytes kept alive in the host.
+        let fabric = unsafe { Fabric::at(fabric_map.ptr(), layout) };
+        if !fabric.valid() {
+            return Err(FlashError::Protocol("fabric header missing".into()));
+        }
+        // Routes per output port.
+        let iface_sock = |iface: usize| {
+            socks.iter().position(|(r, _)| matches!(r, FdRole::Socket { iface: i, .. } if *i == iface))
+        };
+        let max_port = topo.links.iter().filter_map(|l| match l.source {
+            LinkSource::Nf { nf, port } if nf == me => Some(port),
+            _ => None,
+        });
+        let n_ports = max_port.max().map(|p| p as usize + 1).unwrap_or(0);
+        let mut routes = vec![Route::Nowhere; n_ports];
+        let mut link_in_port = HashMap::new();
+        for (li, l) in topo.links.iter().enumerate() {
+            if let LinkSource::Nf { nf, port } = l.source {
+                if nf == me {
+                    routes[port as usize] = match l.dest {
+                        LinkDest::Nf { nf: to, .. } => Route::Nf { nf: to, link: li },
+                        LinkDest::Iface(i) => match iface_sock(i) {
+                            Some(sock) => Route::Iface { sock, link: li },
+                            None => return Err(FlashError::Protocol(format!("no socket granted for interface {i}"))),
+                        },
+                    };
+                }
+            }
+            if let LinkDest::Nf { nf, port } = l.dest {
+                if nf == me {
+                    link_in_port.insert(li, port);
+                }
+            }
+        }
+        let first = topo.nf_first_frame[me] as u64;
+        let frames = dep.nfs[me].frames as u64;
+        let frame_size = fs as u64;
+        let pool: Vec<u64> = (first..first + frames).rev().map(|f| f * frame_size).collect();
+        let owners = topo
+            .groups
+            .iter()
+            .map(|g| {
+                g.nfs
+                    .iter()
+                    .map(|&n| (topo.nf_first_frame[n], topo.nf_first_frame[n] + dep.nfs[n].frames, n))
+                    .collect()
+            })
+            .collect();
+        let n = dep.nfs.len();
+        fabric.pid(me).store(u64::from(std::process::id()), Ordering::Release);
+        Ok(NfHost {
+            dep,
+            topo,
+            me,
+            fabric,
+            _fabric_map: fabric_map,
+            umem,
+            ro_umems,
+            socks: socks.into_iter().map(|(_, s)| s).collect(),
+            wakes,
+            routes,
+            link_in_port,
+            frame_size,
+            pool,
+            pending_free: vec![vec![]; n],
+            pending_out: Default::default(),
+            owners,
+        })
+    }
+
+    /// The NF's spec in the deployment.
+    pub fn spec(&self) -> &crate::deploy::NfSpec {
+        &self.dep.nfs[self.me]
+    }
+
+    fn count(&self, c: NfCounter, n: u64) {
+        if n > 0 {
+            self.fabric.nf_counter(self.me, c).fetch_add(n, Ordering::Relaxed);
+        }
+    }
+
+    fn owner(&self, group: usize, addr: u64) -> Option<usize> {
+        let frame = (addr / self.frame_size) as u32;
+        self.owners[group].iter().find(|(a, b, _)| frame >= *a && frame < *b).map(|t| t.2)
+    }
+
+    /// Return a frame of `group` to its owner.
+    fn free_frame(&mut self, group: usize, addr: u64) {
+        let base = addr - addr % self.frame_size;
+        match self.owner(group, base) {
+            Some(o) if o == self.me => self.pool.push(base),
+            Some(o) => self.pending_free[o].push(base),
+            None => {}
+        }
+    }
+
+    fn wake(&self, nf: usize) {
+        fence(Ordering::SeqCst);
+        if self.fabric.sleeping(nf).load(Ordering::SeqCst) != 0 {
+            let one: u64 = 1;
+            // SAFETY: writing 8 bytes to an eventfd.
+            unsafe { libc::write(self.wakes[nf].as_raw_fd(), (&one as *const u64).cast(), 8) };
+            self.count(NfCounter::WakeupsSent, 1);
+        }
+    }
+
+    fn flush_frees(&mut self) {
+        for o in 0..self.pending_free.len() {
+            if self.pending_free[o].is_empty() {
+                continue;
+            }
+            let ring = self.fabric.free_ring(o);
+            let n = ring.enqueue_batch(&self.pending_free[o]);
+            self.pending_free[o].drain(..n);
+            self.wake(o);
+        }
+    }
+
+    fn reclaim(&mut self, scratch: &mut Vec<u64>) {
+        let group = self.topo.nf_group[self.me];
+        for s in 0..self.socks.len() {
+            if let Some(c) = self.socks[s].rings.completion.as_mut() {
+                scratch.clear();
+                c.consume(scratch, 4096);
+                for i in 0..scratch.len() {
+                    let a = scratch[i];
+                    self.free_frame(group, a);
+                }
+            }
+        }
+        scratch.clear();
+        let n = self.fabric.free_ring(self.me).dequeue_batch(scratch, usize::MAX);
+        self.count(NfCounter::FramesReturned, n as u64);
+        self.pool.extend_from_slice(scratch);
+        self.flush_frees();
+    }
+
+    fn refill(&mut self) {
+        for s in self.socks.iter_mut().filter(|s| s.rx) {
+            if let Some(f) = s.rings.fill.as_mut() {
+                let want = f.free(f.size()).min(self.pool.len() as u32) as usize;
+                if want > 0 {
+                    let start = self.pool.len() - want;
+                    let n = f.produce(&self.pool[start..]);
+                    self.pool.truncate(start + (want - n));
+                }
+            }
+        }
+    }
+
+    /// Try to push pending output; returns true when everything went out.
+    fn flush_out(&mut self) -> bool {
+        let mut by_dest: Vec<(Route, Vec<Out>)> = vec![];
+        while let Some(o) = self.pending_out.pop_front() {
+            let key = route_key(o.route);
+            match by_dest.iter_mut().find(|(r, _)| route_key(*r) == key) {
+                Some((_, v)) => v.push(o),
+                None => by_dest.push((o.route, vec![o])),
+            }
+        }
+        let mut left: Vec<Out> = vec![];
+        for (route, outs) in by_dest {
+            let sent = match route {
+                Route::Iface { sock, link } => {
+                    let descs: Vec<libc::xdp_desc> = outs.iter().map(|o| libc::xdp_desc { addr: o.addr, len: o.len, options: 0 }).collect();
+                    let s = &mut self.socks[sock];
+                    let n = s.rings.tx.produce(&descs);
+                    if n > 0 {
+                        if s.rings.tx.needs_wakeup() {
+                            let _ = s.rings.kick_tx();
+                            self.count(NfCounter::TxKicks, 1);
+                        }
+                        self.count(NfCounter::TxIface, n as u64);
+                        self.fabric.link_counter(link, 0).fetch_add(n as u64, Ordering::Relaxed);
+                        self.fabric.link_counter(link, 1).fetch_add(1, Ordering::Relaxed);
+                    }
+                    n
+                }
+                Route::Nf { nf, link } => {
+                    let descs: Vec<LinkDesc> = outs.iter().map(|o| LinkDesc { addr: o.addr, len: o.len, link: link as u32 }).collect();
+                    let n = self.fabric.inbox(nf).enqueue_batch(&descs);
+                    if n > 0 {
+                        self.count(NfCounter::TxLink, n as u64);
+                        self.fabric.link_counter(link, 0).fetch_add(n as u64, Ordering::Relaxed);
+                        self.fabric.link_counter(link, 1).fetch_add(1, Ordering::Relaxed);
+                        self.wake(nf);
+                    }
+                    n
+                }
+                Route::Nowhere => outs.len(),
+            };
+            if sent < outs.len() {
+                if let Route::Nf { link, .. } = route {
+                    self.fabric.link_counter(link, 2).fetch_add(1, Ordering::Relaxed);
+                }
+                left.extend_from_slice(&outs[sent..]);
+            }
+        }
+        let done = left.is_empty();
+        self.pending_out.extend(left);
+        done
+    }
+
+    /// Run the NF until `stop` is readable (or `opts.max_packets` handed off).
+    pub fn run(&mut self, nf: &mut dyn RustNf, stop: BorrowedFd<'_>, opts: &RunOptions) -> Result<()> {
+        let me = self.me;
+        let cfg = self.dep.nfs[me].polling;
+        let batch = self.dep.monitor.batch_size as usize;
+        let group = self.topo.nf_group[me];
+        let mut poller = Poller::new(cfg, now_ns());
+        let mut scratch = vec![];
+        let mut rx_descs: Vec<libc::xdp_desc> = Vec::with_capacity(batch);
+        let mut inbox_descs: Vec<LinkDesc> = Vec::with_capacity(batch);
+        let rx_sock = self.socks.iter().position(|s| s.rx);
+        let has_single_copy_in = self.topo.links.iter().any(|l| matches!(l.dest, LinkDest::Nf { nf, .. } if nf == me) && l.mode == LinkMode::SingleCopy);
+        let rx_in_port = rx_sock
+            .and_then(|s| {
+                let iface = self.topo.sockets.iter().filter(|p| p.nf == me).nth(s).map(|p| p.iface)?;
+                self.topo.links.iter().find_map(|l| match (l.source, l.dest) {
+                    (LinkSource::Iface(i), LinkDest::Nf { port, .. }) if i == iface => Some(port),
+                    _ => None,
+                })
+            })
+            .unwrap_or(0);
+        let mut handled_total: u64 = 0;
+        let mut iter: u64 = 0;
+        self.fabric.mode(me).store(0, Ordering::Relaxed);
+        loop {
+            iter += 1;
+            if iter % 1024 == 0 && readable(stop, 0) {
+                break;
+            }
+            self.reclaim(&mut scratch);
+            self.refill();
+            if !self.pending_out.is_empty() && !self.flush_out() {
+                self.count(NfCounter::BackpressureEvents, 1);
+                self.count(NfCounter::ThrottleSleeps, 1);
+                self.fabric.mode(me).store(2, Ordering::Relaxed);
+                if readable(stop, 0) {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_micros(cfg.throttle_us));
+                continue;
+            }
+            // Receive.
+            rx_descs.clear();
+            inbox_descs.clear();
+            if let Some(s) = rx_sock {
+                self.socks[s].rings.rx.consume(&mut rx_descs, batch);
+            }
+            let inbox_room = if has_single_copy_in { batch.min(self.pool.len()) } else { batch };
+            self.fabric.inbox(me).dequeue_batch(&mut inbox_descs, inbox_room);
+            let got = rx_descs.len() + inbox_descs.len();
+            if got > 0 {
+                self.count(NfCounter::Batches, 1);
+                self.count(NfCounter::BatchPackets, got as u64);
+                self.count(NfCounter::RxIface, rx_descs.len() as u64);
+                self.count(NfCounter::RxLink, inbox_descs.len() as u64);
+            }
+            let now = now_ns();
+            let mut work: Vec<(u64, u32, u32)> = Vec::with_capacity(got);
+            for d in &rx_descs {
+                work.push((d.addr, d.len, rx_in_port));
+            }
+            for d in &inbox_descs {
+                let link = &self.topo.links[d.link as usize];
+                let in_port = self.link_in_port.get(&(d.link as usize)).copied().unwrap_or(0);
+                match link.mode {
+                    LinkMode::SingleCopy => {
+                        let LinkSource::Nf { nf: src, .. } = link.source else { continue };
+                        let src_group = self.topo.nf_group[src];
+                        let Some(dst) = self.pool.pop() else {
+                            self.free_frame_in(src_group, d.addr);
+                            continue;
+                        };
+                        let cap = (self.frame_size - HEADROOM) as usize;
+                        let len = d.len as usize;
+                        let ok = match self.ro_umems.get(&src_group) {
+                            Some(ro) if len <= cap && (d.addr as usize + len) <= ro.len() => {
+                                // SAFETY: bounds checked against both mappings; frames are distinct memory.
+                                unsafe {
+                                    std::ptr::copy_nonoverlapping(ro.ptr().add(d.addr as usize), self.umem.ptr().add((dst + HEADROOM) as usize), len)
+                                };
+                                true
+                            }
+                            _ => false,
+                        };
+                        self.free_frame_in(src_group, d.addr);
+                        if ok {
+                            self.count(NfCounter::Copies, 1);
+                            self.count(NfCounter::CopyBytes, len as u64);
+                            work.push((dst + HEADROOM, d.len, in_port));
+                        } else {
+                            self.count(NfCounter::DropOversize, 1);
+                            self.pool.push(dst);
+                        }
+                    }
+                    LinkMode::ZeroCopy => work.push((d.addr, d.len, in_port)),
+                }
+            }
+            let mut outs = Vec::with_capacity(work.len());
+            for (addr, len, in_port) in work {
+                let off = addr % self.frame_size;
+                let cap = (self.frame_size - off) as usize;
+                let Some(buf) = self.frame_mut(addr, cap) else {
+                    self.count(NfCounter::DropOversize, 1);
+                    continue;
+                };
+                let h = nf.process(Packet::new(buf, len, in_port), now);
+                let (verdict, out_len) = (h.verdict, h.len);
+                match verdict {
+                    Verdict::Drop => {
+                        self.count(NfCounter::DropVerdict, 1);
+                        self.free_frame(group, addr);
+                    }
+                    Verdict::Port(p) => match self.routes.get(p as usize).copied().unwrap_or(Route::Nowhere) {
+                        Route::Nowhere => {
+                            self.count(NfCounter::DropNoRoute, 1);
+                            self.free_frame(group, addr);
+                        }
+                        route => outs.push(Out { route, addr, len: out_len }),
+                    },
+                }
+                handled_total += 1;
+            }
+            self.pending_out.extend(outs);
+            if !self.pending_out.is_empty() {
+                self.flush_out();
+            }
+            self.flush_frees();
+            if opts.max_packets > 0 && handled_total >= opts.max_packets {
+                break;
+            }
+            match poller.on_iteration(now_ns(), got) {
+                Action::Spin => {
+                    self.fabric.mode(me).store(if poller.mode() == poll::Mode::Busy { 1 } else { 0 }, Ordering::Relaxed);
+                }
+                Action::Sleep => {
+                    self.fabric.mode(me).store(0, Ordering::Relaxed);
+                    if !self.pending_out.is_empty() {
+                        continue;
+                    }
+                    self.reclaim(&mut scratch);
+                    self.refill();
+                    if self.sleep(rx_sock, stop, cfg.idle_poll_ms)? {
+                        break;
+                    }
+                }
+            }
+            let (b, i) = poller.switches;
+            let c_b = self.fabric.nf_counter(me, NfCounter::ToBusy).load(Ordering::Relaxed);
+            let c_i = self.fabric.nf_counter(me, NfCounter::ToInterrupt).load(Ordering::Relaxed);
+            self.count(NfCounter::ToBusy, b.saturating_sub(c_b));
+            self.count(NfCounter::ToInterrupt, i.saturating_sub(c_i));
+        }
+        self.fabric.mode(me).store(4, Ordering::Relaxed);
+        Ok(())
+    }
+
+    fn free_frame_in(&mut self, group: usize, addr: u64) {
+        self.free_frame(group, addr);
+    }
+
+    fn frame_mut(&mut self, addr: u64, cap: usize) -> Option<&mut [u8]> {
+        let start = addr as usize;
+        if start.checked_add(cap)? > self.umem.len() {
+            return None;
+        }
+        // SAFETY: in-bounds range of our writable UMEM mapping; the frame is
+        // owned by this NF until handed off (ring protocol), and the slice
+        // does not outlive the packet's processing.
+        Some(unsafe { std::slice::from_raw_parts_mut(self.umem.ptr().add(start), cap) })
+    }
+
+    /// Block until woken; returns true when asked to stop.
+    fn sleep(&mut self, rx_sock: Option<usize>, stop: BorrowedFd<'_>, idle_poll_ms: u32) -> Result<bool> {
+        let me = self.me;
+        self.fabric.sleeping(me).store(1, Ordering::SeqCst);
+        fence(Ordering::SeqCst);
+        let ready = !self.fabric.inbox(me).is_empty()
+            || !self.fabric.free_ring(me).is_empty()
+            || rx_sock.is_some_and(|s| self.socks[s].rings.rx.has_entries());
+        let mut stopped = false;
+        if !ready {
+            self.count(NfCounter::Sleeps, 1);
+            let mut fds = vec![
+                libc::pollfd { fd: stop.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+                libc::pollfd { fd: self.wakes[me].as_raw_fd(), events: libc::POLLIN, revents: 0 },
+            ];
+            if let Some(s) = rx_sock {
+                fds.push(libc::pollfd { fd: self.socks[s].rings.fd, events: libc::POLLIN, revents: 0 });
+            }
+            // SAFETY: fds is a valid array.
+            let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, idle_poll_ms as i32) };
+            if rc < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                return Err(FlashError::last_os("poll in NF host"));
+            }
+            stopped = fds[0].revents != 0;
+            if fds[1].revents != 0 {
+                let mut v: u64 = 0;
+                // SAFETY: reading 8 bytes from a non-blocking eventfd.
+                unsafe { libc::read(self.wakes[me].as_raw_fd(), (&mut v as *mut u64).cast(), 8) };
+            }
+        }
+        self.fabric.sleeping(me).store(0, Ordering::SeqCst);
+        Ok(stopped)
+    }
+}
+
+fn route_key(r: Route) -> (u8, usize) {
+    match r {
+        Route::Nowhere => (0, 0),
+        Route::Iface { sock, .. } => (1, sock),
+        Route::Nf { nf, .. } => (2, nf),
+    }
+}
+
+fn readable(fd: BorrowedFd<'_>, timeout_ms: i32) -> bool {
+    let mut p = libc::pollfd { fd: fd.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+    // SAFETY: one valid pollfd.
+    unsafe { libc::poll(&mut p, 1, timeout_ms) > 0 && p.revents != 0 }
+}
+
+/// Monotonic clock in nanoseconds.
+pub fn now_ns() -> u64 {
+    // SAFETY: zeroed timespec is a valid out-parameter.
+    let mut ts: libc::timespec = unsafe { std::mem::zeroed() };
+    // SAFETY: valid out-pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// Load `dep` and run NF `id` with its C object until `stop` is readable.
+pub fn run_c_nf(dep_path: &Path, id: &str, scratch: &Path, stop: BorrowedFd<'_>, on_ready: &mut dyn FnMut(&NfHost)) -> Result<()> {
+    let dep = Deployment::load(dep_path)?;
+    let spec = dep.nfs.iter().find(|n| n.id == id).ok_or_else(|| FlashError::UnknownNf(id.to_string()))?.clone();
+    let mut nf = cnf::CNf::load(&spec.id, &spec.object, &spec.config, scratch)?;
+    let mut host = NfHost::attach(dep, id)?;
+    on_ready(&host);
+    host.run(&mut nf, stop, &RunOptions::default())
+}

@@ -1,0 +1,206 @@
+//! The fabric: one shared memfd holding every NF's inbox (MPSC ring of
+//! [`LinkDesc`]), free-buffer return ring (MPSC ring of frame addresses,
+//! sized so it can never overflow), wake flag and counters, plus per-link
+//! counters. Monitor and NF hosts compute the same [`FabricLayout`] from the
+//! deployment, so only the fd crosses the Unix socket. The monitor reads the
+//! counters for `flash-rt stats` without disturbing the data path.
+
+use super::ring::ShmRing;
+use crate::deploy::{Deployment, Topology};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+/// A packet descriptor crossing an NF→NF link.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LinkDesc {
+    /// Address in the sender's UMEM (frame base + offset).
+    pub addr: u64,
+    /// Frame length.
+    pub len: u32,
+    /// Index of the link (in the topology) the packet took.
+    pub link: u32,
+}
+
+/// Per-NF counters, in the order they are stored; names are the stats keys.
+pub const NF_COUNTERS: &[&str] = &[
+    "rx_iface",
+    "rx_link",
+    "tx_iface",
+    "tx_link",
+    "drop_verdict",
+    "drop_no_route",
+    "drop_oversize",
+    "batches",
+    "batch_packets",
+    "copies",
+    "copy_bytes",
+    "backpressure_events",
+    "throttle_sleeps",
+    "to_busy",
+    "to_interrupt",
+    "sleeps",
+    "wakeups_sent",
+    "frames_returned",
+    "tx_kicks",
+];
+
+/// Index of a counter in [`NF_COUNTERS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(usize)]
+#[allow(missing_docs)]
+pub enum NfCounter {
+    RxIface,
+    RxLink,
+    TxIface,
+    TxLink,
+    DropVerdict,
+    DropNoRoute,
+    DropOversize,
+    Batches,
+    BatchPackets,
+    Copies,
+    CopyBytes,
+    BackpressureEvents,
+    ThrottleSleeps,
+    ToBusy,
+    ToInterrupt,
+    Sleeps,
+    WakeupsSent,
+    FramesReturned,
+    TxKicks,
+}
+
+/// Per-link counters.
+pub const LINK_COUNTERS: &[&str] = &["packets", "batches", "full_events"];
+
+/// Polling mode values published in the NF block.
+pub const MODE_NAMES: &[&str] = &["interrupt", "busy", "throttle", "starting", "stopped"];
+
+const MAGIC: u64 = 0x464c_4153_4852_5431; // "FLASHRT1"
+
+/// Offsets of everything in the fabric.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FabricLayout {
+    pub size: usize,
+    pub nf_block: Vec<usize>,
+    pub inbox: Vec<usize>,
+    pub inbox_cap: u32,
+    pub free: Vec<usize>,
+    pub free_cap: Vec<u32>,
+    pub link_block: Vec<usize>,
+}
+
+/// Bytes of one NF block: sleeping flag, mode, pid line, then counters.
+const NF_BLOCK: usize = (64 + NF_COUNTERS.len() * 8).next_multiple_of(64);
+const LINK_BLOCK: usize = (LINK_COUNTERS.len() * 8).next_multiple_of(64);
+
+impl FabricLayout {
+    /// Lay out the fabric for a (valid) deployment.
+    pub fn new(d: &Deployment, t: &Topology) -> FabricLayout {
+        let mut off = 64usize;
+        let n = d.nfs.len();
+        let inbox_cap = d.monitor.inbox_size;
+        let (mut nf_block, mut inbox, mut free, mut free_cap) = (vec![], vec![], vec![], vec![]);
+        for nf in &d.nfs {
+            nf_block.push(off);
+            off += NF_BLOCK;
+            inbox.push(off);
+            off += ShmRing::<LinkDesc>::bytes(inbox_cap);
+            let cap = nf.frames.next_power_of_two();
+            free.push(off);
+            free_cap.push(cap);
+            off += ShmRing::<u64>::bytes(cap);
+        }
+        debug_assert_eq!(nf_block.len(), n);
+        let mut link_block = vec![];
+        for _ in &t.links {
+            link_block.push(off);
+            off += LINK_BLOCK;
+        }
+        FabricLayout { size: off.next_multiple_of(4096), nf_block, inbox, inbox_cap, free, free_cap, link_block }
+    }
+}
+
+/// A mapped fabric.
+#[derive(Debug)]
+pub struct Fabric {
+    base: *mut u8,
+    pub layout: FabricLayout,
+}
+
+// SAFETY: the fabric is accessed only through atomics and the MPSC rings.
+unsafe impl Send for Fabric {}
+unsafe impl Sync for Fabric {}
+
+impl Fabric {
+    /// View a mapping of `layout.size` bytes.
+    ///
+    /// # Safety
+    /// `base` must be a page-aligned mapping of at least `layout.size` bytes
+    /// that outlives the view.
+    pub unsafe fn at(base: *mut u8, layout: FabricLayout) -> Fabric {
+        Fabric { base, layout }
+    }
+
+    /// Stamp the header (monitor, once, on a zeroed fabric).
+    pub fn init(&self) {
+        self.word(0).store(MAGIC, Ordering::Release);
+    }
+
+    /// Whether the header was stamped by a monitor.
+    pub fn valid(&self) -> bool {
+        self.word(0).load(Ordering::Acquire) == MAGIC
+    }
+
+    fn word(&self, off: usize) -> &AtomicU64 {
+        // SAFETY: every offset used is 8-aligned and inside the layout.
+        unsafe { &*self.base.add(off).cast::<AtomicU64>() }
+    }
+
+    /// Inbox of NF `nf`.
+    pub fn inbox(&self, nf: usize) -> ShmRing<LinkDesc> {
+        // SAFETY: offset and capacity from the shared layout; 64-aligned.
+        unsafe { ShmRing::at(self.base.add(self.layout.inbox[nf]), self.layout.inbox_cap) }
+    }
+
+    /// Free-buffer return ring of NF `nf`.
+    pub fn free_ring(&self, nf: usize) -> ShmRing<u64> {
+        // SAFETY: as above.
+        unsafe { ShmRing::at(self.base.add(self.layout.free[nf]), self.layout.free_cap[nf]) }
+    }
+
+    /// The "sleeping in poll()" flag of NF `nf`.
+    pub fn sleeping(&self, nf: usize) -> &AtomicU32 {
+        // SAFETY: first word of the NF block.
+        unsafe { &*self.base.add(self.layout.nf_block[nf]).cast::<AtomicU32>() }
+    }
+
+    /// Current polling mode of NF `nf` (index into [`MODE_NAMES`]).
+    pub fn mode(&self, nf: usize) -> &AtomicU64 {
+        self.word(self.layout.nf_block[nf] + 8)
+    }
+
+    /// Pid of the host running NF `nf` (0 when none attached).
+    pub fn pid(&self, nf: usize) -> &AtomicU64 {
+        self.word(self.layout.nf_block[nf] + 16)
+    }
+
+    /// Counter `c` of NF `nf`.
+    pub fn nf_counter(&self, nf: usize, c: NfCounter) -> &AtomicU64 {
+        self.word(self.layout.nf_block[nf] + 64 + c as usize * 8)
+    }
+
+    /// Counter `i` (index into [`LINK_COUNTERS`]) of link `link`.
+    pub fn link_counter(&self, link: usize, i: usize) -> &AtomicU64 {
+        self.word(self.layout.link_block[link] + i * 8)
+    }
+
+    /// All counters of NF `nf` by name.
+    pub fn nf_counters(&self, nf: usize) -> Vec<(&'static str, u64)> {
+        NF_COUNTERS
+            .iter()
+            .enumerate()
+            .map(|(i, name)| (*name, self.word(self.layout.nf_block[nf] + 64 + i * 8).load(Ordering::Relaxed)))
+            .collect()
+    }
+}

@@ -1,0 +1,422 @@
+//! The FLASH monitor: the one privileged process of a deployment. It owns
+//! every privileged step — creating the UMEM memfds (one per group: shared
+//! for zero-copy groups, separate otherwise), the fabric, the AF_XDP sockets
+//! (UMEM registration, shared-UMEM binds, copy mode), the XDP redirect
+//! programs and their XSKMAPs — and hands the resulting fds to unprivileged NF
+//! hosts over a Unix socket after checking their SO_PEERCRED against the
+//! deployment. It also answers stats requests from the shared counters and
+//! the sockets' kernel statistics. Dropping a [`Monitor`] detaches the XDP
+//! programs and removes the socket file.
+
+pub mod protocol;
+
+use crate::deploy::{Deployment, LinkDest, LinkMode, LinkSource, Topology};
+use crate::links::fabric::{Fabric, FabricLayout, LINK_COUNTERS, MODE_NAMES};
+use crate::xdp::mem::{memfd, reopen_readonly, Mapping};
+use crate::xdp::program::AttachedXdp;
+use crate::xdp::socket::{create_bound, ifindex, SocketSetup};
+use crate::xdp::{FlashError, Result};
+use protocol::{peer_cred, recv_msg, send_msg, FdRole, Grant, Request, Response};
+use serde_json::json;
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+
+/// Options that are not part of the deployment.
+#[derive(Debug, Clone)]
+pub struct MonitorOptions {
+    /// Permission bits of the socket file (authentication is SO_PEERCRED).
+    pub socket_mode: u32,
+    /// Bind sockets with XDP_ZEROCOPY (fails on veth) instead of copy mode.
+    pub zerocopy: bool,
+}
+
+impl Default for MonitorOptions {
+    fn default() -> Self {
+        MonitorOptions { socket_mode: 0o666, zerocopy: false }
+    }
+}
+
+struct Umem {
+    fd: OwnedFd,
+    map: Mapping,
+}
+
+/// A running monitor's resources.
+pub struct Monitor {
+    dep: Deployment,
+    topo: Topology,
+    fabric_fd: OwnedFd,
+    _fabric_map: Mapping,
+    fabric: Fabric,
+    umems: Vec<Umem>,
+    sockets: Vec<OwnedFd>,
+    wakes: Vec<OwnedFd>,
+    /// XDP program per interface index (deployment order), where one is attached.
+    xdp: Vec<Option<AttachedXdp>>,
+    listener: OwnedFd,
+    socket_path: PathBuf,
+    monitor_uid: u32,
+}
+
+impl std::fmt::Debug for Monitor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Monitor").field("name", &self.dep.name).field("socket", &self.socket_path).finish()
+    }
+}
+
+impl Monitor {
+    /// Set everything up for `dep`. On error, whatever was created is torn
+    /// down again (XDP programs detached, socket file removed).
+    pub fn setup(dep: Deployment, opts: &MonitorOptions) -> Result<Monitor> {
+        let topo = dep.topology().map_err(|problems| crate::deploy::DeployError::Invalid { path: PathBuf::new(), problems })?;
+        // Check every interface first, so a typo fails before anything is created.
+        let mut ifindexes = vec![];
+        for itf in &dep.monitor.interfaces {
+            match ifindex(&itf.ifname) {
+                Some(i) => ifindexes.push(i),
+                None => return Err(FlashError::NoInterface { name: itf.name.clone(), ifname: itf.ifname.clone() }),
+            }
+        }
+        let layout = FabricLayout::new(&dep, &topo);
+        let fabric_fd = memfd(&format!("flash-rt-fabric-{}", dep.name), layout.size)?;
+        let fabric_map = Mapping::map(fabric_fd.as_raw_fd(), layout.size, 0, true, "fabric")?;
+        // SAFETY: page-aligned mapping of layout.size bytes, kept in the Monitor.
+        let fabric = unsafe { Fabric::at(fabric_map.ptr(), layout) };
+        fabric.init();
+        for nf in 0..dep.nfs.len() {
+            fabric.mode(nf).store(3, Ordering::Relaxed);
+        }
+        let fs = dep.monitor.frame_size as usize;
+        let mut umems = vec![];
+        for g in &topo.groups {
+            let len = g.frames as usize * fs;
+            let fd = memfd(&format!("flash-rt-umem-{}", g.name), len)?;
+            let map = Mapping::map(fd.as_raw_fd(), len, 0, true, "UMEM")?;
+            umems.push(Umem { fd, map });
+        }
+        let mut sockets: Vec<OwnedFd> = vec![];
+        for s in &topo.sockets {
+            let itf = &dep.monitor.interfaces[s.iface];
+            let u = &umems[s.group];
+            let setup = SocketSetup {
+                ifindex: ifindexes[s.iface],
+                queue: itf.queue,
+                ring_size: dep.monitor.ring_size,
+                register: s.registers_umem.then(|| (u.map.ptr() as u64, u.map.len() as u64, dep.monitor.frame_size)),
+                share_fd: s.shares_with.map(|i| sockets[i].as_raw_fd()),
+                fill_completion: s.own_fill_completion,
+                zerocopy: opts.zerocopy,
+            };
+            let fd = create_bound(&setup).map_err(|e| match e {
+                FlashError::Sys { what, source } => FlashError::Sys {
+                    what: format!("AF_XDP socket for NF `{}` on `{}` ({}): {what}", dep.nfs[s.nf].id, itf.name, itf.ifname),
+                    source,
+                },
+                e => e,
+            })?;
+            sockets.push(fd);
+        }
+        let mut wakes = vec![];
+        for _ in &dep.nfs {
+            // SAFETY: plain eventfd() call.
+            let fd = unsafe { libc::eventfd(0, libc::EFD_NONBLOCK | libc::EFD_CLOEXEC) };
+            if fd < 0 {
+                return Err(FlashError::last_os("eventfd"));
+            }
+            // SAFETY: fresh fd.
+            wakes.push(unsafe { OwnedFd::from_raw_fd(fd) });
+        }
+        let mut xdp: Vec<Option<AttachedXdp>> = dep.monitor.interfaces.iter().map(|_| None).collect();
+        for s in topo.sockets.iter().filter(|s| s.rx) {
+            if xdp[s.iface].is_none() {
+                let itf = &dep.monitor.interfaces[s.iface];
+                xdp[s.iface] = Some(AttachedXdp::attach(&itf.ifname, ifindexes[s.iface], dep.monitor.xdp_mode)?);
+            }
+        }
+        let socket_path = dep.monitor.socket.clone();
+        let listener = listen(&socket_path, opts.socket_mode)?;
+        // SAFETY: geteuid never fails.
+        let monitor_uid = unsafe { libc::geteuid() };
+        Ok(Monitor { dep, topo, fabric_fd, _fabric_map: fabric_map, fabric, umems, sockets, wakes, xdp, listener, socket_path, monitor_uid })
+    }
+
+    /// The deployment being served.
+    pub fn deployment(&self) -> &Deployment {
+        &self.dep
+    }
+
+    /// XDP attach mode used per interface name.
+    pub fn xdp_modes(&self) -> Vec<(String, &'static str)> {
+        self.xdp
+            .iter()
+            .enumerate()
+            .filter_map(|(i, x)| x.as_ref().map(|x| (self.dep.monitor.interfaces[i].ifname.clone(), x.mode)))
+            .collect()
+    }
+
+    /// Serve NF hosts and stats clients until `stop` becomes readable (e.g. a
+    /// signalfd for SIGINT/SIGTERM). Per-client failures are returned through
+    /// `log` and do not stop the monitor.
+    pub fn run(&mut self, stop: BorrowedFd<'_>, log: &mut dyn FnMut(String)) -> Result<()> {
+        loop {
+            let mut fds = [
+                libc::pollfd { fd: self.listener.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+                libc::pollfd { fd: stop.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+            ];
+            // SAFETY: fds is a valid array.
+            let rc = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+            if rc < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.raw_os_error() == Some(libc::EINTR) {
+                    continue;
+                }
+                return Err(FlashError::Sys { what: "poll on monitor socket".into(), source: e });
+            }
+            if fds[1].revents != 0 {
+                return Ok(());
+            }
+            if fds[0].revents & libc::POLLIN != 0 {
+                // SAFETY: accept on our listener.
+                let c = unsafe { libc::accept4(self.listener.as_raw_fd(), std::ptr::null_mut(), std::ptr::null_mut(), libc::SOCK_CLOEXEC) };
+                if c < 0 {
+                    continue;
+                }
+                // SAFETY: fresh fd.
+                let conn = unsafe { OwnedFd::from_raw_fd(c) };
+                set_timeout(conn.as_raw_fd(), 2);
+                if let Some(msg) = self.serve(conn.as_raw_fd()) {
+                    log(msg);
+                }
+            }
+        }
+    }
+
+    /// Handle one connection; returns a log line.
+    fn serve(&mut self, conn: RawFd) -> Option<String> {
+        let cred = match peer_cred(conn) {
+            Ok(c) => c,
+            Err(e) => return Some(format!("client without credentials: {e}")),
+        };
+        let req = match recv_msg(conn).and_then(|(b, _)| serde_json::from_slice::<Request>(&b).map_err(|e| FlashError::Protocol(e.to_string()))) {
+            Ok(r) => r,
+            Err(e) => return Some(format!("bad request from pid {}: {e}", cred.pid)),
+        };
+        // `_keep` holds fds opened for this reply (read-only UMEM views)
+        // until they have been sent.
+        let (resp, fds, _keep, line) = match req {
+            Request::Stats => (Response::Stats { stats: self.stats() }, vec![], vec![], None),
+            Request::Attach { nf } => match self.grant(&nf, &cred) {
+                Ok((grant, fds, keep)) => {
+                    let line = format!("attached NF `{nf}` (pid {}, uid {})", cred.pid, cred.uid);
+                    (Response::Granted(grant), fds, keep, Some(line))
+                }
+                Err(reason) => {
+                    let line = format!("refused NF `{nf}` to pid {} uid {}: {reason}", cred.pid, cred.uid);
+                    (Response::Refused { reason }, vec![], vec![], Some(line))
+                }
+            },
+        };
+        let body = serde_json::to_vec(&resp).unwrap_or_default();
+        if let Err(e) = send_msg(conn, &body, &fds) {
+            return Some(format!("reply to pid {} failed: {e}", cred.pid));
+        }
+        line
+    }
+
+    /// Check the peer and collect the fds for NF `id`.
+    fn grant(&mut self, id: &str, cred: &libc::ucred) -> std::result::Result<(Grant, Vec<RawFd>, Vec<OwnedFd>), String> {
+        let nf = self.dep.nf_index(id).ok_or_else(|| format!("no NF `{id}` in deployment `{}`", self.dep.name))?;
+        let spec = &self.dep.nfs[nf];
+        match spec.uid {
+            Some(uid) if cred.uid != uid => return Err(format!("NF `{id}` must run as uid {uid}, peer runs as uid {}", cred.uid)),
+            None if cred.uid != 0 && cred.uid != self.monitor_uid => {
+                return Err(format!("NF `{id}` has no uid in the deployment; only root may attach it (peer uid {})", cred.uid))
+            }
+            _ => {}
+        }
+        if let Some(gid) = spec.gid {
+            if cred.gid != gid {
+                return Err(format!("NF `{id}` must run as gid {gid}, peer runs as gid {}", cred.gid));
+            }
+        }
+        let prev = self.fabric.pid(nf).load(Ordering::Acquire);
+        // SAFETY: kill with signal 0 only checks existence.
+        if prev != 0 && prev != cred.pid as u64 && unsafe { libc::kill(prev as i32, 0) } == 0 {
+            return Err(format!("NF `{id}` is already attached by pid {prev}"));
+        }
+        let mut roles = vec![FdRole::Fabric];
+        let mut fds = vec![self.fabric_fd.as_raw_fd()];
+        let group = self.topo.nf_group[nf];
+        roles.push(FdRole::Umem { group, writable: true });
+        fds.push(self.umems[group].fd.as_raw_fd());
+        let mut ro_groups: Vec<usize> = self
+            .topo
+            .links
+            .iter()
+            .filter_map(|l| match (l.source, l.dest, l.mode) {
+                (LinkSource::Nf { nf: a, .. }, LinkDest::Nf { nf: b, .. }, LinkMode::SingleCopy) if b == nf => Some(self.topo.nf_group[a]),
+                _ => None,
+            })
+            .collect();
+        ro_groups.sort_unstable();
+        ro_groups.dedup();
+        let mut ro_fds = vec![];
+        for g in ro_groups {
+            let ro = reopen_readonly(self.umems[g].fd.as_raw_fd()).map_err(|e| e.to_string())?;
+            roles.push(FdRole::Umem { group: g, writable: false });
+            fds.push(ro.as_raw_fd());
+            ro_fds.push(ro);
+        }
+        for (i, s) in self.topo.sockets.iter().enumerate().filter(|(_, s)| s.nf == nf) {
+            roles.push(FdRole::Socket { iface: s.iface, rx: s.rx, tx: s.tx, fill_completion: s.own_fill_completion });
+            fds.push(self.sockets[i].as_raw_fd());
+            if s.rx {
+                let queue = self.dep.monitor.interfaces[s.iface].queue;
+                let sock = self.sockets[i].as_raw_fd();
+                if let Some(x) = self.xdp[s.iface].as_mut() {
+                    x.insert_socket(queue, sock).map_err(|e| e.to_string())?;
+                }
+            }
+        }
+        for (w, fd) in self.wakes.iter().enumerate() {
+            roles.push(FdRole::Wake { nf: w });
+            fds.push(fd.as_raw_fd());
+        }
+        self.fabric.pid(nf).store(cred.pid as u64, Ordering::Release);
+        Ok((Grant { nf, fds: roles }, fds, ro_fds))
+    }
+
+    /// Stats: counters of every NF and link, kernel statistics of every socket.
+    pub fn stats(&self) -> serde_json::Value {
+        let d = &self.dep;
+        let nfs: Vec<_> = d
+            .nfs
+            .iter()
+            .enumerate()
+            .map(|(i, nf)| {
+                let counters: serde_json::Map<String, serde_json::Value> =
+                    self.fabric.nf_counters(i).into_iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+                let mode = self.fabric.mode(i).load(Ordering::Relaxed) as usize;
+                json!({
+                    "id": nf.id,
+                    "pid": self.fabric.pid(i).load(Ordering::Relaxed),
+                    "mode": MODE_NAMES.get(mode).copied().unwrap_or("unknown"),
+                    "group": self.topo.groups[self.topo.nf_group[i]].name,
+                    "inbox_depth": self.fabric.inbox(i).len(),
+                    "counters": counters,
+                })
+            })
+            .collect();
+        let name_src = |s: LinkSource| match s {
+            LinkSource::Iface(i) => format!("iface:{}", d.monitor.interfaces[i].name),
+            LinkSource::Nf { nf, port } => format!("{}:{port}", d.nfs[nf].id),
+        };
+        let name_dst = |s: LinkDest| match s {
+            LinkDest::Iface(i) => format!("iface:{}", d.monitor.interfaces[i].name),
+            LinkDest::Nf { nf, port } => format!("{}:{port}", d.nfs[nf].id),
+        };
+        let links: Vec<_> = self
+            .topo
+            .links
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let counters: serde_json::Map<String, serde_json::Value> = LINK_COUNTERS
+                    .iter()
+                    .enumerate()
+                    .map(|(c, k)| (k.to_string(), json!(self.fabric.link_counter(i, c).load(Ordering::Relaxed))))
+                    .collect();
+                let mode = match (l.source, l.dest) {
+                    (LinkSource::Nf { .. }, LinkDest::Nf { .. }) => match l.mode {
+                        LinkMode::ZeroCopy => "zero-copy",
+                        LinkMode::SingleCopy => "single-copy",
+                    },
+                    _ => "af_xdp",
+                };
+                json!({"from": name_src(l.source), "to": name_dst(l.dest), "mode": mode, "counters": counters})
+            })
+            .collect();
+        let sockets: Vec<_> = self
+            .topo
+            .sockets
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let st = xdp_statistics(self.sockets[i].as_raw_fd());
+                json!({
+                    "nf": d.nfs[s.nf].id,
+                    "iface": d.monitor.interfaces[s.iface].name,
+                    "ifname": d.monitor.interfaces[s.iface].ifname,
+                    "rx": s.rx, "tx": s.tx,
+                    "kernel": st.map(|st| json!({
+                        "rx_dropped": st.rx_dropped,
+                        "rx_invalid_descs": st.rx_invalid_descs,
+                        "tx_invalid_descs": st.tx_invalid_descs,
+                        "rx_ring_full": st.rx_ring_full,
+                        "rx_fill_ring_empty_descs": st.rx_fill_ring_empty_descs,
+                        "tx_ring_empty_descs": st.tx_ring_empty_descs,
+                    })),
+                })
+            })
+            .collect();
+        let xdp: Vec<_> = self.xdp_modes().into_iter().map(|(i, m)| json!({"ifname": i, "mode": m})).collect();
+        json!({"name": d.name, "nfs": nfs, "links": links, "sockets": sockets, "xdp": xdp})
+    }
+}
+
+impl Drop for Monitor {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.socket_path);
+        // XDP programs detach when their links drop (field drop order).
+        for x in self.xdp.iter_mut() {
+            x.take();
+        }
+    }
+}
+
+fn xdp_statistics(fd: RawFd) -> Option<libc::xdp_statistics> {
+    // SAFETY: zeroed struct is a valid out-parameter.
+    let mut st: libc::xdp_statistics = unsafe { std::mem::zeroed() };
+    let mut len = std::mem::size_of::<libc::xdp_statistics>() as libc::socklen_t;
+    // SAFETY: valid out-parameters.
+    let rc = unsafe { libc::getsockopt(fd, libc::SOL_XDP, libc::XDP_STATISTICS, (&mut st as *mut libc::xdp_statistics).cast(), &mut len) };
+    (rc == 0).then_some(st)
+}
+
+fn set_timeout(fd: RawFd, secs: i64) {
+    let tv = libc::timeval { tv_sec: secs, tv_usec: 0 };
+    for opt in [libc::SO_RCVTIMEO, libc::SO_SNDTIMEO] {
+        // SAFETY: tv is a valid timeval.
+        unsafe { libc::setsockopt(fd, libc::SOL_SOCKET, opt, (&tv as *const libc::timeval).cast(), std::mem::size_of::<libc::timeval>() as u32) };
+    }
+}
+
+/// Bind and listen on the monitor socket, refusing to steal a live one.
+fn listen(path: &std::path::Path, mode: u32) -> Result<OwnedFd> {
+    use std::os::unix::fs::PermissionsExt;
+    if path.exists() {
+        if protocol::request(path, &Request::Stats).is_ok() {
+            return Err(FlashError::Refused(format!("another monitor is already serving {}", path.display())));
+        }
+        let _ = std::fs::remove_file(path);
+    }
+    if let Some(dir) = path.parent() {
+        if !dir.as_os_str().is_empty() && !dir.exists() {
+            std::fs::create_dir_all(dir).map_err(|source| FlashError::Sys { what: format!("create {}", dir.display()), source })?;
+        }
+    }
+    let sock = protocol::seqpacket_socket()?;
+    let addr = protocol::unix_addr(path)?;
+    // SAFETY: addr is a valid sockaddr_un.
+    if unsafe { libc::bind(sock.as_raw_fd(), (&addr as *const libc::sockaddr_un).cast(), std::mem::size_of::<libc::sockaddr_un>() as u32) } != 0 {
+        return Err(FlashError::last_os(format!("bind monitor socket {}", path.display())));
+    }
+    // SAFETY: listen on our bound socket.
+    if unsafe { libc::listen(sock.as_raw_fd(), 64) } != 0 {
+        return Err(FlashError::last_os("listen on monitor socket"));
+    }
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .map_err(|source| FlashError::Sys { what: format!("chmod {}", path.display()), source })?;
+    Ok(sock)
+}

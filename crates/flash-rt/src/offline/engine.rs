@@ -1,0 +1,277 @@
+//! The executor's hot loop: each worker walks its pre-partitioned packet
+//! indices and runs every packet to completion through the DAG, calling the
+//! NFs' `nf_process` directly through function pointers. Per packet there is
+//! one copy (input arena to a reusable worker buffer with headroom) and no
+//! allocation; a port with several successors is the only place a packet is
+//! copied again. Shared state instances are entered under their NF's mutex.
+
+use super::abi::{NfCtx, NfPacket, ProcessFn, NF_DROP};
+use super::{ExecError, ExitTag, Executor};
+use crate::trace::Packets;
+use std::ffi::c_void;
+use std::sync::{Barrier, Mutex};
+use std::time::Instant;
+
+/// Per-NF counters of one worker (summed over workers afterwards).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Counters {
+    pub rx: u64,
+    pub drops: u64,
+    pub invalid: u64,
+    pub out: Vec<u64>,
+}
+
+/// What a run produced.
+pub(super) struct Outcome {
+    pub counters: Vec<Counters>,
+    pub wall_ns: u64,
+    pub output: Option<Packets>,
+    pub tags: Vec<ExitTag>,
+}
+
+/// An NF as one worker sees it.
+struct HotNf<'a> {
+    process: ProcessFn,
+    state: *mut c_void,
+    lock: Option<&'a Mutex<()>>,
+    routes: &'a [Vec<(u32, u32)>],
+}
+
+/// A packet in flight: the NF it goes to next and the buffer holding it.
+#[derive(Clone, Copy)]
+struct Job {
+    nf: u32,
+    in_port: u32,
+    buf: u32,
+    len: u32,
+}
+
+struct WorkerOut {
+    counters: Vec<Counters>,
+    output: Packets,
+    tags: Vec<ExitTag>,
+}
+
+fn hot_nfs(ex: &Executor, worker: usize) -> Vec<HotNf<'_>> {
+    ex.nfs
+        .iter()
+        .map(|nf| {
+            let shared = nf.states.len() == 1 && ex.workers > 1;
+            let state = if nf.states.len() == 1 { &nf.states[0] } else { &nf.states[worker] };
+            HotNf { process: nf.lib.process, state: state.ptr(), lock: shared.then_some(&nf.lock), routes: &nf.routes }
+        })
+        .collect()
+}
+
+struct Worker<'a> {
+    id: u32,
+    n_workers: u32,
+    nfs: Vec<HotNf<'a>>,
+    entries: &'a [(u32, u32)],
+    counters: Vec<Counters>,
+    bufs: Vec<Box<[u8]>>,
+    free: Vec<u32>,
+    stack: Vec<Job>,
+    collect: bool,
+    output: Packets,
+    tags: Vec<ExitTag>,
+}
+
+impl<'a> Worker<'a> {
+    fn new(ex: &'a Executor, id: usize, cap: usize, collect: bool) -> Self {
+        let n_bufs = ex.entries.len().max(1);
+        Worker {
+            id: id as u32,
+            n_workers: ex.workers,
+            nfs: hot_nfs(ex, id),
+            entries: &ex.entries,
+            counters: ex
+                .nfs
+                .iter()
+                .map(|nf| Counters { out: vec![0; nf.routes.len()], ..Counters::default() })
+                .collect(),
+            bufs: (0..n_bufs).map(|_| vec![0u8; cap].into_boxed_slice()).collect(),
+            free: (0..n_bufs as u32).rev().collect(),
+            stack: Vec::with_capacity(16),
+            collect,
+            output: Packets::new(),
+            tags: Vec::new(),
+        }
+    }
+
+    fn take_buf(&mut self) -> u32 {
+        match self.free.pop() {
+            Some(b) => b,
+            None => {
+                let cap = self.bufs[0].len();
+                self.bufs.push(vec![0u8; cap].into_boxed_slice());
+                (self.bufs.len() - 1) as u32
+            }
+        }
+    }
+
+    #[inline]
+    fn process_packet(&mut self, index: u32, ts_ns: u64, data: &[u8]) {
+        let cap = self.bufs[0].len();
+        let len = data.len().min(cap);
+        for k in 0..self.entries.len() {
+            let (nf, in_port) = self.entries[k];
+            let buf = self.take_buf();
+            self.bufs[buf as usize][..len].copy_from_slice(&data[..len]);
+            self.stack.push(Job { nf, in_port, buf, len: len as u32 });
+        }
+        while let Some(mut job) = self.stack.pop() {
+            loop {
+                let nf = &self.nfs[job.nf as usize];
+                // Copy the executor-owned route table reference out, so it is
+                // not tied to the borrow of `self`.
+                let routes: &'a [Vec<(u32, u32)>] = nf.routes;
+                let buf = &mut self.bufs[job.buf as usize];
+                let mut pkt =
+                    NfPacket { data: buf.as_mut_ptr(), len: job.len, cap: cap as u32, in_port: job.in_port, reserved: 0 };
+                let mut ctx = NfCtx { state: nf.state, now_ns: ts_ns, worker: self.id, n_workers: self.n_workers };
+                let verdict = match nf.lock {
+                    // SAFETY: pkt points at `cap` writable bytes of this worker's
+                    // buffer; the state instance is this worker's own.
+                    None => unsafe { (nf.process)(&mut ctx, &mut pkt) },
+                    Some(m) => {
+                        let _g = m.lock().unwrap_or_else(|e| e.into_inner());
+                        // SAFETY: as above; the shared instance is entered under its lock.
+                        unsafe { (nf.process)(&mut ctx, &mut pkt) }
+                    }
+                };
+                let c = &mut self.counters[job.nf as usize];
+                c.rx += 1;
+                if verdict < 0 || verdict as usize >= routes.len() || pkt.len as usize > cap {
+                    if verdict == NF_DROP {
+                        c.drops += 1;
+                    } else {
+                        c.invalid += 1;
+                    }
+                    self.free.push(job.buf);
+                    break;
+                }
+                let port = verdict as usize;
+                c.out[port] += 1;
+                job.len = pkt.len;
+                let succ = &routes[port];
+                match succ.len() {
+                    0 => {
+                        if self.collect {
+                            let b = &self.bufs[job.buf as usize];
+                            self.output.push(ts_ns, &b[..job.len as usize]);
+                            self.tags.push(ExitTag { input: u64::from(index), nf: job.nf, port: port as u32 });
+                        }
+                        self.free.push(job.buf);
+                        break;
+                    }
+                    1 => {
+                        (job.nf, job.in_port) = succ[0];
+                    }
+                    _ => {
+                        // Copies for all but the first successor; pushed in
+                        // reverse so they run in link order after the first.
+                        for &(nf2, in2) in succ[1..].iter().rev() {
+                            let b = self.take_buf();
+                            let (src, dst) = two_bufs(&mut self.bufs, job.buf as usize, b as usize);
+                            dst[..job.len as usize].copy_from_slice(&src[..job.len as usize]);
+                            self.stack.push(Job { nf: nf2, in_port: in2, buf: b, len: job.len });
+                        }
+                        (job.nf, job.in_port) = succ[0];
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn two_bufs(bufs: &mut [Box<[u8]>], a: usize, b: usize) -> (&[u8], &mut [u8]) {
+    if a < b {
+        let (lo, hi) = bufs.split_at_mut(b);
+        (&lo[a], &mut hi[0])
+    } else {
+        let (lo, hi) = bufs.split_at_mut(a);
+        (&hi[0], &mut lo[b])
+    }
+}
+
+fn run_worker(mut w: Worker<'_>, packets: &Packets, indices: &[u32]) -> WorkerOut {
+    for &i in indices {
+        if let Some(p) = packets.get(i as usize) {
+            w.process_packet(i, p.ts_ns, p.data);
+        }
+    }
+    WorkerOut { counters: w.counters, output: w.output, tags: w.tags }
+}
+
+/// Run the partitions (one per worker) and merge the results.
+pub(super) fn execute(ex: &Executor, packets: &Packets, parts: &[Vec<u32>]) -> Result<Outcome, ExecError> {
+    let cap = packets.max_len().max(64) + ex.headroom as usize;
+    let outs: Vec<WorkerOut>;
+    let wall_ns;
+    if parts.len() == 1 {
+        let w = Worker::new(ex, 0, cap, ex.collect);
+        let start = Instant::now();
+        outs = vec![run_worker(w, packets, &parts[0])];
+        wall_ns = start.elapsed().as_nanos() as u64;
+    } else {
+        let barrier = Barrier::new(parts.len() + 1);
+        let result = std::thread::scope(|s| {
+            let handles: Vec<_> = parts
+                .iter()
+                .enumerate()
+                .map(|(id, part)| {
+                    let barrier = &barrier;
+                    s.spawn(move || {
+                        let w = Worker::new(ex, id, cap, ex.collect);
+                        barrier.wait();
+                        run_worker(w, packets, part)
+                    })
+                })
+                .collect();
+            barrier.wait();
+            let start = Instant::now();
+            let mut outs = Vec::with_capacity(handles.len());
+            for (id, h) in handles.into_iter().enumerate() {
+                outs.push(h.join().map_err(|_| ExecError::Worker(id as u32))?);
+            }
+            Ok::<_, ExecError>((outs, start.elapsed().as_nanos() as u64))
+        })?;
+        outs = result.0;
+        wall_ns = result.1;
+    }
+    let mut counters: Vec<Counters> =
+        ex.nfs.iter().map(|nf| Counters { out: vec![0; nf.routes.len()], ..Counters::default() }).collect();
+    for o in &outs {
+        for (total, c) in counters.iter_mut().zip(&o.counters) {
+            total.rx += c.rx;
+            total.drops += c.drops;
+            total.invalid += c.invalid;
+            for (t, x) in total.out.iter_mut().zip(&c.out) {
+                *t += *x;
+            }
+        }
+    }
+    let (output, tags) = if ex.collect { merge_outputs(&outs) } else { (None, vec![]) };
+    Ok(Outcome { counters, wall_ns, output, tags })
+}
+
+/// Merge per-worker exit packets into input order (within one input packet,
+/// the order its worker emitted them).
+fn merge_outputs(outs: &[WorkerOut]) -> (Option<Packets>, Vec<ExitTag>) {
+    let mut order: Vec<(u64, usize, usize)> = Vec::with_capacity(outs.iter().map(|o| o.tags.len()).sum());
+    for (w, o) in outs.iter().enumerate() {
+        order.extend(o.tags.iter().enumerate().map(|(k, t)| (t.input, w, k)));
+    }
+    order.sort_unstable();
+    let bytes = outs.iter().map(|o| o.output.total_bytes() as usize).sum();
+    let mut packets = Packets::with_capacity(order.len(), bytes);
+    let mut tags = Vec::with_capacity(order.len());
+    for (_, w, k) in order {
+        if let Some(p) = outs[w].output.get(k) {
+            packets.push(p.ts_ns, p.data);
+            tags.push(outs[w].tags[k]);
+        }
+    }
+    (Some(packets), tags)
+}

@@ -1,0 +1,306 @@
+//! The FastClick target of a plan: write a fresh `.click` configuration for a
+//! chain ([`emit_chain`]), or rewrite an operator's existing configuration in
+//! place ([`rewrite_click`], FlowMage Fig. 7): the `FromDPDKDevice` gets the
+//! RSS hash fields, key and thread count; every stateful element gets its
+//! `SHARED` mode. Lives here rather than in the binary because it is pure
+//! plan-to-text lowering over `nfc-core` types; `src/emit/fastclick.rs`
+//! re-exports it. Parameter names are documented in `docs/targets/fastclick.md`
+//! (which are upstream FastClick, which need sharing-aware elements).
+
+use nfc_core::chain::{ChainSpec, NfSource};
+use nfc_core::click::{self, Arg, ByteSpan, ClickConfig, ConfigArgs, Element, Hop, Statement};
+use nfc_core::diag::Diagnostic;
+use nfc_core::facts::Facts;
+use nfc_core::plan::{Plan, Sharing};
+
+/// Upstream FastClick input element whose RSS configuration the plan sets.
+pub const FROM_DEVICE: &str = "FromDPDKDevice";
+/// Upstream FastClick output element.
+pub const TO_DEVICE: &str = "ToDPDKDevice";
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Quote a value for a Click argument when it is not a plain word.
+fn quote(value: &str) -> String {
+    let plain = !value.is_empty()
+        && value.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | ':' | '-' | '$' | '@'));
+    if plain {
+        value.to_string()
+    } else {
+        format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+}
+
+/// `port_scan_detector` -> `NfcPortScanDetector`.
+fn class_name(base: &str) -> String {
+    let camel: String = base
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let mut cs = p.chars();
+            cs.next().map(|c| c.to_ascii_uppercase().to_string() + cs.as_str()).unwrap_or_default()
+        })
+        .collect();
+    format!("Nfc{camel}")
+}
+
+/// The RSS arguments the plan puts on `FromDPDKDevice`.
+fn rss_args(plan: &Plan) -> Vec<(&'static str, String)> {
+    let fields: Vec<&str> = plan.rss.fields.iter().map(|f| f.name()).collect();
+    vec![
+        ("N_QUEUES", plan.cores.to_string()),
+        ("MAXTHREADS", plan.cores.to_string()),
+        ("MODE", "rss".into()),
+        ("HASHFUNC", quote(&fields.join(","))),
+        ("RSS_KEY", hex(&plan.rss.key40)),
+        ("RSS_SYMMETRIC", plan.rss.symmetric.to_string()),
+        ("RETA_SIZE", plan.rss.reta.len().to_string()),
+    ]
+}
+
+fn sharing_arg(sharing: Sharing) -> Option<String> {
+    match sharing {
+        Sharing::SharedNothing => Some("false".into()),
+        Sharing::Shared => Some("true".into()),
+        Sharing::Stateless => None,
+    }
+}
+
+/// Number of entries of the NF's largest per-flow state object, if known.
+fn state_size(facts: &Facts) -> Option<u64> {
+    facts.state_objects.iter().filter(|o| o.per_flow).filter_map(|o| o.capacity).max()
+}
+
+fn decl(name: &str, class: &str, args: Vec<Arg>) -> Hop {
+    Hop {
+        input_port: None,
+        element: Element::Declaration {
+            names: vec![name.to_string()],
+            class: class.to_string(),
+            config: Some(ConfigArgs::new(args)),
+            span: ByteSpan::default(),
+            class_end: 0,
+        },
+        output_port: None,
+    }
+}
+
+fn name_hop(name: &str, input_port: Option<u32>, output_port: Option<u32>) -> Hop {
+    Hop { input_port, element: Element::Name { name: name.to_string(), span: ByteSpan::default() }, output_port }
+}
+
+fn chain_stmt(hops: Vec<Hop>) -> Statement {
+    Statement::Chain { hops, span: ByteSpan::default() }
+}
+
+/// A fresh FastClick configuration for `chain` under `plan`: device input
+/// with RSS, IPv4 classification, one element per NF (sharing mode, state
+/// size, the NF's configuration as keyword arguments), the chain's topology,
+/// and device output for every output port the chain leaves unconnected.
+pub fn emit_chain(chain: &ChainSpec, facts: &[Facts], plan: &Plan) -> String {
+    let input = chain.targets.fastclick_in.clone().unwrap_or_else(|| "0".into());
+    let output = chain.targets.fastclick_out.clone().unwrap_or_else(|| input.clone());
+    let mut statements = vec![];
+    let mut from_args = vec![Arg::positional(quote(&input))];
+    from_args.extend(rss_args(plan).into_iter().map(|(k, v)| Arg::keyword(k, v)));
+    from_args.push(Arg::keyword("NDESC", "1024"));
+    statements.push(chain_stmt(vec![decl("nfc_in", FROM_DEVICE, from_args)]));
+    statements.push(chain_stmt(vec![decl("nfc_out", TO_DEVICE, vec![Arg::positional(quote(&output))])]));
+    statements.push(chain_stmt(vec![decl(
+        "nfc_classify",
+        "Classifier",
+        vec![Arg::positional("12/0800"), Arg::positional("-")],
+    )]));
+    let order = chain.topo_order();
+    for nf in &order {
+        let id = &nf.id.0;
+        let base = match &nf.source {
+            NfSource::Builtin { name } => name.clone(),
+            NfSource::Source { paths, .. } => paths
+                .first()
+                .and_then(|p| p.file_stem())
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| id.clone()),
+        };
+        let facts = facts.iter().find(|f| f.nf == *id);
+        let placement = plan.nfs.iter().find(|p| p.nf == *id);
+        let mut args = vec![];
+        if let Some(shared) = placement.and_then(|p| sharing_arg(p.sharing)) {
+            args.push(Arg::keyword("SHARED", shared));
+        }
+        if let Some(size) = facts.and_then(state_size) {
+            args.push(Arg::keyword("SIZE", size.to_string()));
+        }
+        for (key, value) in nf.config.flatten() {
+            if key.is_empty() {
+                args.push(Arg::positional(quote(&value)));
+            } else {
+                let kw: String =
+                    key.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' }).collect();
+                let kw = if kw.starts_with(|c: char| c.is_ascii_digit()) { format!("K{kw}") } else { kw };
+                args.push(Arg::keyword(&kw, quote(&value)));
+            }
+        }
+        statements.push(chain_stmt(vec![decl(id, &class_name(&base), args)]));
+    }
+    statements.push(chain_stmt(vec![name_hop("nfc_in", None, None), name_hop("nfc_classify", None, None)]));
+    statements.push(chain_stmt(vec![name_hop("nfc_classify", None, Some(1)), name_hop("Discard", None, None)]));
+    let entries = chain.entries();
+    let mark = Hop {
+        input_port: None,
+        element: Element::Anonymous {
+            class: "MarkIPHeader".into(),
+            config: ConfigArgs::new(vec![Arg::keyword("OFFSET", "14")]),
+            span: ByteSpan::default(),
+        },
+        output_port: None,
+    };
+    match entries.as_slice() {
+        [] => statements.push(chain_stmt(vec![name_hop("nfc_classify", None, Some(0)), mark, name_hop("nfc_out", None, None)])),
+        [one] => statements.push(chain_stmt(vec![name_hop("nfc_classify", None, Some(0)), mark, name_hop(&one.id.0, None, None)])),
+        many => {
+            statements.push(chain_stmt(vec![
+                name_hop("nfc_classify", None, Some(0)),
+                mark,
+                decl("nfc_fanout", "Tee", vec![Arg::positional(many.len().to_string())]),
+            ]));
+            for (i, e) in many.iter().enumerate() {
+                statements.push(chain_stmt(vec![name_hop("nfc_fanout", None, Some(i as u32)), name_hop(&e.id.0, None, None)]));
+            }
+        }
+    }
+    for nf in &order {
+        let succ = chain.successors(&nf.id.0);
+        for port in 0..nf.ports.max(1) {
+            let targets: Vec<&str> = succ.iter().filter(|(p, _)| *p == port).map(|(_, n)| n.0.as_str()).collect();
+            let targets = if targets.is_empty() { vec!["nfc_out"] } else { targets };
+            for t in targets {
+                let out_port = if port == 0 { None } else { Some(port) };
+                statements.push(chain_stmt(vec![name_hop(&nf.id.0, None, out_port), name_hop(t, None, None)]));
+            }
+        }
+    }
+    let config = ClickConfig { statements };
+    let mut out = String::new();
+    out.push_str(&format!("// nfc: FastClick configuration for chain `{}`\n", chain.name));
+    for line in &plan.rationale {
+        out.push_str(&format!("// {line}\n"));
+    }
+    out.push_str("// RSS_KEY, RSS_SYMMETRIC, RETA_SIZE, HASHFUNC and SHARED need nfc's sharing-aware elements (docs/targets/fastclick.md)\n");
+    out.push_str(&click::print(&config));
+    out
+}
+
+/// One in-place text edit.
+struct Edit {
+    span: ByteSpan,
+    text: String,
+}
+
+/// Edits that set `updates` (keyword, value) on an element: replace existing
+/// keyword arguments, insert missing ones after the positional arguments.
+fn set_args(config: Option<&ConfigArgs>, class_end: usize, updates: &[(&str, String)], edits: &mut Vec<Edit>) {
+    let Some(config) = config else {
+        let inner: Vec<String> = updates.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        edits.push(Edit { span: ByteSpan { start: class_end, end: class_end }, text: format!("({})", inner.join(", ")) });
+        return;
+    };
+    let mut missing = vec![];
+    for (k, v) in updates {
+        match config.args.iter().find(|a| a.keyword.as_deref() == Some(*k)) {
+            Some(arg) if arg.value == *v => {}
+            Some(arg) => edits.push(Edit { span: arg.span, text: format!("{k} {v}") }),
+            None => missing.push(format!("{k} {v}")),
+        }
+    }
+    if missing.is_empty() {
+        return;
+    }
+    let last_positional = config.args.iter().take_while(|a| a.keyword.is_none()).last();
+    let (at, text) = match (last_positional, config.args.first()) {
+        (Some(p), _) => (p.span.end, format!(", {}", missing.join(", "))),
+        (None, Some(first)) => (first.span.start, format!("{}, ", missing.join(", "))),
+        (None, None) => (config.span.start, missing.join(", ")),
+    };
+    edits.push(Edit { span: ByteSpan { start: at, end: at }, text });
+}
+
+/// Rewrite an existing FastClick configuration for `plan`, touching only the
+/// parameters the plan decides (FlowMage Fig. 7): RSS on every
+/// `FromDPDKDevice`, `SHARED` on every stateful element named in
+/// `facts_by_element`. Comments and layout are preserved. Parse errors,
+/// elements missing from the file and NFs missing from the plan are errors.
+pub fn rewrite_click(
+    text: &str,
+    file: &str,
+    facts_by_element: &[(String, Facts)],
+    plan: &Plan,
+) -> Result<String, Vec<Diagnostic>> {
+    let (config, diags) = click::parse(text, file);
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(diags);
+    }
+    let mut errors = vec![];
+    let mut edits = vec![];
+    let from_devices: Vec<_> = config
+        .statements
+        .iter()
+        .filter_map(|st| match st {
+            Statement::Chain { hops, .. } => Some(hops),
+            Statement::ElementClass { .. } => None,
+        })
+        .flatten()
+        .filter_map(|hop| match &hop.element {
+            Element::Declaration { class, config, class_end, .. } if class == FROM_DEVICE => Some((config.as_ref(), *class_end)),
+            Element::Anonymous { class, config, span } if class == FROM_DEVICE => {
+                Some((Some(config), span.start + class.len()))
+            }
+            _ => None,
+        })
+        .collect();
+    if from_devices.is_empty() {
+        errors.push(
+            Diagnostic::error("E0602", format!("no `{FROM_DEVICE}` element to carry the RSS configuration"))
+                .with_span(ByteSpan::default().to_span(file, text))
+                .with_hint("the FastClick target configures RSS on FromDPDKDevice"),
+        );
+    }
+    let rss = rss_args(plan);
+    for (cfg, class_end) in from_devices {
+        set_args(cfg, class_end, &rss, &mut edits);
+    }
+    let decls = config.declarations();
+    for (element, facts) in facts_by_element {
+        let Some(decl) = decls.iter().find(|d| d.name == element) else {
+            errors.push(
+                Diagnostic::error("E0603", format!("element `{element}` is not declared in the configuration"))
+                    .with_span(ByteSpan::default().to_span(file, text)),
+            );
+            continue;
+        };
+        if !facts.stateful {
+            continue;
+        }
+        let Some(placement) = plan.nfs.iter().find(|p| p.nf == *element || p.nf == facts.nf) else {
+            errors.push(
+                Diagnostic::error("E0604", format!("the plan has no placement for element `{element}`"))
+                    .with_span(decl.span.to_span(file, text)),
+            );
+            continue;
+        };
+        if let Some(shared) = sharing_arg(placement.sharing) {
+            set_args(decl.config, decl.class_end, &[("SHARED", shared)], &mut edits);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    edits.sort_by(|a, b| b.span.start.cmp(&a.span.start).then(b.span.end.cmp(&a.span.end)));
+    let mut out = text.to_string();
+    for e in edits {
+        out.replace_range(e.span.start..e.span.end, &e.text);
+    }
+    Ok(out)
+}

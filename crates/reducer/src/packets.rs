@@ -1,0 +1,285 @@
+//! Deterministic packet sets for proof by execution. The generator reads the
+//! chain's configuration values generically (anything that parses as an IPv4
+//! address or prefix becomes an address pool, anything that parses as a port
+//! or port range becomes a port pool) and emits frames that hit every pool
+//! from inside and outside, over TCP, UDP, ICMP and another IP protocol, plus
+//! the odd frames parsers must survive: ARP, IPv6, VLAN tags, fragments,
+//! TCP options, bad IHL and truncations at every layer.
+
+/// A frame and its timestamp.
+#[derive(Debug, Clone)]
+pub struct TestPacket {
+    pub frame: Vec<u8>,
+    pub now_ns: u64,
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next() % n
+        }
+    }
+}
+
+fn parse_ipv4(s: &str) -> Option<u32> {
+    let parts: Vec<&str> = s.split('.').collect();
+    if parts.len() != 4 {
+        return None;
+    }
+    let mut v = 0u32;
+    for p in parts {
+        v = (v << 8) | p.parse::<u8>().ok()? as u32;
+    }
+    Some(v)
+}
+
+/// Address pools (addr, mask) and port values found in a configuration.
+#[derive(Debug, Default, Clone)]
+pub struct Pools {
+    pub prefixes: Vec<(u32, u32)>,
+    pub ports: Vec<u16>,
+}
+
+/// Scan flattened key/values for addresses, prefixes, ports and ranges.
+pub fn pools_from_config(configs: &[&[(String, String)]]) -> Pools {
+    let mut pools = Pools::default();
+    for cfg in configs {
+        for (_, v) in cfg.iter() {
+            let v = v.trim();
+            if let Some((a, l)) = v.split_once('/') {
+                if let (Some(a), Ok(l)) = (parse_ipv4(a), l.parse::<u32>()) {
+                    if l <= 32 {
+                        let mask = if l == 0 { 0 } else { u32::MAX << (32 - l) };
+                        pools.prefixes.push((a & mask, mask));
+                    }
+                }
+            } else if let Some(a) = parse_ipv4(v) {
+                pools.prefixes.push((a, u32::MAX));
+            } else if let Some((lo, hi)) = v.split_once('-') {
+                if let (Ok(lo), Ok(hi)) = (lo.parse::<u16>(), hi.parse::<u16>()) {
+                    pools.ports.extend([lo, hi, lo.saturating_sub(1), hi.saturating_add(1)]);
+                }
+            } else if let Ok(p) = v.parse::<u32>() {
+                if (1..=65535).contains(&p) {
+                    let p = p as u16;
+                    pools.ports.extend([p, p.saturating_add(1)]);
+                }
+            }
+        }
+    }
+    pools.prefixes.sort();
+    pools.prefixes.dedup();
+    pools.ports.sort();
+    pools.ports.dedup();
+    pools
+}
+
+fn csum(bytes: &[u8]) -> u16 {
+    let mut sum = 0u32;
+    for c in bytes.chunks(2) {
+        sum += ((c[0] as u32) << 8) | c.get(1).copied().unwrap_or(0) as u32;
+    }
+    while sum >> 16 != 0 {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    !(sum as u16)
+}
+
+struct Spec {
+    src: u32,
+    dst: u32,
+    proto: u8,
+    sport: u16,
+    dport: u16,
+    tos: u8,
+    vlan: bool,
+    frag: bool,
+    tcp_opts: bool,
+    payload: usize,
+}
+
+fn build(s: &Spec) -> Vec<u8> {
+    let mut f = vec![0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02];
+    if s.vlan {
+        f.extend([0x81, 0x00, 0x00, 0x05]);
+    }
+    f.extend([0x08, 0x00]);
+    let l4_len = match s.proto {
+        6 => if s.tcp_opts { 32 } else { 20 },
+        17 => 8,
+        1 => 8,
+        _ => 0,
+    };
+    let tot = 20 + l4_len + s.payload;
+    let ip_start = f.len();
+    f.extend([0x45, s.tos]);
+    f.extend((tot as u16).to_be_bytes());
+    f.extend([0x12, 0x34]);
+    f.extend(if s.frag { [0x00, 0x10] } else { [0x40, 0x00] });
+    f.extend([64, s.proto, 0, 0]);
+    f.extend(s.src.to_be_bytes());
+    f.extend(s.dst.to_be_bytes());
+    let c = csum(&f[ip_start..ip_start + 20]);
+    f[ip_start + 10..ip_start + 12].copy_from_slice(&c.to_be_bytes());
+    match s.proto {
+        6 => {
+            f.extend(s.sport.to_be_bytes());
+            f.extend(s.dport.to_be_bytes());
+            f.extend([0, 0, 0, 1, 0, 0, 0, 0]);
+            f.push(if s.tcp_opts { 0x80 } else { 0x50 });
+            f.push(0x12);
+            f.extend([0xff, 0xff, 0, 0, 0, 0]);
+            if s.tcp_opts {
+                f.extend([1u8; 12]);
+            }
+        }
+        17 => {
+            f.extend(s.sport.to_be_bytes());
+            f.extend(s.dport.to_be_bytes());
+            f.extend(((8 + s.payload) as u16).to_be_bytes());
+            f.extend([0, 0]);
+        }
+        1 => f.extend([8, 0, 0, 0, 0, 1, 0, 1]),
+        _ => {}
+    }
+    f.extend((0..s.payload).map(|i| (i * 7) as u8));
+    f
+}
+
+/// Protocol weights of generated traffic, and whether to add malformed frames.
+#[derive(Debug, Clone, Copy)]
+pub struct Mix {
+    pub tcp: u64,
+    pub udp: u64,
+    pub icmp: u64,
+    pub other: u64,
+    /// Truncations, fragments, VLAN tags and the fixed odd frames.
+    pub malformed: bool,
+}
+
+impl Default for Mix {
+    fn default() -> Self {
+        Mix { tcp: 4, udp: 3, icmp: 2, other: 1, malformed: true }
+    }
+}
+
+/// Generate `count` frames (plus a fixed set of malformed ones) from pools.
+pub fn generate(pools: &Pools, count: usize, seed: u64) -> Vec<TestPacket> {
+    generate_mix(pools, count, seed, Mix::default())
+}
+
+/// Generate `count` frames with the given protocol mix.
+pub fn generate_mix(pools: &Pools, count: usize, seed: u64, mix: Mix) -> Vec<TestPacket> {
+    let mut rng = Rng(seed | 1);
+    let mut out = vec![];
+    let pick_addr = |rng: &mut Rng| -> u32 {
+        if pools.prefixes.is_empty() || rng.below(4) == 0 {
+            return rng.next() as u32;
+        }
+        let (a, m) = pools.prefixes[rng.below(pools.prefixes.len() as u64) as usize];
+        match rng.below(3) {
+            0 => a,
+            1 => a | (rng.next() as u32 & !m),
+            _ => (a | (rng.next() as u32 & !m)) ^ (1u32 << rng.below(32)),
+        }
+    };
+    let pick_port = |rng: &mut Rng| -> u16 {
+        if pools.ports.is_empty() || rng.below(3) == 0 {
+            return rng.next() as u16;
+        }
+        pools.ports[rng.below(pools.ports.len() as u64) as usize]
+    };
+    for i in 0..count {
+        let total = (mix.tcp + mix.udp + mix.icmp + mix.other).max(1);
+        let r = rng.below(total);
+        let proto = if r < mix.tcp {
+            6
+        } else if r < mix.tcp + mix.udp {
+            17
+        } else if r < mix.tcp + mix.udp + mix.icmp {
+            1
+        } else {
+            47
+        };
+        let odd = mix.malformed;
+        let spec = Spec {
+            src: pick_addr(&mut rng),
+            dst: pick_addr(&mut rng),
+            proto,
+            sport: pick_port(&mut rng),
+            dport: pick_port(&mut rng),
+            tos: (rng.next() & 0xff) as u8,
+            vlan: odd && rng.below(16) == 0,
+            frag: odd && rng.below(20) == 0,
+            tcp_opts: rng.below(8) == 0,
+            payload: rng.below(64) as usize,
+        };
+        let mut frame = build(&spec);
+        // Truncate a few frames at a random point (runts, cut headers).
+        if odd && rng.below(25) == 0 {
+            let cut = rng.below(frame.len() as u64) as usize;
+            frame.truncate(cut);
+        }
+        out.push(TestPacket { frame, now_ns: 1_000_000 * i as u64 });
+    }
+    if !mix.malformed {
+        return out;
+    }
+    // Fixed odd frames: ARP, IPv6/TCP, bad IHL, bad version, runts.
+    let mut arp = vec![0xff; 6];
+    arp.extend([0x02, 0, 0, 0, 0, 3, 0x08, 0x06, 0, 1, 8, 0, 6, 4, 0, 1]);
+    arp.extend([0u8; 20]);
+    let mut v6 = vec![0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02, 0x86, 0xdd, 0x60, 0, 0, 0, 0, 20, 6, 64];
+    v6.extend([0u8; 32]);
+    v6.extend([0, 80, 1, 187, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x02, 0xff, 0xff, 0, 0, 0, 0]);
+    let mut bad_ihl = build(&Spec { src: 1, dst: 2, proto: 6, sport: 1, dport: 2, tos: 0, vlan: false, frag: false, tcp_opts: false, payload: 0 });
+    bad_ihl[14] = 0x43;
+    let mut bad_ver = bad_ihl.clone();
+    bad_ver[14] = 0x65;
+    for (k, frame) in [arp, v6, bad_ihl, bad_ver, vec![], vec![0u8; 13]].into_iter().enumerate() {
+        out.push(TestPacket { frame, now_ns: 1_000_000 * (count + k) as u64 });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pools_come_from_prefixes_addresses_ports_and_ranges() {
+        let cfg = vec![
+            ("rules.0.src".to_string(), "10.0.0.0/8".to_string()),
+            ("rules.0.dst".to_string(), "8.8.8.8".to_string()),
+            ("rules.0.dport".to_string(), "80-90".to_string()),
+            ("rules.1.dport".to_string(), "22".to_string()),
+            ("rules.1.action".to_string(), "drop".to_string()),
+        ];
+        let p = pools_from_config(&[&cfg]);
+        assert_eq!(p.prefixes, vec![(0x0808_0808, u32::MAX), (0x0a00_0000, 0xff00_0000)]);
+        for port in [22, 23, 79, 80, 90, 91] {
+            assert!(p.ports.contains(&port), "{port}");
+        }
+    }
+
+    #[test]
+    fn mix_controls_protocols_and_is_deterministic() {
+        let p = Pools::default();
+        let a = generate_mix(&p, 400, 7, Mix { tcp: 1, udp: 1, icmp: 0, other: 0, malformed: false });
+        let b = generate_mix(&p, 400, 7, Mix { tcp: 1, udp: 1, icmp: 0, other: 0, malformed: false });
+        assert_eq!(a.len(), 400);
+        assert!(a.iter().zip(&b).all(|(x, y)| x.frame == y.frame));
+        let udp = a.iter().filter(|p| p.frame[23] == 17).count();
+        assert!(udp > 120 && udp < 280, "{udp}");
+        assert!(a.iter().all(|p| p.frame[23] == 17 || p.frame[23] == 6));
+    }
+}
