@@ -33,3 +33,290 @@ pub fn parse_chain_text(text: &str, file: &str) -> Result<ChainSpec, Failure> {
         _ => Err(Failure::Diagnostics(diags)),
     }
 }
+
+use nfc_core::chain::{Framework, NfInstance, NfSource};
+use std::path::PathBuf;
+
+/// Where nfc keeps its caches and build outputs (`.nfc/` in the project).
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    pub dir: PathBuf,
+}
+
+impl Workspace {
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Workspace { dir: dir.into() }
+    }
+    pub fn build_dir(&self) -> PathBuf {
+        self.dir.join("build")
+    }
+    pub fn facts_cache(&self) -> PathBuf {
+        self.dir.join("facts")
+    }
+}
+
+/// The source files of an NF instance: a built-in's sources, or the user's
+/// files with directories expanded to the C/C++ files in them.
+pub fn nf_sources(inst: &NfInstance) -> Result<(Vec<PathBuf>, Framework), Failure> {
+    match &inst.source {
+        NfSource::Builtin { name } => {
+            let nf = nfc_nfs::builtin(name).ok_or_else(|| {
+                Failure::diag(
+                    Diagnostic::error("E0011", format!("unknown NF `{name}`"))
+                        .with_span_opt(inst.span.clone()),
+                )
+            })?;
+            Ok((nf.sources.clone(), Framework::NfcC))
+        }
+        NfSource::Source { paths, framework } => {
+            let mut files = vec![];
+            for p in paths {
+                if p.is_dir() {
+                    let rd = std::fs::read_dir(p)
+                        .map_err(|e| Failure::io(format!("reading {}", p.display()), e))?;
+                    let mut found: Vec<PathBuf> = rd
+                        .filter_map(|e| e.ok().map(|e| e.path()))
+                        .filter(|f| {
+                            f.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                                ["c", "cc", "cpp", "cxx", "h", "hh", "hpp"].contains(&e)
+                            })
+                        })
+                        .collect();
+                    found.sort();
+                    files.extend(found);
+                } else {
+                    files.push(p.clone());
+                }
+            }
+            Ok((files, *framework))
+        }
+    }
+}
+
+/// Build every NF of the chain into a shared object (cached by source hash).
+/// Only NFs written against nf.h can be built; others get a diagnostic.
+pub fn build_objects(
+    chain: &ChainSpec,
+    ws: &Workspace,
+) -> Result<Vec<(String, nfc_nfs::BuiltNf)>, Failure> {
+    let mut out = vec![];
+    let mut diags = vec![];
+    for inst in &chain.nfs {
+        let (files, framework) = nf_sources(inst)?;
+        if framework != Framework::NfcC {
+            diags.push(
+                Diagnostic::error("E0101", format!("NF `{}` is {} code, which nfc can analyze but not build or run", inst.id, framework.name()))
+                    .with_span_opt(inst.span.clone())
+                    .with_hint("only NFs written against nfs/include/nf.h (framework: nfc-c) run in the executor and flash-rt"),
+            );
+            continue;
+        }
+        let c_files: Vec<PathBuf> = files
+            .into_iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "c"))
+            .collect();
+        let opts = nfc_nfs::BuildOptions {
+            out_dir: ws.build_dir(),
+            sanitize: false,
+            extra_cflags: vec![],
+        };
+        match nfc_nfs::build(&inst.id.0, &c_files, &opts) {
+            Ok(b) => out.push((inst.id.0.clone(), b)),
+            Err(e) => diags.push(
+                Diagnostic::error("E0102", format!("NF `{}` does not build: {e}", inst.id))
+                    .with_span_opt(inst.span.clone())
+                    .with_hint("the NF must compile with clang-19 against nfs/include/nf.h"),
+            ),
+        }
+    }
+    if has_errors(&diags) {
+        return Err(Failure::Diagnostics(diags));
+    }
+    Ok(out)
+}
+
+/// The executable form of a chain for the reference executor.
+pub fn exec_chain(
+    chain: &ChainSpec,
+    objects: &[(String, nfc_nfs::BuiltNf)],
+    plan: Option<&nfc_core::Plan>,
+) -> flash_rt::offline::ExecChain {
+    flash_rt::offline::ExecChain::from_spec(
+        chain,
+        |inst| {
+            objects
+                .iter()
+                .find(|(id, _)| *id == inst.id.0)
+                .map(|(_, b)| b.so.clone())
+                .unwrap_or_default()
+        },
+        plan,
+    )
+}
+
+/// Turn an executor error into a diagnostic when it is about the input
+/// (a malformed pcap, an NF rejecting its config), else an internal failure.
+pub fn exec_failure(e: flash_rt::offline::ExecError, chain: &ChainSpec) -> Failure {
+    use flash_rt::offline::ExecError as E;
+    let msg = e.to_string();
+    match &e {
+        E::Pcap { .. } | E::Output { .. } => Failure::diag(
+            Diagnostic::error("E0200", msg)
+                .with_hint("pcap files must be classic libpcap captures with Ethernet link type"),
+        ),
+        E::Init { nf, .. } | E::BadConfig { nf, .. } => Failure::diag(
+            Diagnostic::error("E0201", msg)
+                .with_span_opt(chain.nf(nf).and_then(|n| n.span.clone()))
+                .with_hint(
+                    "fix this NF's `config:` in the chain file (see the NF's configs/default.yaml)",
+                ),
+        ),
+        _ => Failure::Internal {
+            stage: "run",
+            message: msg,
+        },
+    }
+}
+
+/// Run a chain over a pcap with the reference executor.
+pub fn run_pcap(
+    chain: &ChainSpec,
+    ws: &Workspace,
+    input: &Path,
+    output: Option<&Path>,
+    plan: Option<&nfc_core::Plan>,
+    workers: Option<u32>,
+) -> Result<flash_rt::offline::ExecReport, Failure> {
+    let objects = build_objects(chain, ws)?;
+    let exec = exec_chain(chain, &objects, plan);
+    let mut opts = plan
+        .map(flash_rt::offline::ExecOptions::from_plan)
+        .unwrap_or_default();
+    if let Some(w) = workers {
+        opts.workers = w.max(1);
+    }
+    opts.scratch_dir = Some(ws.dir.join("scratch"));
+    std::fs::create_dir_all(ws.dir.join("scratch"))
+        .map_err(|e| Failure::io("creating the scratch directory", e))?;
+    flash_rt::offline::run_pcap(&exec, input, output, &opts).map_err(|e| exec_failure(e, chain))
+}
+
+// ------------------------------------------------------------------ analyze
+
+pub use nfc_analyzer::{AnalyzeOptions, BackendChoice, LlmOptions};
+use nfc_core::Facts;
+
+/// Analyze one NF from files or directories (a directory is one NF).
+pub fn analyze_paths(
+    name: Option<&str>,
+    paths: &[PathBuf],
+    opts: &AnalyzeOptions,
+) -> Result<(Facts, Vec<Diagnostic>), Failure> {
+    let input = nfc_analyzer::input_from_paths(name, paths).map_err(analyze_failure)?;
+    nfc_analyzer::analyze(&input, opts).map_err(analyze_failure)
+}
+
+fn analyze_failure(e: nfc_analyzer::AnalyzeError) -> Failure {
+    Failure::diag(
+        Diagnostic::error("E0300", e.to_string())
+            .with_hint("check that the NF's source files exist and are readable"),
+    )
+}
+
+/// Analyze every NF of a chain; facts carry the instance id in `nf`.
+pub fn analyze_chain(
+    chain: &ChainSpec,
+    opts: &AnalyzeOptions,
+) -> Result<(Vec<Facts>, Vec<Diagnostic>), Failure> {
+    let mut all = vec![];
+    let mut diags = vec![];
+    for inst in &chain.nfs {
+        let (files, framework) = nf_sources(inst)?;
+        let input = nfc_analyzer::AnalysisInput {
+            name: inst.id.0.clone(),
+            files,
+            framework: Some(framework),
+        };
+        let (mut facts, d) = nfc_analyzer::analyze(&input, opts).map_err(analyze_failure)?;
+        facts.nf = inst.id.0.clone();
+        diags.extend(d);
+        all.push(facts);
+    }
+    Ok((all, diags))
+}
+
+// -------------------------------------------------------------------- place
+
+pub use nfc_placer::{PlaceOptions, TrafficProfile};
+
+/// Most packets the placer looks at to estimate load balance.
+const PROFILE_PACKETS: u64 = 200_000;
+
+/// The traffic profile the placer balances: header tuples of the chain's pcap
+/// or of its synthetic traffic (capped at 200k packets).
+pub fn traffic_profile(chain: &ChainSpec) -> Result<TrafficProfile, Failure> {
+    use nfc_core::chain::Traffic;
+    let packets = match &chain.traffic {
+        Traffic::Pcap { path } => flash_rt::trace::pcap::read_pcap(path).map_err(|e| {
+            Failure::diag(
+                Diagnostic::error("E0200", format!("{}: {e}", path.display()))
+                    .with_hint("the traffic pcap must be a classic libpcap capture"),
+            )
+        })?,
+        Traffic::Synthetic(spec) => {
+            let mut spec = spec.clone();
+            spec.packets = spec.packets.min(PROFILE_PACKETS);
+            flash_rt::trace::generate_packets(&spec)
+                .map_err(|e| {
+                    Failure::diag(
+                        Diagnostic::error("E0040", e.to_string())
+                            .with_hint("fix `traffic.synthetic` in the chain file"),
+                    )
+                })?
+                .0
+        }
+    };
+    let headers = packets.iter().take(PROFILE_PACKETS as usize).map(|p| {
+        let f = flash_rt::rss::FlowFields::parse(p.data);
+        nfc_placer::traffic::PacketHeader {
+            src_ip: u32::from_be_bytes(f.src_ip),
+            dst_ip: u32::from_be_bytes(f.dst_ip),
+            src_port: u16::from_be_bytes(f.src_port),
+            dst_port: u16::from_be_bytes(f.dst_port),
+            proto: f.proto,
+        }
+    });
+    Ok(TrafficProfile::from_packets(headers))
+}
+
+/// Place the chain: RSS fields, Toeplitz key, RETA, and sharing per NF.
+pub fn place_chain(
+    chain: &ChainSpec,
+    facts: &[Facts],
+    traffic: &TrafficProfile,
+    opts: &PlaceOptions,
+) -> Result<(nfc_core::Plan, Vec<Diagnostic>), Failure> {
+    let nfs = nfc_placer::facts_for_chain(chain, facts).map_err(place_failure)?;
+    let mut opts = opts.clone();
+    opts.rss_input = match chain.resources.nic.rss_input {
+        nfc_core::chain::RssInput::FieldSelect => nfc_placer::RssInputMode::FieldSelect,
+        nfc_core::chain::RssInput::Tuple => nfc_placer::RssInputMode::Tuple,
+    };
+    nfc_placer::place(&nfs, &chain.resources, traffic, &opts).map_err(place_failure)
+}
+
+fn place_failure(e: nfc_placer::PlaceError) -> Failure {
+    let hint = match &e {
+        nfc_placer::PlaceError::NoUsableFieldSet { .. } => {
+            "list field sets the NIC can hash in `resources.nic.hash_fields`"
+        }
+        nfc_placer::PlaceError::MissingFacts { .. } => "analyze the NF first (`nfc analyze`)",
+        _ => "see `nfc explain` for the candidates the placer considered",
+    };
+    Failure::diag(Diagnostic::error("E0400", e.to_string()).with_hint(hint))
+}
+
+/// Human explanation of a plan.
+pub fn explain_plan(plan: &nfc_core::Plan) -> String {
+    nfc_placer::explain(plan)
+}

@@ -36,7 +36,10 @@ pub enum Failure {
     },
     /// A stage failed internally (exit code 2).
     #[error("{stage}: {message}")]
-    Internal { stage: &'static str, message: String },
+    Internal {
+        stage: &'static str,
+        message: String,
+    },
 }
 
 impl Failure {
@@ -52,6 +55,9 @@ impl Failure {
         )
     }
     pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
-        Failure::Io { context: context.into(), source }
+        Failure::Io {
+            context: context.into(),
+            source,
+        }
     }
 }

@@ -15,9 +15,15 @@ pub fn diagnostics(diags: &[Diagnostic], format: Format) {
             for d in diags {
                 text.push_str(&human(d));
             }
-            let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+            let errors = diags
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count();
             if errors > 0 {
-                text.push_str(&format!("{errors} error{} found\n", if errors == 1 { "" } else { "s" }));
+                text.push_str(&format!(
+                    "{errors} error{} found\n",
+                    if errors == 1 { "" } else { "s" }
+                ));
             }
             err.write_all(text.as_bytes())
         }

@@ -28,12 +28,13 @@ fn bad_input_as_json() {
 
 #[test]
 fn examples_check_clean() {
-    let mut files: Vec<_> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .map(|p| Path::new("examples").join(p.file_name().unwrap()))
-        .collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+            .map(|p| Path::new("examples").join(p.file_name().unwrap()))
+            .collect();
     files.sort();
     assert!(files.len() >= 3);
     assert_cmd_snapshot!(nfc().arg("check").args(&files));

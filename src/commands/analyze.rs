@@ -1,11 +1,175 @@
-//! `nfc analyze` (being wired).
+//! `nfc analyze`: what each NF does with state, with evidence.
 
-use super::Format;
+use super::{out, warnings, Format};
+use nfc::driver::{self, AnalyzeOptions, BackendChoice, LlmOptions};
+use nfc_core::Facts;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// A chain file (analyzes each of its NFs), or NF source files and directories
+    /// (a directory is one NF; each file argument is one NF).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub analyzer: AnalyzerArgs,
+    /// Print the evidence (file, lines, reason) behind every answer.
+    #[arg(long)]
+    pub explain: bool,
+}
 
-pub fn run(_args: Args, _fmt: Format) -> anyhow::Result<ExitCode> {
-    Err(nfc::Failure::not_available("analyze").into())
+/// Analyzer options shared by analyze, explain and build.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AnalyzerArgs {
+    /// Which analysis backend answers.
+    #[arg(long, value_enum, default_value_t = Backend::Static)]
+    pub analyzer: Backend,
+    /// Base URL of an OpenAI-compatible endpoint (llm/both), e.g. http://127.0.0.1:8080/v1.
+    #[arg(long, env = "NFC_LLM_BASE_URL")]
+    pub llm_base_url: Option<String>,
+    /// Model name for the LLM backend.
+    #[arg(long, env = "NFC_LLM_MODEL", default_value = "gpt-4o")]
+    pub llm_model: String,
+    /// Environment variable holding the API key.
+    #[arg(long, default_value = "OPENAI_API_KEY")]
+    pub llm_key_env: String,
+    /// LLM runs to majority-vote over.
+    #[arg(long, default_value_t = 3)]
+    pub llm_runs: u32,
+    /// Seconds before one LLM request times out.
+    #[arg(long, default_value_t = 60)]
+    pub llm_timeout: u64,
+    /// Directory for caches and build outputs.
+    #[arg(long, default_value = ".nfc")]
+    pub cache_dir: PathBuf,
+    /// Analyze again even when the cached facts match the sources.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// tree-sitter + data flow: deterministic, offline, fast.
+    Static,
+    /// Ask an LLM (the static answer bounds the flow key and is the fallback).
+    Llm,
+    /// Both; disagreements are reported.
+    Both,
+}
+
+impl AnalyzerArgs {
+    pub fn options(&self) -> anyhow::Result<AnalyzeOptions> {
+        let llm = || -> anyhow::Result<LlmOptions> {
+            let base_url = self.llm_base_url.clone().ok_or_else(|| {
+                nfc::Failure::diag(
+                    nfc_core::Diagnostic::error("E0301", "the LLM backend needs an endpoint")
+                        .with_hint("pass --llm-base-url (or set NFC_LLM_BASE_URL) to an OpenAI-compatible endpoint"),
+                )
+            })?;
+            Ok(LlmOptions {
+                base_url,
+                model: self.llm_model.clone(),
+                api_key: std::env::var(&self.llm_key_env).unwrap_or_default(),
+                runs: self.llm_runs.max(1),
+                timeout: std::time::Duration::from_secs(self.llm_timeout.max(1)),
+                ..LlmOptions::default()
+            })
+        };
+        let backend = match self.analyzer {
+            Backend::Static => BackendChoice::Static,
+            Backend::Llm => BackendChoice::Llm(llm()?),
+            Backend::Both => BackendChoice::Both(llm()?),
+        };
+        Ok(AnalyzeOptions {
+            backend,
+            cache_dir: (!self.no_cache).then(|| self.cache_dir.join("facts")),
+        })
+    }
+}
+
+fn is_chain(p: &std::path::Path) -> bool {
+    p.is_file() && p.extension().is_some_and(|e| e == "yaml" || e == "yml")
+}
+
+pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
+    let opts = args.analyzer.options()?;
+    let mut facts: Vec<Facts> = vec![];
+    let mut diags = vec![];
+    for input in &args.inputs {
+        if is_chain(input) {
+            let (chain, w) = driver::load_chain(input)?;
+            diags.extend(w);
+            let (f, d) = driver::analyze_chain(&chain, &opts)?;
+            facts.extend(f);
+            diags.extend(d);
+        } else {
+            let (f, d) = driver::analyze_paths(None, std::slice::from_ref(input), &opts)?;
+            facts.push(f);
+            diags.extend(d);
+        }
+    }
+    warnings(&diags, fmt);
+    match fmt {
+        Format::Json => out(&format!("{}\n", serde_json::to_string_pretty(&facts)?))?,
+        Format::Human => out(&human(&facts, args.explain))?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One block per NF; with `explain`, the evidence lines.
+pub fn human(facts: &[Facts], explain: bool) -> String {
+    let mut t = String::new();
+    for f in facts {
+        let key = if f.flow_key.is_empty() {
+            "-".to_string()
+        } else {
+            f.flow_key
+                .iter()
+                .map(|k| k.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        t.push_str(&format!(
+            "{}: {}; flow key {{{}}}; {}; writes {}; {}; confidence {:.2}\n",
+            f.nf,
+            if f.stateful { "stateful" } else { "stateless" },
+            key,
+            if f.symmetric {
+                "symmetric"
+            } else {
+                "not symmetric"
+            },
+            f.intensity,
+            if f.pointer_chasing {
+                "pointer chasing"
+            } else {
+                "no pointer chasing"
+            },
+            f.confidence
+        ));
+        for s in &f.state_objects {
+            t.push_str(&format!(
+                "    state `{}`: key {:?}, {} bytes/entry, capacity {}{}\n",
+                s.name,
+                s.key.iter().map(|k| k.name()).collect::<Vec<_>>(),
+                s.entry_bytes
+                    .map(|b| b.to_string())
+                    .unwrap_or_else(|| "?".into()),
+                s.capacity
+                    .map(|c| c.to_string())
+                    .unwrap_or_else(|| "?".into()),
+                if s.per_flow { "" } else { " (not per flow)" }
+            ));
+        }
+        if explain {
+            for e in &f.evidence {
+                t.push_str(&format!(
+                    "    [{:?}] {}:{}-{}: {}\n",
+                    e.question, e.file, e.line_start, e.line_end, e.reason
+                ));
+            }
+        }
+    }
+    t
 }

@@ -14,14 +14,26 @@ use std::process::Command;
 
 /// Debian packages nfc needs, with the reason for each.
 const APT_PACKAGES: &[(&str, &str)] = &[
-    ("clang-19", "compiles NFs to shared objects and LLVM IR, and XDP programs to BPF"),
+    (
+        "clang-19",
+        "compiles NFs to shared objects and LLVM IR, and XDP programs to BPF",
+    ),
     ("llvm-19-dev", "LLVM 19 libraries for the reducer (inkwell)"),
     ("libpolly-19-dev", "llvm-sys links Polly"),
     ("libzstd-dev", "llvm-sys links zstd"),
-    ("libclang-rt-19-dev", "libFuzzer and AddressSanitizer runtimes for NF fuzzing"),
+    (
+        "libclang-rt-19-dev",
+        "libFuzzer and AddressSanitizer runtimes for NF fuzzing",
+    ),
     ("libbpf-dev", "BPF headers for the XDP redirect program"),
-    ("valgrind", "deterministic instruction counts (callgrind) in benchmarks"),
-    ("iproute2", "network namespaces and veth pairs for flash-rt tests"),
+    (
+        "valgrind",
+        "deterministic instruction counts (callgrind) in benchmarks",
+    ),
+    (
+        "iproute2",
+        "network namespaces and veth pairs for flash-rt tests",
+    ),
     ("cmake", "builds HiGHS for the placer's ILP solver"),
     ("g++", "builds HiGHS and tree-sitter grammars"),
 ];
@@ -60,11 +72,18 @@ fn main() -> Result<()> {
 }
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
 }
 
 fn is_root() -> bool {
-    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
 }
 
 fn installed(pkg: &str) -> bool {
@@ -76,9 +95,16 @@ fn installed(pkg: &str) -> bool {
 }
 
 fn setup() -> Result<()> {
-    let missing: Vec<&str> = APT_PACKAGES.iter().map(|(p, _)| *p).filter(|p| !installed(p)).collect();
+    let missing: Vec<&str> = APT_PACKAGES
+        .iter()
+        .map(|(p, _)| *p)
+        .filter(|p| !installed(p))
+        .collect();
     if missing.is_empty() {
-        eprintln!("xtask setup: all {} apt packages present", APT_PACKAGES.len());
+        eprintln!(
+            "xtask setup: all {} apt packages present",
+            APT_PACKAGES.len()
+        );
     } else {
         eprintln!("xtask setup: installing {}", missing.join(" "));
         for (p, why) in APT_PACKAGES.iter().filter(|(p, _)| missing.contains(p)) {
@@ -90,7 +116,11 @@ fn setup() -> Result<()> {
         run_cmd(&mut apt(&install))?;
     }
     for tool in ["clang-19", "llvm-config-19"] {
-        if which(tool).is_none() && !Path::new("/usr/lib/llvm-19/bin").join(tool.trim_end_matches("-19")).exists() {
+        if which(tool).is_none()
+            && !Path::new("/usr/lib/llvm-19/bin")
+                .join(tool.trim_end_matches("-19"))
+                .exists()
+        {
             bail!("{tool} is still missing after setup");
         }
     }
@@ -111,7 +141,11 @@ fn apt(args: &[&str]) -> Command {
 }
 
 fn which(tool: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join(tool)).find(|p| p.exists())
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|d| Path::new(d).join(tool))
+        .find(|p| p.exists())
 }
 
 fn run_cmd(c: &mut Command) -> Result<()> {
@@ -145,7 +179,9 @@ fn test(rest: &[String]) -> Result<()> {
 
 fn nfc_bin() -> Result<PathBuf> {
     run_cmd(cargo().args(["build", "--release", "--bin", "nfc"]))?;
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"));
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
     Ok(target.join("release").join("nfc"))
 }
 
@@ -159,19 +195,50 @@ fn demo() -> Result<()> {
     let trace = out.join("trace.pcap").display().to_string();
     let steps: Vec<(&str, Vec<String>)> = vec![
         ("validate the chain", vec!["check".into(), chain_s.clone()]),
-        ("analyze each NF's source", vec!["analyze".into(), chain_s.clone()]),
-        ("explain what each stage decides", vec!["explain".into(), chain_s.clone()]),
+        (
+            "analyze each NF's source",
+            vec!["analyze".into(), chain_s.clone()],
+        ),
+        (
+            "explain what each stage decides",
+            vec!["explain".into(), chain_s.clone()],
+        ),
         (
             "build the FastClick target",
-            vec!["build".into(), chain_s.clone(), "--target".into(), "fastclick".into(), "-o".into(), out.join("fastclick").display().to_string(), "--emit".into(), "facts,plan".into()],
+            vec![
+                "build".into(),
+                chain_s.clone(),
+                "--target".into(),
+                "fastclick".into(),
+                "-o".into(),
+                out.join("fastclick").display().to_string(),
+                "--emit".into(),
+                "facts,plan".into(),
+            ],
         ),
         (
             "generate a trace",
-            vec!["trace".into(), "gen".into(), "-o".into(), trace.clone(), "--flows".into(), "500".into(), "--packets".into(), "20000".into()],
+            vec![
+                "trace".into(),
+                "gen".into(),
+                "-o".into(),
+                trace.clone(),
+                "--flows".into(),
+                "500".into(),
+                "--packets".into(),
+                "20000".into(),
+            ],
         ),
         (
             "run the chain over the trace with the reference executor",
-            vec!["run".into(), chain_s.clone(), "--pcap".into(), trace.clone(), "--out".into(), out.join("out.pcap").display().to_string()],
+            vec![
+                "run".into(),
+                chain_s.clone(),
+                "--pcap".into(),
+                trace.clone(),
+                "--out".into(),
+                out.join("out.pcap").display().to_string(),
+            ],
         ),
     ];
     for (what, args) in steps {
@@ -186,7 +253,9 @@ fn bench(rest: &[String]) -> Result<()> {
     let out = root().join("target").join("nfc-bench");
     std::fs::create_dir_all(&out)?;
     let mut c = cargo();
-    c.args(["bench", "--workspace"]).args(rest).env("NFC_BENCH_OUT", &out);
+    c.args(["bench", "--workspace"])
+        .args(rest)
+        .env("NFC_BENCH_OUT", &out);
     run_cmd(&mut c)?;
     eprintln!("bench report: {}", out.join("report.md").display());
     Ok(())

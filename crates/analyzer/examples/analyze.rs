@@ -18,7 +18,10 @@ fn main() {
             for d in &diags {
                 eprintln!("{d}");
             }
-            println!("{}", serde_json::to_string_pretty(&facts).unwrap_or_default());
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&facts).unwrap_or_default()
+            );
         }
         Err(e) => {
             eprintln!("error: {e}");

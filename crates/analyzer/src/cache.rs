@@ -23,7 +23,10 @@ pub fn cache_key(name: &str, closure: &[(PathBuf, String)], backend_tag: &str) -
     h.update(name.as_bytes());
     h.update([0]);
     for (p, text) in closure {
-        let file = p.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        let file = p
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
         h.update(file.as_bytes());
         h.update([0]);
         h.update((text.len() as u64).to_le_bytes());
@@ -40,7 +43,16 @@ struct Entry {
 }
 
 fn path_for(dir: &Path, name: &str, key: &str) -> PathBuf {
-    let safe: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
     dir.join(format!("{safe}-{}.json", &key[..16]))
 }
 
@@ -52,13 +64,34 @@ pub fn load(dir: &Path, name: &str, key: &str) -> Option<(Facts, Vec<Diagnostic>
 }
 
 /// Store facts (written to a temporary file, then renamed).
-pub fn store(dir: &Path, name: &str, key: &str, facts: &Facts, diags: &[Diagnostic]) -> Result<(), AnalyzeError> {
-    std::fs::create_dir_all(dir).map_err(|e| AnalyzeError::Io { path: dir.to_path_buf(), source: e })?;
-    let e = Entry { version: ANALYZER_VERSION.to_string(), facts: facts.clone(), diagnostics: diags.to_vec() };
-    let json = serde_json::to_vec_pretty(&e).map_err(|e| AnalyzeError::Cache { message: e.to_string() })?;
+pub fn store(
+    dir: &Path,
+    name: &str,
+    key: &str,
+    facts: &Facts,
+    diags: &[Diagnostic],
+) -> Result<(), AnalyzeError> {
+    std::fs::create_dir_all(dir).map_err(|e| AnalyzeError::Io {
+        path: dir.to_path_buf(),
+        source: e,
+    })?;
+    let e = Entry {
+        version: ANALYZER_VERSION.to_string(),
+        facts: facts.clone(),
+        diagnostics: diags.to_vec(),
+    };
+    let json = serde_json::to_vec_pretty(&e).map_err(|e| AnalyzeError::Cache {
+        message: e.to_string(),
+    })?;
     let p = path_for(dir, name, key);
     let tmp = p.with_extension(format!("json.tmp{}", std::process::id()));
-    std::fs::write(&tmp, json).map_err(|e| AnalyzeError::Io { path: tmp.clone(), source: e })?;
-    std::fs::rename(&tmp, &p).map_err(|e| AnalyzeError::Io { path: p.clone(), source: e })?;
+    std::fs::write(&tmp, json).map_err(|e| AnalyzeError::Io {
+        path: tmp.clone(),
+        source: e,
+    })?;
+    std::fs::rename(&tmp, &p).map_err(|e| AnalyzeError::Io {
+        path: p.clone(),
+        source: e,
+    })?;
     Ok(())
 }

@@ -14,17 +14,33 @@ use std::cmp::Ordering;
 /// disagreement is a warning; otherwise a note.
 pub fn combine(st: &Facts, llm: &LlmAnswer, report_all: bool) -> (Facts, Vec<Diagnostic>) {
     let mut out = st.clone();
-    out.backend = if report_all { Backend::Both } else { Backend::Llm };
+    out.backend = if report_all {
+        Backend::Both
+    } else {
+        Backend::Llm
+    };
     let mut diags = vec![];
     let mut disagree = |what: &str, s: String, l: String, kept: &str| {
-        let msg = format!("`{}`: static and LLM disagree on {what} (static {s}, LLM {l}); keeping {kept}", st.nf);
-        diags.push(if report_all { Diagnostic::warning("A0201", msg) } else { Diagnostic::note_diag("A0201", msg) });
+        let msg = format!(
+            "`{}`: static and LLM disagree on {what} (static {s}, LLM {l}); keeping {kept}",
+            st.nf
+        );
+        diags.push(if report_all {
+            Diagnostic::warning("A0201", msg)
+        } else {
+            Diagnostic::note_diag("A0201", msg)
+        });
     };
     let static_has_state_evidence = st.stateful;
     if st.stateful != llm.stateful {
         // Statefulness: the static backend proves state by a keyed write; trust it when it found one.
         let keep_static = static_has_state_evidence || st.confidence >= 0.6;
-        disagree("statefulness", st.stateful.to_string(), llm.stateful.to_string(), if keep_static { "static" } else { "LLM" });
+        disagree(
+            "statefulness",
+            st.stateful.to_string(),
+            llm.stateful.to_string(),
+            if keep_static { "static" } else { "LLM" },
+        );
         if !keep_static {
             out.stateful = llm.stateful;
             out.intensity = llm.intensity;
@@ -32,9 +48,15 @@ pub fn combine(st: &Facts, llm: &LlmAnswer, report_all: bool) -> (Facts, Vec<Dia
         }
     }
     if st.stateful && llm.stateful && st.flow_key != llm.flow_key {
-        let subset = llm.flow_key.iter().all(|f| st.flow_key.contains(f)) && !llm.flow_key.is_empty();
+        let subset =
+            llm.flow_key.iter().all(|f| st.flow_key.contains(f)) && !llm.flow_key.is_empty();
         if subset {
-            disagree("flow key", format!("{:?}", names(&st.flow_key)), format!("{:?}", names(&llm.flow_key)), "the narrower LLM key (safe for shared-nothing)");
+            disagree(
+                "flow key",
+                format!("{:?}", names(&st.flow_key)),
+                format!("{:?}", names(&llm.flow_key)),
+                "the narrower LLM key (safe for shared-nothing)",
+            );
             out.flow_key = llm.flow_key.clone();
         } else {
             disagree(
@@ -46,18 +68,37 @@ pub fn combine(st: &Facts, llm: &LlmAnswer, report_all: bool) -> (Facts, Vec<Dia
         }
     }
     if out.stateful && st.intensity != llm.intensity && llm.intensity != Intensity::None {
-        disagree("write intensity", st.intensity.to_string(), llm.intensity.to_string(), "static");
+        disagree(
+            "write intensity",
+            st.intensity.to_string(),
+            llm.intensity.to_string(),
+            "static",
+        );
     }
     if out.stateful && st.pointer_chasing != llm.pointer_chasing {
-        disagree("pointer chasing", st.pointer_chasing.to_string(), llm.pointer_chasing.to_string(), "static");
+        disagree(
+            "pointer chasing",
+            st.pointer_chasing.to_string(),
+            llm.pointer_chasing.to_string(),
+            "static",
+        );
     }
     if let Some(sym) = llm.symmetric {
         if out.stateful && sym != st.symmetric {
-            disagree("symmetry", st.symmetric.to_string(), sym.to_string(), "static");
+            disagree(
+                "symmetry",
+                st.symmetric.to_string(),
+                sym.to_string(),
+                "static",
+            );
         }
     }
     let agree_all = diags.is_empty();
-    out.confidence = if agree_all { (st.confidence.max(llm.agreement) + 0.1).min(1.0) } else { (st.confidence * 0.9).max(0.3) };
+    out.confidence = if agree_all {
+        (st.confidence.max(llm.agreement) + 0.1).min(1.0)
+    } else {
+        (st.confidence * 0.9).max(0.3)
+    };
     (out, diags)
 }
 
@@ -76,10 +117,23 @@ mod tests {
     use nfc_core::facts::Field;
 
     fn stateful(key: &[Field]) -> Facts {
-        Facts { stateful: true, flow_key: key.to_vec(), intensity: Intensity::PerPacket, confidence: 0.8, ..Facts::stateless("psd") }
+        Facts {
+            stateful: true,
+            flow_key: key.to_vec(),
+            intensity: Intensity::PerPacket,
+            confidence: 0.8,
+            ..Facts::stateless("psd")
+        }
     }
     fn answer(key: &[Field]) -> LlmAnswer {
-        LlmAnswer { stateful: true, intensity: Intensity::PerPacket, flow_key: key.to_vec(), pointer_chasing: false, symmetric: None, agreement: 1.0 }
+        LlmAnswer {
+            stateful: true,
+            intensity: Intensity::PerPacket,
+            flow_key: key.to_vec(),
+            pointer_chasing: false,
+            symmetric: None,
+            agreement: 1.0,
+        }
     }
 
     fn check(st: &[Field], llm: &[Field], expect: &[Field], n_diags: usize) {
@@ -90,7 +144,12 @@ mod tests {
 
     #[test]
     fn broader_llm_key_is_never_accepted() {
-        check(&[Field::SrcIp], &[Field::SrcIp, Field::SrcPort], &[Field::SrcIp], 1);
+        check(
+            &[Field::SrcIp],
+            &[Field::SrcIp, Field::SrcPort],
+            &[Field::SrcIp],
+            1,
+        );
         check(&[Field::SrcIp], &[Field::DstIp], &[Field::SrcIp], 1);
     }
 

@@ -87,7 +87,10 @@ pub struct AnalyzeOptions {
 /// adds diagnostics. Errors are for unreadable inputs (and an LLM-only run
 /// whose endpoint failed *and* whose static fallback is disabled — never here,
 /// the static answer always backs it up).
-pub fn analyze(input: &AnalysisInput, opts: &AnalyzeOptions) -> Result<(Facts, Vec<Diagnostic>), AnalyzeError> {
+pub fn analyze(
+    input: &AnalysisInput,
+    opts: &AnalyzeOptions,
+) -> Result<(Facts, Vec<Diagnostic>), AnalyzeError> {
     let closure = source::closure(&input.files)?;
     let tag = opts.backend.tag();
     let key = cache::cache_key(&input.name, &closure, &tag);
@@ -98,15 +101,24 @@ pub fn analyze(input: &AnalysisInput, opts: &AnalyzeOptions) -> Result<(Facts, V
     }
     let sources: Vec<static_analysis::SourceText> = closure
         .iter()
-        .map(|(p, text)| static_analysis::SourceText { display: display_path(p), text: text.clone() })
+        .map(|(p, text)| static_analysis::SourceText {
+            display: display_path(p),
+            text: text.clone(),
+        })
         .collect();
-    let (static_facts, mut diags) = static_analysis::analyze_static(&input.name, &sources, input.framework);
+    let (static_facts, mut diags) =
+        static_analysis::analyze_static(&input.name, &sources, input.framework);
     let facts = match &opts.backend {
         BackendChoice::Static => static_facts,
         BackendChoice::Llm(o) | BackendChoice::Both(o) => {
-            let own: Vec<&static_analysis::SourceText> =
-                sources.iter().filter(|s| input.files.iter().any(|f| display_path(f) == s.display)).collect();
-            let prompt_sources: Vec<(String, String)> = own.iter().map(|s| (s.display.clone(), s.text.clone())).collect();
+            let own: Vec<&static_analysis::SourceText> = sources
+                .iter()
+                .filter(|s| input.files.iter().any(|f| display_path(f) == s.display))
+                .collect();
+            let prompt_sources: Vec<(String, String)> = own
+                .iter()
+                .map(|s| (s.display.clone(), s.text.clone()))
+                .collect();
             match llm::analyze_llm(&input.name, &prompt_sources, &static_facts, o) {
                 Ok((answer, usage, mut ldiags)) => {
                     diags.append(&mut ldiags);
@@ -123,7 +135,14 @@ pub fn analyze(input: &AnalysisInput, opts: &AnalyzeOptions) -> Result<(Facts, V
                     f
                 }
                 Err(d) => {
-                    diags.push(d.with_span_opt(input.files.first().map(|f| Span::file_only(display_path(f)))));
+                    diags.push(
+                        d.with_span_opt(
+                            input
+                                .files
+                                .first()
+                                .map(|f| Span::file_only(display_path(f))),
+                        ),
+                    );
                     static_facts
                 }
             }

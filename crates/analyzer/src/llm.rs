@@ -10,8 +10,8 @@
 
 use async_openai::config::OpenAIConfig;
 use async_openai::types::{
-    ChatCompletionRequestMessage, ChatCompletionRequestSystemMessageArgs, ChatCompletionRequestUserMessageArgs,
-    CreateChatCompletionRequestArgs,
+    ChatCompletionRequestMessage, ChatCompletionRequestSystemMessageArgs,
+    ChatCompletionRequestUserMessageArgs, CreateChatCompletionRequestArgs,
 };
 use async_openai::Client;
 use nfc_core::diag::Diagnostic;
@@ -71,7 +71,8 @@ impl LlmUsage {
         self.runs += 1;
         self.prompt_tokens += p;
         self.completion_tokens += c;
-        self.cost_usd += p as f64 / 1000.0 * o.price_in_per_1k + c as f64 / 1000.0 * o.price_out_per_1k;
+        self.cost_usd +=
+            p as f64 / 1000.0 * o.price_in_per_1k + c as f64 / 1000.0 * o.price_out_per_1k;
     }
 }
 
@@ -148,20 +149,30 @@ fn strip_comments(src: &str) -> String {
             i += 1;
         }
     }
-    out.lines().filter(|l| !l.trim().is_empty()).collect::<Vec<_>>().join("\n")
+    out.lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Build the user message for an NF within the token budget. Returns the
 /// message and a note when the source had to be shrunk, or Err when even the
 /// prompt frame does not fit.
-pub fn build_user_prompt(sources: &[(String, String)], budget: u32) -> Result<(String, Option<String>), Diagnostic> {
+pub fn build_user_prompt(
+    sources: &[(String, String)],
+    budget: u32,
+) -> Result<(String, Option<String>), Diagnostic> {
     let frame = estimate_tokens(SYSTEM_PROMPT) + estimate_tokens(FORMAT_PROMPT) + 64;
     if frame >= budget as u64 {
-        return Err(Diagnostic::warning("A0303", format!("LLM token budget {budget} is smaller than the prompt frame (~{frame} tokens)"))
-            .with_hint("raise max_prompt_tokens; falling back to the static answer"));
+        return Err(Diagnostic::warning(
+            "A0303",
+            format!("LLM token budget {budget} is smaller than the prompt frame (~{frame} tokens)"),
+        )
+        .with_hint("raise max_prompt_tokens; falling back to the static answer"));
     }
     let render = |files: &[(String, String)]| {
-        let mut s = String::from("Here is the C or C++ code of the network function to analyze:\n\n");
+        let mut s =
+            String::from("Here is the C or C++ code of the network function to analyze:\n\n");
         for (name, text) in files {
             s.push_str(&format!("// file: {name}\n{text}\n\n"));
         }
@@ -172,13 +183,17 @@ pub fn build_user_prompt(sources: &[(String, String)], budget: u32) -> Result<(S
     if estimate_tokens(&full) + frame <= budget as u64 {
         return Ok((full, None));
     }
-    let stripped: Vec<(String, String)> = sources.iter().map(|(n, t)| (n.clone(), strip_comments(t))).collect();
+    let stripped: Vec<(String, String)> = sources
+        .iter()
+        .map(|(n, t)| (n.clone(), strip_comments(t)))
+        .collect();
     let s2 = render(&stripped);
     if estimate_tokens(&s2) + frame <= budget as u64 {
         return Ok((s2, Some("comments removed to fit the token budget".into())));
     }
     // Truncate each file proportionally (keeps the head of every file: types and entry points).
-    let avail_chars = ((budget as u64 - frame) * 4).saturating_sub(FORMAT_PROMPT.len() as u64 + 200) as usize;
+    let avail_chars =
+        ((budget as u64 - frame) * 4).saturating_sub(FORMAT_PROMPT.len() as u64 + 200) as usize;
     let total: usize = stripped.iter().map(|(_, t)| t.len()).sum::<usize>().max(1);
     let truncated: Vec<(String, String)> = stripped
         .iter()
@@ -188,10 +203,21 @@ pub fn build_user_prompt(sources: &[(String, String)], budget: u32) -> Result<(S
             while cut > 0 && !t.is_char_boundary(cut) {
                 cut -= 1;
             }
-            (n.clone(), format!("{}\n/* ... truncated to fit the token budget ... */", &t[..cut]))
+            (
+                n.clone(),
+                format!(
+                    "{}\n/* ... truncated to fit the token budget ... */",
+                    &t[..cut]
+                ),
+            )
         })
         .collect();
-    Ok((render(&truncated), Some(format!("source truncated to ~{avail_chars} characters to fit {budget} tokens"))))
+    Ok((
+        render(&truncated),
+        Some(format!(
+            "source truncated to ~{avail_chars} characters to fit {budget} tokens"
+        )),
+    ))
 }
 
 fn yes(v: &serde_json::Value) -> Option<bool> {
@@ -208,19 +234,34 @@ fn yes(v: &serde_json::Value) -> Option<bool> {
 
 /// Validate one answer against the schema; Err says why it was rejected.
 pub fn validate_answer(content: &str) -> Result<LlmAnswer, String> {
-    let trimmed = content.trim().trim_start_matches("```json").trim_start_matches("```").trim_end_matches("```").trim();
-    let v: serde_json::Value = serde_json::from_str(trimmed).map_err(|e| format!("not JSON: {e}"))?;
+    let trimmed = content
+        .trim()
+        .trim_start_matches("```json")
+        .trim_start_matches("```")
+        .trim_end_matches("```")
+        .trim();
+    let v: serde_json::Value =
+        serde_json::from_str(trimmed).map_err(|e| format!("not JSON: {e}"))?;
     let r = v.get("result").unwrap_or(&v);
     let obj = r.as_object().ok_or("result is not an object")?;
-    let st = obj.get("statefulness").and_then(|x| x.as_str()).ok_or("missing string `statefulness`")?;
+    let st = obj
+        .get("statefulness")
+        .and_then(|x| x.as_str())
+        .ok_or("missing string `statefulness`")?;
     let stateful = match st {
         "stateful" => true,
         "stateless" => false,
         other => return Err(format!("statefulness `{other}` is not stateful|stateless")),
     };
-    let inten = obj.get("intensity").and_then(|x| x.as_str()).ok_or("missing string `intensity`")?;
+    let inten = obj
+        .get("intensity")
+        .and_then(|x| x.as_str())
+        .ok_or("missing string `intensity`")?;
     let intensity: Intensity = inten.parse().map_err(|e: String| e)?;
-    let key_v = obj.get("key").or_else(|| obj.get("flow-key")).ok_or("missing `key`")?;
+    let key_v = obj
+        .get("key")
+        .or_else(|| obj.get("flow-key"))
+        .ok_or("missing `key`")?;
     let arr = key_v.as_array().ok_or("`key` is not a list")?;
     let mut flow_key = vec![];
     for k in arr {
@@ -237,7 +278,10 @@ pub fn validate_answer(content: &str) -> Result<LlmAnswer, String> {
     }
     flow_key.sort();
     flow_key.dedup();
-    let pointer_chasing = obj.get("irregular").and_then(yes).ok_or("missing boolean `irregular`")?;
+    let pointer_chasing = obj
+        .get("irregular")
+        .and_then(yes)
+        .ok_or("missing boolean `irregular`")?;
     let symmetric = obj.get("symmetric").and_then(yes);
     if !stateful && (!flow_key.is_empty() || intensity != Intensity::None) {
         return Err("a stateless answer must have an empty key and intensity none".into());
@@ -245,7 +289,14 @@ pub fn validate_answer(content: &str) -> Result<LlmAnswer, String> {
     if stateful && flow_key.is_empty() {
         return Err("a stateful answer needs a non-empty key".into());
     }
-    Ok(LlmAnswer { stateful, intensity, flow_key, pointer_chasing, symmetric, agreement: 1.0 })
+    Ok(LlmAnswer {
+        stateful,
+        intensity,
+        flow_key,
+        pointer_chasing,
+        symmetric,
+        agreement: 1.0,
+    })
 }
 
 fn majority<T: Ord + Clone>(xs: impl Iterator<Item = T>) -> Option<(T, usize)> {
@@ -270,26 +321,57 @@ pub fn vote(answers: &[LlmAnswer]) -> Option<LlmAnswer> {
     let (flow_key, c3) = majority(agreeing.iter().map(|a| a.flow_key.clone()))?;
     let (pointer_chasing, c4) = majority(agreeing.iter().map(|a| a.pointer_chasing))?;
     let symmetric = majority(agreeing.iter().filter_map(|a| a.symmetric)).map(|x| x.0);
-    let agreement = [c1, c2, c3, c4].iter().map(|c| *c as f32 / n as f32).fold(1.0, f32::min);
-    Some(LlmAnswer { stateful, intensity, flow_key, pointer_chasing, symmetric, agreement })
+    let agreement = [c1, c2, c3, c4]
+        .iter()
+        .map(|c| *c as f32 / n as f32)
+        .fold(1.0, f32::min);
+    Some(LlmAnswer {
+        stateful,
+        intensity,
+        flow_key,
+        pointer_chasing,
+        symmetric,
+        agreement,
+    })
 }
 
 fn client(o: &LlmOptions) -> Client<OpenAIConfig> {
-    let cfg = OpenAIConfig::new().with_api_base(o.base_url.trim_end_matches('/')).with_api_key(o.api_key.clone());
-    let http = reqwest::Client::builder().timeout(o.timeout).connect_timeout(o.timeout).build().unwrap_or_default();
+    let cfg = OpenAIConfig::new()
+        .with_api_base(o.base_url.trim_end_matches('/'))
+        .with_api_key(o.api_key.clone());
+    let http = reqwest::Client::builder()
+        .timeout(o.timeout)
+        .connect_timeout(o.timeout)
+        .build()
+        .unwrap_or_default();
     let backoff = backoff::ExponentialBackoff {
         max_elapsed_time: Some(o.timeout),
         initial_interval: Duration::from_millis(200),
         ..Default::default()
     };
-    Client::with_config(cfg).with_http_client(http).with_backoff(backoff)
+    Client::with_config(cfg)
+        .with_http_client(http)
+        .with_backoff(backoff)
 }
 
 /// One chat request; returns (content, prompt tokens, completion tokens).
-async fn ask(c: &Client<OpenAIConfig>, o: &LlmOptions, system: &str, user: &str) -> Result<(String, u64, u64), String> {
+async fn ask(
+    c: &Client<OpenAIConfig>,
+    o: &LlmOptions,
+    system: &str,
+    user: &str,
+) -> Result<(String, u64, u64), String> {
     let messages: Vec<ChatCompletionRequestMessage> = vec![
-        ChatCompletionRequestSystemMessageArgs::default().content(system).build().map_err(|e| e.to_string())?.into(),
-        ChatCompletionRequestUserMessageArgs::default().content(user).build().map_err(|e| e.to_string())?.into(),
+        ChatCompletionRequestSystemMessageArgs::default()
+            .content(system)
+            .build()
+            .map_err(|e| e.to_string())?
+            .into(),
+        ChatCompletionRequestUserMessageArgs::default()
+            .content(user)
+            .build()
+            .map_err(|e| e.to_string())?
+            .into(),
     ];
     let req = CreateChatCompletionRequestArgs::default()
         .model(o.model.clone())
@@ -303,11 +385,18 @@ async fn ask(c: &Client<OpenAIConfig>, o: &LlmOptions, system: &str, user: &str)
         Ok(r) => r.map_err(|e| e.to_string())?,
         Err(_) => return Err(format!("no answer within {:?}", o.timeout)),
     };
-    let content = resp.choices.first().and_then(|ch| ch.message.content.clone()).unwrap_or_default();
+    let content = resp
+        .choices
+        .first()
+        .and_then(|ch| ch.message.content.clone())
+        .unwrap_or_default();
     let (p, cpl) = resp
         .usage
         .map(|u| (u.prompt_tokens as u64, u.completion_tokens as u64))
-        .unwrap_or((estimate_tokens(system) + estimate_tokens(user), estimate_tokens(&content)));
+        .unwrap_or((
+            estimate_tokens(system) + estimate_tokens(user),
+            estimate_tokens(&content),
+        ));
     Ok((content, p, cpl))
 }
 
@@ -318,11 +407,18 @@ where
     F::Output: Send,
 {
     let run = |f: F| -> Result<F::Output, String> {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
         Ok(rt.block_on(f))
     };
     if tokio::runtime::Handle::try_current().is_ok() {
-        std::thread::scope(|s| s.spawn(|| run(f)).join().map_err(|_| "LLM worker thread failed".to_string())?)
+        std::thread::scope(|s| {
+            s.spawn(|| run(f))
+                .join()
+                .map_err(|_| "LLM worker thread failed".to_string())?
+        })
     } else {
         run(f)
     }
@@ -340,7 +436,10 @@ pub fn analyze_llm(
     let (user, note) = build_user_prompt(sources, o.max_prompt_tokens)?;
     let mut diags = vec![];
     if let Some(n) = note {
-        diags.push(Diagnostic::note_diag("A0304", format!("LLM prompt for `{name}`: {n}")));
+        diags.push(Diagnostic::note_diag(
+            "A0304",
+            format!("LLM prompt for `{name}`: {n}"),
+        ));
     }
     let runs = o.runs.max(1);
     let out = block_on(async {
@@ -377,7 +476,16 @@ pub fn analyze_llm(
     .map_err(|e| Diagnostic::warning("A0302", format!("LLM backend failed for `{name}`: {e}")))?;
     let (answers, usage, errors) = out;
     if usage.rejected > 0 {
-        diags.push(Diagnostic::note_diag("A0305", format!("{} malformed LLM answer(s) rejected for `{name}`", usage.rejected)).with_note(errors.first().cloned().unwrap_or_default()));
+        diags.push(
+            Diagnostic::note_diag(
+                "A0305",
+                format!(
+                    "{} malformed LLM answer(s) rejected for `{name}`",
+                    usage.rejected
+                ),
+            )
+            .with_note(errors.first().cloned().unwrap_or_default()),
+        );
     }
     match vote(&answers) {
         Some(a) => Ok((a, usage, diags)),
@@ -397,7 +505,8 @@ pub fn compare_complexity(
     b: (&str, &[(String, String)]),
     o: &LlmOptions,
 ) -> Result<(Ordering, LlmUsage), Diagnostic> {
-    let mut user = String::from("Here is the C or C++ code of the network functions to analyze:\n\n");
+    let mut user =
+        String::from("Here is the C or C++ code of the network functions to analyze:\n\n");
     for (name, files) in [a, b] {
         user.push_str(&format!("// network function: {name}\n"));
         for (f, t) in files {
@@ -410,8 +519,14 @@ name of the NF that requires more processing per packet: \"{}\" or \"{}\".",
         a.0, b.0
     ));
     if estimate_tokens(&user) + estimate_tokens(CCE_SYSTEM) > o.max_prompt_tokens as u64 {
-        return Err(Diagnostic::warning("A0303", format!("CCE prompt for `{}` vs `{}` exceeds the token budget", a.0, b.0))
-            .with_hint("FlowMage disables CCE in this case and treats both NFs as equally complex"));
+        return Err(Diagnostic::warning(
+            "A0303",
+            format!(
+                "CCE prompt for `{}` vs `{}` exceeds the token budget",
+                a.0, b.0
+            ),
+        )
+        .with_hint("FlowMage disables CCE in this case and treats both NFs as equally complex"));
     }
     let (an, bn) = (a.0.to_string(), b.0.to_string());
     let res = block_on(async {
@@ -423,8 +538,20 @@ name of the NF that requires more processing per packet: \"{}\" or \"{}\".",
             match ask(&c, o, CCE_SYSTEM, &user).await {
                 Ok((content, p, cpl)) => {
                     usage.add(p, cpl, o);
-                    let v: Option<serde_json::Value> = serde_json::from_str(content.trim().trim_start_matches("```json").trim_end_matches("```").trim()).ok();
-                    let name = v.as_ref().and_then(|v| v.get("result").unwrap_or(v).get("complexity").and_then(|c| c.as_str().map(str::to_string)));
+                    let v: Option<serde_json::Value> = serde_json::from_str(
+                        content
+                            .trim()
+                            .trim_start_matches("```json")
+                            .trim_end_matches("```")
+                            .trim(),
+                    )
+                    .ok();
+                    let name = v.as_ref().and_then(|v| {
+                        v.get("result")
+                            .unwrap_or(v)
+                            .get("complexity")
+                            .and_then(|c| c.as_str().map(str::to_string))
+                    });
                     match name {
                         Some(n) if n == an => *votes.entry(Ordering::Greater).or_default() += 1,
                         Some(n) if n == bn => *votes.entry(Ordering::Less).or_default() += 1,
@@ -447,7 +574,10 @@ name of the NF that requires more processing per packet: \"{}\" or \"{}\".",
     let g = votes.get(&Ordering::Greater).copied().unwrap_or(0);
     let l = votes.get(&Ordering::Less).copied().unwrap_or(0);
     if g == 0 && l == 0 {
-        return Err(Diagnostic::warning("A0302", format!("CCE gave no valid answer: {last_err}")));
+        return Err(Diagnostic::warning(
+            "A0302",
+            format!("CCE gave no valid answer: {last_err}"),
+        ));
     }
     Ok((g.cmp(&l), usage))
 }
@@ -480,24 +610,54 @@ mod tests {
     #[test]
     fn schema_rejects_malformed_answers() {
         check("I think it is stateful", Err("not JSON"));
-        check(r#"{"statefulness":"maybe","intensity":"none","key":[],"irregular":false}"#, Err("statefulness"));
-        check(r#"{"statefulness":"stateful","intensity":"often","key":["src_ip"],"irregular":false}"#, Err("intensity"));
-        check(r#"{"statefulness":"stateful","intensity":"per-packet","key":["vlan"],"irregular":false}"#, Err("unknown field"));
-        check(r#"{"statefulness":"stateful","intensity":"per-packet","key":[],"irregular":false}"#, Err("non-empty key"));
-        check(r#"{"statefulness":"stateful","intensity":"per-packet","key":["src_ip"]}"#, Err("irregular"));
+        check(
+            r#"{"statefulness":"maybe","intensity":"none","key":[],"irregular":false}"#,
+            Err("statefulness"),
+        );
+        check(
+            r#"{"statefulness":"stateful","intensity":"often","key":["src_ip"],"irregular":false}"#,
+            Err("intensity"),
+        );
+        check(
+            r#"{"statefulness":"stateful","intensity":"per-packet","key":["vlan"],"irregular":false}"#,
+            Err("unknown field"),
+        );
+        check(
+            r#"{"statefulness":"stateful","intensity":"per-packet","key":[],"irregular":false}"#,
+            Err("non-empty key"),
+        );
+        check(
+            r#"{"statefulness":"stateful","intensity":"per-packet","key":["src_ip"]}"#,
+            Err("irregular"),
+        );
     }
 
     #[test]
     fn vote_takes_the_majority() {
-        let a = |k: &[Field]| LlmAnswer { stateful: true, intensity: Intensity::PerPacket, flow_key: k.to_vec(), pointer_chasing: false, symmetric: None, agreement: 1.0 };
-        let v = vote(&[a(&[Field::SrcIp]), a(&[Field::SrcIp, Field::SrcPort]), a(&[Field::SrcIp])]).unwrap();
+        let a = |k: &[Field]| LlmAnswer {
+            stateful: true,
+            intensity: Intensity::PerPacket,
+            flow_key: k.to_vec(),
+            pointer_chasing: false,
+            symmetric: None,
+            agreement: 1.0,
+        };
+        let v = vote(&[
+            a(&[Field::SrcIp]),
+            a(&[Field::SrcIp, Field::SrcPort]),
+            a(&[Field::SrcIp]),
+        ])
+        .unwrap();
         assert_eq!(v.flow_key, vec![Field::SrcIp]);
         assert!((v.agreement - 2.0 / 3.0).abs() < 1e-6);
     }
 
     #[test]
     fn budget_guard_shrinks_or_refuses() {
-        let big = ("big.c".to_string(), format!("/* comment */\n{}", "int x = 1;\n".repeat(20_000)));
+        let big = (
+            "big.c".to_string(),
+            format!("/* comment */\n{}", "int x = 1;\n".repeat(20_000)),
+        );
         let (p, note) = build_user_prompt(std::slice::from_ref(&big), 4_000).unwrap();
         assert!(estimate_tokens(&p) <= 4_000, "{}", estimate_tokens(&p));
         assert!(note.unwrap().contains("truncated"));

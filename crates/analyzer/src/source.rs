@@ -11,21 +11,39 @@ use std::path::{Path, PathBuf};
 const SOURCE_EXTS: &[&str] = &["c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx"];
 
 fn is_source(p: &Path) -> bool {
-    p.extension().and_then(|e| e.to_str()).map(|e| SOURCE_EXTS.contains(&e)).unwrap_or(false)
+    p.extension()
+        .and_then(|e| e.to_str())
+        .map(|e| SOURCE_EXTS.contains(&e))
+        .unwrap_or(false)
 }
 
 /// Build an input from paths; a directory contributes its source files
 /// (non-recursive, sorted). The name defaults to the directory or file stem.
-pub fn input_from_paths(name: Option<&str>, paths: &[PathBuf]) -> Result<AnalysisInput, AnalyzeError> {
+pub fn input_from_paths(
+    name: Option<&str>,
+    paths: &[PathBuf],
+) -> Result<AnalysisInput, AnalyzeError> {
     if paths.is_empty() {
-        return Err(AnalyzeError::NoSources { what: name.unwrap_or("<unnamed>").to_string() });
+        return Err(AnalyzeError::NoSources {
+            what: name.unwrap_or("<unnamed>").to_string(),
+        });
     }
     let mut files = vec![];
     for p in paths {
-        let meta = std::fs::metadata(p).map_err(|e| AnalyzeError::Io { path: p.clone(), source: e })?;
+        let meta = std::fs::metadata(p).map_err(|e| AnalyzeError::Io {
+            path: p.clone(),
+            source: e,
+        })?;
         if meta.is_dir() {
-            let rd = std::fs::read_dir(p).map_err(|e| AnalyzeError::Io { path: p.clone(), source: e })?;
-            let mut here: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|q| q.is_file() && is_source(q)).collect();
+            let rd = std::fs::read_dir(p).map_err(|e| AnalyzeError::Io {
+                path: p.clone(),
+                source: e,
+            })?;
+            let mut here: Vec<PathBuf> = rd
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|q| q.is_file() && is_source(q))
+                .collect();
             here.sort();
             files.extend(here);
         } else {
@@ -33,17 +51,27 @@ pub fn input_from_paths(name: Option<&str>, paths: &[PathBuf]) -> Result<Analysi
         }
     }
     if files.is_empty() {
-        return Err(AnalyzeError::NoSources { what: paths[0].display().to_string() });
+        return Err(AnalyzeError::NoSources {
+            what: paths[0].display().to_string(),
+        });
     }
     let name = match name {
         Some(n) => n.to_string(),
         None => {
             let p = &paths[0];
-            let stem = if p.is_dir() { p.file_name() } else { p.file_stem() };
+            let stem = if p.is_dir() {
+                p.file_name()
+            } else {
+                p.file_stem()
+            };
             stem.and_then(|s| s.to_str()).unwrap_or("nf").to_string()
         }
     };
-    Ok(AnalysisInput { name, files, framework: None })
+    Ok(AnalysisInput {
+        name,
+        files,
+        framework: None,
+    })
 }
 
 /// `#include "x"` / `#include <x>` targets of a source text.
@@ -51,9 +79,13 @@ fn includes(text: &str) -> Vec<(String, bool)> {
     let mut out = vec![];
     for line in text.lines() {
         let t = line.trim_start();
-        let Some(rest) = t.strip_prefix('#') else { continue };
+        let Some(rest) = t.strip_prefix('#') else {
+            continue;
+        };
         let rest = rest.trim_start();
-        let Some(rest) = rest.strip_prefix("include") else { continue };
+        let Some(rest) = rest.strip_prefix("include") else {
+            continue;
+        };
         let rest = rest.trim();
         if let Some(r) = rest.strip_prefix('"') {
             if let Some(end) = r.find('"') {
@@ -102,7 +134,10 @@ pub fn closure(files: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, AnalyzeError
         if !seen.insert(canon) {
             continue;
         }
-        let bytes = std::fs::read(&p).map_err(|e| AnalyzeError::Io { path: p.clone(), source: e })?;
+        let bytes = std::fs::read(&p).map_err(|e| AnalyzeError::Io {
+            path: p.clone(),
+            source: e,
+        })?;
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let mut incs = vec![];
         for (inc, quoted) in includes(&text) {
@@ -124,8 +159,16 @@ mod tests {
 
     #[test]
     fn include_lines_are_found() {
-        let incs = includes("#include \"nf.h\"\n  # include <click/element.hh>\n#include <stdio.h>\n");
-        assert_eq!(incs, vec![("nf.h".into(), true), ("click/element.hh".into(), false), ("stdio.h".into(), false)]);
+        let incs =
+            includes("#include \"nf.h\"\n  # include <click/element.hh>\n#include <stdio.h>\n");
+        assert_eq!(
+            incs,
+            vec![
+                ("nf.h".into(), true),
+                ("click/element.hh".into(), false),
+                ("stdio.h".into(), false)
+            ]
+        );
     }
 
     #[test]
@@ -135,9 +178,16 @@ mod tests {
         std::fs::create_dir_all(d.path().join("nf")).unwrap();
         std::fs::write(d.path().join("include/api.h"), "int api;\n").unwrap();
         std::fs::write(d.path().join("nf/local.h"), "#include <api.h>\n").unwrap();
-        std::fs::write(d.path().join("nf/nf.c"), "#include \"local.h\"\n#include <stdio.h>\n").unwrap();
+        std::fs::write(
+            d.path().join("nf/nf.c"),
+            "#include \"local.h\"\n#include <stdio.h>\n",
+        )
+        .unwrap();
         let c = closure(&[d.path().join("nf/nf.c")]).unwrap();
-        let names: Vec<String> = c.iter().map(|(p, _)| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        let names: Vec<String> = c
+            .iter()
+            .map(|(p, _)| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
         assert_eq!(names, vec!["nf.c", "local.h", "api.h"]);
     }
 }

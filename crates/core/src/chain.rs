@@ -69,7 +69,10 @@ pub enum NfSource {
     /// A built-in NF from `nfs/<name>/`.
     Builtin { name: String },
     /// User source files or directories (resolved relative to chain.yaml).
-    Source { paths: Vec<PathBuf>, framework: Framework },
+    Source {
+        paths: Vec<PathBuf>,
+        framework: Framework,
+    },
 }
 
 /// A configuration value as written in chain.yaml (order preserved).
@@ -111,7 +114,13 @@ impl ConfigValue {
 }
 
 fn flatten_into(v: &ConfigValue, prefix: String, out: &mut Vec<(String, String)>) {
-    let join = |k: &str| if prefix.is_empty() { k.to_string() } else { format!("{prefix}.{k}") };
+    let join = |k: &str| {
+        if prefix.is_empty() {
+            k.to_string()
+        } else {
+            format!("{prefix}.{k}")
+        }
+    };
     match v {
         ConfigValue::Scalar(s) => out.push((prefix, s.clone())),
         ConfigValue::List(items) => {
@@ -158,6 +167,22 @@ pub struct Nic {
     pub key_bytes: u32,
     /// RETA size.
     pub reta_size: u32,
+    /// How the NIC builds the Toeplitz input for a chosen field set.
+    #[serde(default)]
+    pub rss_input: RssInput,
+}
+
+/// How a NIC feeds packet fields to its Toeplitz hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RssInput {
+    /// Only the selected fields are hashed (E810, mlx5, DPDK `*_SRC_ONLY`
+    /// input sets): every key bit can mix the chosen fields.
+    #[default]
+    FieldSelect,
+    /// The standard src_ip|dst_ip(|ports) tuple is hashed and fields outside
+    /// the choice are neutralised by zero key bits (any Toeplitz NIC).
+    Tuple,
 }
 
 impl Nic {
@@ -177,7 +202,14 @@ impl Nic {
 
 impl Default for Nic {
     fn default() -> Self {
-        Nic { name: "generic".into(), queues: 16, hash_fields: Nic::default_hash_fields(), key_bytes: 40, reta_size: 128 }
+        Nic {
+            name: "generic".into(),
+            queues: 16,
+            hash_fields: Nic::default_hash_fields(),
+            key_bytes: 40,
+            reta_size: 128,
+            rss_input: RssInput::FieldSelect,
+        }
     }
 }
 
@@ -199,7 +231,11 @@ pub struct Resources {
 
 impl Default for Resources {
     fn default() -> Self {
-        Resources { cores: 2, nic: Nic::default(), smartnic: None }
+        Resources {
+            cores: 2,
+            nic: Nic::default(),
+            smartnic: None,
+        }
     }
 }
 
@@ -259,13 +295,21 @@ impl ChainSpec {
     }
 
     pub fn node_of(&self, idx: usize) -> NodeIndex {
-        self.graph.node_indices().find(|n| self.graph[*n] == idx).expect("every NF has a node")
+        self.graph
+            .node_indices()
+            .find(|n| self.graph[*n] == idx)
+            .expect("every NF has a node")
     }
 
     /// NFs in topological order (the graph is acyclic after validation).
     pub fn topo_order(&self) -> Vec<&NfInstance> {
         petgraph::algo::toposort(&self.graph, None)
-            .map(|order| order.into_iter().map(|n| &self.nfs[self.graph[n]]).collect())
+            .map(|order| {
+                order
+                    .into_iter()
+                    .map(|n| &self.nfs[self.graph[n]])
+                    .collect()
+            })
             .unwrap_or_else(|_| self.nfs.iter().collect())
     }
 
@@ -273,21 +317,31 @@ impl ChainSpec {
     pub fn entries(&self) -> Vec<&NfInstance> {
         self.graph
             .node_indices()
-            .filter(|n| self.graph.neighbors_directed(*n, petgraph::Direction::Incoming).next().is_none())
+            .filter(|n| {
+                self.graph
+                    .neighbors_directed(*n, petgraph::Direction::Incoming)
+                    .next()
+                    .is_none()
+            })
             .map(|n| &self.nfs[self.graph[n]])
             .collect()
     }
 
     /// Successors of an NF: (output port, next NF id).
     pub fn successors(&self, id: &str) -> Vec<(u32, NfId)> {
-        let Some(idx) = self.nfs.iter().position(|n| n.id.0 == id) else { return vec![] };
+        let Some(idx) = self.nfs.iter().position(|n| n.id.0 == id) else {
+            return vec![];
+        };
         let node = self.node_of(idx);
         let mut out: Vec<(u32, NfId)> = self
             .graph
             .edges_directed(node, petgraph::Direction::Outgoing)
             .map(|e| {
                 use petgraph::visit::EdgeRef;
-                (e.weight().from_port, self.nfs[self.graph[e.target()]].id.clone())
+                (
+                    e.weight().from_port,
+                    self.nfs[self.graph[e.target()]].id.clone(),
+                )
             })
             .collect();
         out.sort();
@@ -299,7 +353,13 @@ impl ChainSpec {
         self.path
             .as_ref()
             .and_then(|p| p.parent())
-            .map(|p| if p.as_os_str().is_empty() { PathBuf::from(".") } else { p.to_path_buf() })
+            .map(|p| {
+                if p.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    p.to_path_buf()
+                }
+            })
             .unwrap_or_else(|| PathBuf::from("."))
     }
 }
@@ -323,13 +383,24 @@ impl ChainSpec {
             .graph
             .edge_references()
             .map(|e| {
-                (self.nfs[self.graph[e.source()]].id.0.clone(), e.weight().from_port, self.nfs[self.graph[e.target()]].id.0.clone())
+                (
+                    self.nfs[self.graph[e.source()]].id.0.clone(),
+                    e.weight().from_port,
+                    self.nfs[self.graph[e.target()]].id.0.clone(),
+                )
             })
             .collect();
         edges.sort();
         ChainDump {
             name: self.name.clone(),
-            nfs: self.nfs.iter().map(|n| NfInstance { span: None, ..n.clone() }).collect(),
+            nfs: self
+                .nfs
+                .iter()
+                .map(|n| NfInstance {
+                    span: None,
+                    ..n.clone()
+                })
+                .collect(),
             edges,
             resources: self.resources.clone(),
             traffic: self.traffic.clone(),

@@ -32,7 +32,13 @@ impl ByteSpan {
         };
         let (line, col) = pos(self.start);
         let (end_line, end_col) = pos(self.end);
-        Span { file: file.to_string(), line, col, end_line, end_col }
+        Span {
+            file: file.to_string(),
+            line,
+            col,
+            end_line,
+            end_col,
+        }
     }
 }
 
@@ -46,10 +52,18 @@ pub struct Arg {
 
 impl Arg {
     pub fn keyword(keyword: &str, value: impl Into<String>) -> Self {
-        Arg { keyword: Some(keyword.to_string()), value: value.into(), span: ByteSpan::default() }
+        Arg {
+            keyword: Some(keyword.to_string()),
+            value: value.into(),
+            span: ByteSpan::default(),
+        }
     }
     pub fn positional(value: impl Into<String>) -> Self {
-        Arg { keyword: None, value: value.into(), span: ByteSpan::default() }
+        Arg {
+            keyword: None,
+            value: value.into(),
+            span: ByteSpan::default(),
+        }
     }
 }
 
@@ -63,11 +77,17 @@ pub struct ConfigArgs {
 
 impl ConfigArgs {
     pub fn new(args: Vec<Arg>) -> Self {
-        ConfigArgs { args, span: ByteSpan::default() }
+        ConfigArgs {
+            args,
+            span: ByteSpan::default(),
+        }
     }
     /// The value of a keyword argument.
     pub fn get(&self, keyword: &str) -> Option<&str> {
-        self.args.iter().find(|a| a.keyword.as_deref() == Some(keyword)).map(|a| a.value.as_str())
+        self.args
+            .iter()
+            .find(|a| a.keyword.as_deref() == Some(keyword))
+            .map(|a| a.value.as_str())
     }
 }
 
@@ -76,9 +96,19 @@ impl ConfigArgs {
 #[serde(rename_all = "snake_case")]
 pub enum Element {
     /// `name :: Class(config)` (or `a, b :: Class`).
-    Declaration { names: Vec<String>, class: String, config: Option<ConfigArgs>, span: ByteSpan, class_end: usize },
+    Declaration {
+        names: Vec<String>,
+        class: String,
+        config: Option<ConfigArgs>,
+        span: ByteSpan,
+        class_end: usize,
+    },
     /// `Class(config)` without a name.
-    Anonymous { class: String, config: ConfigArgs, span: ByteSpan },
+    Anonymous {
+        class: String,
+        config: ConfigArgs,
+        span: ByteSpan,
+    },
     /// A bare identifier: a declared element's name, or a class used without
     /// arguments (`Discard`); Click resolves it by whether it was declared.
     Name { name: String, span: ByteSpan },
@@ -87,7 +117,9 @@ pub enum Element {
 impl Element {
     pub fn span(&self) -> ByteSpan {
         match self {
-            Element::Declaration { span, .. } | Element::Anonymous { span, .. } | Element::Name { span, .. } => *span,
+            Element::Declaration { span, .. }
+            | Element::Anonymous { span, .. }
+            | Element::Name { span, .. } => *span,
         }
     }
 }
@@ -107,7 +139,11 @@ pub enum Statement {
     /// `a -> b -> c;` (a single hop is a plain declaration).
     Chain { hops: Vec<Hop>, span: ByteSpan },
     /// `elementclass Name { body }`, kept verbatim.
-    ElementClass { name: String, body: String, span: ByteSpan },
+    ElementClass {
+        name: String,
+        body: String,
+        span: ByteSpan,
+    },
 }
 
 /// A parsed configuration.
@@ -134,9 +170,22 @@ impl ClickConfig {
         for st in &self.statements {
             if let Statement::Chain { hops, .. } = st {
                 for hop in hops {
-                    if let Element::Declaration { names, class, config, span, class_end } = &hop.element {
+                    if let Element::Declaration {
+                        names,
+                        class,
+                        config,
+                        span,
+                        class_end,
+                    } = &hop.element
+                    {
                         for name in names {
-                            out.push(DeclRef { name, class, config: config.as_ref(), span: *span, class_end: *class_end });
+                            out.push(DeclRef {
+                                name,
+                                class,
+                                config: config.as_ref(),
+                                span: *span,
+                                class_end: *class_end,
+                            });
                         }
                     }
                 }
@@ -152,10 +201,23 @@ impl ClickConfig {
             if let Statement::Chain { hops, .. } = st {
                 for hop in hops {
                     match &hop.element {
-                        Element::Declaration { names, class, config, span, .. } => {
-                            out.push((names.first().map(String::as_str), class.as_str(), config.as_ref(), *span))
-                        }
-                        Element::Anonymous { class, config, span } => out.push((None, class.as_str(), Some(config), *span)),
+                        Element::Declaration {
+                            names,
+                            class,
+                            config,
+                            span,
+                            ..
+                        } => out.push((
+                            names.first().map(String::as_str),
+                            class.as_str(),
+                            config.as_ref(),
+                            *span,
+                        )),
+                        Element::Anonymous {
+                            class,
+                            config,
+                            span,
+                        } => out.push((None, class.as_str(), Some(config), *span)),
                         Element::Name { .. } => {}
                     }
                 }
@@ -168,7 +230,14 @@ impl ClickConfig {
     pub fn without_spans(&self) -> ClickConfig {
         let z = ByteSpan::default();
         let strip_cfg = |c: &ConfigArgs| ConfigArgs {
-            args: c.args.iter().map(|a| Arg { span: z, ..a.clone() }).collect(),
+            args: c
+                .args
+                .iter()
+                .map(|a| Arg {
+                    span: z,
+                    ..a.clone()
+                })
+                .collect(),
             span: z,
         };
         let statements = self
@@ -180,26 +249,38 @@ impl ClickConfig {
                         .iter()
                         .map(|h| Hop {
                             element: match &h.element {
-                                Element::Declaration { names, class, config, .. } => Element::Declaration {
+                                Element::Declaration {
+                                    names,
+                                    class,
+                                    config,
+                                    ..
+                                } => Element::Declaration {
                                     names: names.clone(),
                                     class: class.clone(),
                                     config: config.as_ref().map(strip_cfg),
                                     span: z,
                                     class_end: 0,
                                 },
-                                Element::Anonymous { class, config, .. } => {
-                                    Element::Anonymous { class: class.clone(), config: strip_cfg(config), span: z }
-                                }
-                                Element::Name { name, .. } => Element::Name { name: name.clone(), span: z },
+                                Element::Anonymous { class, config, .. } => Element::Anonymous {
+                                    class: class.clone(),
+                                    config: strip_cfg(config),
+                                    span: z,
+                                },
+                                Element::Name { name, .. } => Element::Name {
+                                    name: name.clone(),
+                                    span: z,
+                                },
                             },
                             ..h.clone()
                         })
                         .collect(),
                     span: z,
                 },
-                Statement::ElementClass { name, body, .. } => {
-                    Statement::ElementClass { name: name.clone(), body: body.clone(), span: z }
-                }
+                Statement::ElementClass { name, body, .. } => Statement::ElementClass {
+                    name: name.clone(),
+                    body: body.clone(),
+                    span: z,
+                },
             })
             .collect();
         ClickConfig { statements }
@@ -253,7 +334,13 @@ impl<'a> Lexer<'a> {
                 match rest[2..].find("*/") {
                     Some(end) => self.pos += end + 4,
                     None => {
-                        self.diags.push((ByteSpan { start: self.pos, end: self.text.len() }, "unterminated /* comment".into()));
+                        self.diags.push((
+                            ByteSpan {
+                                start: self.pos,
+                                end: self.text.len(),
+                            },
+                            "unterminated /* comment".into(),
+                        ));
                         self.pos = self.text.len();
                     }
                 }
@@ -275,7 +362,9 @@ impl<'a> Lexer<'a> {
             match bytes[self.pos] {
                 b'"' | b'\'' => self.pos = skip_quoted(self.text, self.pos),
                 b'/' if rest.starts_with("//") => self.pos += rest.find('\n').unwrap_or(rest.len()),
-                b'/' if rest.starts_with("/*") => self.pos += rest[2..].find("*/").map_or(rest.len(), |e| e + 4),
+                b'/' if rest.starts_with("/*") => {
+                    self.pos += rest[2..].find("*/").map_or(rest.len(), |e| e + 4)
+                }
                 b'(' => {
                     depth += 1;
                     self.pos += 1;
@@ -283,7 +372,10 @@ impl<'a> Lexer<'a> {
                 b')' => {
                     depth -= 1;
                     if depth == 0 {
-                        let span = ByteSpan { start, end: self.pos };
+                        let span = ByteSpan {
+                            start,
+                            end: self.pos,
+                        };
                         self.pos += 1;
                         return Tok::Paren(self.text[start..span.end].to_string(), span);
                     }
@@ -292,8 +384,17 @@ impl<'a> Lexer<'a> {
                 _ => self.pos += rest.chars().next().map_or(1, char::len_utf8),
             }
         }
-        self.diags.push((ByteSpan { start: open, end: self.text.len() }, "unclosed `(`".into()));
-        let span = ByteSpan { start, end: self.text.len() };
+        self.diags.push((
+            ByteSpan {
+                start: open,
+                end: self.text.len(),
+            },
+            "unclosed `(`".into(),
+        ));
+        let span = ByteSpan {
+            start,
+            end: self.text.len(),
+        };
         Tok::Paren(self.text[start..].to_string(), span)
     }
 
@@ -321,7 +422,11 @@ impl<'a> Lexer<'a> {
             let mut end = 0;
             for (i, ch) in rest.char_indices() {
                 let tail = &rest[i..];
-                if !is_ident_char(ch) || tail.starts_with("->") || tail.starts_with("//") || tail.starts_with("/*") {
+                if !is_ident_char(ch)
+                    || tail.starts_with("->")
+                    || tail.starts_with("//")
+                    || tail.starts_with("/*")
+                {
                     break;
                 }
                 end = i + ch.len_utf8();
@@ -340,7 +445,13 @@ impl<'a> Lexer<'a> {
                 other => Tok::Stray(other),
             }
         };
-        Some((tok, ByteSpan { start, end: self.pos }))
+        Some((
+            tok,
+            ByteSpan {
+                start,
+                end: self.pos,
+            },
+        ))
     }
 }
 
@@ -399,16 +510,29 @@ fn split_args(raw: &str, base: usize) -> Vec<Arg> {
         if text.is_empty() {
             continue;
         }
-        let span = ByteSpan { start: base + s + lead, end: base + s + lead + text.len() };
+        let span = ByteSpan {
+            start: base + s + lead,
+            end: base + s + lead + text.len(),
+        };
         let word_end = text.find(char::is_whitespace).unwrap_or(text.len());
         let word = &text[..word_end];
         let is_keyword = word_end < text.len()
             && word.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-            && word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            && word
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
         if is_keyword {
-            args.push(Arg { keyword: Some(word.to_string()), value: text[word_end..].trim().to_string(), span });
+            args.push(Arg {
+                keyword: Some(word.to_string()),
+                value: text[word_end..].trim().to_string(),
+                span,
+            });
         } else {
-            args.push(Arg { keyword: None, value: text.to_string(), span });
+            args.push(Arg {
+                keyword: None,
+                value: text.to_string(),
+                span,
+            });
         }
     }
     args
@@ -429,10 +553,14 @@ impl Parser<'_> {
         self.toks.get(self.pos).map(|(t, _)| t)
     }
     fn span_at(&self, i: usize) -> ByteSpan {
-        self.toks.get(i).map(|(_, s)| *s).unwrap_or(ByteSpan { start: self.text.len(), end: self.text.len() })
+        self.toks.get(i).map(|(_, s)| *s).unwrap_or(ByteSpan {
+            start: self.text.len(),
+            end: self.text.len(),
+        })
     }
     fn error(&mut self, span: ByteSpan, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::error("E0601", msg).with_span(span.to_span(self.file, self.text)));
+        self.diags
+            .push(Diagnostic::error("E0601", msg).with_span(span.to_span(self.file, self.text)));
     }
     /// Skip to just after the next `;` (error recovery).
     fn recover(&mut self) {
@@ -456,7 +584,10 @@ impl Parser<'_> {
             _ => None,
         };
         let Some(n) = n else {
-            self.error(self.span_at(self.pos), "expected a port number inside `[ ]`");
+            self.error(
+                self.span_at(self.pos),
+                "expected a port number inside `[ ]`",
+            );
             return Err(());
         };
         self.pos += 1;
@@ -474,7 +605,9 @@ impl Parser<'_> {
             Some(Tok::Ident(s)) => s.clone(),
             _ => {
                 let msg = match self.peek() {
-                    Some(Tok::OtherArrow(a)) => format!("`{a}` connections are not supported; use `->`"),
+                    Some(Tok::OtherArrow(a)) => {
+                        format!("`{a}` connections are not supported; use `->`")
+                    }
                     Some(t) => format!("expected an element, found {t:?}"),
                     None => "expected an element, found end of file".into(),
                 };
@@ -510,7 +643,16 @@ impl Parser<'_> {
             self.pos += 1;
             let config = self.config();
             let end = self.span_at(self.pos - 1).end;
-            return Ok(Element::Declaration { names, class, config, span: ByteSpan { start: start.start, end }, class_end });
+            return Ok(Element::Declaration {
+                names,
+                class,
+                config,
+                span: ByteSpan {
+                    start: start.start,
+                    end,
+                },
+                class_end,
+            });
         }
         if names.len() > 1 {
             self.error(start, "a list of names must be followed by `:: Class`");
@@ -520,7 +662,14 @@ impl Parser<'_> {
         match self.config() {
             Some(config) => {
                 let end = self.span_at(self.pos - 1).end;
-                Ok(Element::Anonymous { class: name, config, span: ByteSpan { start: start.start, end } })
+                Ok(Element::Anonymous {
+                    class: name,
+                    config,
+                    span: ByteSpan {
+                        start: start.start,
+                        end,
+                    },
+                })
             }
             None => Ok(Element::Name { name, span: start }),
         }
@@ -529,7 +678,10 @@ impl Parser<'_> {
     fn config(&mut self) -> Option<ConfigArgs> {
         if let Some(Tok::Paren(raw, span)) = self.peek().cloned() {
             self.pos += 1;
-            Some(ConfigArgs { args: split_args(&raw, span.start), span })
+            Some(ConfigArgs {
+                args: split_args(&raw, span.start),
+                span,
+            })
         } else {
             None
         }
@@ -539,7 +691,11 @@ impl Parser<'_> {
         let input_port = self.port()?;
         let element = self.element()?;
         let output_port = self.port()?;
-        Ok(Hop { input_port, element, output_port })
+        Ok(Hop {
+            input_port,
+            element,
+            output_port,
+        })
     }
 
     fn element_class(&mut self) -> Option<Statement> {
@@ -555,7 +711,10 @@ impl Parser<'_> {
         };
         self.pos += 1;
         if self.peek() != Some(&Tok::LBrace) {
-            self.error(self.span_at(self.pos), "expected `{` after the elementclass name");
+            self.error(
+                self.span_at(self.pos),
+                "expected `{` after the elementclass name",
+            );
             self.recover();
             return None;
         }
@@ -569,10 +728,16 @@ impl Parser<'_> {
                     if depth == 0 {
                         let close = self.span_at(self.pos);
                         self.pos += 1;
-                        let span = ByteSpan { start: start.start, end: close.end };
+                        let span = ByteSpan {
+                            start: start.start,
+                            end: close.end,
+                        };
                         self.diags.push(
-                            Diagnostic::note_diag("N0601", format!("elementclass `{name}` is kept verbatim and not analysed"))
-                                .with_span(span.to_span(self.file, self.text)),
+                            Diagnostic::note_diag(
+                                "N0601",
+                                format!("elementclass `{name}` is kept verbatim and not analysed"),
+                            )
+                            .with_span(span.to_span(self.file, self.text)),
                         );
                         return Some(Statement::ElementClass {
                             name,
@@ -585,7 +750,10 @@ impl Parser<'_> {
             }
             self.pos += 1;
         }
-        self.error(start, format!("elementclass `{name}` is missing its closing `}}`"));
+        self.error(
+            start,
+            format!("elementclass `{name}` is missing its closing `}}`"),
+        );
         None
     }
 
@@ -608,7 +776,10 @@ impl Parser<'_> {
                 Some(Tok::Semi) | None => break,
                 Some(Tok::OtherArrow(a)) => {
                     let a = *a;
-                    self.error(self.span_at(self.pos), format!("`{a}` connections are not supported; use `->`"));
+                    self.error(
+                        self.span_at(self.pos),
+                        format!("`{a}` connections are not supported; use `->`"),
+                    );
                     self.recover();
                     return None;
                 }
@@ -624,19 +795,35 @@ impl Parser<'_> {
         if self.peek() == Some(&Tok::Semi) {
             self.pos += 1;
         }
-        Some(Statement::Chain { hops, span: ByteSpan { start: start.start, end } })
+        Some(Statement::Chain {
+            hops,
+            span: ByteSpan {
+                start: start.start,
+                end,
+            },
+        })
     }
 }
 
 /// Parse a Click configuration. Errors (E0601) come with spans; the AST holds
 /// every statement that parsed.
 pub fn parse(text: &str, file: &str) -> (ClickConfig, Vec<Diagnostic>) {
-    let mut lexer = Lexer { text, pos: 0, diags: vec![] };
+    let mut lexer = Lexer {
+        text,
+        pos: 0,
+        diags: vec![],
+    };
     let mut toks = vec![];
     while let Some(t) = lexer.next() {
         toks.push(t);
     }
-    let mut parser = Parser { toks, pos: 0, file, text, diags: vec![] };
+    let mut parser = Parser {
+        toks,
+        pos: 0,
+        file,
+        text,
+        diags: vec![],
+    };
     for (span, msg) in std::mem::take(&mut lexer.diags) {
         parser.error(span, msg);
     }
@@ -685,7 +872,12 @@ pub fn print(config: &ClickConfig) -> String {
                             s.push_str(&format!("[{p}] "));
                         }
                         match &h.element {
-                            Element::Declaration { names, class, config, .. } => {
+                            Element::Declaration {
+                                names,
+                                class,
+                                config,
+                                ..
+                            } => {
                                 s.push_str(&format!("{} :: {class}", names.join(", ")));
                                 if let Some(c) = config {
                                     s.push_str(&print_config(c));
@@ -768,8 +960,18 @@ fd0 :: FromDPDKDevice($port, MAXTHREADS 16, NDESC 256)
         assert_eq!(fd0.class, "FromDPDKDevice");
         let cfg = fd0.config.unwrap();
         assert_eq!(cfg.get("MAXTHREADS"), Some("16"));
-        assert_eq!(cfg.args[0], Arg { keyword: None, value: "$port".into(), span: cfg.args[0].span });
-        assert_eq!(&FIG7[cfg.span.start..cfg.span.end], "$port, MAXTHREADS 16, NDESC 256");
+        assert_eq!(
+            cfg.args[0],
+            Arg {
+                keyword: None,
+                value: "$port".into(),
+                span: cfg.args[0].span
+            }
+        );
+        assert_eq!(
+            &FIG7[cfg.span.start..cfg.span.end],
+            "$port, MAXTHREADS 16, NDESC 256"
+        );
         let a = cfg.args[1].span;
         assert_eq!(&FIG7[a.start..a.end], "MAXTHREADS 16");
         assert_eq!(decls[4].config.unwrap().get("TIMEOUT"), Some("-1"));
@@ -780,13 +982,25 @@ fd0 :: FromDPDKDevice($port, MAXTHREADS 16, NDESC 256)
     fn errors_have_spans_and_recover() {
         let check = |text: &str, code: &str, line: u32, needle: &str| {
             let (c, diags) = parse(text, "bad.click");
-            let d = diags.iter().find(|d| d.code == code).unwrap_or_else(|| panic!("{text}: {diags:?}"));
+            let d = diags
+                .iter()
+                .find(|d| d.code == code)
+                .unwrap_or_else(|| panic!("{text}: {diags:?}"));
             assert!(d.message.contains(needle), "{}", d.message);
             assert_eq!(d.span.as_ref().unwrap().line, line, "{text}");
             c
         };
-        let c = check("a :: Counter;\nb :: (x);\nc :: Discard;", "E0601", 2, "class name");
-        assert_eq!(c.declarations().len(), 2, "recovered after the bad statement");
+        let c = check(
+            "a :: Counter;\nb :: (x);\nc :: Discard;",
+            "E0601",
+            2,
+            "class name",
+        );
+        assert_eq!(
+            c.declarations().len(),
+            2,
+            "recovered after the bad statement"
+        );
         check("a :: Counter(\n", "E0601", 1, "unclosed");
         check("a -> b\n=> c;", "E0601", 2, "`=>`");
         check("a [x] -> b;", "E0601", 1, "port number");

@@ -26,7 +26,13 @@ pub struct Span {
 
 impl Span {
     pub fn point(file: impl Into<String>, line: u32, col: u32) -> Self {
-        Span { file: file.into(), line, col, end_line: line, end_col: col }
+        Span {
+            file: file.into(),
+            line,
+            col,
+            end_line: line,
+            end_col: col,
+        }
     }
     pub fn file_only(file: impl Into<String>) -> Self {
         Span::point(file, 0, 0)
@@ -59,13 +65,26 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(code: &str, message: impl Into<String>) -> Self {
-        Diagnostic { code: code.to_string(), severity: Severity::Error, message: message.into(), span: None, notes: vec![], hint: None }
+        Diagnostic {
+            code: code.to_string(),
+            severity: Severity::Error,
+            message: message.into(),
+            span: None,
+            notes: vec![],
+            hint: None,
+        }
     }
     pub fn warning(code: &str, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message)
+        }
     }
     pub fn note_diag(code: &str, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Note, ..Diagnostic::error(code, message) }
+        Diagnostic {
+            severity: Severity::Note,
+            ..Diagnostic::error(code, message)
+        }
     }
     pub fn with_span(mut self, span: Span) -> Self {
         self.span = Some(span);

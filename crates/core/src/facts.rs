@@ -23,10 +23,23 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 7] =
-        [Field::SrcIp, Field::DstIp, Field::SrcPort, Field::DstPort, Field::Proto, Field::SrcMac, Field::DstMac];
+    pub const ALL: [Field; 7] = [
+        Field::SrcIp,
+        Field::DstIp,
+        Field::SrcPort,
+        Field::DstPort,
+        Field::Proto,
+        Field::SrcMac,
+        Field::DstMac,
+    ];
     /// The IPv4 5-tuple.
-    pub const FIVE_TUPLE: [Field; 5] = [Field::SrcIp, Field::DstIp, Field::SrcPort, Field::DstPort, Field::Proto];
+    pub const FIVE_TUPLE: [Field; 5] = [
+        Field::SrcIp,
+        Field::DstIp,
+        Field::SrcPort,
+        Field::DstPort,
+        Field::Proto,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -68,7 +81,12 @@ impl FromStr for Field {
             .iter()
             .copied()
             .find(|f| f.name() == s)
-            .ok_or_else(|| format!("unknown field `{s}` (expected one of: {})", Field::ALL.map(Field::name).join(", ")))
+            .ok_or_else(|| {
+                format!(
+                    "unknown field `{s}` (expected one of: {})",
+                    Field::ALL.map(Field::name).join(", ")
+                )
+            })
     }
 }
 
@@ -114,7 +132,9 @@ impl FromStr for Intensity {
             "per-flow" => Ok(Intensity::PerFlow),
             "read-only" => Ok(Intensity::ReadOnly),
             "none" => Ok(Intensity::None),
-            _ => Err(format!("unknown intensity `{s}` (expected per-packet, per-flow, read-only or none)")),
+            _ => Err(format!(
+                "unknown intensity `{s}` (expected per-packet, per-flow, read-only or none)"
+            )),
         }
     }
 }
@@ -241,6 +261,9 @@ impl Facts {
     /// Best available per-packet cost: IR instruction count if known, else the
     /// source estimate, else 1.
     pub fn cost(&self) -> u64 {
-        self.per_packet_cost.or(self.source_cost).unwrap_or(1).max(1)
+        self.per_packet_cost
+            .or(self.source_cost)
+            .unwrap_or(1)
+            .max(1)
     }
 }

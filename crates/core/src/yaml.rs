@@ -20,7 +20,10 @@ const MAX_DEPTH: usize = 64;
 #[derive(Debug, Clone, PartialEq)]
 pub enum NodeKind {
     /// A scalar and whether it was quoted (quoted scalars are always strings).
-    Scalar { value: String, quoted: bool },
+    Scalar {
+        value: String,
+        quoted: bool,
+    },
     Seq(Vec<Node>),
     Map(Vec<(Node, Node)>),
 }
@@ -71,7 +74,10 @@ impl Node {
 
     /// Look up a key of a mapping.
     pub fn get(&self, key: &str) -> Option<&Node> {
-        self.as_map()?.iter().find(|(k, _)| k.as_scalar() == Some(key)).map(|(_, v)| v)
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.as_scalar() == Some(key))
+            .map(|(_, v)| v)
     }
 
     pub fn span(&self, file: &str) -> Span {
@@ -101,7 +107,12 @@ fn count_nodes(n: &Node) -> usize {
     match &n.kind {
         NodeKind::Scalar { .. } => 1,
         NodeKind::Seq(items) => 1 + items.iter().map(count_nodes).sum::<usize>(),
-        NodeKind::Map(items) => 1 + items.iter().map(|(k, v)| count_nodes(k) + count_nodes(v)).sum::<usize>(),
+        NodeKind::Map(items) => {
+            1 + items
+                .iter()
+                .map(|(k, v)| count_nodes(k) + count_nodes(v))
+                .sum::<usize>()
+        }
     }
 }
 
@@ -112,7 +123,11 @@ impl Builder {
         }
         self.nodes += count_nodes(&node);
         if self.nodes > NODE_BUDGET {
-            self.error = Some((format!("document expands to more than {NODE_BUDGET} nodes (alias bomb?)"), node.line, node.col));
+            self.error = Some((
+                format!("document expands to more than {NODE_BUDGET} nodes (alias bomb?)"),
+                node.line,
+                node.col,
+            ));
             return;
         }
         if anchor > 0 {
@@ -133,7 +148,6 @@ impl Builder {
     }
 }
 
-
 impl MarkedEventReceiver for Builder {
     fn on_event(&mut self, ev: Event, mark: Marker) {
         if self.error.is_some() {
@@ -147,31 +161,48 @@ impl MarkedEventReceiver for Builder {
             }
             Event::Scalar(value, style, anchor, _tag) => {
                 let quoted = !matches!(style, TScalarStyle::Plain);
-                self.push_node(Node { kind: NodeKind::Scalar { value, quoted }, line, col }, anchor);
+                self.push_node(
+                    Node {
+                        kind: NodeKind::Scalar { value, quoted },
+                        line,
+                        col,
+                    },
+                    anchor,
+                );
             }
             Event::SequenceStart(anchor, _) => {
                 if self.stack.len() >= MAX_DEPTH {
-                    self.error = Some((format!("nesting deeper than {MAX_DEPTH} levels"), line, col));
+                    self.error =
+                        Some((format!("nesting deeper than {MAX_DEPTH} levels"), line, col));
                     return;
                 }
                 self.stack.push(Frame::Seq(vec![], mark, anchor));
             }
             Event::MappingStart(anchor, _) => {
                 if self.stack.len() >= MAX_DEPTH {
-                    self.error = Some((format!("nesting deeper than {MAX_DEPTH} levels"), line, col));
+                    self.error =
+                        Some((format!("nesting deeper than {MAX_DEPTH} levels"), line, col));
                     return;
                 }
                 self.stack.push(Frame::Map(vec![], None, mark, anchor));
             }
             Event::SequenceEnd => {
                 if let Some(Frame::Seq(items, m, anchor)) = self.stack.pop() {
-                    let node = Node { kind: NodeKind::Seq(items), line: m.line() as u32, col: m.col() as u32 + 1 };
+                    let node = Node {
+                        kind: NodeKind::Seq(items),
+                        line: m.line() as u32,
+                        col: m.col() as u32 + 1,
+                    };
                     self.push_node(node, anchor);
                 }
             }
             Event::MappingEnd => {
                 if let Some(Frame::Map(items, _, m, anchor)) = self.stack.pop() {
-                    let node = Node { kind: NodeKind::Map(items), line: m.line() as u32, col: m.col() as u32 + 1 };
+                    let node = Node {
+                        kind: NodeKind::Map(items),
+                        line: m.line() as u32,
+                        col: m.col() as u32 + 1,
+                    };
                     self.push_node(node, anchor);
                 }
             }
@@ -191,22 +222,33 @@ impl MarkedEventReceiver for Builder {
 
 /// Parse one YAML document. Errors carry the file, line and column.
 pub fn parse(text: &str, file: &str) -> Result<Node, Diagnostic> {
-    let mut builder =
-        Builder { stack: vec![], anchors: vec![], root: None, nodes: 0, error: None, documents: 0 };
+    let mut builder = Builder {
+        stack: vec![],
+        anchors: vec![],
+        root: None,
+        nodes: 0,
+        error: None,
+        documents: 0,
+    };
     let mut parser = Parser::new_from_str(text);
     if let Err(e) = parser.load(&mut builder, true) {
         let m = e.marker();
-        return Err(Diagnostic::error("E0001", format!("invalid YAML: {}", e.info()))
-            .with_span(Span::point(file, m.line() as u32, m.col() as u32 + 1))
-            .with_hint("check indentation, colons after keys, and matching quotes/brackets"));
+        return Err(
+            Diagnostic::error("E0001", format!("invalid YAML: {}", e.info()))
+                .with_span(Span::point(file, m.line() as u32, m.col() as u32 + 1))
+                .with_hint("check indentation, colons after keys, and matching quotes/brackets"),
+        );
     }
     if let Some((msg, line, col)) = builder.error {
-        return Err(Diagnostic::error("E0001", format!("invalid YAML: {msg}")).with_span(Span::point(file, line, col)));
+        return Err(Diagnostic::error("E0001", format!("invalid YAML: {msg}"))
+            .with_span(Span::point(file, line, col)));
     }
     if builder.documents > 1 {
-        return Err(Diagnostic::error("E0001", "expected one YAML document, found several")
-            .with_span(Span::file_only(file))
-            .with_hint("remove the extra `---` separators"));
+        return Err(
+            Diagnostic::error("E0001", "expected one YAML document, found several")
+                .with_span(Span::file_only(file))
+                .with_hint("remove the extra `---` separators"),
+        );
     }
     match builder.root {
         Some(root) => Ok(root),
@@ -251,7 +293,13 @@ mod tests {
     #[test]
     fn quoted_scalars_are_marked() {
         let n = parse("a: '1'\nb: 1\n", "f").unwrap();
-        assert!(matches!(n.get("a").unwrap().kind, NodeKind::Scalar { quoted: true, .. }));
-        assert!(matches!(n.get("b").unwrap().kind, NodeKind::Scalar { quoted: false, .. }));
+        assert!(matches!(
+            n.get("a").unwrap().kind,
+            NodeKind::Scalar { quoted: true, .. }
+        ));
+        assert!(matches!(
+            n.get("b").unwrap().kind,
+            NodeKind::Scalar { quoted: false, .. }
+        ));
     }
 }

@@ -10,7 +10,9 @@ fn corpus() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut out = vec![];
     for dir in ["examples", "tests/bad"] {
-        let Ok(rd) = std::fs::read_dir(root.join(dir)) else { continue };
+        let Ok(rd) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
         let mut paths: Vec<PathBuf> = rd.map(|e| e.unwrap().path()).collect();
         paths.sort();
         for p in paths {
@@ -29,8 +31,9 @@ fn corpus_cached() -> &'static Vec<String> {
 }
 
 const TOKENS: &[&str] = &[
-    ":", "-", "[", "]", "{", "}", ",", "\n", "  ", "&a", "*a", "!!str", "'", "\"", "#", "|", "0", "-1", "1e400", "nfs",
-    "chain", "edges", "id", "nf", "port", "from", "to", "~", "\t", "\u{0}", "é",
+    ":", "-", "[", "]", "{", "}", ",", "\n", "  ", "&a", "*a", "!!str", "'", "\"", "#", "|", "0",
+    "-1", "1e400", "nfs", "chain", "edges", "id", "nf", "port", "from", "to", "~", "\t", "\u{0}",
+    "é",
 ];
 
 #[derive(Debug, Clone)]

@@ -36,7 +36,9 @@ pub enum DeployError {
         message: String,
     },
     /// The file declares a format version this runtime does not support.
-    #[error("deployment {path} has version {found}; this flash-rt reads version {DEPLOYMENT_VERSION}")]
+    #[error(
+        "deployment {path} has version {found}; this flash-rt reads version {DEPLOYMENT_VERSION}"
+    )]
     Version {
         /// File that failed.
         path: PathBuf,
@@ -153,7 +155,11 @@ pub struct NfSpec {
     /// Shared object implementing the nf.h ABI.
     pub object: PathBuf,
     /// Flattened configuration passed to `nf_init`, in order.
-    #[serde(default, deserialize_with = "ordered_config", serialize_with = "ser_config")]
+    #[serde(
+        default,
+        deserialize_with = "ordered_config",
+        serialize_with = "ser_config"
+    )]
     pub config: Vec<(String, String)>,
     /// Worker threads (1 per queue the NF serves; only 1 is supported today).
     #[serde(default = "default_threads")]
@@ -271,7 +277,10 @@ fn ordered_config<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, String
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             f.write_str("a map of flattened config keys to scalar values")
         }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut m: A,
+        ) -> Result<Self::Value, A::Error> {
             let mut out = vec![];
             while let Some((k, v)) = m.next_entry::<String, Scalar>()? {
                 out.push((k, v.0));
@@ -328,7 +337,10 @@ impl<'de> Deserialize<'de> for Scalar {
 impl Deployment {
     /// Read, parse and validate a deployment file (`.json`, `.yaml`/`.yml`).
     pub fn load(path: &Path) -> Result<Deployment, DeployError> {
-        let text = std::fs::read_to_string(path).map_err(|source| DeployError::Io { path: path.to_path_buf(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| DeployError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
         Self::parse(&text, path)
     }
 
@@ -341,11 +353,20 @@ impl Deployment {
         } else {
             serde_yaml_ng::from_str(text).map_err(|e| e.to_string())
         };
-        let dep = parsed.map_err(|message| DeployError::Parse { path: path.to_path_buf(), message })?;
+        let dep = parsed.map_err(|message| DeployError::Parse {
+            path: path.to_path_buf(),
+            message,
+        })?;
         if dep.version != DEPLOYMENT_VERSION {
-            return Err(DeployError::Version { path: path.to_path_buf(), found: dep.version });
+            return Err(DeployError::Version {
+                path: path.to_path_buf(),
+                found: dep.version,
+            });
         }
-        dep.topology().map_err(|problems| DeployError::Invalid { path: path.to_path_buf(), problems })?;
+        dep.topology().map_err(|problems| DeployError::Invalid {
+            path: path.to_path_buf(),
+            problems,
+        })?;
         Ok(dep)
     }
 
@@ -439,7 +460,9 @@ pub struct Topology {
 impl Topology {
     /// Link leaving NF `nf` on output `port`, if any.
     pub fn out_link(&self, nf: usize, port: u32) -> Option<usize> {
-        self.links.iter().position(|l| l.source == LinkSource::Nf { nf, port })
+        self.links
+            .iter()
+            .position(|l| l.source == LinkSource::Nf { nf, port })
     }
 
     /// Group owning a frame index, and the NF owning it.
@@ -453,7 +476,11 @@ impl Topology {
     fn nf_frames(&self, nf: usize) -> u32 {
         let g = &self.groups[self.nf_group[nf]];
         let pos = g.nfs.iter().position(|&n| n == nf).unwrap_or(0);
-        let next = g.nfs.get(pos + 1).map(|&n| self.nf_first_frame[n]).unwrap_or(g.frames);
+        let next = g
+            .nfs
+            .get(pos + 1)
+            .map(|&n| self.nf_first_frame[n])
+            .unwrap_or(g.frames);
         next - self.nf_first_frame[nf]
     }
 }
@@ -469,32 +496,52 @@ fn resolve(d: &Deployment) -> Result<Topology, Vec<String>> {
         p.push("monitor.socket: must be a path".to_string());
     }
     if !(m.frame_size == 2048 || m.frame_size == 4096) {
-        p.push(format!("monitor.frame_size: {} is not 2048 or 4096", m.frame_size));
+        p.push(format!(
+            "monitor.frame_size: {} is not 2048 or 4096",
+            m.frame_size
+        ));
     }
     for (what, v) in [("ring_size", m.ring_size), ("inbox_size", m.inbox_size)] {
         if !is_pow2(v) || !(64..=1 << 16).contains(&v) {
-            p.push(format!("monitor.{what}: {v} must be a power of two between 64 and 65536"));
+            p.push(format!(
+                "monitor.{what}: {v} must be a power of two between 64 and 65536"
+            ));
         }
     }
     if m.batch_size == 0 || m.batch_size > 1024 {
-        p.push(format!("monitor.batch_size: {} must be between 1 and 1024", m.batch_size));
+        p.push(format!(
+            "monitor.batch_size: {} must be between 1 and 1024",
+            m.batch_size
+        ));
     }
     let mut ifaces: HashMap<&str, usize> = HashMap::new();
     for (i, itf) in m.interfaces.iter().enumerate() {
         if ifaces.insert(itf.name.as_str(), i).is_some() {
-            p.push(format!("monitor.interfaces[{i}]: duplicate name `{}`", itf.name));
+            p.push(format!(
+                "monitor.interfaces[{i}]: duplicate name `{}`",
+                itf.name
+            ));
         }
         if itf.ifname.is_empty() || itf.ifname.len() > 15 {
-            p.push(format!("monitor.interfaces[{i}] `{}`: ifname `{}` is not a valid interface name", itf.name, itf.ifname));
+            p.push(format!(
+                "monitor.interfaces[{i}] `{}`: ifname `{}` is not a valid interface name",
+                itf.name, itf.ifname
+            ));
         }
         if itf.queue >= 64 {
-            p.push(format!("monitor.interfaces[{i}] `{}`: queue {} is above 63", itf.name, itf.queue));
+            p.push(format!(
+                "monitor.interfaces[{i}] `{}`: queue {} is above 63",
+                itf.name, itf.queue
+            ));
         }
     }
     for (i, a) in m.interfaces.iter().enumerate() {
         for b in &m.interfaces[..i] {
             if a.ifname == b.ifname && a.queue == b.queue {
-                p.push(format!("monitor.interfaces: `{}` and `{}` are the same queue {} of {}", b.name, a.name, a.queue, a.ifname));
+                p.push(format!(
+                    "monitor.interfaces: `{}` and `{}` are the same queue {} of {}",
+                    b.name, a.name, a.queue, a.ifname
+                ));
             }
         }
     }
@@ -513,13 +560,19 @@ fn resolve(d: &Deployment) -> Result<Topology, Vec<String>> {
             p.push(format!("nfs[{i}] `{}`: threads = {}; this runtime runs one thread per NF (one queue per interface)", nf.id, nf.threads));
         }
         if nf.frames < 64 || nf.frames > 1 << 20 {
-            p.push(format!("nfs[{i}] `{}`: frames = {} must be between 64 and 1048576", nf.id, nf.frames));
+            p.push(format!(
+                "nfs[{i}] `{}`: frames = {} must be between 64 and 1048576",
+                nf.id, nf.frames
+            ));
         }
         if nf.object.as_os_str().is_empty() {
             p.push(format!("nfs[{i}] `{}`: object path is empty", nf.id));
         }
         if nf.polling.window_us == 0 {
-            p.push(format!("nfs[{i}] `{}`: polling.window_us must be positive", nf.id));
+            p.push(format!(
+                "nfs[{i}] `{}`: polling.window_us must be positive",
+                nf.id
+            ));
         }
     }
     // Groups.
@@ -532,10 +585,17 @@ fn resolve(d: &Deployment) -> Result<Topology, Vec<String>> {
         let mut members = vec![];
         for id in &g.nfs {
             match nfs.get(id.as_str()) {
-                None => p.push(format!("groups[{gi}] `{}`: unknown NF `{id}`{}", g.name, hint(id, d.nfs.iter().map(|n| n.id.as_str())))),
+                None => p.push(format!(
+                    "groups[{gi}] `{}`: unknown NF `{id}`{}",
+                    g.name,
+                    hint(id, d.nfs.iter().map(|n| n.id.as_str()))
+                )),
                 Some(&n) => {
                     if let Some(other) = nf_group[n] {
-                        p.push(format!("groups[{gi}] `{}`: NF `{id}` is already in group `{}`", g.name, groups[other].name));
+                        p.push(format!(
+                            "groups[{gi}] `{}`: NF `{id}` is already in group `{}`",
+                            g.name, groups[other].name
+                        ));
                     } else {
                         nf_group[n] = Some(groups.len());
                         members.push(n);
@@ -543,14 +603,22 @@ fn resolve(d: &Deployment) -> Result<Topology, Vec<String>> {
                 }
             }
         }
-        groups.push(GroupLayout { name: g.name.clone(), nfs: members, frames: 0 });
+        groups.push(GroupLayout {
+            name: g.name.clone(),
+            nfs: members,
+            frames: 0,
+        });
     }
     let nf_group: Vec<usize> = nf_group
         .into_iter()
         .enumerate()
         .map(|(n, g)| {
             g.unwrap_or_else(|| {
-                groups.push(GroupLayout { name: format!("{}.umem", d.nfs[n].id), nfs: vec![n], frames: 0 });
+                groups.push(GroupLayout {
+                    name: format!("{}.umem", d.nfs[n].id),
+                    nfs: vec![n],
+                    frames: 0,
+                });
                 groups.len() - 1
             })
         })
@@ -564,7 +632,10 @@ fn resolve(d: &Deployment) -> Result<Topology, Vec<String>> {
             total += u64::from(d.nfs[n].frames);
         }
         if total * u64::from(m.frame_size) > 1 << 32 {
-            p.push(format!("group `{}`: UMEM of {} frames exceeds 4 GiB", g.name, total));
+            p.push(format!(
+                "group `{}`: UMEM of {} frames exceeds 4 GiB",
+                g.name, total
+            ));
         }
         g.frames = total.min(u64::from(u32::MAX)) as u32;
     }
@@ -579,13 +650,18 @@ fn resolve(d: &Deployment) -> Result<Topology, Vec<String>> {
                 (Some(nf), None) => match nfs.get(nf.as_str()) {
                     Some(&i) => Some((true, i)),
                     None => {
-                        p.push(format!("{ctx}: {side}: unknown NF `{nf}`{}", hint(nf, d.nfs.iter().map(|n| n.id.as_str()))));
+                        p.push(format!(
+                            "{ctx}: {side}: unknown NF `{nf}`{}",
+                            hint(nf, d.nfs.iter().map(|n| n.id.as_str()))
+                        ));
                         None
                     }
                 },
                 (None, Some(itf)) => {
                     if e.port.is_some() {
-                        p.push(format!("{ctx}: {side}: `port` applies to NF endpoints, not interfaces"));
+                        p.push(format!(
+                            "{ctx}: {side}: `port` applies to NF endpoints, not interfaces"
+                        ));
                     }
                     match ifaces.get(itf.as_str()) {
                         Some(&i) => Some((false, i)),
@@ -599,17 +675,38 @@ fn resolve(d: &Deployment) -> Result<Topology, Vec<String>> {
                     }
                 }
                 _ => {
-                    p.push(format!("{ctx}: {side}: give exactly one of `nf` and `iface`"));
+                    p.push(format!(
+                        "{ctx}: {side}: give exactly one of `nf` and `iface`"
+                    ));
                     None
                 }
             }
         };
-        let (Some(src), Some(dst)) = (end(&l.from, &mut p, "from"), end(&l.to, &mut p, "to")) else { continue };
-        let source = if src.0 { LinkSource::Nf { nf: src.1, port: l.from.port.unwrap_or(0) } } else { LinkSource::Iface(src.1) };
-        let dest = if dst.0 { LinkDest::Nf { nf: dst.1, port: l.to.port.unwrap_or(0) } } else { LinkDest::Iface(dst.1) };
+        let (Some(src), Some(dst)) = (end(&l.from, &mut p, "from"), end(&l.to, &mut p, "to"))
+        else {
+            continue;
+        };
+        let source = if src.0 {
+            LinkSource::Nf {
+                nf: src.1,
+                port: l.from.port.unwrap_or(0),
+            }
+        } else {
+            LinkSource::Iface(src.1)
+        };
+        let dest = if dst.0 {
+            LinkDest::Nf {
+                nf: dst.1,
+                port: l.to.port.unwrap_or(0),
+            }
+        } else {
+            LinkDest::Iface(dst.1)
+        };
         let mode = match (source, dest) {
             (LinkSource::Iface(_), LinkDest::Iface(_)) => {
-                p.push(format!("{ctx}: an interface cannot link straight to an interface"));
+                p.push(format!(
+                    "{ctx}: an interface cannot link straight to an interface"
+                ));
                 continue;
             }
             (LinkSource::Nf { nf: a, .. }, LinkDest::Nf { nf: b, .. }) => {
@@ -643,7 +740,10 @@ fn resolve(d: &Deployment) -> Result<Topology, Vec<String>> {
         }
         if let LinkSource::Iface(i) = source {
             if links.iter().any(|o: &ResolvedLink| o.source == source) {
-                p.push(format!("{ctx}: interface `{}` already feeds an NF (one receiving NF per queue)", m.interfaces[i].name));
+                p.push(format!(
+                    "{ctx}: interface `{}` already feeds an NF (one receiving NF per queue)",
+                    m.interfaces[i].name
+                ));
             }
         }
         if let LinkDest::Nf { nf, port } = dest {
@@ -696,7 +796,14 @@ fn resolve(d: &Deployment) -> Result<Topology, Vec<String>> {
         });
     }
     if p.is_empty() {
-        Ok(Topology { groups, nf_group, nf_first_frame, links, sockets, nf_in_ports })
+        Ok(Topology {
+            groups,
+            nf_group,
+            nf_first_frame,
+            links,
+            sockets,
+            nf_in_ports,
+        })
     } else {
         Err(p)
     }
@@ -708,7 +815,9 @@ fn hint<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> String {
         return String::new();
     }
     let list: Vec<&str> = known.keys().copied().collect();
-    let close = list.iter().find(|k| k.eq_ignore_ascii_case(name) || k.starts_with(name) || name.starts_with(**k));
+    let close = list
+        .iter()
+        .find(|k| k.eq_ignore_ascii_case(name) || k.starts_with(name) || name.starts_with(**k));
     match close {
         Some(c) => format!(" (did you mean `{c}`?)"),
         None => format!(" (known: {})", list.join(", ")),
@@ -743,7 +852,15 @@ links:
         let got = match Deployment::parse(text, Path::new("d.yaml")) {
             Ok(d) => {
                 let t = d.topology().expect("valid");
-                format!("ok groups={:?} links={:?} sockets={}", t.groups.iter().map(|g| (&g.name, g.frames)).collect::<Vec<_>>(), t.links.iter().map(|l| l.mode).collect::<Vec<_>>(), t.sockets.len())
+                format!(
+                    "ok groups={:?} links={:?} sockets={}",
+                    t.groups
+                        .iter()
+                        .map(|g| (&g.name, g.frames))
+                        .collect::<Vec<_>>(),
+                    t.links.iter().map(|l| l.mode).collect::<Vec<_>>(),
+                    t.sockets.len()
+                )
             }
             Err(e) => e.to_string(),
         };
@@ -752,13 +869,22 @@ links:
 
     #[test]
     fn valid_zero_copy_chain() {
-        check(BASE, r#"ok groups=[("g", 8192)] links=[ZeroCopy, ZeroCopy, ZeroCopy] sockets=2"#);
+        check(
+            BASE,
+            r#"ok groups=[("g", 8192)] links=[ZeroCopy, ZeroCopy, ZeroCopy] sockets=2"#,
+        );
     }
 
     #[test]
     fn config_keeps_order_and_scalars() {
         let d = Deployment::parse(BASE, Path::new("d.yaml")).unwrap();
-        assert_eq!(d.nfs[0].config, vec![("dst_mac".into(), "02:00:00:00:00:01".into()), ("n".into(), "3".into())]);
+        assert_eq!(
+            d.nfs[0].config,
+            vec![
+                ("dst_mac".into(), "02:00:00:00:00:01".into()),
+                ("n".into(), "3".into())
+            ]
+        );
         let json = d.to_json();
         let back = Deployment::parse(&json, Path::new("d.json")).unwrap();
         assert_eq!(back, d);
@@ -766,12 +892,17 @@ links:
 
     #[test]
     fn separate_groups_default_to_single_copy() {
-        check(&BASE.replace("groups:\n  - {name: g, nfs: [a, b]}\n", ""), r#"ok groups=[("a.umem", 4096), ("b.umem", 4096)] links=[ZeroCopy, SingleCopy, ZeroCopy]"#);
+        check(
+            &BASE.replace("groups:\n  - {name: g, nfs: [a, b]}\n", ""),
+            r#"ok groups=[("a.umem", 4096), ("b.umem", 4096)] links=[ZeroCopy, SingleCopy, ZeroCopy]"#,
+        );
     }
 
     #[test]
     fn errors_are_all_reported() {
-        let bad = BASE.replace("{nf: a}, to: {nf: b}", "{nf: a}, to: {nf: bb}").replace("{iface: out}", "{iface: ot}");
+        let bad = BASE
+            .replace("{nf: a}, to: {nf: b}", "{nf: a}, to: {nf: bb}")
+            .replace("{iface: out}", "{iface: ot}");
         check(&bad, "unknown NF `bb` (did you mean `b`?)");
         check(&bad, "unknown interface `ot`");
         check(&bad, "nfs `b`: no link delivers packets to it");
@@ -779,7 +910,9 @@ links:
 
     #[test]
     fn zero_copy_across_groups_is_refused() {
-        let bad = BASE.replace("groups:\n  - {name: g, nfs: [a, b]}\n", "").replace("to: {nf: b}}", "to: {nf: b}, mode: zero-copy}");
+        let bad = BASE
+            .replace("groups:\n  - {name: g, nfs: [a, b]}\n", "")
+            .replace("to: {nf: b}}", "to: {nf: b}, mode: zero-copy}");
         check(&bad, "zero-copy needs both NFs in one UMEM group");
     }
 
@@ -787,19 +920,31 @@ links:
     fn malformed_and_versions() {
         check("version: 1\nmonitor: [", "malformed deployment d.yaml");
         check(&BASE.replace("version: 1", "version: 7"), "has version 7");
-        check(&BASE.replace("name: t", "name: t\nbogus: 1"), "unknown field `bogus`");
-        check(&BASE.replace("ifname: veth1", "ifname: veth1-with-a-very-long-name"), "is not a valid interface name");
+        check(
+            &BASE.replace("name: t", "name: t\nbogus: 1"),
+            "unknown field `bogus`",
+        );
+        check(
+            &BASE.replace("ifname: veth1", "ifname: veth1-with-a-very-long-name"),
+            "is not a valid interface name",
+        );
     }
 
     #[test]
     fn fan_out_needs_distinct_ports() {
-        let bad = BASE.replace("  - {from: {nf: b}, to: {iface: out}}", "  - {from: {nf: b}, to: {iface: out}}\n  - {from: {nf: a}, to: {iface: out}}");
+        let bad = BASE.replace(
+            "  - {from: {nf: b}, to: {iface: out}}",
+            "  - {from: {nf: b}, to: {iface: out}}\n  - {from: {nf: a}, to: {iface: out}}",
+        );
         check(&bad, "NF `a` port 0 already has a link");
     }
 
     #[test]
     fn hairpin_sockets_share_fill_ring() {
-        let d = BASE.replace("{from: {nf: b}, to: {iface: out}}", "{from: {nf: b}, to: {iface: in}}");
+        let d = BASE.replace(
+            "{from: {nf: b}, to: {iface: out}}",
+            "{from: {nf: b}, to: {iface: in}}",
+        );
         let dep = Deployment::parse(&d, Path::new("d.yaml")).unwrap();
         let t = dep.topology().unwrap();
         assert!(t.sockets[0].registers_umem && t.sockets[0].own_fill_completion);

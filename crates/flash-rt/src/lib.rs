@@ -3,11 +3,11 @@
 //! FLASH-style AF_XDP runtime with a privileged monitor and unprivileged NF
 //! hosts. It never links compiler crates; it reads emitted deployments.
 
-pub mod offline;
-pub mod rss;
-pub mod trace;
 pub mod deploy;
 pub mod host;
 pub mod links;
 pub mod monitor;
+pub mod offline;
+pub mod rss;
+pub mod trace;
 pub mod xdp;

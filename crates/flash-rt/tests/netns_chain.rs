@@ -30,25 +30,52 @@ fn start_chain(k: usize, zero_copy: bool) -> Running {
     std::fs::write(&dep, chain_yaml(k, zero_copy, &so, &sock, NOBODY, "vi1")).unwrap();
     let topo = Topo::new();
     let mut cmd = Command::new("ip");
-    cmd.args(["netns", "exec", &topo.dut.name, BIN, "monitor"]).arg(&dep);
+    cmd.args(["netns", "exec", &topo.dut.name, BIN, "monitor"])
+        .arg(&dep);
     let (mut monitor, line) = spawn_ready(cmd, "monitor");
-    assert!(line.contains("monitor ready"), "monitor did not start: {line}{}", stderr_of(&mut monitor));
-    assert!(topo.dut_link("vi1").contains("xdp"), "no XDP program on vi1:\n{}", topo.dut_link("vi1"));
+    assert!(
+        line.contains("monitor ready"),
+        "monitor did not start: {line}{}",
+        stderr_of(&mut monitor)
+    );
+    assert!(
+        topo.dut_link("vi1").contains("xdp"),
+        "no XDP program on vi1:\n{}",
+        topo.dut_link("vi1")
+    );
     let mut nfs = vec![];
     for i in 0..k {
         use std::os::unix::process::CommandExt;
         let mut cmd = Command::new(BIN);
-        cmd.arg("nf").arg(&dep).arg(format!("nf{i}")).uid(NOBODY).gid(NOBODY);
+        cmd.arg("nf")
+            .arg(&dep)
+            .arg(format!("nf{i}"))
+            .uid(NOBODY)
+            .gid(NOBODY);
         let (mut p, line) = spawn_ready(cmd, "nf");
-        assert!(line.contains("ready"), "nf{i} did not start: {line}{}", stderr_of(&mut p));
+        assert!(
+            line.contains("ready"),
+            "nf{i} did not start: {line}{}",
+            stderr_of(&mut p)
+        );
         nfs.push(p);
     }
-    Running { _nfs: nfs, monitor, dep, topo, _dir: dir }
+    Running {
+        _nfs: nfs,
+        monitor,
+        dep,
+        topo,
+        _dir: dir,
+    }
 }
 
 fn stats(dep: &std::path::Path) -> serde_json::Value {
     let out = Command::new(BIN).arg("stats").arg(dep).output().unwrap();
-    assert!(out.status.success(), "stats: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "stats: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -67,24 +94,45 @@ fn check_chain(k: usize, zero_copy: bool, n: u32) {
         let want = frame(i as u32);
         assert_eq!(&f[0..6], &dst, "frame {i}: dst MAC not rewritten");
         assert_eq!(&f[6..12], &src, "frame {i}: src MAC not rewritten");
-        assert_eq!(&f[12..f.len().min(64)], &want[12..], "frame {i}: out of order or corrupted");
+        assert_eq!(
+            &f[12..f.len().min(64)],
+            &want[12..],
+            "frame {i}: out of order or corrupted"
+        );
     }
     for i in 0..k {
         let c = &st["nfs"][i]["counters"];
         let rx = c["rx_iface"].as_u64().unwrap() + c["rx_link"].as_u64().unwrap();
         let tx = c["tx_iface"].as_u64().unwrap() + c["tx_link"].as_u64().unwrap();
-        assert!(rx >= u64::from(n) && tx >= u64::from(n), "nf{i} counters: {c:#}");
+        assert!(
+            rx >= u64::from(n) && tx >= u64::from(n),
+            "nf{i} counters: {c:#}"
+        );
         if !zero_copy && i > 0 {
-            assert!(c["copies"].as_u64().unwrap() >= u64::from(n), "nf{i} made no copies: {c:#}");
+            assert!(
+                c["copies"].as_u64().unwrap() >= u64::from(n),
+                "nf{i} made no copies: {c:#}"
+            );
         }
         if zero_copy {
-            assert_eq!(c["copies"].as_u64().unwrap(), 0, "zero-copy NF copied: {c:#}");
+            assert_eq!(
+                c["copies"].as_u64().unwrap(),
+                0,
+                "zero-copy NF copied: {c:#}"
+            );
         }
     }
     let mut r = r;
     let status = r.monitor.stop();
-    assert!(status.success(), "monitor exit: {status:?} {}", stderr_of(&mut r.monitor));
-    assert!(!r.topo.dut_link("vi1").contains("xdp"), "XDP left attached after monitor exit");
+    assert!(
+        status.success(),
+        "monitor exit: {status:?} {}",
+        stderr_of(&mut r.monitor)
+    );
+    assert!(
+        !r.topo.dut_link("vi1").contains("xdp"),
+        "XDP left attached after monitor exit"
+    );
 }
 
 #[test]
@@ -133,15 +181,25 @@ fn netns_missing_interface_fails_cleanly() {
     let dep = dir.path().join("deploy.yaml");
     std::fs::write(&dep, chain_yaml(1, true, &so, &sock, NOBODY, "nosuch0")).unwrap();
     let topo = Topo::new();
-    let out = Command::new("ip").args(["netns", "exec", &topo.dut.name, BIN, "monitor"]).arg(&dep).output().unwrap();
+    let out = Command::new("ip")
+        .args(["netns", "exec", &topo.dut.name, BIN, "monitor"])
+        .arg(&dep)
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr: {err}");
-    assert!(err.contains("interface `nosuch0` (deployment name `in`) does not exist"), "stderr: {err}");
+    assert!(
+        err.contains("interface `nosuch0` (deployment name `in`) does not exist"),
+        "stderr: {err}"
+    );
     assert!(!topo.dut_link("vo1").contains("xdp") && !topo.dut_link("vi1").contains("xdp"));
     assert!(!sock.exists(), "socket file left behind");
     let names = (topo.dut.name.clone(), topo.peer.name.clone());
     drop(topo);
-    assert!(!netns_exists(&names.0) && !netns_exists(&names.1), "namespaces leaked");
+    assert!(
+        !netns_exists(&names.0) && !netns_exists(&names.1),
+        "namespaces leaked"
+    );
 }
 
 #[test]
@@ -157,14 +215,25 @@ fn netns_wrong_uid_is_refused() {
     std::fs::write(&dep, chain_yaml(1, true, &so, &sock, 4242, "vi1")).unwrap();
     let topo = Topo::new();
     let mut cmd = Command::new("ip");
-    cmd.args(["netns", "exec", &topo.dut.name, BIN, "monitor"]).arg(&dep);
+    cmd.args(["netns", "exec", &topo.dut.name, BIN, "monitor"])
+        .arg(&dep);
     let (mut monitor, line) = spawn_ready(cmd, "monitor");
     assert!(line.contains("ready"), "{line}{}", stderr_of(&mut monitor));
     use std::os::unix::process::CommandExt;
-    let out = Command::new(BIN).arg("nf").arg(&dep).arg("nf0").uid(NOBODY).gid(NOBODY).output().unwrap();
+    let out = Command::new(BIN)
+        .arg("nf")
+        .arg(&dep)
+        .arg("nf0")
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr: {err}");
-    assert!(err.contains("must run as uid 4242, peer runs as uid 65534"), "stderr: {err}");
+    assert!(
+        err.contains("must run as uid 4242, peer runs as uid 65534"),
+        "stderr: {err}"
+    );
     assert!(monitor.stop().success());
     assert!(!sock.exists(), "socket file left behind");
 }

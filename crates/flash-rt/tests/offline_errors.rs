@@ -12,7 +12,10 @@ use std::path::Path;
 fn check(chain: &ExecChain, opts: &ExecOptions, expect: &str) -> ExecError {
     let err = run_packets(chain, &mixed_trace(4, 2), opts).expect_err("run should fail");
     let msg = err.to_string();
-    assert!(msg.contains(expect), "error `{msg}` does not contain `{expect}`");
+    assert!(
+        msg.contains(expect),
+        "error `{msg}` does not contain `{expect}`"
+    );
     err
 }
 
@@ -22,21 +25,65 @@ fn one(so: &Path, config: &[(&str, &str)]) -> ExecChain {
 
 #[test]
 fn nf_init_failure_carries_the_nf_message_and_id() {
-    let err = check(&one(&test_nf("flowlimit"), &[("fail", "1")]), &ExecOptions::default(), "asked to fail by config: fail");
-    assert!(matches!(&err, ExecError::Init { nf, .. } if nf == "the-nf"), "{err:?}");
-    check(&one(&test_nf("marker"), &[]), &ExecOptions::default(), "NF `the-nf`: nf_init failed: missing required key: value");
-    check(&one(&test_nf("flowlimit"), &[("key", "dst")]), &ExecOptions::default(), "key must be 5tuple or src");
-    check(&one(&test_nf("marker"), &[("value", "a\0b")]), &ExecOptions::default(), "contains a NUL byte");
+    let err = check(
+        &one(&test_nf("flowlimit"), &[("fail", "1")]),
+        &ExecOptions::default(),
+        "asked to fail by config: fail",
+    );
+    assert!(
+        matches!(&err, ExecError::Init { nf, .. } if nf == "the-nf"),
+        "{err:?}"
+    );
+    check(
+        &one(&test_nf("marker"), &[]),
+        &ExecOptions::default(),
+        "NF `the-nf`: nf_init failed: missing required key: value",
+    );
+    check(
+        &one(&test_nf("flowlimit"), &[("key", "dst")]),
+        &ExecOptions::default(),
+        "key must be 5tuple or src",
+    );
+    check(
+        &one(&test_nf("marker"), &[("value", "a\0b")]),
+        &ExecOptions::default(),
+        "contains a NUL byte",
+    );
 }
 
 #[test]
 fn missing_object_wrong_abi_and_missing_symbols() {
-    let err = check(&one(Path::new("/nonexistent/nf.so"), &[]), &ExecOptions::default(), "not found");
+    let err = check(
+        &one(Path::new("/nonexistent/nf.so"), &[]),
+        &ExecOptions::default(),
+        "not found",
+    );
     assert!(matches!(err, ExecError::MissingSo { .. }));
-    let err = check(&one(&test_nf("wrong_abi"), &[]), &ExecOptions::default(), "ABI version 99");
-    assert!(matches!(err, ExecError::AbiVersion { found: 99, expected: 1, .. }));
-    let err = check(&one(&test_nf("no_process"), &[]), &ExecOptions::default(), "does not export `nf_process`");
-    assert!(matches!(err, ExecError::MissingSymbol { symbol: "nf_process", .. }));
+    let err = check(
+        &one(&test_nf("wrong_abi"), &[]),
+        &ExecOptions::default(),
+        "ABI version 99",
+    );
+    assert!(matches!(
+        err,
+        ExecError::AbiVersion {
+            found: 99,
+            expected: 1,
+            ..
+        }
+    ));
+    let err = check(
+        &one(&test_nf("no_process"), &[]),
+        &ExecOptions::default(),
+        "does not export `nf_process`",
+    );
+    assert!(matches!(
+        err,
+        ExecError::MissingSymbol {
+            symbol: "nf_process",
+            ..
+        }
+    ));
     // A file that is not a shared object.
     let dir = tempfile::tempdir().unwrap();
     let junk = dir.path().join("junk.so");
@@ -50,28 +97,74 @@ fn bad_topologies_are_rejected() {
     let mk = test_nf("marker");
     let cfg = [("value", "1")];
     let cyc = ExecChain {
-        nfs: vec![nf("a", &mk, &cfg, &[(0, 1)], Sharing::Stateless), nf("b", &mk, &cfg, &[(0, 0)], Sharing::Stateless)],
+        nfs: vec![
+            nf("a", &mk, &cfg, &[(0, 1)], Sharing::Stateless),
+            nf("b", &mk, &cfg, &[(0, 0)], Sharing::Stateless),
+        ],
         entries: vec![0],
     };
     check(&cyc, &ExecOptions::default(), "cycle through a, b");
-    let out_of_range = ExecChain { nfs: vec![nf("a", &mk, &cfg, &[(0, 5)], Sharing::Stateless)], entries: vec![0] };
-    check(&out_of_range, &ExecOptions::default(), "links to index 5");
-    let bad_port = ExecChain {
-        nfs: vec![nf("a", &mk, &cfg, &[(3, 1)], Sharing::Stateless), nf("b", &mk, &cfg, &[], Sharing::Stateless)],
+    let out_of_range = ExecChain {
+        nfs: vec![nf("a", &mk, &cfg, &[(0, 5)], Sharing::Stateless)],
         entries: vec![0],
     };
-    check(&bad_port, &ExecOptions::default(), "links port 3, but `marker` declares only 1 port");
-    check(&ExecChain { nfs: vec![], entries: vec![] }, &ExecOptions::default(), "no NFs");
-    let no_entry = ExecChain { nfs: vec![nf("a", &mk, &cfg, &[], Sharing::Stateless)], entries: vec![] };
+    check(&out_of_range, &ExecOptions::default(), "links to index 5");
+    let bad_port = ExecChain {
+        nfs: vec![
+            nf("a", &mk, &cfg, &[(3, 1)], Sharing::Stateless),
+            nf("b", &mk, &cfg, &[], Sharing::Stateless),
+        ],
+        entries: vec![0],
+    };
+    check(
+        &bad_port,
+        &ExecOptions::default(),
+        "links port 3, but `marker` declares only 1 port",
+    );
+    check(
+        &ExecChain {
+            nfs: vec![],
+            entries: vec![],
+        },
+        &ExecOptions::default(),
+        "no NFs",
+    );
+    let no_entry = ExecChain {
+        nfs: vec![nf("a", &mk, &cfg, &[], Sharing::Stateless)],
+        entries: vec![],
+    };
     check(&no_entry, &ExecOptions::default(), "no entry");
 }
 
 #[test]
 fn bad_options_are_rejected() {
     let chain = one(&test_nf("marker"), &[("value", "1")]);
-    check(&chain, &ExecOptions { workers: 0, ..ExecOptions::default() }, "workers must be");
-    check(&chain, &ExecOptions { workers: 2, reta: Some(vec![0, 1, 2]), ..ExecOptions::default() }, "queue 2");
-    check(&chain, &ExecOptions { workers: 2, rss_key: Some(vec![1; 8]), ..ExecOptions::default() }, "too short");
+    check(
+        &chain,
+        &ExecOptions {
+            workers: 0,
+            ..ExecOptions::default()
+        },
+        "workers must be",
+    );
+    check(
+        &chain,
+        &ExecOptions {
+            workers: 2,
+            reta: Some(vec![0, 1, 2]),
+            ..ExecOptions::default()
+        },
+        "queue 2",
+    );
+    check(
+        &chain,
+        &ExecOptions {
+            workers: 2,
+            rss_key: Some(vec![1; 8]),
+            ..ExecOptions::default()
+        },
+        "too short",
+    );
 }
 
 #[test]
@@ -81,11 +174,22 @@ fn malformed_pcaps_are_typed_errors() {
     let good = dir.path().join("good.pcap");
     pcap::write_pcap(&good, &mixed_trace(3, 3)).unwrap();
     let bytes = std::fs::read(&good).unwrap();
-    let cases: Vec<(&str, Vec<u8>, fn(&PcapError) -> bool)> = vec![
-        ("short", bytes[..12].to_vec(), |e| matches!(e, PcapError::TruncatedGlobalHeader { .. })),
-        ("magic", [b"\x0a\x0d\x0d\x0a".as_slice(), &bytes[4..]].concat(), |e| matches!(e, PcapError::BadMagic { .. })),
-        ("record", bytes[..bytes.len() - 10].to_vec(), |e| matches!(e, PcapError::TruncatedRecord { index: 2, .. })),
-        ("header", bytes[..24 + 16 + 64 + 5].to_vec(), |e| matches!(e, PcapError::TruncatedRecordHeader { index: 1, .. })),
+    type Case = (&'static str, Vec<u8>, fn(&PcapError) -> bool);
+    let cases: Vec<Case> = vec![
+        ("short", bytes[..12].to_vec(), |e| {
+            matches!(e, PcapError::TruncatedGlobalHeader { .. })
+        }),
+        (
+            "magic",
+            [b"\x0a\x0d\x0d\x0a".as_slice(), &bytes[4..]].concat(),
+            |e| matches!(e, PcapError::BadMagic { .. }),
+        ),
+        ("record", bytes[..bytes.len() - 10].to_vec(), |e| {
+            matches!(e, PcapError::TruncatedRecord { index: 2, .. })
+        }),
+        ("header", bytes[..24 + 16 + 64 + 5].to_vec(), |e| {
+            matches!(e, PcapError::TruncatedRecordHeader { index: 1, .. })
+        }),
     ];
     for (name, data, is) in cases {
         let path = dir.path().join(format!("{name}.pcap"));
@@ -98,8 +202,28 @@ fn malformed_pcaps_are_typed_errors() {
             other => panic!("{name}: expected a pcap error, got {other:?}"),
         }
     }
-    let missing = run_pcap(&chain, &dir.path().join("nope.pcap"), None, &ExecOptions::default()).unwrap_err();
-    assert!(matches!(missing, ExecError::Pcap { source: PcapError::Io(_), .. }));
-    let unwritable = run_pcap(&chain, &good, Some(&dir.path().join("no/such/dir/out.pcap")), &ExecOptions::default());
-    assert!(matches!(unwritable, Err(ExecError::Output { .. })), "{unwritable:?}");
+    let missing = run_pcap(
+        &chain,
+        &dir.path().join("nope.pcap"),
+        None,
+        &ExecOptions::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(
+        missing,
+        ExecError::Pcap {
+            source: PcapError::Io(_),
+            ..
+        }
+    ));
+    let unwritable = run_pcap(
+        &chain,
+        &good,
+        Some(&dir.path().join("no/such/dir/out.pcap")),
+        &ExecOptions::default(),
+    );
+    assert!(
+        matches!(unwritable, Err(ExecError::Output { .. })),
+        "{unwritable:?}"
+    );
 }

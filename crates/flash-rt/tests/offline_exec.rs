@@ -11,21 +11,44 @@ use nfc_core::plan::Sharing;
 use offline_support::*;
 
 fn run(chain: &ExecChain, packets: &Packets, workers: u32, rss: &[Field]) -> ExecRun {
-    let opts = ExecOptions { workers, rss_fields: rss.to_vec(), collect_output: true, ..ExecOptions::default() };
+    let opts = ExecOptions {
+        workers,
+        rss_fields: rss.to_vec(),
+        collect_output: true,
+        ..ExecOptions::default()
+    };
     run_packets(chain, packets, &opts).unwrap_or_else(|e| panic!("run failed: {e}"))
 }
 
 fn flowlimit_chain(limit: &str, key: &str, sharing: Sharing) -> ExecChain {
     let so = test_nf("flowlimit");
-    linear(vec![nf("limit", &so, &[("limit", limit), ("key", key)], &[], sharing)])
+    linear(vec![nf(
+        "limit",
+        &so,
+        &[("limit", limit), ("key", key)],
+        &[],
+        sharing,
+    )])
 }
 
 #[test]
 fn same_input_same_digests() {
     let trace = mixed_trace(3000, 97);
     let chain = linear(vec![
-        nf("a", &test_nf("flowlimit"), &[("limit", "20")], &[], Sharing::Shared),
-        nf("b", &test_nf("marker"), &[("offset", "50"), ("value", "7")], &[], Sharing::Stateless),
+        nf(
+            "a",
+            &test_nf("flowlimit"),
+            &[("limit", "20")],
+            &[],
+            Sharing::Shared,
+        ),
+        nf(
+            "b",
+            &test_nf("marker"),
+            &[("offset", "50"), ("value", "7")],
+            &[],
+            Sharing::Stateless,
+        ),
     ]);
     let r1 = run(&chain, &trace, 1, &Field::FIVE_TUPLE).report;
     let r2 = run(&chain, &trace, 1, &Field::FIVE_TUPLE).report;
@@ -52,8 +75,14 @@ fn timestamps_reach_nf_state() {
     let chain = flowlimit_chain("1000", "5tuple", Sharing::Shared);
     let a = run(&chain, &trace, 1, &[]).report;
     let b = run(&chain, &shifted, 1, &[]).report;
-    assert_eq!(a.output_digest, b.output_digest, "frames do not depend on time");
-    assert_ne!(a.state_digest, b.state_digest, "last_ns in the state follows now_ns");
+    assert_eq!(
+        a.output_digest, b.output_digest,
+        "frames do not depend on time"
+    );
+    assert_ne!(
+        a.state_digest, b.state_digest,
+        "last_ns in the state follows now_ns"
+    );
 }
 
 #[test]
@@ -66,9 +95,27 @@ fn dag_fan_out_and_fan_in() {
     let chain = ExecChain {
         nfs: vec![
             nf("cls", &cls, &[], &[(0, 1), (1, 2)], Sharing::Stateless),
-            nf("tcp", &mk, &[("offset", "60"), ("value", "1")], &[(0, 3)], Sharing::Stateless),
-            nf("udp", &mk, &[("offset", "60"), ("value", "2")], &[(0, 3)], Sharing::Stateless),
-            nf("join", &mk, &[("offset", "61"), ("value", "9")], &[], Sharing::Stateless),
+            nf(
+                "tcp",
+                &mk,
+                &[("offset", "60"), ("value", "1")],
+                &[(0, 3)],
+                Sharing::Stateless,
+            ),
+            nf(
+                "udp",
+                &mk,
+                &[("offset", "60"), ("value", "2")],
+                &[(0, 3)],
+                Sharing::Stateless,
+            ),
+            nf(
+                "join",
+                &mk,
+                &[("offset", "61"), ("value", "9")],
+                &[],
+                Sharing::Stateless,
+            ),
         ],
         entries: vec![0],
     };
@@ -106,9 +153,27 @@ fn several_successors_on_one_port_each_get_a_copy() {
     let mk = test_nf("marker");
     let chain = ExecChain {
         nfs: vec![
-            nf("tap", &mk, &[("offset", "59"), ("value", "5")], &[(0, 1), (0, 2)], Sharing::Stateless),
-            nf("x", &mk, &[("offset", "60"), ("value", "1")], &[], Sharing::Stateless),
-            nf("y", &mk, &[("offset", "60"), ("value", "2")], &[], Sharing::Stateless),
+            nf(
+                "tap",
+                &mk,
+                &[("offset", "59"), ("value", "5")],
+                &[(0, 1), (0, 2)],
+                Sharing::Stateless,
+            ),
+            nf(
+                "x",
+                &mk,
+                &[("offset", "60"), ("value", "1")],
+                &[],
+                Sharing::Stateless,
+            ),
+            nf(
+                "y",
+                &mk,
+                &[("offset", "60"), ("value", "2")],
+                &[],
+                Sharing::Stateless,
+            ),
         ],
         entries: vec![0],
     };
@@ -126,8 +191,20 @@ fn several_successors_on_one_port_each_get_a_copy() {
 fn two_instances_of_one_object_keep_their_own_globals() {
     let mk = test_nf("marker");
     let chain = linear(vec![
-        nf("first", &mk, &[("offset", "58"), ("value", "170")], &[], Sharing::Stateless),
-        nf("second", &mk, &[("offset", "59"), ("value", "187")], &[], Sharing::Stateless),
+        nf(
+            "first",
+            &mk,
+            &[("offset", "58"), ("value", "170")],
+            &[],
+            Sharing::Stateless,
+        ),
+        nf(
+            "second",
+            &mk,
+            &[("offset", "59"), ("value", "187")],
+            &[],
+            Sharing::Stateless,
+        ),
     ]);
     let run = run(&chain, &mixed_trace(3, 3), 1, &[]);
     for p in run.output.unwrap().iter() {
@@ -138,20 +215,64 @@ fn two_instances_of_one_object_keep_their_own_globals() {
 #[test]
 fn shared_and_shared_nothing_agree_when_rss_keeps_flows_together() {
     let trace = mixed_trace(4000, 211);
-    let single = run(&flowlimit_chain("7", "5tuple", Sharing::Shared), &trace, 1, &[]).report;
-    for rss in [&Field::FIVE_TUPLE[..], &[Field::SrcIp][..], &[Field::SrcIp, Field::DstIp][..]] {
-        let sn = run(&flowlimit_chain("7", "5tuple", Sharing::SharedNothing), &trace, 2, rss).report;
-        let sh = run(&flowlimit_chain("7", "5tuple", Sharing::Shared), &trace, 2, rss).report;
-        assert_eq!(sn.output_digest, single.output_digest, "shared-nothing, rss {rss:?}");
-        assert_eq!(sh.output_digest, single.output_digest, "shared, rss {rss:?}");
+    let single = run(
+        &flowlimit_chain("7", "5tuple", Sharing::Shared),
+        &trace,
+        1,
+        &[],
+    )
+    .report;
+    for rss in [
+        &Field::FIVE_TUPLE[..],
+        &[Field::SrcIp][..],
+        &[Field::SrcIp, Field::DstIp][..],
+    ] {
+        let sn = run(
+            &flowlimit_chain("7", "5tuple", Sharing::SharedNothing),
+            &trace,
+            2,
+            rss,
+        )
+        .report;
+        let sh = run(
+            &flowlimit_chain("7", "5tuple", Sharing::Shared),
+            &trace,
+            2,
+            rss,
+        )
+        .report;
+        assert_eq!(
+            sn.output_digest, single.output_digest,
+            "shared-nothing, rss {rss:?}"
+        );
+        assert_eq!(
+            sh.output_digest, single.output_digest,
+            "shared, rss {rss:?}"
+        );
         assert_eq!(sn.nfs[0].drops, single.nfs[0].drops);
         assert_eq!(sn.nfs[0].state_instances, 2);
         assert_eq!(sh.nfs[0].state_instances, 1);
-        assert!(sn.worker_packets.iter().all(|&n| n > 0), "both workers get traffic: {:?}", sn.worker_packets);
+        assert!(
+            sn.worker_packets.iter().all(|&n| n > 0),
+            "both workers get traffic: {:?}",
+            sn.worker_packets
+        );
     }
     // Shared-nothing over two workers is itself deterministic.
-    let a = run(&flowlimit_chain("7", "5tuple", Sharing::SharedNothing), &trace, 2, &Field::FIVE_TUPLE).report;
-    let b = run(&flowlimit_chain("7", "5tuple", Sharing::SharedNothing), &trace, 2, &Field::FIVE_TUPLE).report;
+    let a = run(
+        &flowlimit_chain("7", "5tuple", Sharing::SharedNothing),
+        &trace,
+        2,
+        &Field::FIVE_TUPLE,
+    )
+    .report;
+    let b = run(
+        &flowlimit_chain("7", "5tuple", Sharing::SharedNothing),
+        &trace,
+        2,
+        &Field::FIVE_TUPLE,
+    )
+    .report;
     assert_eq!(a.state_digest, b.state_digest);
 }
 
@@ -169,10 +290,26 @@ fn shared_nothing_is_wrong_when_rss_splits_the_flow_key() {
         );
         trace.push(u64::from(i), &b.frame_len(64).build());
     }
-    let shared = run(&flowlimit_chain("100", "src", Sharing::Shared), &trace, 2, &[Field::SrcPort]).report;
-    let sn = run(&flowlimit_chain("100", "src", Sharing::SharedNothing), &trace, 2, &[Field::SrcPort]).report;
+    let shared = run(
+        &flowlimit_chain("100", "src", Sharing::Shared),
+        &trace,
+        2,
+        &[Field::SrcPort],
+    )
+    .report;
+    let sn = run(
+        &flowlimit_chain("100", "src", Sharing::SharedNothing),
+        &trace,
+        2,
+        &[Field::SrcPort],
+    )
+    .report;
     assert_eq!(shared.nfs[0].drops, 300);
-    assert!(sn.nfs[0].drops < 300, "split flow state lets more through: {}", sn.nfs[0].drops);
+    assert!(
+        sn.nfs[0].drops < 300,
+        "split flow state lets more through: {}",
+        sn.nfs[0].drops
+    );
     assert_ne!(shared.output_digest, sn.output_digest);
 }
 
@@ -197,4 +334,20 @@ fn pcap_in_pcap_out() {
     let r = run_pcap(&chain, &input, None, &ExecOptions::default()).unwrap();
     assert_eq!(r.output_digest, None);
     assert_eq!(r.state_digest, report.state_digest);
+}
+
+#[test]
+fn verdicts_outside_the_declared_ports_count_as_invalid_drops() {
+    // marker declares one port; port=5 is outside it.
+    let chain = linear(vec![nf(
+        "m",
+        &test_nf("marker"),
+        &[("value", "1"), ("port", "5")],
+        &[],
+        Sharing::Stateless,
+    )]);
+    let r = run(&chain, &mixed_trace(6, 2), 1, &[]).report;
+    assert_eq!(r.nfs[0].invalid_verdicts, 6);
+    assert_eq!(r.nfs[0].drops, 0);
+    assert_eq!((r.dropped, r.exited), (6, 0));
 }

@@ -18,8 +18,18 @@ fn lib(name: &str) -> Option<std::path::PathBuf> {
     Some(library_nf(name).unwrap_or_else(|| panic!("nfs/{name}/{name}.c is missing from the tree")))
 }
 
-fn exec(chain: &flash_rt::offline::ExecChain, trace: &Packets, workers: u32, rss: &[Field]) -> ExecRun {
-    let opts = ExecOptions { workers, rss_fields: rss.to_vec(), collect_output: true, ..ExecOptions::default() };
+fn exec(
+    chain: &flash_rt::offline::ExecChain,
+    trace: &Packets,
+    workers: u32,
+    rss: &[Field],
+) -> ExecRun {
+    let opts = ExecOptions {
+        workers,
+        rss_fields: rss.to_vec(),
+        collect_output: true,
+        ..ExecOptions::default()
+    };
     run_packets(chain, trace, &opts).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -38,14 +48,22 @@ fn interleave(a: &Packets, b: &Packets) -> Packets {
 }
 
 fn tcp_only(f: impl FnOnce(&mut TrafficSpec)) -> TrafficSpec {
-    let mut s = TrafficSpec { tcp: 1.0, udp: 0.0, icmp: 0.0, zipf: 0.0, ..TrafficSpec::default() };
+    let mut s = TrafficSpec {
+        tcp: 1.0,
+        udp: 0.0,
+        icmp: 0.0,
+        zipf: 0.0,
+        ..TrafficSpec::default()
+    };
     f(&mut s);
     s
 }
 
 #[test]
 fn port_scan_detector_flags_a_source_after_threshold_ports() {
-    let Some(so) = lib("port_scan_detector") else { return };
+    let Some(so) = lib("port_scan_detector") else {
+        return;
+    };
     let scan = generate_packets(&tcp_only(|s| {
         s.flows = 40;
         s.packets = 400;
@@ -67,7 +85,11 @@ fn port_scan_detector_flags_a_source_after_threshold_ports() {
     let chain = linear(vec![nf(
         "psd",
         &so,
-        &[("threshold", "8"), ("window_ms", "10000"), ("action", "mark")],
+        &[
+            ("threshold", "8"),
+            ("window_ms", "10000"),
+            ("action", "mark"),
+        ],
         &[],
         Sharing::Shared,
     )]);
@@ -84,15 +106,32 @@ fn port_scan_detector_flags_a_source_after_threshold_ports() {
             expect_flagged.push(i as u64);
         }
     }
-    let flagged: Vec<u64> = run.output_tags.iter().filter(|t| t.port == 1).map(|t| t.input).collect();
+    let flagged: Vec<u64> = run
+        .output_tags
+        .iter()
+        .filter(|t| t.port == 1)
+        .map(|t| t.input)
+        .collect();
     assert!(!expect_flagged.is_empty());
     assert_eq!(flagged, expect_flagged);
     for &i in &flagged {
-        assert_eq!(FlowFields::parse(trace.get(i as usize).unwrap().data).src_ip, [203, 0, 113, 7]);
+        assert_eq!(
+            FlowFields::parse(trace.get(i as usize).unwrap().data).src_ip,
+            [203, 0, 113, 7]
+        );
     }
-    assert_eq!(run.report.exits["psd.0"] + run.report.exits["psd.1"], trace.len() as u64);
+    assert_eq!(
+        run.report.exits["psd.0"] + run.report.exits["psd.1"],
+        trace.len() as u64
+    );
     // With action=drop the flagged packets disappear instead.
-    let drop_chain = linear(vec![nf("psd", &so, &[("threshold", "8"), ("action", "drop")], &[], Sharing::Shared)]);
+    let drop_chain = linear(vec![nf(
+        "psd",
+        &so,
+        &[("threshold", "8"), ("action", "drop")],
+        &[],
+        Sharing::Shared,
+    )]);
     let r = exec(&drop_chain, &trace, 1, &[]).report;
     assert_eq!(r.nfs[0].drops, expect_flagged.len() as u64);
 }
@@ -126,18 +165,37 @@ fn policer_passes_burst_plus_rate() {
     assert_eq!(per_dst.len(), 2, "each destination has its own bucket");
     let allowance = burst + rate * duration_ns / 1_000_000_000;
     for (dst, bytes) in per_dst {
-        assert!(bytes <= allowance, "{dst:?}: {bytes} bytes passed, allowance {allowance}");
-        assert!(bytes + 2 * 64 >= allowance, "{dst:?}: only {bytes} bytes passed, allowance {allowance}");
+        assert!(
+            bytes <= allowance,
+            "{dst:?}: {bytes} bytes passed, allowance {allowance}"
+        );
+        assert!(
+            bytes + 2 * 64 >= allowance,
+            "{dst:?}: only {bytes} bytes passed, allowance {allowance}"
+        );
     }
 }
 
 #[test]
 fn flow_counter_enforces_its_per_flow_budget() {
-    let Some(so) = lib("flow_counter") else { return };
-    let trace = generate_packets(&TrafficSpec { flows: 200, packets: 5000, zipf: 1.1, ..TrafficSpec::default() })
-        .unwrap()
-        .0;
-    let chain = linear(vec![nf("fc", &so, &[("max_packets", "10")], &[], Sharing::Shared)]);
+    let Some(so) = lib("flow_counter") else {
+        return;
+    };
+    let trace = generate_packets(&TrafficSpec {
+        flows: 200,
+        packets: 5000,
+        zipf: 1.1,
+        ..TrafficSpec::default()
+    })
+    .unwrap()
+    .0;
+    let chain = linear(vec![nf(
+        "fc",
+        &so,
+        &[("max_packets", "10")],
+        &[],
+        Sharing::Shared,
+    )]);
     let r = exec(&chain, &trace, 1, &[]).report;
     let mut per_flow: HashMap<FlowFields, u64> = HashMap::new();
     for p in trace.iter() {
@@ -152,7 +210,9 @@ fn flow_counter_enforces_its_per_flow_budget() {
 
 #[test]
 fn flowmage_chain_shared_nothing_on_src_ip_matches_single_worker() {
-    let (Some(psd), Some(fc)) = (lib("port_scan_detector"), lib("flow_counter")) else { return };
+    let (Some(psd), Some(fc)) = (lib("port_scan_detector"), lib("flow_counter")) else {
+        return;
+    };
     // Both NFs' flow keys contain src_ip, so RSS on src_ip makes them safe
     // shared-nothing: the two-worker output must equal the one-worker output.
     let trace = generate_packets(&TrafficSpec {
@@ -165,7 +225,13 @@ fn flowmage_chain_shared_nothing_on_src_ip_matches_single_worker() {
     .0;
     let chain = |sharing| {
         linear(vec![
-            nf("psd", &psd, &[("threshold", "6"), ("action", "drop")], &[], sharing),
+            nf(
+                "psd",
+                &psd,
+                &[("threshold", "6"), ("action", "drop")],
+                &[],
+                sharing,
+            ),
             nf("fc", &fc, &[("max_packets", "12")], &[], sharing),
         ])
     };

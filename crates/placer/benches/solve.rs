@@ -18,7 +18,11 @@ fn chain16() -> Vec<(String, Facts)> {
         &Field::FIVE_TUPLE,
         &[Field::DstIp, Field::DstPort],
     ];
-    let intensities = [Intensity::PerPacket, Intensity::PerFlow, Intensity::ReadOnly];
+    let intensities = [
+        Intensity::PerPacket,
+        Intensity::PerFlow,
+        Intensity::ReadOnly,
+    ];
     (0..16)
         .map(|i| {
             let id = format!("nf{i}");
@@ -44,7 +48,13 @@ fn traffic() -> TrafficProfile {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut t = TrafficProfile::new();
     for _ in 0..10_000 {
-        let h = PacketHeader { src_ip: rng.gen(), dst_ip: rng.gen(), src_port: rng.gen(), dst_port: rng.gen(), proto: 6 };
+        let h = PacketHeader {
+            src_ip: rng.gen(),
+            dst_ip: rng.gen(),
+            src_port: rng.gen(),
+            dst_port: rng.gen(),
+            proto: 6,
+        };
         t.push(h, rng.gen_range(1..100));
     }
     t
@@ -53,11 +63,18 @@ fn traffic() -> TrafficProfile {
 fn bench(c: &mut Criterion) {
     let chain = chain16();
     let traffic = traffic();
-    let res = Resources { cores: 16, ..Resources::default() };
+    let res = Resources {
+        cores: 16,
+        ..Resources::default()
+    };
     let opts = PlaceOptions::default();
-    c.bench_function("place_16_nfs_10k_flows", |b| b.iter(|| place(&chain, &res, &traffic, &opts).unwrap()));
+    c.bench_function("place_16_nfs_10k_flows", |b| {
+        b.iter(|| place(&chain, &res, &traffic, &opts).unwrap())
+    });
     let model = build_problem(&chain, &res, &traffic, &opts).unwrap();
-    c.bench_function("ilp_only_16_nfs", |b| b.iter(|| solve_ilp(&model.problem).unwrap()));
+    c.bench_function("ilp_only_16_nfs", |b| {
+        b.iter(|| solve_ilp(&model.problem).unwrap())
+    });
 }
 
 criterion_group!(benches, bench);

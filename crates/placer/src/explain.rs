@@ -11,24 +11,41 @@ fn hex(bytes: &[u8]) -> String {
 
 fn label(fields: &[nfc_core::facts::Field], symmetric: bool) -> String {
     let names: Vec<&str> = fields.iter().map(|f| f.name()).collect();
-    format!("{{{}}}{}", names.join(","), if symmetric { " sym" } else { "" })
+    format!(
+        "{{{}}}{}",
+        names.join(","),
+        if symmetric { " sym" } else { "" }
+    )
 }
 
 /// Render a plan for people.
 pub fn explain(plan: &Plan) -> String {
     let mut out = String::new();
-    let chosen = plan
-        .candidates
-        .iter()
-        .position(|c| c.rejected.is_none() && c.fields == plan.rss.fields && c.symmetric == plan.rss.symmetric);
-    let _ = writeln!(out, "RSS plan for {} core(s): hash on {}", plan.cores, label(&plan.rss.fields, plan.rss.symmetric));
-    let _ = writeln!(out, "total cost {:.1} (instruction-equivalents per packet on the busiest core, x cores)", plan.total_cost);
+    let chosen = plan.candidates.iter().position(|c| {
+        c.rejected.is_none() && c.fields == plan.rss.fields && c.symmetric == plan.rss.symmetric
+    });
+    let _ = writeln!(
+        out,
+        "RSS plan for {} core(s): hash on {}",
+        plan.cores,
+        label(&plan.rss.fields, plan.rss.symmetric)
+    );
+    let _ = writeln!(
+        out,
+        "total cost {:.1} (instruction-equivalents per packet on the busiest core, x cores)",
+        plan.total_cost
+    );
     let _ = writeln!(out, "\ncandidates:");
     for (i, c) in plan.candidates.iter().enumerate() {
         let mark = if Some(i) == chosen { "=>" } else { "  " };
         match &c.rejected {
             Some(why) => {
-                let _ = writeln!(out, "{mark} #{:<2} {:<40} rejected: {why}", i + 1, label(&c.fields, c.symmetric));
+                let _ = writeln!(
+                    out,
+                    "{mark} #{:<2} {:<40} rejected: {why}",
+                    i + 1,
+                    label(&c.fields, c.symmetric)
+                );
             }
             None => {
                 let _ = writeln!(
@@ -54,12 +71,21 @@ pub fn explain(plan: &Plan) -> String {
             Sharing::Shared => "shared",
             Sharing::Stateless => "stateless",
         };
-        let cost = if nf.cost > 0.0 { format!(" (+{:.1})", nf.cost) } else { String::new() };
+        let cost = if nf.cost > 0.0 {
+            format!(" (+{:.1})", nf.cost)
+        } else {
+            String::new()
+        };
         let _ = writeln!(out, "  {:<24} {mode:<15}{cost} {}", nf.nf, nf.reason);
     }
     let _ = writeln!(out, "\nToeplitz key (40 B): {}", hex(&plan.rss.key40));
     let _ = writeln!(out, "Toeplitz key (52 B): {}", hex(&plan.rss.key52));
     let queues: std::collections::BTreeSet<u16> = plan.rss.reta.iter().copied().collect();
-    let _ = writeln!(out, "RETA: {} entries over queues {:?}", plan.rss.reta.len(), queues);
+    let _ = writeln!(
+        out,
+        "RETA: {} entries over queues {:?}",
+        plan.rss.reta.len(),
+        queues
+    );
     out
 }

@@ -25,7 +25,9 @@ fn hex(bytes: &[u8]) -> String {
 /// Quote a value for a Click argument when it is not a plain word.
 fn quote(value: &str) -> String {
     let plain = !value.is_empty()
-        && value.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | ':' | '-' | '$' | '@'));
+        && value.chars().all(|c| {
+            c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | ':' | '-' | '$' | '@')
+        });
     if plain {
         value.to_string()
     } else {
@@ -40,7 +42,9 @@ fn class_name(base: &str) -> String {
         .filter(|p| !p.is_empty())
         .map(|p| {
             let mut cs = p.chars();
-            cs.next().map(|c| c.to_ascii_uppercase().to_string() + cs.as_str()).unwrap_or_default()
+            cs.next()
+                .map(|c| c.to_ascii_uppercase().to_string() + cs.as_str())
+                .unwrap_or_default()
         })
         .collect();
     format!("Nfc{camel}")
@@ -70,7 +74,12 @@ fn sharing_arg(sharing: Sharing) -> Option<String> {
 
 /// Number of entries of the NF's largest per-flow state object, if known.
 fn state_size(facts: &Facts) -> Option<u64> {
-    facts.state_objects.iter().filter(|o| o.per_flow).filter_map(|o| o.capacity).max()
+    facts
+        .state_objects
+        .iter()
+        .filter(|o| o.per_flow)
+        .filter_map(|o| o.capacity)
+        .max()
 }
 
 fn decl(name: &str, class: &str, args: Vec<Arg>) -> Hop {
@@ -88,11 +97,21 @@ fn decl(name: &str, class: &str, args: Vec<Arg>) -> Hop {
 }
 
 fn name_hop(name: &str, input_port: Option<u32>, output_port: Option<u32>) -> Hop {
-    Hop { input_port, element: Element::Name { name: name.to_string(), span: ByteSpan::default() }, output_port }
+    Hop {
+        input_port,
+        element: Element::Name {
+            name: name.to_string(),
+            span: ByteSpan::default(),
+        },
+        output_port,
+    }
 }
 
 fn chain_stmt(hops: Vec<Hop>) -> Statement {
-    Statement::Chain { hops, span: ByteSpan::default() }
+    Statement::Chain {
+        hops,
+        span: ByteSpan::default(),
+    }
 }
 
 /// A fresh FastClick configuration for `chain` under `plan`: device input
@@ -100,14 +119,26 @@ fn chain_stmt(hops: Vec<Hop>) -> Statement {
 /// size, the NF's configuration as keyword arguments), the chain's topology,
 /// and device output for every output port the chain leaves unconnected.
 pub fn emit_chain(chain: &ChainSpec, facts: &[Facts], plan: &Plan) -> String {
-    let input = chain.targets.fastclick_in.clone().unwrap_or_else(|| "0".into());
-    let output = chain.targets.fastclick_out.clone().unwrap_or_else(|| input.clone());
+    let input = chain
+        .targets
+        .fastclick_in
+        .clone()
+        .unwrap_or_else(|| "0".into());
+    let output = chain
+        .targets
+        .fastclick_out
+        .clone()
+        .unwrap_or_else(|| input.clone());
     let mut statements = vec![];
     let mut from_args = vec![Arg::positional(quote(&input))];
     from_args.extend(rss_args(plan).into_iter().map(|(k, v)| Arg::keyword(k, v)));
     from_args.push(Arg::keyword("NDESC", "1024"));
     statements.push(chain_stmt(vec![decl("nfc_in", FROM_DEVICE, from_args)]));
-    statements.push(chain_stmt(vec![decl("nfc_out", TO_DEVICE, vec![Arg::positional(quote(&output))])]));
+    statements.push(chain_stmt(vec![decl(
+        "nfc_out",
+        TO_DEVICE,
+        vec![Arg::positional(quote(&output))],
+    )]));
     statements.push(chain_stmt(vec![decl(
         "nfc_classify",
         "Classifier",
@@ -137,16 +168,34 @@ pub fn emit_chain(chain: &ChainSpec, facts: &[Facts], plan: &Plan) -> String {
             if key.is_empty() {
                 args.push(Arg::positional(quote(&value)));
             } else {
-                let kw: String =
-                    key.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' }).collect();
-                let kw = if kw.starts_with(|c: char| c.is_ascii_digit()) { format!("K{kw}") } else { kw };
+                let kw: String = key
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() {
+                            c.to_ascii_uppercase()
+                        } else {
+                            '_'
+                        }
+                    })
+                    .collect();
+                let kw = if kw.starts_with(|c: char| c.is_ascii_digit()) {
+                    format!("K{kw}")
+                } else {
+                    kw
+                };
                 args.push(Arg::keyword(&kw, quote(&value)));
             }
         }
         statements.push(chain_stmt(vec![decl(id, &class_name(&base), args)]));
     }
-    statements.push(chain_stmt(vec![name_hop("nfc_in", None, None), name_hop("nfc_classify", None, None)]));
-    statements.push(chain_stmt(vec![name_hop("nfc_classify", None, Some(1)), name_hop("Discard", None, None)]));
+    statements.push(chain_stmt(vec![
+        name_hop("nfc_in", None, None),
+        name_hop("nfc_classify", None, None),
+    ]));
+    statements.push(chain_stmt(vec![
+        name_hop("nfc_classify", None, Some(1)),
+        name_hop("Discard", None, None),
+    ]));
     let entries = chain.entries();
     let mark = Hop {
         input_port: None,
@@ -158,33 +207,62 @@ pub fn emit_chain(chain: &ChainSpec, facts: &[Facts], plan: &Plan) -> String {
         output_port: None,
     };
     match entries.as_slice() {
-        [] => statements.push(chain_stmt(vec![name_hop("nfc_classify", None, Some(0)), mark, name_hop("nfc_out", None, None)])),
-        [one] => statements.push(chain_stmt(vec![name_hop("nfc_classify", None, Some(0)), mark, name_hop(&one.id.0, None, None)])),
+        [] => statements.push(chain_stmt(vec![
+            name_hop("nfc_classify", None, Some(0)),
+            mark,
+            name_hop("nfc_out", None, None),
+        ])),
+        [one] => statements.push(chain_stmt(vec![
+            name_hop("nfc_classify", None, Some(0)),
+            mark,
+            name_hop(&one.id.0, None, None),
+        ])),
         many => {
             statements.push(chain_stmt(vec![
                 name_hop("nfc_classify", None, Some(0)),
                 mark,
-                decl("nfc_fanout", "Tee", vec![Arg::positional(many.len().to_string())]),
+                decl(
+                    "nfc_fanout",
+                    "Tee",
+                    vec![Arg::positional(many.len().to_string())],
+                ),
             ]));
             for (i, e) in many.iter().enumerate() {
-                statements.push(chain_stmt(vec![name_hop("nfc_fanout", None, Some(i as u32)), name_hop(&e.id.0, None, None)]));
+                statements.push(chain_stmt(vec![
+                    name_hop("nfc_fanout", None, Some(i as u32)),
+                    name_hop(&e.id.0, None, None),
+                ]));
             }
         }
     }
     for nf in &order {
         let succ = chain.successors(&nf.id.0);
         for port in 0..nf.ports.max(1) {
-            let targets: Vec<&str> = succ.iter().filter(|(p, _)| *p == port).map(|(_, n)| n.0.as_str()).collect();
-            let targets = if targets.is_empty() { vec!["nfc_out"] } else { targets };
+            let targets: Vec<&str> = succ
+                .iter()
+                .filter(|(p, _)| *p == port)
+                .map(|(_, n)| n.0.as_str())
+                .collect();
+            let targets = if targets.is_empty() {
+                vec!["nfc_out"]
+            } else {
+                targets
+            };
             for t in targets {
                 let out_port = if port == 0 { None } else { Some(port) };
-                statements.push(chain_stmt(vec![name_hop(&nf.id.0, None, out_port), name_hop(t, None, None)]));
+                statements.push(chain_stmt(vec![
+                    name_hop(&nf.id.0, None, out_port),
+                    name_hop(t, None, None),
+                ]));
             }
         }
     }
     let config = ClickConfig { statements };
     let mut out = String::new();
-    out.push_str(&format!("// nfc: FastClick configuration for chain `{}`\n", chain.name));
+    out.push_str(&format!(
+        "// nfc: FastClick configuration for chain `{}`\n",
+        chain.name
+    ));
     for line in &plan.rationale {
         out.push_str(&format!("// {line}\n"));
     }
@@ -201,30 +279,57 @@ struct Edit {
 
 /// Edits that set `updates` (keyword, value) on an element: replace existing
 /// keyword arguments, insert missing ones after the positional arguments.
-fn set_args(config: Option<&ConfigArgs>, class_end: usize, updates: &[(&str, String)], edits: &mut Vec<Edit>) {
+fn set_args(
+    config: Option<&ConfigArgs>,
+    class_end: usize,
+    updates: &[(&str, String)],
+    edits: &mut Vec<Edit>,
+) {
     let Some(config) = config else {
         let inner: Vec<String> = updates.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        edits.push(Edit { span: ByteSpan { start: class_end, end: class_end }, text: format!("({})", inner.join(", ")) });
+        edits.push(Edit {
+            span: ByteSpan {
+                start: class_end,
+                end: class_end,
+            },
+            text: format!("({})", inner.join(", ")),
+        });
         return;
     };
     let mut missing = vec![];
     for (k, v) in updates {
-        match config.args.iter().find(|a| a.keyword.as_deref() == Some(*k)) {
+        match config
+            .args
+            .iter()
+            .find(|a| a.keyword.as_deref() == Some(*k))
+        {
             Some(arg) if arg.value == *v => {}
-            Some(arg) => edits.push(Edit { span: arg.span, text: format!("{k} {v}") }),
+            Some(arg) => edits.push(Edit {
+                span: arg.span,
+                text: format!("{k} {v}"),
+            }),
             None => missing.push(format!("{k} {v}")),
         }
     }
     if missing.is_empty() {
         return;
     }
-    let last_positional = config.args.iter().take_while(|a| a.keyword.is_none()).last();
-    let (at, text) = match (last_positional, config.args.first()) {
-        (Some(p), _) => (p.span.end, format!(", {}", missing.join(", "))),
-        (None, Some(first)) => (first.span.start, format!("{}, ", missing.join(", "))),
-        (None, None) => (config.span.start, missing.join(", ")),
+    // After the leading positional arguments (as Fig. 7 places HASHFUNC
+    // after `$port`), else after the last argument.
+    let anchor = config
+        .args
+        .iter()
+        .take_while(|a| a.keyword.is_none())
+        .last()
+        .or(config.args.last());
+    let (at, text) = match anchor {
+        Some(arg) => (arg.span.end, format!(", {}", missing.join(", "))),
+        None => (config.span.start, missing.join(", ")),
     };
-    edits.push(Edit { span: ByteSpan { start: at, end: at }, text });
+    edits.push(Edit {
+        span: ByteSpan { start: at, end: at },
+        text,
+    });
 }
 
 /// Rewrite an existing FastClick configuration for `plan`, touching only the
@@ -253,18 +358,28 @@ pub fn rewrite_click(
         })
         .flatten()
         .filter_map(|hop| match &hop.element {
-            Element::Declaration { class, config, class_end, .. } if class == FROM_DEVICE => Some((config.as_ref(), *class_end)),
-            Element::Anonymous { class, config, span } if class == FROM_DEVICE => {
-                Some((Some(config), span.start + class.len()))
-            }
+            Element::Declaration {
+                class,
+                config,
+                class_end,
+                ..
+            } if class == FROM_DEVICE => Some((config.as_ref(), *class_end)),
+            Element::Anonymous {
+                class,
+                config,
+                span,
+            } if class == FROM_DEVICE => Some((Some(config), span.start + class.len())),
             _ => None,
         })
         .collect();
     if from_devices.is_empty() {
         errors.push(
-            Diagnostic::error("E0602", format!("no `{FROM_DEVICE}` element to carry the RSS configuration"))
-                .with_span(ByteSpan::default().to_span(file, text))
-                .with_hint("the FastClick target configures RSS on FromDPDKDevice"),
+            Diagnostic::error(
+                "E0602",
+                format!("no `{FROM_DEVICE}` element to carry the RSS configuration"),
+            )
+            .with_span(ByteSpan::default().to_span(file, text))
+            .with_hint("the FastClick target configures RSS on FromDPDKDevice"),
         );
     }
     let rss = rss_args(plan);
@@ -275,29 +390,49 @@ pub fn rewrite_click(
     for (element, facts) in facts_by_element {
         let Some(decl) = decls.iter().find(|d| d.name == element) else {
             errors.push(
-                Diagnostic::error("E0603", format!("element `{element}` is not declared in the configuration"))
-                    .with_span(ByteSpan::default().to_span(file, text)),
+                Diagnostic::error(
+                    "E0603",
+                    format!("element `{element}` is not declared in the configuration"),
+                )
+                .with_span(ByteSpan::default().to_span(file, text)),
             );
             continue;
         };
         if !facts.stateful {
             continue;
         }
-        let Some(placement) = plan.nfs.iter().find(|p| p.nf == *element || p.nf == facts.nf) else {
+        let Some(placement) = plan
+            .nfs
+            .iter()
+            .find(|p| p.nf == *element || p.nf == facts.nf)
+        else {
             errors.push(
-                Diagnostic::error("E0604", format!("the plan has no placement for element `{element}`"))
-                    .with_span(decl.span.to_span(file, text)),
+                Diagnostic::error(
+                    "E0604",
+                    format!("the plan has no placement for element `{element}`"),
+                )
+                .with_span(decl.span.to_span(file, text)),
             );
             continue;
         };
         if let Some(shared) = sharing_arg(placement.sharing) {
-            set_args(decl.config, decl.class_end, &[("SHARED", shared)], &mut edits);
+            set_args(
+                decl.config,
+                decl.class_end,
+                &[("SHARED", shared)],
+                &mut edits,
+            );
         }
     }
     if !errors.is_empty() {
         return Err(errors);
     }
-    edits.sort_by(|a, b| b.span.start.cmp(&a.span.start).then(b.span.end.cmp(&a.span.end)));
+    edits.sort_by(|a, b| {
+        b.span
+            .start
+            .cmp(&a.span.start)
+            .then(b.span.end.cmp(&a.span.end))
+    });
     let mut out = text.to_string();
     for e in edits {
         out.replace_range(e.span.start..e.span.end, &e.text);

@@ -93,7 +93,10 @@ impl fmt::Debug for PlaceOptions {
             .field("symmetry", &self.symmetry)
             .field("pins", &self.pins)
             .field("tie_tolerance", &self.tie_tolerance)
-            .field("comparator", &self.comparator.as_ref().map(|_| "<comparator>"))
+            .field(
+                "comparator",
+                &self.comparator.as_ref().map(|_| "<comparator>"),
+            )
             .finish()
     }
 }
@@ -124,7 +127,10 @@ pub enum PlaceError {
     ConflictingSymmetry(String),
     /// The pinned shared-nothing NFs cannot all be shared-nothing under any hash.
     #[error("no RSS hash keeps {} shared-nothing together: {}", .pinned.join(", "), .detail.join("; "))]
-    Infeasible { pinned: Vec<String>, detail: Vec<String> },
+    Infeasible {
+        pinned: Vec<String>,
+        detail: Vec<String>,
+    },
     /// A plan marked an NF shared-nothing whose flows could reach two cores.
     #[error("semantics check failed for NF `{nf}`: {detail}")]
     SemanticViolation { nf: String, detail: String },

@@ -50,7 +50,10 @@ pub struct Model {
 
 /// Pair a chain's NFs with their facts (matched by `Facts::nf` == NF id), in
 /// chain order; every NF without facts is reported.
-pub fn facts_for_chain(chain: &ChainSpec, facts: &[Facts]) -> Result<Vec<(String, Facts)>, PlaceError> {
+pub fn facts_for_chain(
+    chain: &ChainSpec,
+    facts: &[Facts],
+) -> Result<Vec<(String, Facts)>, PlaceError> {
     let mut out = vec![];
     let mut missing = vec![];
     for nf in &chain.nfs {
@@ -67,14 +70,23 @@ pub fn facts_for_chain(chain: &ChainSpec, facts: &[Facts]) -> Result<Vec<(String
 }
 
 fn fields_label(fields: &[Field], symmetric: bool) -> String {
-    format!("{{{}}}{}", names(fields), if symmetric { " symmetric" } else { "" })
+    format!(
+        "{{{}}}{}",
+        names(fields),
+        if symmetric { " symmetric" } else { "" }
+    )
 }
 
 /// The CCE ranking: stateful chain indices, most expensive first. With a
 /// comparator, by pairwise wins (Copeland, robust to intransitive answers),
 /// then by `Facts::cost()`; without one, by `Facts::cost()`, then by sharing
 /// penalty; the NF id last for determinism.
-fn expense_ranking(nfs: &[(String, Facts)], stateful: &[usize], penalties: &[f64], opts: &PlaceOptions) -> Vec<usize> {
+fn expense_ranking(
+    nfs: &[(String, Facts)],
+    stateful: &[usize],
+    penalties: &[f64],
+    opts: &PlaceOptions,
+) -> Vec<usize> {
     let wins: Vec<usize> = stateful
         .iter()
         .map(|&a| match &opts.comparator {
@@ -112,12 +124,18 @@ pub fn build_problem(
     }
     let nic = &resources.nic;
     if resources.cores == 0 || nic.queues == 0 {
-        return Err(PlaceError::NoCores { cores: resources.cores, queues: nic.queues });
+        return Err(PlaceError::NoCores {
+            cores: resources.cores,
+            queues: nic.queues,
+        });
     }
     let queues = resources.cores.min(nic.queues);
     let mut pins: Vec<Option<bool>> = vec![None; chain_nfs.len()];
     for (id, sharing) in &opts.pins {
-        let i = chain_nfs.iter().position(|(n, _)| n == id).ok_or_else(|| PlaceError::UnknownPin(id.clone()))?;
+        let i = chain_nfs
+            .iter()
+            .position(|(n, _)| n == id)
+            .ok_or_else(|| PlaceError::UnknownPin(id.clone()))?;
         pins[i] = match sharing {
             Sharing::SharedNothing => Some(true),
             Sharing::Shared => Some(false),
@@ -126,13 +144,21 @@ pub fn build_problem(
     }
     let mut diagnostics = vec![];
     let model = &opts.cost_model;
-    let penalties: Vec<f64> = chain_nfs.iter().map(|(_, f)| model.sharing_penalty(f, queues)).collect();
+    let penalties: Vec<f64> = chain_nfs
+        .iter()
+        .map(|(_, f)| model.sharing_penalty(f, queues))
+        .collect();
     let work: f64 = chain_nfs.iter().map(|(_, f)| model.work(f)).sum();
-    let stateful: Vec<usize> = (0..chain_nfs.len()).filter(|i| chain_nfs[*i].1.stateful).collect();
+    let stateful: Vec<usize> = (0..chain_nfs.len())
+        .filter(|i| chain_nfs[*i].1.stateful)
+        .collect();
     for &i in &stateful {
         let (id, f) = &chain_nfs[i];
         if f.flow_key.is_empty() {
-            diagnostics.push(Diagnostic::note_diag("P102", format!("NF `{id}` keeps global state (no flow key): it always shares")));
+            diagnostics.push(Diagnostic::note_diag(
+                "P102",
+                format!("NF `{id}` keeps global state (no flow key): it always shares"),
+            ));
         } else if f.symmetric && !mirror_closed(&f.flow_key) {
             diagnostics.push(
                 Diagnostic::warning(
@@ -167,11 +193,12 @@ pub fn build_problem(
         let mut requested = set.clone();
         requested.sort();
         requested.dedup();
-        let sym_options: &[bool] = if mirror_closed(&hashable(&requested)) && !hashable(&requested).is_empty() {
-            &[false, true]
-        } else {
-            &[false]
-        };
+        let sym_options: &[bool] =
+            if mirror_closed(&hashable(&requested)) && !hashable(&requested).is_empty() {
+                &[false, true]
+            } else {
+                &[false]
+            };
         for &symmetric in sym_options {
             let mut info = CandidateInfo {
                 requested: requested.clone(),
@@ -185,17 +212,27 @@ pub fn build_problem(
             match synthesize(&requested, symmetric, opts.rss_input, queues, nic.reta_size) {
                 Err(e) => {
                     unusable_reasons.push(format!("{label}: {e}"));
-                    diagnostics.push(Diagnostic::note_diag("P103", format!("RSS field set {label} is not usable: {e}")));
+                    diagnostics.push(Diagnostic::note_diag(
+                        "P103",
+                        format!("RSS field set {label} is not usable: {e}"),
+                    ));
                     info.rejected = Some(e.to_string());
                 }
                 Ok(rss) => {
                     let policy_block = match (opts.symmetry, symmetric) {
-                        (SymmetryPolicy::Require, false) => Some("symmetric hashes are required by the options"),
-                        (SymmetryPolicy::Forbid, true) => Some("symmetric hashes are forbidden by the options"),
+                        (SymmetryPolicy::Require, false) => {
+                            Some("symmetric hashes are required by the options")
+                        }
+                        (SymmetryPolicy::Forbid, true) => {
+                            Some("symmetric hashes are forbidden by the options")
+                        }
                         _ => None,
                     };
                     let duplicate = candidates.iter().position(|c| {
-                        c.rejected.is_none() && c.rss.as_ref().is_some_and(|r| r.fields == rss.fields && r.symmetric == symmetric)
+                        c.rejected.is_none()
+                            && c.rss
+                                .as_ref()
+                                .is_some_and(|r| r.fields == rss.fields && r.symmetric == symmetric)
                     });
                     if let Some(reason) = policy_block {
                         policy_only = true;
@@ -215,7 +252,11 @@ pub fn build_problem(
                             .collect();
                         let pin_conflicts: Vec<String> = (0..chain_nfs.len())
                             .filter(|i| pins[*i] == Some(true))
-                            .filter_map(|i| info.blockers[i].as_ref().map(|b| format!("pinned `{}` would share: {b}", chain_nfs[i].0)))
+                            .filter_map(|i| {
+                                info.blockers[i].as_ref().map(|b| {
+                                    format!("pinned `{}` would share: {b}", chain_nfs[i].0)
+                                })
+                            })
                             .collect();
                         if !pin_conflicts.is_empty() {
                             info.rejected = Some(pin_conflicts.join("; "));
@@ -227,23 +268,40 @@ pub fn build_problem(
             candidates.push(info);
         }
     }
-    let usable: Vec<usize> = (0..candidates.len()).filter(|c| candidates[*c].rejected.is_none()).collect();
+    let usable: Vec<usize> = (0..candidates.len())
+        .filter(|c| candidates[*c].rejected.is_none())
+        .collect();
     if usable.is_empty() {
         let realisable = candidates.iter().any(|c| c.rss.is_some());
         if !realisable {
-            return Err(PlaceError::NoUsableFieldSet { nic: nic.name.clone(), reasons: unusable_reasons });
+            return Err(PlaceError::NoUsableFieldSet {
+                nic: nic.name.clone(),
+                reasons: unusable_reasons,
+            });
         }
-        let pin_rejected = candidates.iter().any(|c| c.rss.is_some() && c.rejected.as_deref().is_some_and(|r| r.starts_with("pinned")));
+        let pin_rejected = candidates.iter().any(|c| {
+            c.rss.is_some()
+                && c.rejected
+                    .as_deref()
+                    .is_some_and(|r| r.starts_with("pinned"))
+        });
         if policy_only && !pin_rejected {
             return Err(PlaceError::ConflictingSymmetry(format!(
                 "the symmetry policy {:?} leaves none of the NIC's field sets usable",
                 opts.symmetry
             )));
         }
-        let pinned = (0..chain_nfs.len()).filter(|i| pins[*i] == Some(true)).map(|i| chain_nfs[i].0.clone()).collect();
+        let pinned = (0..chain_nfs.len())
+            .filter(|i| pins[*i] == Some(true))
+            .map(|i| chain_nfs[i].0.clone())
+            .collect();
         let detail = candidates
             .iter()
-            .filter_map(|c| c.rejected.as_ref().map(|r| format!("{}: {r}", fields_label(&c.requested, c.symmetric))))
+            .filter_map(|c| {
+                c.rejected
+                    .as_ref()
+                    .map(|r| format!("{}: {r}", fields_label(&c.requested, c.symmetric)))
+            })
             .collect();
         return Err(PlaceError::Infeasible { pinned, detail });
     }
@@ -262,12 +320,22 @@ pub fn build_problem(
     let problem = Problem {
         queues,
         work,
-        nfs: stateful.iter().map(|&i| NfVar { penalty: penalties[i], pin: pins[i], tie_weight: tie_weight(i) }).collect(),
+        nfs: stateful
+            .iter()
+            .map(|&i| NfVar {
+                penalty: penalties[i],
+                pin: pins[i],
+                tie_weight: tie_weight(i),
+            })
+            .collect(),
         choices: usable
             .iter()
             .map(|&c| Choice {
                 max_share: candidates[c].max_share,
-                feasible: stateful.iter().map(|&i| candidates[c].blockers[i].is_none()).collect(),
+                feasible: stateful
+                    .iter()
+                    .map(|&i| candidates[c].blockers[i].is_none())
+                    .collect(),
             })
             .collect(),
         tie_tolerance: opts.tie_tolerance,
@@ -299,19 +367,36 @@ impl Model {
 
     fn candidate_row(&self, c: usize) -> Candidate {
         let info = &self.candidates[c];
-        let fields = info.rss.as_ref().map(|r| r.fields.clone()).unwrap_or_else(|| info.requested.clone());
         match self.usable.iter().position(|u| *u == c) {
             Some(choice) => {
+                // Usable rows show what the queue really depends on.
+                let fields = info
+                    .rss
+                    .as_ref()
+                    .map(|r| r.fields.clone())
+                    .unwrap_or_else(|| info.requested.clone());
                 let sn = self.best_for_choice(choice);
                 let mut shared_nothing = vec![];
                 let mut shared = vec![];
                 for (pos, &i) in self.stateful.iter().enumerate() {
-                    (if sn[pos] { &mut shared_nothing } else { &mut shared }).push(self.nfs[i].0.clone());
+                    (if sn[pos] {
+                        &mut shared_nothing
+                    } else {
+                        &mut shared
+                    })
+                    .push(self.nfs[i].0.clone());
                 }
-                Candidate { fields, symmetric: info.symmetric, cost: self.problem.cost(choice, &sn), shared_nothing, shared, rejected: None }
+                Candidate {
+                    fields,
+                    symmetric: info.symmetric,
+                    cost: self.problem.cost(choice, &sn),
+                    shared_nothing,
+                    shared,
+                    rejected: None,
+                }
             }
             None => Candidate {
-                fields,
+                fields: info.requested.clone(),
                 symmetric: info.symmetric,
                 cost: 0.0,
                 shared_nothing: vec![],
@@ -332,7 +417,12 @@ impl Model {
         let mut nfs = vec![];
         for (i, (id, facts)) in self.nfs.iter().enumerate() {
             let placement = match self.stateful.iter().position(|s| *s == i) {
-                None => NfPlacement { nf: id.clone(), sharing: Sharing::Stateless, cost: 0.0, reason: "no per-flow state".into() },
+                None => NfPlacement {
+                    nf: id.clone(),
+                    sharing: Sharing::Stateless,
+                    cost: 0.0,
+                    reason: "no per-flow state".into(),
+                },
                 Some(pos) if solution.shared_nothing[pos] => NfPlacement {
                     nf: id.clone(),
                     sharing: Sharing::SharedNothing,
@@ -341,7 +431,11 @@ impl Model {
                         "flow key {{{}}} contains every RSS field {{{}}}{}",
                         names(&facts.flow_key),
                         names(&rss.fields),
-                        if facts.symmetric { " and the hash is symmetric" } else { "" }
+                        if facts.symmetric {
+                            " and the hash is symmetric"
+                        } else {
+                            ""
+                        }
                     ),
                 },
                 Some(pos) => NfPlacement {
@@ -357,21 +451,36 @@ impl Model {
             };
             nfs.push(placement);
         }
-        let candidates: Vec<Candidate> = (0..self.candidates.len()).map(|c| self.candidate_row(c)).collect();
+        let candidates: Vec<Candidate> = (0..self.candidates.len())
+            .map(|c| self.candidate_row(c))
+            .collect();
         let mut rationale = vec![format!(
             "{} core(s) = min(cores, NIC queues); {} RSS candidate(s) considered, {} usable",
             self.queues,
             self.candidates.len(),
             self.usable.len()
         )];
-        let sn: Vec<&str> = nfs.iter().filter(|p| p.sharing == Sharing::SharedNothing).map(|p| p.nf.as_str()).collect();
-        let sh: Vec<&str> = nfs.iter().filter(|p| p.sharing == Sharing::Shared).map(|p| p.nf.as_str()).collect();
+        let sn: Vec<&str> = nfs
+            .iter()
+            .filter(|p| p.sharing == Sharing::SharedNothing)
+            .map(|p| p.nf.as_str())
+            .collect();
+        let sh: Vec<&str> = nfs
+            .iter()
+            .filter(|p| p.sharing == Sharing::Shared)
+            .map(|p| p.nf.as_str())
+            .collect();
         rationale.push(format!(
             "hash on {label}: shared-nothing [{}], shared [{}]",
             sn.join(", "),
             sh.join(", ")
         ));
-        let sharing: f64 = nfs.iter().filter(|p| p.sharing == Sharing::Shared).map(|p| p.cost).sum::<f64>() / (n * m);
+        let sharing: f64 = nfs
+            .iter()
+            .filter(|p| p.sharing == Sharing::Shared)
+            .map(|p| p.cost)
+            .sum::<f64>()
+            / (n * m);
         rationale.push(format!(
             "cost {:.1} = {} cores x busiest-core share {:.3} x (work {:.1} + sharing {:.1}); a fair share is {:.3}",
             solution.cost, self.queues, m, self.problem.work, sharing, 1.0 / n
@@ -383,8 +492,16 @@ impl Model {
                 names(&rss.fields)
             ));
         }
-        let reach: Vec<String> = rss.influence.iter().map(|(f, b)| format!("{f} {b} bit(s)")).collect();
-        rationale.push(format!("RETA index ({} entries) depends on: {}", rss.reta.len(), reach.join(", ")));
+        let reach: Vec<String> = rss
+            .influence
+            .iter()
+            .map(|(f, b)| format!("{f} {b} bit(s)"))
+            .collect();
+        rationale.push(format!(
+            "RETA index ({} entries) depends on: {}",
+            rss.reta.len(),
+            reach.join(", ")
+        ));
         // Runner-up and ties.
         let bound = self.problem.tie_bound(solution.cost);
         let mut others: Vec<&Candidate> = candidates
@@ -396,7 +513,11 @@ impl Model {
         others.sort_by(|a, b| a.cost.total_cmp(&b.cost));
         let tied: Vec<&&Candidate> = others.iter().filter(|c| c.cost <= bound).collect();
         if !tied.is_empty() {
-            let ranking: Vec<&str> = self.expense_rank.iter().map(|i| self.nfs[*i].0.as_str()).collect();
+            let ranking: Vec<&str> = self
+                .expense_rank
+                .iter()
+                .map(|i| self.nfs[*i].0.as_str())
+                .collect();
             rationale.push(format!(
                 "{} other plan(s) tie at cost {:.1} ({}); CCE ranks per-packet processing {} and keeps the most expensive NF(s) shared-nothing",
                 tied.len(),
@@ -454,14 +575,22 @@ pub fn place(
     let plan = model.plan(&solution);
     let mut diagnostics = model.diagnostics.clone();
     let bound = model.problem.tie_bound(solution.cost);
-    let ties = plan.candidates.iter().filter(|c| c.rejected.is_none() && c.cost <= bound).count();
+    let ties = plan
+        .candidates
+        .iter()
+        .filter(|c| c.rejected.is_none() && c.cost <= bound)
+        .count();
     if ties > 1 {
         diagnostics.push(Diagnostic::note_diag(
             "P105",
             format!(
                 "{ties} RSS plans tie at cost {:.1}; the tie was broken by {}",
                 solution.cost,
-                if opts.comparator.is_some() { "the complexity comparator (CCE)" } else { "per-packet cost from the facts" }
+                if opts.comparator.is_some() {
+                    "the complexity comparator (CCE)"
+                } else {
+                    "per-packet cost from the facts"
+                }
             ),
         ));
     }

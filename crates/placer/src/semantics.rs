@@ -12,14 +12,22 @@ use crate::PlaceError;
 use nfc_core::facts::{Facts, Field};
 
 /// Why an NF may not run shared-nothing under `rss`, or `None` when it may.
-pub fn shared_nothing_blocker(facts: &Facts, rss_fields: &[Field], symmetric_hash: bool) -> Option<String> {
+pub fn shared_nothing_blocker(
+    facts: &Facts,
+    rss_fields: &[Field],
+    symmetric_hash: bool,
+) -> Option<String> {
     if !facts.stateful {
         return None;
     }
     if facts.flow_key.is_empty() {
         return Some("its state is global (no flow key)".into());
     }
-    let missing: Vec<&str> = rss_fields.iter().filter(|f| !facts.flow_key.contains(f)).map(|f| f.name()).collect();
+    let missing: Vec<&str> = rss_fields
+        .iter()
+        .filter(|f| !facts.flow_key.contains(f))
+        .map(|f| f.name())
+        .collect();
     if !missing.is_empty() {
         return Some(format!(
             "RSS field(s) {{{}}} are not in its flow key {{{}}}",
@@ -35,32 +43,63 @@ pub fn shared_nothing_blocker(facts: &Facts, rss_fields: &[Field], symmetric_has
             ));
         }
         if !symmetric_hash {
-            return Some("it keeps one state for both directions and the hash is not symmetric".into());
+            return Some(
+                "it keeps one state for both directions and the hash is not symmetric".into(),
+            );
         }
     }
     None
 }
 
 pub(crate) fn names(fields: &[Field]) -> String {
-    fields.iter().map(|f| f.name()).collect::<Vec<_>>().join(",")
+    fields
+        .iter()
+        .map(|f| f.name())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Deterministic perturbations of a header outside `keep`.
 fn perturbations(h: PacketHeader, keep: &[Field]) -> impl Iterator<Item = PacketHeader> + '_ {
     const SALTS: [u32; 4] = [0x0000_0001, 0x8000_0000, 0x5a5a_a5a5, 0xffff_ffff];
     SALTS.into_iter().map(move |salt| PacketHeader {
-        src_ip: if keep.contains(&Field::SrcIp) { h.src_ip } else { h.src_ip ^ salt },
-        dst_ip: if keep.contains(&Field::DstIp) { h.dst_ip } else { h.dst_ip ^ salt.rotate_left(7) },
-        src_port: if keep.contains(&Field::SrcPort) { h.src_port } else { h.src_port ^ (salt as u16 | 1) },
-        dst_port: if keep.contains(&Field::DstPort) { h.dst_port } else { h.dst_port ^ ((salt >> 16) as u16 | 1) },
-        proto: if keep.contains(&Field::Proto) { h.proto } else { h.proto ^ 0x11 },
+        src_ip: if keep.contains(&Field::SrcIp) {
+            h.src_ip
+        } else {
+            h.src_ip ^ salt
+        },
+        dst_ip: if keep.contains(&Field::DstIp) {
+            h.dst_ip
+        } else {
+            h.dst_ip ^ salt.rotate_left(7)
+        },
+        src_port: if keep.contains(&Field::SrcPort) {
+            h.src_port
+        } else {
+            h.src_port ^ (salt as u16 | 1)
+        },
+        dst_port: if keep.contains(&Field::DstPort) {
+            h.dst_port
+        } else {
+            h.dst_port ^ ((salt >> 16) as u16 | 1)
+        },
+        proto: if keep.contains(&Field::Proto) {
+            h.proto
+        } else {
+            h.proto ^ 0x11
+        },
     })
 }
 
 /// Probe headers: the traffic's records (up to a bound) plus a fixed spread
 /// of synthetic tuples so the check runs even without traffic.
 fn probes(traffic: &TrafficProfile) -> Vec<PacketHeader> {
-    let mut out: Vec<PacketHeader> = traffic.records.iter().take(4096).map(|r| r.header).collect();
+    let mut out: Vec<PacketHeader> = traffic
+        .records
+        .iter()
+        .take(4096)
+        .map(|r| r.header)
+        .collect();
     let mut state = 0x2545_f491_4f6c_dd1du64;
     for _ in 0..256 {
         state ^= state << 13;
@@ -88,7 +127,10 @@ pub fn check_shared_nothing(
     let probes = probes(traffic);
     for (id, facts) in shared_nothing {
         if let Some(why) = shared_nothing_blocker(facts, &rss.fields, rss.symmetric) {
-            return Err(PlaceError::SemanticViolation { nf: id.to_string(), detail: why });
+            return Err(PlaceError::SemanticViolation {
+                nf: id.to_string(),
+                detail: why,
+            });
         }
         for h in &probes {
             let q = hasher.queue(h);
@@ -134,14 +176,32 @@ mod tests {
             let got = shared_nothing_blocker(&f, fields, sym);
             match expect {
                 None => assert_eq!(got, None),
-                Some(e) => assert!(got.as_deref().is_some_and(|g| g.contains(e)), "{got:?} lacks {e}"),
+                Some(e) => assert!(
+                    got.as_deref().is_some_and(|g| g.contains(e)),
+                    "{got:?} lacks {e}"
+                ),
             }
         };
         check(nf("psd", &[SrcIp], false), &[SrcIp], false, None);
-        check(nf("pol", &[DstIp], false), &[SrcIp], false, Some("{src_ip} are not in its flow key {dst_ip}"));
-        check(nf("fw", &[SrcIp, DstIp], true), &[SrcIp, DstIp], false, Some("not symmetric"));
+        check(
+            nf("pol", &[DstIp], false),
+            &[SrcIp],
+            false,
+            Some("{src_ip} are not in its flow key {dst_ip}"),
+        );
+        check(
+            nf("fw", &[SrcIp, DstIp], true),
+            &[SrcIp, DstIp],
+            false,
+            Some("not symmetric"),
+        );
         check(nf("fw", &[SrcIp, DstIp], true), &[SrcIp, DstIp], true, None);
-        check(nf("odd", &[SrcIp], true), &[SrcIp], false, Some("not closed"));
+        check(
+            nf("odd", &[SrcIp], true),
+            &[SrcIp],
+            false,
+            Some("not closed"),
+        );
         check(nf("glob", &[], false), &[SrcIp], false, Some("global"));
         check(Facts::stateless("x"), &[SrcIp], false, None);
     }
@@ -152,8 +212,16 @@ mod tests {
         let ok = nf("psd", &[Field::SrcIp], false);
         let bad = nf("policer", &[Field::DstIp], false);
         assert!(check_shared_nothing(&[("psd", &ok)], &rss, &TrafficProfile::new()).is_ok());
-        let err = check_shared_nothing(&[("psd", &ok), ("policer", &bad)], &rss, &TrafficProfile::new()).unwrap_err();
-        assert!(matches!(err, PlaceError::SemanticViolation { ref nf, .. } if nf == "policer"), "{err}");
+        let err = check_shared_nothing(
+            &[("psd", &ok), ("policer", &bad)],
+            &rss,
+            &TrafficProfile::new(),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, PlaceError::SemanticViolation { ref nf, .. } if nf == "policer"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -162,7 +230,9 @@ mod tests {
         // which hashes every field: the probe packets expose it.
         let mut rss = synthesize(&[Field::SrcIp], false, RssInputMode::Tuple, 4, 128).unwrap();
         rss.layout = crate::toeplitz::layout_for(&Field::FIVE_TUPLE, RssInputMode::Tuple);
-        rss.key52 = vec![0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43];
+        rss.key52 = vec![
+            0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43,
+        ];
         rss.key52.resize(52, 0xa5);
         let psd = nf("psd", &[Field::SrcIp], false);
         let err = check_shared_nothing(&[("psd", &psd)], &rss, &TrafficProfile::new()).unwrap_err();

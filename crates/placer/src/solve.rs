@@ -21,7 +21,9 @@
 //! NIC field set.
 
 use crate::PlaceError;
-use good_lp::{constraint, variable, Expression, ProblemVariables, Solution as _, SolverModel, Variable};
+use good_lp::{
+    constraint, variable, Expression, ProblemVariables, Solution as _, SolverModel, Variable,
+};
 
 /// One stateful NF as the solver sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -67,21 +69,37 @@ pub struct Solution {
 impl Problem {
     /// Bottleneck cost of running `choice` with `shared_nothing`.
     pub fn cost(&self, choice: usize, shared_nothing: &[bool]) -> f64 {
-        let shared: f64 = self.nfs.iter().zip(shared_nothing).filter(|(_, sn)| !**sn).map(|(nf, _)| nf.penalty).sum();
+        let shared: f64 = self
+            .nfs
+            .iter()
+            .zip(shared_nothing)
+            .filter(|(_, sn)| !**sn)
+            .map(|(nf, _)| nf.penalty)
+            .sum();
         f64::from(self.queues) * self.choices[choice].max_share * (self.work + shared)
     }
 
     /// Tie-break score (higher wins).
     pub fn score(&self, choice: usize, shared_nothing: &[bool]) -> f64 {
-        let weights: f64 = self.nfs.iter().zip(shared_nothing).filter(|(_, sn)| **sn).map(|(nf, _)| nf.tie_weight).sum();
+        let weights: f64 = self
+            .nfs
+            .iter()
+            .zip(shared_nothing)
+            .filter(|(_, sn)| **sn)
+            .map(|(nf, _)| nf.tie_weight)
+            .sum();
         weights - choice as f64 / (self.choices.len() + 1) as f64
     }
 
     /// Does the assignment respect feasibility and pins?
     pub fn admissible(&self, choice: usize, shared_nothing: &[bool]) -> bool {
-        self.nfs.iter().zip(shared_nothing).enumerate().all(|(i, (nf, sn))| {
-            (!*sn || self.choices[choice].feasible[i]) && nf.pin.is_none_or(|p| p == *sn)
-        })
+        self.nfs
+            .iter()
+            .zip(shared_nothing)
+            .enumerate()
+            .all(|(i, (nf, sn))| {
+                (!*sn || self.choices[choice].feasible[i]) && nf.pin.is_none_or(|p| p == *sn)
+            })
     }
 
     /// Cost bound under which a plan ties with the optimum `best`.
@@ -92,7 +110,12 @@ impl Problem {
     fn solution(&self, choice: usize, shared_nothing: Vec<bool>) -> Solution {
         let cost = self.cost(choice, &shared_nothing);
         let score = self.score(choice, &shared_nothing);
-        Solution { choice, shared_nothing, cost, score }
+        Solution {
+            choice,
+            shared_nothing,
+            cost,
+            score,
+        }
     }
 }
 
@@ -114,7 +137,9 @@ pub fn solve_brute_force(problem: &Problem) -> Result<Solution, PlaceError> {
     }
     let best = all.iter().map(|s| s.cost).fold(f64::INFINITY, f64::min);
     if !best.is_finite() {
-        return Err(PlaceError::Solver("no admissible assignment (pins cannot be met)".into()));
+        return Err(PlaceError::Solver(
+            "no admissible assignment (pins cannot be met)".into(),
+        ));
     }
     let bound = problem.tie_bound(best);
     all.into_iter()
@@ -130,8 +155,12 @@ struct Vars {
 }
 
 fn build_vars(problem: &Problem, vars: &mut ProblemVariables) -> Vars {
-    let y = (0..problem.choices.len()).map(|_| vars.add(variable().binary())).collect();
-    let x = (0..problem.nfs.len()).map(|_| vars.add(variable().binary())).collect();
+    let y = (0..problem.choices.len())
+        .map(|_| vars.add(variable().binary()))
+        .collect();
+    let x = (0..problem.nfs.len())
+        .map(|_| vars.add(variable().binary()))
+        .collect();
     let mut s = vec![];
     for (c, choice) in problem.choices.iter().enumerate() {
         for (i, nf) in problem.nfs.iter().enumerate() {
@@ -184,8 +213,13 @@ fn solve_phase(problem: &Problem, cost_bound: Option<f64>) -> Result<Solution, P
     let one_choice: Expression = v.y.iter().copied().sum();
     model = model.with(constraint!(one_choice == 1.0));
     for (i, nf) in problem.nfs.iter().enumerate() {
-        let allowed: Expression =
-            problem.choices.iter().enumerate().filter(|(_, ch)| ch.feasible[i]).map(|(c, _)| v.y[c]).sum();
+        let allowed: Expression = problem
+            .choices
+            .iter()
+            .enumerate()
+            .filter(|(_, ch)| ch.feasible[i])
+            .map(|(c, _)| v.y[c])
+            .sum();
         model = model.with(constraint!(v.x[i] <= allowed));
         match nf.pin {
             Some(true) => model = model.with(constraint!(v.x[i] == 1.0)),
@@ -199,15 +233,18 @@ fn solve_phase(problem: &Problem, cost_bound: Option<f64>) -> Result<Solution, P
     if let Some(bound) = cost_bound {
         model = model.with(constraint!(cost <= bound));
     }
-    let solved = model.solve().map_err(|e| PlaceError::Solver(e.to_string()))?;
-    let choice = v
-        .y
-        .iter()
-        .position(|y| solved.value(*y) > 0.5)
-        .ok_or_else(|| PlaceError::Solver("HiGHS returned no hash choice".into()))?;
+    let solved = model
+        .solve()
+        .map_err(|e| PlaceError::Solver(e.to_string()))?;
+    let choice =
+        v.y.iter()
+            .position(|y| solved.value(*y) > 0.5)
+            .ok_or_else(|| PlaceError::Solver("HiGHS returned no hash choice".into()))?;
     let sn: Vec<bool> = v.x.iter().map(|x| solved.value(*x) > 0.5).collect();
     if !problem.admissible(choice, &sn) {
-        return Err(PlaceError::Solver("HiGHS returned an inadmissible assignment".into()));
+        return Err(PlaceError::Solver(
+            "HiGHS returned an inadmissible assignment".into(),
+        ));
     }
     Ok(problem.solution(choice, sn))
 }
@@ -222,7 +259,10 @@ pub fn solve_ilp(problem: &Problem) -> Result<Solution, PlaceError> {
     let second = solve_phase(problem, Some(bound))?;
     // The tie-break solve may only move among plans of equal cost.
     if second.cost > bound {
-        return Err(PlaceError::Solver(format!("tie-break raised the cost from {} to {}", first.cost, second.cost)));
+        return Err(PlaceError::Solver(format!(
+            "tie-break raised the cost from {} to {}",
+            first.cost, second.cost
+        )));
     }
     Ok(second)
 }
@@ -254,7 +294,13 @@ mod tests {
                 feasible: (0..k).map(|_| rng.gen_bool(0.5)).collect(),
             })
             .collect();
-        Problem { queues: 4, work: 100.0, nfs, choices, tie_tolerance: 1e-9 }
+        Problem {
+            queues: 4,
+            work: 100.0,
+            nfs,
+            choices,
+            tie_tolerance: 1e-9,
+        }
     }
 
     #[test]
@@ -265,8 +311,15 @@ mod tests {
             let p = random_problem(&mut rng);
             match (solve_brute_force(&p), solve_ilp(&p)) {
                 (Ok(b), Ok(i)) => {
-                    assert!((b.cost - i.cost).abs() <= 1e-6 * b.cost.max(1.0), "round {round}: {b:?} vs {i:?}");
-                    assert_eq!((b.choice, &b.shared_nothing), (i.choice, &i.shared_nothing), "round {round}");
+                    assert!(
+                        (b.cost - i.cost).abs() <= 1e-6 * b.cost.max(1.0),
+                        "round {round}: {b:?} vs {i:?}"
+                    );
+                    assert_eq!(
+                        (b.choice, &b.shared_nothing),
+                        (i.choice, &i.shared_nothing),
+                        "round {round}"
+                    );
                     solved += 1;
                 }
                 (Err(_), Err(_)) => {}
@@ -281,11 +334,24 @@ mod tests {
         let p = Problem {
             queues: 2,
             work: 1.0,
-            nfs: vec![NfVar { penalty: 1.0, pin: None, tie_weight: 1.0 }; 21],
-            choices: vec![Choice { max_share: 0.5, feasible: vec![true; 21] }],
+            nfs: vec![
+                NfVar {
+                    penalty: 1.0,
+                    pin: None,
+                    tie_weight: 1.0
+                };
+                21
+            ],
+            choices: vec![Choice {
+                max_share: 0.5,
+                feasible: vec![true; 21],
+            }],
             tie_tolerance: 0.0,
         };
-        assert!(matches!(solve_brute_force(&p), Err(PlaceError::TooLargeForBruteForce { nfs: 21 })));
+        assert!(matches!(
+            solve_brute_force(&p),
+            Err(PlaceError::TooLargeForBruteForce { nfs: 21 })
+        ));
         assert!(solve_ilp(&p).unwrap().shared_nothing.iter().all(|x| *x));
     }
 }

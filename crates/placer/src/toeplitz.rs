@@ -31,8 +31,9 @@ pub const KEY52: usize = 52;
 
 /// The Microsoft reference RSS key (the default of most drivers).
 const MICROSOFT_KEY: [u8; 40] = [
-    0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb,
-    0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+    0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+    0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+    0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
 ];
 
 /// How the NIC forms the Toeplitz input from a packet.
@@ -63,7 +64,12 @@ pub enum KeyError {
     /// The constraints leave too few free key bits: the RETA index would take
     /// fewer distinct values than needed to spread flows.
     #[error("the key for {{{fields}}}{sym} is degenerate: the RETA index spans {rank} bit(s), {needed} needed")]
-    Degenerate { fields: String, sym: &'static str, rank: u32, needed: u32 },
+    Degenerate {
+        fields: String,
+        sym: &'static str,
+        rank: u32,
+        needed: u32,
+    },
     /// The RETA size is not a power of two between 1 and 65536.
     #[error("RETA size {0} is not a power of two in 1..=65536")]
     BadRetaSize(u32),
@@ -102,13 +108,20 @@ pub struct RssConfig {
 }
 
 /// The fields the Toeplitz input can carry, in input order, with widths.
-const TUPLE_FIELDS: [(Field, u32); 4] =
-    [(Field::SrcIp, 32), (Field::DstIp, 32), (Field::SrcPort, 16), (Field::DstPort, 16)];
+const TUPLE_FIELDS: [(Field, u32); 4] = [
+    (Field::SrcIp, 32),
+    (Field::DstIp, 32),
+    (Field::SrcPort, 16),
+    (Field::DstPort, 16),
+];
 
 /// Fields of `fields` that a Toeplitz hash can depend on (sorted, deduplicated).
 pub fn hashable(fields: &[Field]) -> Vec<Field> {
-    let mut out: Vec<Field> =
-        TUPLE_FIELDS.iter().map(|(f, _)| *f).filter(|f| fields.contains(f)).collect();
+    let mut out: Vec<Field> = TUPLE_FIELDS
+        .iter()
+        .map(|(f, _)| *f)
+        .filter(|f| fields.contains(f))
+        .collect();
     out.sort();
     out
 }
@@ -119,12 +132,18 @@ pub fn mirror_closed(fields: &[Field]) -> bool {
 }
 
 fn fields_text(fields: &[Field]) -> String {
-    fields.iter().map(|f| f.name()).collect::<Vec<_>>().join(",")
+    fields
+        .iter()
+        .map(|f| f.name())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The input layout a NIC uses to hash `fields` in `mode`.
 pub fn layout_for(fields: &[Field], mode: RssInputMode) -> Vec<FieldSlot> {
-    let needs_l4 = fields.iter().any(|f| matches!(f, Field::SrcPort | Field::DstPort));
+    let needs_l4 = fields
+        .iter()
+        .any(|f| matches!(f, Field::SrcPort | Field::DstPort));
     let mut offset = 0;
     let mut out = vec![];
     for (field, width) in TUPLE_FIELDS {
@@ -133,7 +152,11 @@ pub fn layout_for(fields: &[Field], mode: RssInputMode) -> Vec<FieldSlot> {
             RssInputMode::FieldSelect => fields.contains(&field),
         };
         if included {
-            out.push(FieldSlot { field, offset, width });
+            out.push(FieldSlot {
+                field,
+                offset,
+                width,
+            });
             offset += width;
         }
     }
@@ -194,15 +217,22 @@ impl Hasher {
         let input_len = layout.iter().map(|s| s.width).sum::<u32>() as usize / 8;
         // The window each input bit selects; a byte's contribution is the XOR
         // of the windows of its set bits.
-        let window = |i: usize| (0..32).fold(0u32, |w, p| (w << 1) | u32::from(get_bit(key, i + p)));
+        let window =
+            |i: usize| (0..32).fold(0u32, |w, p| (w << 1) | u32::from(get_bit(key, i + p)));
         let mut tables = vec![[0u32; 256]; input_len];
         for (pos, table) in tables.iter_mut().enumerate() {
             let windows: Vec<u32> = (0..8).map(|bit| window(pos * 8 + bit)).collect();
             for (value, slot) in table.iter_mut().enumerate() {
-                *slot = (0..8).filter(|bit| value & (0x80 >> bit) != 0).fold(0, |acc, bit| acc ^ windows[bit]);
+                *slot = (0..8)
+                    .filter(|bit| value & (0x80 >> bit) != 0)
+                    .fold(0, |acc, bit| acc ^ windows[bit]);
             }
         }
-        Hasher { layout: layout.to_vec(), tables, reta: reta.to_vec() }
+        Hasher {
+            layout: layout.to_vec(),
+            tables,
+            reta: reta.to_vec(),
+        }
     }
 
     pub fn hash(&self, h: &PacketHeader) -> u32 {
@@ -248,7 +278,9 @@ struct Classes {
 
 impl Classes {
     fn new(n: usize) -> Self {
-        Classes { parent: (0..n).collect() }
+        Classes {
+            parent: (0..n).collect(),
+        }
     }
     fn find(&mut self, mut x: usize) -> usize {
         while self.parent[x] != x {
@@ -272,7 +304,9 @@ fn gf2_rank(mut rows: Vec<u32>) -> u32 {
     let mut rank = 0;
     for bit in (0..32).rev() {
         let mask = 1u32 << bit;
-        let Some(pivot) = rows.iter().position(|r| r & mask != 0) else { continue };
+        let Some(pivot) = rows.iter().position(|r| r & mask != 0) else {
+            continue;
+        };
         let p = rows.swap_remove(pivot);
         for r in rows.iter_mut() {
             if *r & mask != 0 {
@@ -297,12 +331,18 @@ impl BitSource {
 }
 
 fn get_bit(key: &[u8], i: usize) -> bool {
-    key.get(i / 8).is_some_and(|b| (b >> (7 - (i % 8))) & 1 == 1)
+    key.get(i / 8)
+        .is_some_and(|b| (b >> (7 - (i % 8))) & 1 == 1)
 }
 
 /// The RETA-index rows: for each input bit of a hashed field, the low
 /// `reta_bits` bits of its key window.
-fn index_rows(key: &[u8], layout: &[FieldSlot], hashed: &[Field], reta_bits: u32) -> Vec<(Field, u32)> {
+fn index_rows(
+    key: &[u8],
+    layout: &[FieldSlot],
+    hashed: &[Field],
+    reta_bits: u32,
+) -> Vec<(Field, u32)> {
     let mut rows = vec![];
     for slot in layout.iter().filter(|s| hashed.contains(&s.field)) {
         for b in 0..slot.width {
@@ -311,7 +351,11 @@ fn index_rows(key: &[u8], layout: &[FieldSlot], hashed: &[Field], reta_bits: u32
             for p in 0..32 {
                 window = (window << 1) | u32::from(get_bit(key, i + p));
             }
-            let low = if reta_bits >= 32 { window } else { window & ((1u32 << reta_bits) - 1) };
+            let low = if reta_bits >= 32 {
+                window
+            } else {
+                window & ((1u32 << reta_bits) - 1)
+            };
             rows.push((slot.field, low));
         }
     }
@@ -333,10 +377,14 @@ pub fn synthesize(
     }
     let hashed = hashable(fields);
     if hashed.is_empty() {
-        return Err(KeyError::NoHashableField { fields: fields_text(fields) });
+        return Err(KeyError::NoHashableField {
+            fields: fields_text(fields),
+        });
     }
     if symmetric && !mirror_closed(&hashed) {
-        return Err(KeyError::NotMirrorClosed { fields: fields_text(&hashed) });
+        return Err(KeyError::NotMirrorClosed {
+            fields: fields_text(&hashed),
+        });
     }
     let layout = layout_for(&hashed, mode);
     let key_bits = KEY52 * 8;
@@ -355,14 +403,25 @@ pub fn synthesize(
             }
             if let Some(other) = layout.iter().find(|s| s.field == mirror) {
                 for m in 0..slot.width + 31 {
-                    classes.union((slot.offset + m) as usize + 1, (other.offset + m) as usize + 1);
+                    classes.union(
+                        (slot.offset + m) as usize + 1,
+                        (other.offset + m) as usize + 1,
+                    );
                 }
             }
         }
     }
     let reta_bits = reta_size.trailing_zeros();
-    let input_bits: u32 = layout.iter().filter(|s| hashed.contains(&s.field)).map(|s| s.width).sum();
-    let dimension = if symmetric { input_bits / 2 } else { input_bits };
+    let input_bits: u32 = layout
+        .iter()
+        .filter(|s| hashed.contains(&s.field))
+        .map(|s| s.width)
+        .sum();
+    let dimension = if symmetric {
+        input_bits / 2
+    } else {
+        input_bits
+    };
     let needed = reta_bits.min(dimension);
 
     let pattern_bit = |i: usize| -> bool {
@@ -377,14 +436,19 @@ pub fn synthesize(
     for attempt in 0..64u64 {
         let mut class_value = vec![None::<bool>; key_bits + 1];
         class_value[0] = Some(false);
-        let mut bits = BitSource(0x9e37_79b9_7f4a_7c15 ^ attempt.wrapping_mul(0xd1b5_4a32_d192_ed03));
+        let mut bits =
+            BitSource(0x9e37_79b9_7f4a_7c15 ^ attempt.wrapping_mul(0xd1b5_4a32_d192_ed03));
         let mut key = vec![0u8; KEY52];
         for i in 0..key_bits {
             let root = classes.find(i + 1);
             let value = match class_value[root] {
                 Some(v) => v,
                 None => {
-                    let v = if attempt == 0 { pattern_bit(root - 1) } else { bits.next_bit() };
+                    let v = if attempt == 0 {
+                        pattern_bit(root - 1)
+                    } else {
+                        bits.next_bit()
+                    };
                     class_value[root] = Some(v);
                     v
                 }
@@ -393,7 +457,12 @@ pub fn synthesize(
                 key[i / 8] |= 0x80 >> (i % 8);
             }
         }
-        let rank = gf2_rank(index_rows(&key, &layout, &hashed, reta_bits).into_iter().map(|(_, r)| r).collect());
+        let rank = gf2_rank(
+            index_rows(&key, &layout, &hashed, reta_bits)
+                .into_iter()
+                .map(|(_, r)| r)
+                .collect(),
+        );
         let better = best.as_ref().is_none_or(|(r, _)| rank > *r);
         if better {
             best = Some((rank, key));
@@ -414,9 +483,18 @@ pub fn synthesize(
     let rows = index_rows(&key52, &layout, &hashed, reta_bits);
     let influence: Vec<(Field, u32)> = hashed
         .iter()
-        .map(|f| (*f, rows.iter().filter(|(rf, r)| rf == f && *r != 0).count() as u32))
+        .map(|f| {
+            (
+                *f,
+                rows.iter().filter(|(rf, r)| rf == f && *r != 0).count() as u32,
+            )
+        })
         .collect();
-    let effective = influence.iter().filter(|(_, n)| *n > 0).map(|(f, _)| *f).collect();
+    let effective = influence
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(f, _)| *f)
+        .collect();
     let queues = queues.max(1);
     let reta = (0..reta_size).map(|i| (i % queues) as u16).collect();
     Ok(RssConfig {
@@ -440,23 +518,55 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     fn random_header(rng: &mut ChaCha8Rng) -> PacketHeader {
-        PacketHeader { src_ip: rng.gen(), dst_ip: rng.gen(), src_port: rng.gen(), dst_port: rng.gen(), proto: 6 }
+        PacketHeader {
+            src_ip: rng.gen(),
+            dst_ip: rng.gen(),
+            src_port: rng.gen(),
+            dst_port: rng.gen(),
+            proto: 6,
+        }
     }
 
     /// Replace the fields of `h` outside `keep` with fresh random values.
     fn perturb_outside(h: &PacketHeader, keep: &[Field], rng: &mut ChaCha8Rng) -> PacketHeader {
         let r = random_header(rng);
         PacketHeader {
-            src_ip: if keep.contains(&Field::SrcIp) { h.src_ip } else { r.src_ip },
-            dst_ip: if keep.contains(&Field::DstIp) { h.dst_ip } else { r.dst_ip },
-            src_port: if keep.contains(&Field::SrcPort) { h.src_port } else { r.src_port },
-            dst_port: if keep.contains(&Field::DstPort) { h.dst_port } else { r.dst_port },
-            proto: if keep.contains(&Field::Proto) { h.proto } else { 17 },
+            src_ip: if keep.contains(&Field::SrcIp) {
+                h.src_ip
+            } else {
+                r.src_ip
+            },
+            dst_ip: if keep.contains(&Field::DstIp) {
+                h.dst_ip
+            } else {
+                r.dst_ip
+            },
+            src_port: if keep.contains(&Field::SrcPort) {
+                h.src_port
+            } else {
+                r.src_port
+            },
+            dst_port: if keep.contains(&Field::DstPort) {
+                h.dst_port
+            } else {
+                r.dst_port
+            },
+            proto: if keep.contains(&Field::Proto) {
+                h.proto
+            } else {
+                17
+            },
         }
     }
 
     fn reverse(h: &PacketHeader) -> PacketHeader {
-        PacketHeader { src_ip: h.dst_ip, dst_ip: h.src_ip, src_port: h.dst_port, dst_port: h.src_port, proto: h.proto }
+        PacketHeader {
+            src_ip: h.dst_ip,
+            dst_ip: h.src_ip,
+            src_port: h.dst_port,
+            dst_port: h.src_port,
+            proto: h.proto,
+        }
     }
 
     #[test]
@@ -466,16 +576,59 @@ mod tests {
             let mut input = vec![];
             input.extend_from_slice(&src);
             input.extend_from_slice(&dst);
-            assert_eq!(toeplitz_hash(&MICROSOFT_KEY, &input), l3, "L3 {src:?}->{dst:?}");
+            assert_eq!(
+                toeplitz_hash(&MICROSOFT_KEY, &input),
+                l3,
+                "L3 {src:?}->{dst:?}"
+            );
             input.extend_from_slice(&sport.to_be_bytes());
             input.extend_from_slice(&dport.to_be_bytes());
-            assert_eq!(toeplitz_hash(&MICROSOFT_KEY, &input), l4, "L4 {src:?}->{dst:?}");
+            assert_eq!(
+                toeplitz_hash(&MICROSOFT_KEY, &input),
+                l4,
+                "L4 {src:?}->{dst:?}"
+            );
         };
-        check([66, 9, 149, 187], 2794, [161, 142, 100, 80], 1766, 0x323e_8fc2, 0x51cc_c178);
-        check([199, 92, 111, 2], 14230, [65, 69, 140, 83], 4739, 0xd718_262a, 0xc626_b0ea);
-        check([24, 19, 198, 95], 12898, [12, 22, 207, 184], 38024, 0xd2d0_a5de, 0x5c2b_394a);
-        check([38, 27, 205, 30], 48228, [209, 142, 163, 6], 2217, 0x8298_9176, 0xafc7_327f);
-        check([153, 39, 163, 191], 44251, [202, 188, 127, 2], 1303, 0x5d18_09c5, 0x10e8_28a2);
+        check(
+            [66, 9, 149, 187],
+            2794,
+            [161, 142, 100, 80],
+            1766,
+            0x323e_8fc2,
+            0x51cc_c178,
+        );
+        check(
+            [199, 92, 111, 2],
+            14230,
+            [65, 69, 140, 83],
+            4739,
+            0xd718_262a,
+            0xc626_b0ea,
+        );
+        check(
+            [24, 19, 198, 95],
+            12898,
+            [12, 22, 207, 184],
+            38024,
+            0xd2d0_a5de,
+            0x5c2b_394a,
+        );
+        check(
+            [38, 27, 205, 30],
+            48228,
+            [209, 142, 163, 6],
+            2217,
+            0x8298_9176,
+            0xafc7_327f,
+        );
+        check(
+            [153, 39, 163, 191],
+            44251,
+            [202, 188, 127, 2],
+            1303,
+            0x5d18_09c5,
+            0x10e8_28a2,
+        );
     }
 
     #[test]
@@ -485,7 +638,10 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         for _ in 0..200 {
             let h = random_header(&mut rng);
-            assert_eq!(hasher.hash(&h), toeplitz_hash(&cfg.key40, &input_bytes(&cfg.layout, &h)));
+            assert_eq!(
+                hasher.hash(&h),
+                toeplitz_hash(&cfg.key40, &input_bytes(&cfg.layout, &h))
+            );
         }
     }
 
@@ -539,14 +695,24 @@ mod tests {
                             assert_eq!(hasher.queue(&other), q, "{set:?} sym={symmetric} {mode:?}");
                         }
                         if symmetric {
-                            assert_eq!(hasher.hash(&reverse(&h)), hasher.hash(&h), "{set:?} {mode:?} not symmetric");
+                            assert_eq!(
+                                hasher.hash(&reverse(&h)),
+                                hasher.hash(&h),
+                                "{set:?} {mode:?} not symmetric"
+                            );
                             assert!(mirror_closed(&cfg.fields));
                         }
                     }
                     // Chi-square over 8 queues (7 degrees of freedom): p=0.001 critical value 24.3.
                     let expected = samples as f64 / queues as f64;
-                    let chi2: f64 = counts.iter().map(|c| (*c as f64 - expected).powi(2) / expected).sum();
-                    assert!(chi2 < 24.3, "{set:?} sym={symmetric} {mode:?}: chi2 {chi2} counts {counts:?}");
+                    let chi2: f64 = counts
+                        .iter()
+                        .map(|c| (*c as f64 - expected).powi(2) / expected)
+                        .sum();
+                    assert!(
+                        chi2 < 24.3,
+                        "{set:?} sym={symmetric} {mode:?}: chi2 {chi2} counts {counts:?}"
+                    );
                 }
             }
         }
@@ -566,7 +732,10 @@ mod tests {
         assert!(matches!(e, KeyError::NoHashableField { .. }), "{e}");
         let e = synthesize(&[SrcIp], true, RssInputMode::Tuple, 4, 128).unwrap_err();
         assert!(matches!(e, KeyError::NotMirrorClosed { .. }), "{e}");
-        assert_eq!(synthesize(&[SrcIp], false, RssInputMode::Tuple, 4, 100).unwrap_err(), KeyError::BadRetaSize(100));
+        assert_eq!(
+            synthesize(&[SrcIp], false, RssInputMode::Tuple, 4, 100).unwrap_err(),
+            KeyError::BadRetaSize(100)
+        );
     }
 
     #[test]
@@ -576,8 +745,17 @@ mod tests {
         let cfg = synthesize(&[Field::SrcIp], false, RssInputMode::Tuple, 4, 128).unwrap();
         assert_eq!(cfg.influence, vec![(Field::SrcIp, 7)]);
         let hasher = cfg.hasher();
-        let a = PacketHeader { src_ip: 0x0a00_0001, dst_ip: 1, src_port: 1, dst_port: 2, proto: 6 };
-        let b = PacketHeader { src_ip: 0x0a01_ffff, ..a };
+        let a = PacketHeader {
+            src_ip: 0x0a00_0001,
+            dst_ip: 1,
+            src_port: 1,
+            dst_port: 2,
+            proto: 6,
+        };
+        let b = PacketHeader {
+            src_ip: 0x0a01_ffff,
+            ..a
+        };
         assert_eq!(hasher.queue(&a), hasher.queue(&b));
         // With a field-select NIC the whole address reaches the index.
         let cfg = synthesize(&[Field::SrcIp], false, RssInputMode::FieldSelect, 4, 128).unwrap();
@@ -586,7 +764,14 @@ mod tests {
 
     #[test]
     fn symmetric_two_tuple_uses_the_repeating_pattern() {
-        let cfg = synthesize(&[Field::SrcIp, Field::DstIp], true, RssInputMode::Tuple, 4, 128).unwrap();
+        let cfg = synthesize(
+            &[Field::SrcIp, Field::DstIp],
+            true,
+            RssInputMode::Tuple,
+            4,
+            128,
+        )
+        .unwrap();
         assert_eq!(&cfg.key40[..4], &[0x6d, 0x5a, 0x6d, 0x5a]);
         assert_eq!(cfg.reta.len(), 128);
         assert!(cfg.reta.iter().all(|q| *q < 4));

@@ -117,7 +117,13 @@ mod tests {
     use super::*;
 
     fn h(src_ip: u32, dst_ip: u32) -> PacketHeader {
-        PacketHeader { src_ip, dst_ip, src_port: 1000, dst_port: 80, proto: 6 }
+        PacketHeader {
+            src_ip,
+            dst_ip,
+            src_port: 1000,
+            dst_port: 80,
+            proto: 6,
+        }
     }
 
     #[test]
@@ -140,7 +146,10 @@ mod tests {
     #[test]
     fn reversed_swaps_both_directions() {
         let x = h(1, 2).reversed();
-        assert_eq!((x.src_ip, x.dst_ip, x.src_port, x.dst_port), (2, 1, 80, 1000));
+        assert_eq!(
+            (x.src_ip, x.dst_ip, x.src_port, x.dst_port),
+            (2, 1, 80, 1000)
+        );
         assert_eq!(h(5, 6).project(&[Field::DstIp, Field::Proto]), vec![6, 6]);
     }
 }

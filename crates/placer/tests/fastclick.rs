@@ -1,7 +1,9 @@
 //! The FastClick target: FlowMage Fig. 7's in-place rewrite, emission of a
 //! fresh configuration for a chain (parsed back and checked), and errors.
 
-use nfc_core::chain::{ChainSpec, ConfigValue, Link, NfId, NfInstance, NfSource, Resources, TargetOptions, Traffic};
+use nfc_core::chain::{
+    ChainSpec, ConfigValue, Link, NfId, NfInstance, NfSource, Resources, TargetOptions, Traffic,
+};
 use nfc_core::click::{self, Element, Statement};
 use nfc_core::facts::{Facts, Field, Intensity, StateObject};
 use nfc_core::plan::Plan;
@@ -31,19 +33,47 @@ fn nf(id: &str, key: &[Field], cost: u64, capacity: u64) -> Facts {
 
 fn facts() -> Vec<(String, Facts)> {
     vec![
-        ("psd".to_string(), nf("psd", &[Field::SrcIp], 400, 8_000_000)),
-        ("policer".to_string(), nf("policer", &[Field::DstIp], 150, 8_000_000)),
-        ("flowCounter".to_string(), nf("flowCounter", &Field::FIVE_TUPLE, 100, 64_000_000)),
+        (
+            "psd".to_string(),
+            nf("psd", &[Field::SrcIp], 400, 8_000_000),
+        ),
+        (
+            "policer".to_string(),
+            nf("policer", &[Field::DstIp], 150, 8_000_000),
+        ),
+        (
+            "flowCounter".to_string(),
+            nf("flowCounter", &Field::FIVE_TUPLE, 100, 64_000_000),
+        ),
     ]
 }
 
-fn plan(cores: u32) -> Plan {
+fn plan_for(cores: u32) -> Plan {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut t = TrafficProfile::new();
     for _ in 0..2000 {
-        t.push(PacketHeader { src_ip: rng.gen(), dst_ip: rng.gen(), src_port: rng.gen(), dst_port: rng.gen(), proto: 6 }, 1);
+        t.push(
+            PacketHeader {
+                src_ip: rng.gen(),
+                dst_ip: rng.gen(),
+                src_port: rng.gen(),
+                dst_port: rng.gen(),
+                proto: 6,
+            },
+            1,
+        );
     }
-    place(&facts(), &Resources { cores, ..Resources::default() }, &t, &PlaceOptions::default()).unwrap().0
+    place(
+        &facts(),
+        &Resources {
+            cores,
+            ..Resources::default()
+        },
+        &t,
+        &PlaceOptions::default(),
+    )
+    .unwrap()
+    .0
 }
 
 fn hex(b: &[u8]) -> String {
@@ -53,7 +83,7 @@ fn hex(b: &[u8]) -> String {
 #[test]
 fn fig7_is_rewritten_in_place() {
     let input = include_str!("data/fig7_input.click");
-    let plan = plan(16);
+    let plan = plan_for(16);
     let out = rewrite_click(input, "fig7_input.click", &facts(), &plan).unwrap();
     let expected = format!(
         "// FlowMage Fig. 7: input FastClick configuration
@@ -69,33 +99,64 @@ fd0 :: FromDPDKDevice($port, N_QUEUES 16, MODE rss, HASHFUNC src_ip, RSS_KEY {},
     );
     assert_eq!(out, expected);
     // Rewriting again with the same plan changes nothing.
-    assert_eq!(rewrite_click(&out, "again.click", &facts(), &plan).unwrap(), out);
+    assert_eq!(
+        rewrite_click(&out, "again.click", &facts(), &plan).unwrap(),
+        out
+    );
     // A plan for fewer cores replaces the existing values in place.
-    let plan4 = plan(4);
+    let plan4 = plan_for(4);
     let out4 = rewrite_click(&out, "again.click", &facts(), &plan4).unwrap();
-    assert!(out4.contains("N_QUEUES 4,") && out4.contains("MAXTHREADS 4,"), "{out4}");
+    assert!(
+        out4.contains("N_QUEUES 4,") && out4.contains("MAXTHREADS 4,"),
+        "{out4}"
+    );
 }
 
 #[test]
 fn rewrite_reports_problems() {
-    let plan = plan(4);
+    let plan = plan_for(4);
     let err = rewrite_click("a :: Counter(\n", "bad.click", &facts(), &plan).unwrap_err();
-    assert!(err.iter().any(|d| d.code == "E0601" && d.span.as_ref().unwrap().file == "bad.click"), "{err:?}");
-    let err = rewrite_click("src :: FromDPDKDevice(0) -> psd :: X -> Discard;", "x.click", &facts(), &plan).unwrap_err();
+    assert!(
+        err.iter()
+            .any(|d| d.code == "E0601" && d.span.as_ref().unwrap().file == "bad.click"),
+        "{err:?}"
+    );
+    let err = rewrite_click(
+        "src :: FromDPDKDevice(0) -> psd :: X -> Discard;",
+        "x.click",
+        &facts(),
+        &plan,
+    )
+    .unwrap_err();
     let codes: Vec<&str> = err.iter().map(|d| d.code.as_str()).collect();
-    assert_eq!(codes, ["E0603", "E0603"], "policer and flowCounter are missing: {err:?}");
+    assert_eq!(
+        codes,
+        ["E0603", "E0603"],
+        "policer and flowCounter are missing: {err:?}"
+    );
     let err = rewrite_click("a :: Counter -> Discard;", "x.click", &[], &plan).unwrap_err();
     assert_eq!(err[0].code, "E0602");
     // An element declared without arguments gets a parenthesised list.
     let text = "in :: FromDPDKDevice(0); psd :: IPortScanDetector; policer :: IPolicer(); flowCounter :: C(1); in -> psd -> policer -> flowCounter -> Discard;";
     let out = rewrite_click(text, "x.click", &facts(), &plan).unwrap();
-    assert!(out.contains("psd :: IPortScanDetector(SHARED false);"), "{out}");
+    assert!(
+        out.contains("psd :: IPortScanDetector(SHARED false);"),
+        "{out}"
+    );
     assert!(out.contains("policer :: IPolicer(SHARED true);"), "{out}");
     assert!(out.contains("flowCounter :: C(1, SHARED false);"), "{out}");
 }
 
 fn instance(id: &str, builtin: &str, ports: u32, config: ConfigValue) -> NfInstance {
-    NfInstance { id: NfId(id.into()), source: NfSource::Builtin { name: builtin.into() }, config, ports, span: None }
+    NfInstance {
+        id: NfId(id.into()),
+        source: NfSource::Builtin {
+            name: builtin.into(),
+        },
+        config,
+        ports,
+        span: None,
+    }
 }
 
 #[test]
@@ -120,33 +181,62 @@ fn emitted_config_parses_and_carries_the_plan() {
             instance("flowCounter", "flow_counter", 1, ConfigValue::empty()),
         ],
         graph,
-        resources: Resources { cores: 4, ..Resources::default() },
+        resources: Resources {
+            cores: 4,
+            ..Resources::default()
+        },
         traffic: Traffic::default(),
-        targets: TargetOptions { fastclick_in: Some("0".into()), fastclick_out: Some("1".into()), ..TargetOptions::default() },
+        targets: TargetOptions {
+            fastclick_in: Some("0".into()),
+            fastclick_out: Some("1".into()),
+            ..TargetOptions::default()
+        },
     };
     let mut all = facts();
     all.push(("fw".into(), Facts::stateless("fw")));
     let facts: Vec<Facts> = all.iter().map(|(_, f)| f.clone()).collect();
-    let plan = place(&all, &chain.resources, &TrafficProfile::new(), &PlaceOptions::default()).unwrap().0;
+    let plan = place(
+        &all,
+        &chain.resources,
+        &TrafficProfile::new(),
+        &PlaceOptions::default(),
+    )
+    .unwrap()
+    .0;
     let text = emit_chain(&chain, &facts, &plan);
     let (config, diags) = click::parse(&text, "out.click");
     assert!(diags.is_empty(), "{diags:?}\n{text}");
     let decls = config.declarations();
-    let get = |name: &str| decls.iter().find(|d| d.name == name).unwrap_or_else(|| panic!("{name} missing\n{text}"));
+    let get = |name: &str| {
+        decls
+            .iter()
+            .find(|d| d.name == name)
+            .unwrap_or_else(|| panic!("{name} missing\n{text}"))
+    };
     let input = get("nfc_in").config.unwrap();
     assert_eq!(get("nfc_in").class, "FromDPDKDevice");
     assert_eq!(input.get("MAXTHREADS"), Some("4"));
     assert_eq!(input.get("N_QUEUES"), Some("4"));
     assert_eq!(input.get("HASHFUNC"), Some("src_ip"));
-    assert_eq!(input.get("RSS_KEY").map(str::to_string), Some(hex(&plan.rss.key40)));
+    assert_eq!(
+        input.get("RSS_KEY").map(str::to_string),
+        Some(hex(&plan.rss.key40))
+    );
     assert_eq!(get("nfc_out").config.unwrap().args[0].value, "1");
     assert_eq!(get("psd").class, "NfcPortScanDetector");
     assert_eq!(get("psd").config.unwrap().get("SHARED"), Some("false"));
     assert_eq!(get("psd").config.unwrap().get("SIZE"), Some("8000000"));
     assert_eq!(get("psd").config.unwrap().get("THRESHOLD"), Some("20"));
     assert_eq!(get("policer").config.unwrap().get("SHARED"), Some("true"));
-    assert_eq!(get("fw").config.unwrap().get("SHARED"), None, "stateless NFs have no sharing mode");
-    assert_eq!(get("fw").config.unwrap().get("RULES_0"), Some("\"deny 10.0.0.0/8\""));
+    assert_eq!(
+        get("fw").config.unwrap().get("SHARED"),
+        None,
+        "stateless NFs have no sharing mode"
+    );
+    assert_eq!(
+        get("fw").config.unwrap().get("RULES_0"),
+        Some("\"deny 10.0.0.0/8\"")
+    );
     // Connections: fw's unconnected port 1 and the last NF go to the output.
     let conns: Vec<String> = config
         .statements
@@ -196,15 +286,28 @@ fn nfs_without_facts_are_reported() {
     let chain = ChainSpec {
         name: "two".into(),
         path: None,
-        nfs: vec![instance("nat", "nat", 1, ConfigValue::empty()), instance("lb", "lb", 1, ConfigValue::empty())],
+        nfs: vec![
+            instance("nat", "nat", 1, ConfigValue::empty()),
+            instance("lb", "lb", 1, ConfigValue::empty()),
+        ],
         graph,
         resources: Resources::default(),
         traffic: Traffic::default(),
         targets: TargetOptions::default(),
     };
     let err = nfc_placer::facts_for_chain(&chain, &[Facts::stateless("lb")]).unwrap_err();
-    assert_eq!(err, nfc_placer::PlaceError::MissingFacts { nfs: vec!["nat".into()] });
+    assert_eq!(
+        err,
+        nfc_placer::PlaceError::MissingFacts {
+            nfs: vec!["nat".into()]
+        }
+    );
     assert_eq!(err.to_string(), "no facts for NF(s) nat");
-    let ok = nfc_placer::facts_for_chain(&chain, &[Facts::stateless("lb"), Facts::stateless("nat")]).unwrap();
-    assert_eq!(ok.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(), ["nat", "lb"]);
+    let ok =
+        nfc_placer::facts_for_chain(&chain, &[Facts::stateless("lb"), Facts::stateless("nat")])
+            .unwrap();
+    assert_eq!(
+        ok.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(),
+        ["nat", "lb"]
+    );
 }

@@ -8,7 +8,8 @@ use nfc_core::facts::{Facts, Field, Intensity};
 use nfc_core::plan::{Plan, Sharing};
 use nfc_placer::solve::{solve_brute_force, solve_ilp};
 use nfc_placer::{
-    build_problem, explain, place, PacketHeader, PlaceError, PlaceOptions, RssInputMode, SymmetryPolicy, TrafficProfile,
+    build_problem, explain, place, PacketHeader, PlaceError, PlaceOptions, RssInputMode,
+    SymmetryPolicy, TrafficProfile,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -35,14 +36,27 @@ fn stateful(id: &str, key: &[Field], intensity: Intensity, cost: u64) -> (String
 /// writing per packet (FlowMage §4).
 fn flowmage_chain(psd_cost: u64, policer_cost: u64) -> Vec<(String, Facts)> {
     vec![
-        stateful("port_scan_detector", &[SrcIp], Intensity::PerPacket, psd_cost),
+        stateful(
+            "port_scan_detector",
+            &[SrcIp],
+            Intensity::PerPacket,
+            psd_cost,
+        ),
         stateful("policer", &[DstIp], Intensity::PerPacket, policer_cost),
-        stateful("flow_counter", &Field::FIVE_TUPLE, Intensity::PerPacket, 100),
+        stateful(
+            "flow_counter",
+            &Field::FIVE_TUPLE,
+            Intensity::PerPacket,
+            100,
+        ),
     ]
 }
 
 fn resources(cores: u32) -> Resources {
-    Resources { cores, ..Resources::default() }
+    Resources {
+        cores,
+        ..Resources::default()
+    }
 }
 
 /// Random 5-tuples over the whole address space (CAIDA-like diversity).
@@ -50,7 +64,13 @@ fn diverse_traffic(flows: usize, seed: u64) -> TrafficProfile {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut t = TrafficProfile::new();
     for _ in 0..flows {
-        let h = PacketHeader { src_ip: rng.gen(), dst_ip: rng.gen(), src_port: rng.gen(), dst_port: rng.gen(), proto: 6 };
+        let h = PacketHeader {
+            src_ip: rng.gen(),
+            dst_ip: rng.gen(),
+            src_port: rng.gen(),
+            dst_port: rng.gen(),
+            proto: 6,
+        };
         t.push(h, rng.gen_range(1..50));
     }
     t
@@ -69,7 +89,13 @@ struct Expect<'a> {
     rationale_mentions: &'a [&'a str],
 }
 
-fn check(chain: &[(String, Facts)], res: &Resources, traffic: &TrafficProfile, opts: &PlaceOptions, e: Expect) -> Plan {
+fn check(
+    chain: &[(String, Facts)],
+    res: &Resources,
+    traffic: &TrafficProfile,
+    opts: &PlaceOptions,
+    e: Expect,
+) -> Plan {
     let (plan, _diags) = place(chain, res, traffic, opts).unwrap_or_else(|err| panic!("{err}"));
     let text = explain(&plan);
     assert_eq!(plan.rss.fields, e.fields, "{text}");
@@ -82,12 +108,19 @@ fn check(chain: &[(String, Facts)], res: &Resources, traffic: &TrafficProfile, o
     }
     let rationale = plan.rationale.join("\n");
     for needle in e.rationale_mentions {
-        assert!(rationale.contains(needle), "rationale lacks `{needle}`:\n{rationale}");
+        assert!(
+            rationale.contains(needle),
+            "rationale lacks `{needle}`:\n{rationale}"
+        );
     }
     // The ILP's choice is optimal: brute force agrees.
     let model = build_problem(chain, res, traffic, opts).unwrap();
     let brute = solve_brute_force(&model.problem).unwrap();
-    assert!((brute.cost - plan.total_cost).abs() <= 1e-6 * brute.cost, "{brute:?} vs {}", plan.total_cost);
+    assert!(
+        (brute.cost - plan.total_cost).abs() <= 1e-6 * brute.cost,
+        "{brute:?} vs {}",
+        plan.total_cost
+    );
     plan
 }
 
@@ -109,9 +142,19 @@ fn flowmage_chain_hashes_on_src_ip() {
     assert_eq!(plan.cores, 16);
     assert_eq!(plan.rss.key40.len(), 40);
     assert_eq!(plan.rss.key52.len(), 52);
-    assert!(plan.nfs.iter().find(|p| p.nf == "policer").unwrap().reason.contains("{src_ip} are not in its flow key {dst_ip}"));
+    assert!(plan
+        .nfs
+        .iter()
+        .find(|p| p.nf == "policer")
+        .unwrap()
+        .reason
+        .contains("{src_ip} are not in its flow key {dst_ip}"));
     // The 5-tuple hash of default FastClick is a worse, but usable, candidate.
-    let five = plan.candidates.iter().find(|c| c.fields == Field::FIVE_TUPLE[..4] && !c.symmetric).unwrap();
+    let five = plan
+        .candidates
+        .iter()
+        .find(|c| c.fields == Field::FIVE_TUPLE[..4] && !c.symmetric)
+        .unwrap();
     assert!(five.rejected.is_none() && five.cost > plan.total_cost);
     assert_eq!(five.shared_nothing, vec!["flow_counter".to_string()]);
 }
@@ -169,7 +212,12 @@ fn equal_costs_are_broken_by_the_complexity_comparator() {
     );
     let (plan, diags) = place(&chain, &resources(8), &empty, &prefer("policer")).unwrap();
     assert_eq!(plan.rss.fields, vec![DstIp]);
-    assert!(diags.iter().any(|d| d.code == "P105" && d.message.contains("comparator")), "{diags:?}");
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.code == "P105" && d.message.contains("comparator")),
+        "{diags:?}"
+    );
     // Without a comparator the facts' per-packet cost decides.
     let mut chain = chain;
     chain[1].1.per_packet_cost = Some(201);
@@ -188,7 +236,11 @@ fn equal_costs_are_broken_by_the_complexity_comparator() {
         },
     );
     // On one core sharing is free, so everything ties.
-    assert!(plan.candidates.iter().filter(|c| c.rejected.is_none()).all(|c| (c.cost - plan.total_cost).abs() < 1e-9));
+    assert!(plan
+        .candidates
+        .iter()
+        .filter(|c| c.rejected.is_none())
+        .all(|c| (c.cost - plan.total_cost).abs() < 1e-9));
 }
 
 #[test]
@@ -199,7 +251,16 @@ fn a_scanner_heavy_trace_unbalances_src_ip_and_the_cost_says_dst_ip() {
     let mut traffic = TrafficProfile::new();
     for i in 0..4000u32 {
         let src = if i % 2 == 0 { 0x0a00_0001 } else { 0xc0a8_0101 };
-        traffic.push(PacketHeader { src_ip: src, dst_ip: rng.gen(), src_port: rng.gen(), dst_port: 80, proto: 6 }, 10);
+        traffic.push(
+            PacketHeader {
+                src_ip: src,
+                dst_ip: rng.gen(),
+                src_port: rng.gen(),
+                dst_port: 80,
+                proto: 6,
+            },
+            10,
+        );
     }
     let plan = check(
         &flowmage_chain(400, 150),
@@ -214,19 +275,38 @@ fn a_scanner_heavy_trace_unbalances_src_ip_and_the_cost_says_dst_ip() {
             rationale_mentions: &["busiest-core share"],
         },
     );
-    let src = plan.candidates.iter().find(|c| c.fields == [SrcIp]).unwrap();
+    let src = plan
+        .candidates
+        .iter()
+        .find(|c| c.fields == [SrcIp])
+        .unwrap();
     assert!(src.cost > 2.0 * plan.total_cost, "{}", explain(&plan));
 }
 
 #[test]
 fn a_symmetric_firewall_gets_a_symmetric_hash() {
-    let mut fw = stateful("firewall", &[SrcIp, DstIp, SrcPort, DstPort, Proto], Intensity::PerFlow, 300);
+    let mut fw = stateful(
+        "firewall",
+        &[SrcIp, DstIp, SrcPort, DstPort, Proto],
+        Intensity::PerFlow,
+        300,
+    );
     fw.1.symmetric = true;
     let chain = vec![fw, ("acl".to_string(), Facts::stateless("acl"))];
-    let nic = Nic { hash_fields: vec![vec![SrcIp], vec![DstIp], vec![SrcIp, DstIp, SrcPort, DstPort]], ..Nic::default() };
+    let nic = Nic {
+        hash_fields: vec![
+            vec![SrcIp],
+            vec![DstIp],
+            vec![SrcIp, DstIp, SrcPort, DstPort],
+        ],
+        ..Nic::default()
+    };
     let plan = check(
         &chain,
-        &Resources { nic, ..resources(4) },
+        &Resources {
+            nic,
+            ..resources(4)
+        },
         &diverse_traffic(3000, 4),
         &PlaceOptions::default(),
         Expect {
@@ -243,20 +323,42 @@ fn a_symmetric_firewall_gets_a_symmetric_hash() {
 
 #[test]
 fn field_select_nics_hash_the_whole_address() {
-    let opts = PlaceOptions { rss_input: RssInputMode::FieldSelect, ..PlaceOptions::default() };
+    let opts = PlaceOptions {
+        rss_input: RssInputMode::FieldSelect,
+        ..PlaceOptions::default()
+    };
     // Sources from one /8: the tuple-mode key sees only the top 7 bits of
     // src_ip and piles them onto one core; a field-select NIC spreads them.
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let mut traffic = TrafficProfile::new();
     for _ in 0..4000 {
-        let h = PacketHeader { src_ip: 0x0a00_0000 | (rng.gen::<u32>() & 0xff_ffff), dst_ip: 0xc0a8_0001, src_port: rng.gen(), dst_port: 53, proto: 17 };
+        let h = PacketHeader {
+            src_ip: 0x0a00_0000 | (rng.gen::<u32>() & 0xff_ffff),
+            dst_ip: 0xc0a8_0001,
+            src_port: rng.gen(),
+            dst_port: 53,
+            proto: 17,
+        };
         traffic.push(h, 1);
     }
     let chain = vec![stateful("psd", &[SrcIp], Intensity::PerPacket, 300)];
-    let tuple = place(&chain, &resources(4), &traffic, &PlaceOptions::default()).unwrap().0;
+    let tuple = place(&chain, &resources(4), &traffic, &PlaceOptions::default())
+        .unwrap()
+        .0;
     let select = place(&chain, &resources(4), &traffic, &opts).unwrap().0;
-    let src_cost = |p: &Plan| p.candidates.iter().find(|c| c.fields == [SrcIp]).unwrap().cost;
-    assert!(src_cost(&select) < src_cost(&tuple), "{}\n{}", explain(&select), explain(&tuple));
+    let src_cost = |p: &Plan| {
+        p.candidates
+            .iter()
+            .find(|c| c.fields == [SrcIp])
+            .unwrap()
+            .cost
+    };
+    assert!(
+        src_cost(&select) < src_cost(&tuple),
+        "{}\n{}",
+        explain(&select),
+        explain(&tuple)
+    );
     assert_eq!(select.rss.fields, vec![SrcIp]);
 }
 
@@ -264,22 +366,60 @@ fn field_select_nics_hash_the_whole_address() {
 fn bad_input_gives_clear_errors() {
     let chain = flowmage_chain(300, 150);
     let t = TrafficProfile::new();
-    let no_sets = Resources { nic: Nic { hash_fields: vec![], ..Nic::default() }, ..resources(4) };
-    assert!(matches!(place(&chain, &no_sets, &t, &PlaceOptions::default()), Err(PlaceError::NoUsableFieldSet { .. })));
-    let only_proto = Resources { nic: Nic { hash_fields: vec![vec![Proto], vec![SrcMac]], ..Nic::default() }, ..resources(4) };
+    let no_sets = Resources {
+        nic: Nic {
+            hash_fields: vec![],
+            ..Nic::default()
+        },
+        ..resources(4)
+    };
+    assert!(matches!(
+        place(&chain, &no_sets, &t, &PlaceOptions::default()),
+        Err(PlaceError::NoUsableFieldSet { .. })
+    ));
+    let only_proto = Resources {
+        nic: Nic {
+            hash_fields: vec![vec![Proto], vec![SrcMac]],
+            ..Nic::default()
+        },
+        ..resources(4)
+    };
     let err = place(&chain, &only_proto, &t, &PlaceOptions::default()).unwrap_err();
-    assert!(err.to_string().contains("no usable RSS field set") && err.to_string().contains("{proto}"), "{err}");
-    let single = Resources { nic: Nic { hash_fields: vec![vec![SrcIp], vec![DstIp]], ..Nic::default() }, ..resources(4) };
-    let require = PlaceOptions { symmetry: SymmetryPolicy::Require, ..PlaceOptions::default() };
-    assert!(matches!(place(&chain, &single, &t, &require), Err(PlaceError::ConflictingSymmetry(_))));
+    assert!(
+        err.to_string().contains("no usable RSS field set") && err.to_string().contains("{proto}"),
+        "{err}"
+    );
+    let single = Resources {
+        nic: Nic {
+            hash_fields: vec![vec![SrcIp], vec![DstIp]],
+            ..Nic::default()
+        },
+        ..resources(4)
+    };
+    let require = PlaceOptions {
+        symmetry: SymmetryPolicy::Require,
+        ..PlaceOptions::default()
+    };
+    assert!(matches!(
+        place(&chain, &single, &t, &require),
+        Err(PlaceError::ConflictingSymmetry(_))
+    ));
     let pins = PlaceOptions {
-        pins: vec![("port_scan_detector".into(), Sharing::SharedNothing), ("policer".into(), Sharing::SharedNothing)],
+        pins: vec![
+            ("port_scan_detector".into(), Sharing::SharedNothing),
+            ("policer".into(), Sharing::SharedNothing),
+        ],
         ..PlaceOptions::default()
     };
     match place(&chain, &resources(4), &t, &pins) {
         Err(PlaceError::Infeasible { pinned, detail }) => {
             assert_eq!(pinned, vec!["port_scan_detector", "policer"]);
-            assert!(detail.iter().any(|d| d.contains("pinned `policer` would share")), "{detail:?}");
+            assert!(
+                detail
+                    .iter()
+                    .any(|d| d.contains("pinned `policer` would share")),
+                "{detail:?}"
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -290,26 +430,56 @@ fn bad_input_gives_clear_errors() {
         pins: vec![("fw".into(), Sharing::SharedNothing)],
         ..PlaceOptions::default()
     };
-    assert!(matches!(place(&[sym_fw], &resources(4), &t, &forbid), Err(PlaceError::ConflictingSymmetry(_))));
-    assert!(matches!(place(&chain, &resources(0), &t, &PlaceOptions::default()), Err(PlaceError::NoCores { .. })));
-    assert!(matches!(place(&[], &resources(2), &t, &PlaceOptions::default()), Err(PlaceError::EmptyChain)));
+    assert!(matches!(
+        place(&[sym_fw], &resources(4), &t, &forbid),
+        Err(PlaceError::ConflictingSymmetry(_))
+    ));
+    assert!(matches!(
+        place(&chain, &resources(0), &t, &PlaceOptions::default()),
+        Err(PlaceError::NoCores { .. })
+    ));
+    assert!(matches!(
+        place(&[], &resources(2), &t, &PlaceOptions::default()),
+        Err(PlaceError::EmptyChain)
+    ));
     let dup = vec![chain[0].clone(), chain[0].clone()];
-    assert!(matches!(place(&dup, &resources(2), &t, &PlaceOptions::default()), Err(PlaceError::DuplicateNf(_))));
-    let unknown = PlaceOptions { pins: vec![("nat".into(), Sharing::Shared)], ..PlaceOptions::default() };
-    assert!(matches!(place(&chain, &resources(2), &t, &unknown), Err(PlaceError::UnknownPin(_))));
+    assert!(matches!(
+        place(&dup, &resources(2), &t, &PlaceOptions::default()),
+        Err(PlaceError::DuplicateNf(_))
+    ));
+    let unknown = PlaceOptions {
+        pins: vec![("nat".into(), Sharing::Shared)],
+        ..PlaceOptions::default()
+    };
+    assert!(matches!(
+        place(&chain, &resources(2), &t, &unknown),
+        Err(PlaceError::UnknownPin(_))
+    ));
 }
 
 #[test]
 fn pins_are_honoured() {
-    let pins = PlaceOptions { pins: vec![("flow_counter".into(), Sharing::Shared)], ..PlaceOptions::default() };
+    let pins = PlaceOptions {
+        pins: vec![("flow_counter".into(), Sharing::Shared)],
+        ..PlaceOptions::default()
+    };
     let plan = check(
         &flowmage_chain(400, 150),
         &resources(4),
         &diverse_traffic(2000, 6),
         &pins,
-        Expect { fields: &[SrcIp], symmetric: false, shared_nothing: &["port_scan_detector"], shared: &["policer", "flow_counter"], rationale_mentions: &[] },
+        Expect {
+            fields: &[SrcIp],
+            symmetric: false,
+            shared_nothing: &["port_scan_detector"],
+            shared: &["policer", "flow_counter"],
+            rationale_mentions: &[],
+        },
     );
-    assert!(plan.nfs.iter().any(|p| p.reason == "pinned shared by the operator"));
+    assert!(plan
+        .nfs
+        .iter()
+        .any(|p| p.reason == "pinned shared by the operator"));
 }
 
 fn random_facts(rng: &mut ChaCha8Rng, id: String) -> (String, Facts) {
@@ -325,7 +495,11 @@ fn random_facts(rng: &mut ChaCha8Rng, id: String) -> (String, Facts) {
         &[SrcIp, SrcPort],
         &[],
     ];
-    let intensities = [Intensity::PerPacket, Intensity::PerFlow, Intensity::ReadOnly];
+    let intensities = [
+        Intensity::PerPacket,
+        Intensity::PerFlow,
+        Intensity::ReadOnly,
+    ];
     let mut f = Facts {
         stateful: true,
         flow_key: keys[rng.gen_range(0..keys.len())].to_vec(),
@@ -336,7 +510,10 @@ fn random_facts(rng: &mut ChaCha8Rng, id: String) -> (String, Facts) {
         state_entry_bytes: Some([16, 64, 256][rng.gen_range(0..3)]),
         ..Facts::stateless(id.clone())
     };
-    f.symmetric = f.flow_key.len() >= 2 && rng.gen_bool(0.3) && f.flow_key.contains(&SrcIp) && f.flow_key.contains(&DstIp);
+    f.symmetric = f.flow_key.len() >= 2
+        && rng.gen_bool(0.3)
+        && f.flow_key.contains(&SrcIp)
+        && f.flow_key.contains(&DstIp);
     (id, f)
 }
 
@@ -345,30 +522,80 @@ fn ilp_equals_brute_force_on_random_chains() {
     let mut rng = ChaCha8Rng::seed_from_u64(2024);
     for round in 0..220 {
         let n = rng.gen_range(1..=8);
-        let chain: Vec<(String, Facts)> = (0..n).map(|i| random_facts(&mut rng, format!("nf{i}"))).collect();
+        let chain: Vec<(String, Facts)> = (0..n)
+            .map(|i| random_facts(&mut rng, format!("nf{i}")))
+            .collect();
         let cores = [1, 2, 4, 8, 16][rng.gen_range(0..5)];
-        let traffic = if rng.gen_bool(0.5) { TrafficProfile::new() } else { diverse_traffic(rng.gen_range(1..200), round) };
+        let traffic = if rng.gen_bool(0.5) {
+            TrafficProfile::new()
+        } else {
+            diverse_traffic(rng.gen_range(1..200), round)
+        };
         let opts = PlaceOptions {
-            rss_input: if rng.gen_bool(0.5) { RssInputMode::Tuple } else { RssInputMode::FieldSelect },
+            rss_input: if rng.gen_bool(0.5) {
+                RssInputMode::Tuple
+            } else {
+                RssInputMode::FieldSelect
+            },
             ..PlaceOptions::default()
         };
         let model = build_problem(&chain, &resources(cores), &traffic, &opts).unwrap();
         let ilp = solve_ilp(&model.problem).unwrap();
         let brute = solve_brute_force(&model.problem).unwrap();
-        assert!((ilp.cost - brute.cost).abs() <= 1e-6 * brute.cost.max(1.0), "round {round}: {ilp:?} {brute:?}");
-        assert_eq!((ilp.choice, &ilp.shared_nothing), (brute.choice, &brute.shared_nothing), "round {round}");
+        assert!(
+            (ilp.cost - brute.cost).abs() <= 1e-6 * brute.cost.max(1.0),
+            "round {round}: {ilp:?} {brute:?}"
+        );
+        assert_eq!(
+            (ilp.choice, &ilp.shared_nothing),
+            (brute.choice, &brute.shared_nothing),
+            "round {round}"
+        );
         // The full pipeline, including the semantics check, accepts it.
-        let (plan, _) = place(&chain, &resources(cores), &traffic, &opts).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        let (plan, _) = place(&chain, &resources(cores), &traffic, &opts)
+            .unwrap_or_else(|e| panic!("round {round}: {e}"));
         assert!((plan.total_cost - brute.cost).abs() <= 1e-6 * brute.cost.max(1.0));
     }
 }
 
 #[test]
 fn explain_lists_candidates_and_the_choice() {
-    let (plan, _) = place(&flowmage_chain(400, 150), &resources(16), &diverse_traffic(1000, 9), &PlaceOptions::default()).unwrap();
+    let (plan, _) = place(
+        &flowmage_chain(400, 150),
+        &resources(16),
+        &diverse_traffic(1000, 9),
+        &PlaceOptions::default(),
+    )
+    .unwrap();
     let text = explain(&plan);
     assert!(text.contains("=> #1  {src_ip}"), "{text}");
     assert!(text.contains("rejected:"), "{text}");
-    assert!(text.contains("policer") && text.contains("shared-nothing"), "{text}");
+    assert!(
+        text.contains("policer") && text.contains("shared-nothing"),
+        "{text}"
+    );
     assert!(text.contains("Toeplitz key (40 B)"), "{text}");
+}
+
+#[test]
+fn explain_snapshot_of_the_flowmage_chain_mentions_every_decision() {
+    let (plan, diags) = place(
+        &flowmage_chain(400, 150),
+        &resources(16),
+        &diverse_traffic(20000, 1),
+        &PlaceOptions::default(),
+    )
+    .unwrap();
+    let text = explain(&plan);
+    println!("{text}");
+    for d in &diags {
+        println!("{d}");
+    }
+    for line in [
+        "hash on {src_ip}",
+        "runner-up {dst_ip}",
+        "RETA index (128 entries) depends on: src_ip 7 bit(s)",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
 }

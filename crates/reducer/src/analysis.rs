@@ -6,7 +6,7 @@
 
 use crate::llvm_util::{self, Block, Opcode, Val};
 use inkwell::llvm_sys::prelude::LLVMModuleRef;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Where a pointer may point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -40,7 +40,9 @@ pub fn roots(v: Val) -> Vec<Root> {
         }
         let op = v.opcode().or_else(|| v.const_opcode());
         match op {
-            Some(Opcode::LLVMGetElementPtr) | Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => {
+            Some(Opcode::LLVMGetElementPtr)
+            | Some(Opcode::LLVMBitCast)
+            | Some(Opcode::LLVMAddrSpaceCast) => {
                 if let Some(b) = v.operand(0) {
                     work.push(b);
                 }
@@ -74,21 +76,28 @@ pub struct WriteSummary {
 
 /// External functions known not to write through their pointer arguments.
 const READ_ONLY_EXTERNALS: &[&str] = &[
-    "strcmp", "strncmp", "strlen", "strnlen", "strchr", "strrchr", "strstr", "memcmp", "memchr", "atoi", "atol",
-    "strtol", "strtoul", "strtoull", "printf", "fprintf", "puts", "fputs", "fputc", "putchar", "fwrite", "write",
-    "syslog", "perror", "fflush", "dprintf", "vprintf", "vfprintf", "abort", "exit",
+    "strcmp", "strncmp", "strlen", "strnlen", "strchr", "strrchr", "strstr", "memcmp", "memchr",
+    "atoi", "atol", "strtol", "strtoul", "strtoull", "printf", "fprintf", "puts", "fputs", "fputc",
+    "putchar", "fwrite", "write", "syslog", "perror", "fflush", "dprintf", "vprintf", "vfprintf",
+    "abort", "exit",
 ];
 
 /// Names of libc output functions: calls to them are observability logic.
 pub const OUTPUT_FUNCTIONS: &[&str] = &[
-    "printf", "fprintf", "vfprintf", "vprintf", "dprintf", "puts", "fputs", "fputc", "putc", "putchar", "fwrite", "perror",
-    "syslog", "fflush",
+    "printf", "fprintf", "vfprintf", "vprintf", "dprintf", "puts", "fputs", "fputc", "putc",
+    "putchar", "fwrite", "perror", "syslog", "fflush",
 ];
 
 /// Per-function write summaries, to a fixed point over direct calls.
 pub fn write_summaries(m: LLVMModuleRef) -> HashMap<Val, WriteSummary> {
-    let funcs: Vec<Val> = llvm_util::functions(m).into_iter().filter(|f| !f.is_declaration()).collect();
-    let mut sums: HashMap<Val, WriteSummary> = funcs.iter().map(|f| (*f, WriteSummary::default())).collect();
+    let funcs: Vec<Val> = llvm_util::functions(m)
+        .into_iter()
+        .filter(|f| !f.is_declaration())
+        .collect();
+    let mut sums: HashMap<Val, WriteSummary> = funcs
+        .iter()
+        .map(|f| (*f, WriteSummary::default()))
+        .collect();
     let add_roots = |s: &mut WriteSummary, rs: &[Root]| {
         for r in rs {
             match r {
@@ -109,8 +118,14 @@ pub fn write_summaries(m: LLVMModuleRef) -> HashMap<Val, WriteSummary> {
             let mut s = sums[f].clone();
             for i in f.instructions() {
                 match i.opcode() {
-                    Some(Opcode::LLVMStore) | Some(Opcode::LLVMAtomicRMW) | Some(Opcode::LLVMAtomicCmpXchg) => {
-                        let p = if i.opcode() == Some(Opcode::LLVMStore) { i.operand(1) } else { i.operand(0) };
+                    Some(Opcode::LLVMStore)
+                    | Some(Opcode::LLVMAtomicRMW)
+                    | Some(Opcode::LLVMAtomicCmpXchg) => {
+                        let p = if i.opcode() == Some(Opcode::LLVMStore) {
+                            i.operand(1)
+                        } else {
+                            i.operand(0)
+                        };
                         if let Some(p) = p {
                             add_roots(&mut s, &roots(p));
                         }
@@ -133,7 +148,10 @@ pub fn write_summaries(m: LLVMModuleRef) -> HashMap<Val, WriteSummary> {
                             Some(callee) => {
                                 let name = callee.name();
                                 if name.starts_with("llvm.") {
-                                    if name.starts_with("llvm.memset") || name.starts_with("llvm.memcpy") || name.starts_with("llvm.memmove") {
+                                    if name.starts_with("llvm.memset")
+                                        || name.starts_with("llvm.memcpy")
+                                        || name.starts_with("llvm.memmove")
+                                    {
                                         if let Some(a) = i.operand(0) {
                                             add_roots(&mut s, &roots(a));
                                         }
@@ -167,14 +185,23 @@ pub fn write_summaries(m: LLVMModuleRef) -> HashMap<Val, WriteSummary> {
 /// non-read-only code, or used by an indirect call.
 pub fn escaped_globals(m: LLVMModuleRef) -> BTreeSet<Val> {
     let mut out = BTreeSet::new();
-    for f in llvm_util::functions(m).into_iter().filter(|f| !f.is_declaration()) {
+    for f in llvm_util::functions(m)
+        .into_iter()
+        .filter(|f| !f.is_declaration())
+    {
         for i in f.instructions() {
             let mut cands = vec![];
             match i.opcode() {
                 Some(Opcode::LLVMStore) => cands.extend(i.operand(0)),
                 Some(Opcode::LLVMCall) => {
-                    let external = i.called_function().map(|c| c.is_declaration() && !c.name().starts_with("llvm.")).unwrap_or(true);
-                    let ro = i.called_function().map(|c| READ_ONLY_EXTERNALS.contains(&c.name().as_str())).unwrap_or(false);
+                    let external = i
+                        .called_function()
+                        .map(|c| c.is_declaration() && !c.name().starts_with("llvm."))
+                        .unwrap_or(true);
+                    let ro = i
+                        .called_function()
+                        .map(|c| READ_ONLY_EXTERNALS.contains(&c.name().as_str()))
+                        .unwrap_or(false);
                     if external && !ro {
                         cands.extend((0..i.num_arg_operands()).filter_map(|a| i.operand(a)));
                     }
@@ -240,14 +267,22 @@ pub struct Cfg {
     pub preds: Vec<Vec<usize>>,
     /// Immediate dominator (entry maps to itself; unreachable blocks to usize::MAX).
     pub idom: Vec<usize>,
-    pub rpo: Vec<usize>,
 }
 
 impl Cfg {
     pub fn new(f: Val) -> Self {
         let blocks = f.blocks();
-        let index: HashMap<Block, usize> = blocks.iter().enumerate().map(|(i, b)| (*b, i)).collect();
-        let succs: Vec<Vec<usize>> = blocks.iter().map(|b| b.successors().iter().filter_map(|s| index.get(s).copied()).collect()).collect();
+        let index: HashMap<Block, usize> =
+            blocks.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+        let succs: Vec<Vec<usize>> = blocks
+            .iter()
+            .map(|b| {
+                b.successors()
+                    .iter()
+                    .filter_map(|s| index.get(s).copied())
+                    .collect()
+            })
+            .collect();
         let mut preds = vec![vec![]; blocks.len()];
         for (i, ss) in succs.iter().enumerate() {
             for &s in ss {
@@ -314,7 +349,13 @@ impl Cfg {
                 }
             }
         }
-        Cfg { blocks, index, succs, preds, idom, rpo }
+        Cfg {
+            blocks,
+            index,
+            succs,
+            preds,
+            idom,
+        }
     }
 
     /// Does block `a` dominate block `b`?
@@ -336,7 +377,9 @@ impl Cfg {
 
     /// Does instruction `a` dominate instruction `b` (same function)?
     pub fn inst_dominates(&self, a: Val, b: Val) -> bool {
-        let (Some(ba), Some(bb)) = (a.parent_block(), b.parent_block()) else { return false };
+        let (Some(ba), Some(bb)) = (a.parent_block(), b.parent_block()) else {
+            return false;
+        };
         let (ia, ib) = (self.index[&ba], self.index[&bb]);
         if ia != ib {
             return self.dominates(ia, ib);
@@ -364,9 +407,4 @@ impl Cfg {
         }
         seen
     }
-}
-
-/// Map from global name to handle.
-pub fn globals_by_name(m: LLVMModuleRef) -> BTreeMap<String, Val> {
-    llvm_util::globals(m).into_iter().map(|g| (g.name(), g)).collect()
 }

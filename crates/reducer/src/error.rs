@@ -15,7 +15,11 @@ pub enum ReduceError {
     NoInput { nf: String },
     /// Reading or writing a file failed.
     #[error("{what} `{path}`: {source}")]
-    Io { what: &'static str, path: PathBuf, source: std::io::Error },
+    Io {
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// clang-19 could not be started or rejected an input.
     #[error("clang-19 failed on NF `{nf}`: {message}")]
     Compile { nf: String, message: String },
@@ -24,7 +28,11 @@ pub enum ReduceError {
     Parse { nf: String, message: String },
     /// The IR failed LLVM's verifier (on input, or after a pass).
     #[error("LLVM verifier rejected {stage} for `{nf}`: {message}")]
-    Verify { nf: String, stage: String, message: String },
+    Verify {
+        nf: String,
+        stage: String,
+        message: String,
+    },
     /// The NF does not follow the nf.h ABI the reducer relies on.
     #[error("NF `{nf}`: {message}")]
     Abi { nf: String, message: String },
@@ -47,6 +55,10 @@ pub enum ReduceError {
 
 impl ReduceError {
     pub(crate) fn io(what: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        ReduceError::Io { what, path: path.into(), source }
+        ReduceError::Io {
+            what,
+            path: path.into(),
+            source,
+        }
     }
 }

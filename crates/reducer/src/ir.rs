@@ -27,14 +27,30 @@ pub fn compile_c_to_ll(
     for (i, src) in sources.iter().enumerate() {
         let out = out_dir.join(format!("{nf}.src{i}.ll"));
         let mut cmd = Command::new(clang);
-        cmd.args(["-O0", "-Xclang", "-disable-O0-optnone", "-g", "-fPIC", "-emit-llvm", "-S", "-o"]).arg(&out);
+        cmd.args([
+            "-O0",
+            "-Xclang",
+            "-disable-O0-optnone",
+            "-g",
+            "-fPIC",
+            "-emit-llvm",
+            "-S",
+            "-o",
+        ])
+        .arg(&out);
         for inc in include_dirs {
             cmd.arg("-I").arg(inc);
         }
         cmd.arg(src);
-        let res = cmd.output().map_err(|e| ReduceError::Compile { nf: nf.to_string(), message: format!("cannot run {}: {e}", clang.display()) })?;
+        let res = cmd.output().map_err(|e| ReduceError::Compile {
+            nf: nf.to_string(),
+            message: format!("cannot run {}: {e}", clang.display()),
+        })?;
         if !res.status.success() {
-            return Err(ReduceError::Compile { nf: nf.to_string(), message: String::from_utf8_lossy(&res.stderr).trim().to_string() });
+            return Err(ReduceError::Compile {
+                nf: nf.to_string(),
+                message: String::from_utf8_lossy(&res.stderr).trim().to_string(),
+            });
         }
         outs.push(out);
     }
@@ -42,14 +58,21 @@ pub fn compile_c_to_ll(
 }
 
 /// Parse textual IR files into one module (linking when there are several).
-pub fn load_module<'ctx>(ctx: &'ctx Context, nf: &str, lls: &[PathBuf]) -> Result<Module<'ctx>, ReduceError> {
+pub fn load_module<'ctx>(
+    ctx: &'ctx Context,
+    nf: &str,
+    lls: &[PathBuf],
+) -> Result<Module<'ctx>, ReduceError> {
     let mut module: Option<Module<'ctx>> = None;
     for ll in lls {
         let text = std::fs::read(ll).map_err(|e| ReduceError::io("cannot read IR", ll, e))?;
         let m = parse_ir(ctx, nf, &text)?;
         match &module {
             None => module = Some(m),
-            Some(base) => base.link_in_module(m).map_err(|e| ReduceError::Parse { nf: nf.to_string(), message: format!("linking {}: {e}", ll.display()) })?,
+            Some(base) => base.link_in_module(m).map_err(|e| ReduceError::Parse {
+                nf: nf.to_string(),
+                message: format!("linking {}: {e}", ll.display()),
+            })?,
         }
     }
     let module = module.ok_or_else(|| ReduceError::NoInput { nf: nf.to_string() })?;
@@ -58,63 +81,123 @@ pub fn load_module<'ctx>(ctx: &'ctx Context, nf: &str, lls: &[PathBuf]) -> Resul
 }
 
 /// Parse IR text into a module.
-pub fn parse_ir<'ctx>(ctx: &'ctx Context, nf: &str, text: &[u8]) -> Result<Module<'ctx>, ReduceError> {
+pub fn parse_ir<'ctx>(
+    ctx: &'ctx Context,
+    nf: &str,
+    text: &[u8],
+) -> Result<Module<'ctx>, ReduceError> {
     let buf = MemoryBuffer::create_from_memory_range_copy(text, nf);
-    ctx.create_module_from_ir(buf).map_err(|e| ReduceError::Parse { nf: nf.to_string(), message: e.to_string() })
+    ctx.create_module_from_ir(buf)
+        .map_err(|e| ReduceError::Parse {
+            nf: nf.to_string(),
+            message: e.to_string(),
+        })
 }
 
 /// Run LLVM's verifier.
 pub fn verify(module: &Module<'_>, nf: &str, stage: &str) -> Result<(), ReduceError> {
-    module.verify().map_err(|e| ReduceError::Verify { nf: nf.to_string(), stage: stage.to_string(), message: e.to_string() })
+    module.verify().map_err(|e| ReduceError::Verify {
+        nf: nf.to_string(),
+        stage: stage.to_string(),
+        message: e.to_string(),
+    })
 }
 
 /// The host target machine (x86-64 here), used by the new pass manager for
 /// target-aware cost models.
 pub fn host_machine() -> Result<TargetMachine, ReduceError> {
-    Target::initialize_native(&InitializationConfig::default())
-        .map_err(|e| ReduceError::Llvm { pipeline: "target init".into(), message: e })?;
+    Target::initialize_native(&InitializationConfig::default()).map_err(|e| ReduceError::Llvm {
+        pipeline: "target init".into(),
+        message: e,
+    })?;
     let triple = TargetMachine::get_default_triple();
-    let target = Target::from_triple(&triple).map_err(|e| ReduceError::Llvm { pipeline: "target".into(), message: e.to_string() })?;
+    let target = Target::from_triple(&triple).map_err(|e| ReduceError::Llvm {
+        pipeline: "target".into(),
+        message: e.to_string(),
+    })?;
     target
-        .create_target_machine(&triple, "generic", "", OptimizationLevel::Default, RelocMode::PIC, CodeModel::Default)
-        .ok_or_else(|| ReduceError::Llvm { pipeline: "target machine".into(), message: "cannot create target machine".into() })
+        .create_target_machine(
+            &triple,
+            "generic",
+            "",
+            OptimizationLevel::Default,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| ReduceError::Llvm {
+            pipeline: "target machine".into(),
+            message: "cannot create target machine".into(),
+        })
 }
 
 /// Run a new-pass-manager pipeline string on the module.
-pub fn run_pipeline(module: &Module<'_>, machine: &TargetMachine, pipeline: &str) -> Result<(), ReduceError> {
+pub fn run_pipeline(
+    module: &Module<'_>,
+    machine: &TargetMachine,
+    pipeline: &str,
+) -> Result<(), ReduceError> {
     let opts = PassBuilderOptions::create();
     opts.set_loop_unrolling(true);
     opts.set_loop_vectorization(false);
     opts.set_loop_slp_vectorization(false);
-    module.run_passes(pipeline, machine, opts).map_err(|e| ReduceError::Llvm { pipeline: pipeline.to_string(), message: e.to_string() })
+    module
+        .run_passes(pipeline, machine, opts)
+        .map_err(|e| ReduceError::Llvm {
+            pipeline: pipeline.to_string(),
+            message: e.to_string(),
+        })
 }
 
 /// Compile textual IR into a shared object with `clang-19 -O<level> -shared`.
-pub fn compile_so(clang: &Path, nf: &str, ll: &Path, so: &Path, opt_level: u8) -> Result<(), ReduceError> {
+pub fn compile_so(
+    clang: &Path,
+    nf: &str,
+    ll: &Path,
+    so: &Path,
+    opt_level: u8,
+) -> Result<(), ReduceError> {
     let res = Command::new(clang)
         .arg(format!("-O{opt_level}"))
         .args(["-shared", "-fPIC", "-Wno-override-module", "-o"])
         .arg(so)
         .arg(ll)
         .output()
-        .map_err(|e| ReduceError::Compile { nf: nf.to_string(), message: format!("cannot run {}: {e}", clang.display()) })?;
+        .map_err(|e| ReduceError::Compile {
+            nf: nf.to_string(),
+            message: format!("cannot run {}: {e}", clang.display()),
+        })?;
     if !res.status.success() {
-        return Err(ReduceError::Compile { nf: nf.to_string(), message: String::from_utf8_lossy(&res.stderr).trim().to_string() });
+        return Err(ReduceError::Compile {
+            nf: nf.to_string(),
+            message: String::from_utf8_lossy(&res.stderr).trim().to_string(),
+        });
     }
     Ok(())
 }
 
 /// Compile C sources straight into a shared object (the unreduced NF).
-pub fn compile_c_to_so(clang: &Path, nf: &str, sources: &[PathBuf], include_dirs: &[PathBuf], so: &Path) -> Result<(), ReduceError> {
+pub fn compile_c_to_so(
+    clang: &Path,
+    nf: &str,
+    sources: &[PathBuf],
+    include_dirs: &[PathBuf],
+    so: &Path,
+) -> Result<(), ReduceError> {
     let mut cmd = Command::new(clang);
     cmd.args(["-O2", "-g", "-shared", "-fPIC", "-o"]).arg(so);
     for inc in include_dirs {
         cmd.arg("-I").arg(inc);
     }
     cmd.args(sources);
-    let res = cmd.output().map_err(|e| ReduceError::Compile { nf: nf.to_string(), message: format!("cannot run {}: {e}", clang.display()) })?;
+    let res = cmd.output().map_err(|e| ReduceError::Compile {
+        nf: nf.to_string(),
+        message: format!("cannot run {}: {e}", clang.display()),
+    })?;
     if !res.status.success() {
-        return Err(ReduceError::Compile { nf: nf.to_string(), message: String::from_utf8_lossy(&res.stderr).trim().to_string() });
+        return Err(ReduceError::Compile {
+            nf: nf.to_string(),
+            message: String::from_utf8_lossy(&res.stderr).trim().to_string(),
+        });
     }
     Ok(())
 }

@@ -10,20 +10,27 @@
 //! the result by running the original chain and the reduced module over the
 //! same generated packets ([`verify`]): a difference fails the build.
 
-pub mod analysis;
+mod analysis;
 mod driver;
 pub mod error;
-pub mod ir;
-pub mod llvm_util;
-pub mod native;
+mod ir;
+mod llvm_util;
+mod native;
+mod offsets;
 pub mod packets;
-pub mod pass;
-pub mod passes;
-pub mod verify;
+mod pass;
+mod passes;
 #[cfg(test)]
 mod testutil;
+pub mod verify;
 
 pub use driver::reduce;
+
+/// Names of the pipeline's passes, in order (valid values for `dump_after`
+/// and `skip`). No LLVM type leaves this crate; only names and plain data.
+pub fn pass_names() -> Vec<&'static str> {
+    passes::pipeline().iter().map(|p| p.name()).collect()
+}
 pub use error::ReduceError;
 pub use verify::VerifyReport;
 
@@ -47,7 +54,7 @@ pub struct ReduceInput {
 /// How to reduce.
 #[derive(Debug, Clone)]
 pub struct ReduceOptions {
-    /// Where the `.ll`, `.so` and report go.
+    /// Where the `.ll`, `.so` and report go (default `nfc-reduced`, relative to the working directory).
     pub out_dir: PathBuf,
     /// Base name of the artefacts (default `reduced`).
     pub name: String,
@@ -74,7 +81,7 @@ pub struct ReduceOptions {
 impl Default for ReduceOptions {
     fn default() -> Self {
         ReduceOptions {
-            out_dir: std::env::temp_dir().join("nfc-reduced"),
+            out_dir: PathBuf::from("nfc-reduced"),
             name: "reduced".into(),
             dump_after: None,
             strip_observability: false,
@@ -84,7 +91,10 @@ impl Default for ReduceOptions {
             seed: 0x5eed,
             skip: vec![],
             clang: PathBuf::from("clang-19"),
-            include_dirs: vec![PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../nfs/include"))],
+            include_dirs: vec![PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../nfs/include"
+            ))],
         }
     }
 }

@@ -5,12 +5,14 @@
 //! what makes the `unsafe` blocks here sound.
 
 use inkwell::llvm_sys::core as c;
-use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMBuilderRef, LLVMModuleRef, LLVMTypeRef, LLVMValueRef};
-use inkwell::llvm_sys::{LLVMIntPredicate, LLVMTypeKind};
-use std::ffi::{CStr, CString};
+use inkwell::llvm_sys::prelude::{
+    LLVMBasicBlockRef, LLVMBuilderRef, LLVMModuleRef, LLVMTypeRef, LLVMValueRef,
+};
+use inkwell::llvm_sys::LLVMTypeKind;
+use std::ffi::CString;
 
-pub use inkwell::llvm_sys::LLVMOpcode as Opcode;
 pub use inkwell::llvm_sys::LLVMIntPredicate as IntPred;
+pub use inkwell::llvm_sys::LLVMOpcode as Opcode;
 
 /// An LLVM value (instruction, constant, argument, global or function).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -92,7 +94,9 @@ impl Val {
         unsafe { opt(c::LLVMGetOperand(self.0, i)) }
     }
     pub fn operands(self) -> Vec<Val> {
-        (0..self.num_operands()).filter_map(|i| self.operand(i)).collect()
+        (0..self.num_operands())
+            .filter_map(|i| self.operand(i))
+            .collect()
     }
     pub fn set_operand(self, i: u32, v: Val) {
         unsafe { c::LLVMSetOperand(self.0, i, v.0) }
@@ -128,14 +132,8 @@ impl Val {
     pub fn next_instruction(self) -> Option<Val> {
         unsafe { opt(c::LLVMGetNextInstruction(self.0)) }
     }
-    pub fn prev_instruction(self) -> Option<Val> {
-        unsafe { opt(c::LLVMGetPreviousInstruction(self.0)) }
-    }
     pub fn type_of(self) -> LLVMTypeRef {
         unsafe { c::LLVMTypeOf(self.0) }
-    }
-    pub fn is_int_type(self) -> bool {
-        unsafe { c::LLVMGetTypeKind(self.type_of()) == LLVMTypeKind::LLVMIntegerTypeKind }
     }
     pub fn is_ptr_type(self) -> bool {
         unsafe { c::LLVMGetTypeKind(self.type_of()) == LLVMTypeKind::LLVMPointerTypeKind }
@@ -190,9 +188,6 @@ impl Val {
     pub fn successor(self, i: u32) -> Block {
         unsafe { Block(c::LLVMGetSuccessor(self.0, i)) }
     }
-    pub fn set_successor(self, i: u32, b: Block) {
-        unsafe { c::LLVMSetSuccessor(self.0, i, b.0) }
-    }
     pub fn is_conditional_branch(self) -> bool {
         self.opcode() == Some(Opcode::LLVMBr) && unsafe { c::LLVMIsConditional(self.0) != 0 }
     }
@@ -207,7 +202,12 @@ impl Val {
     pub fn phi_incoming(self) -> Vec<(Val, Block)> {
         unsafe {
             (0..c::LLVMCountIncoming(self.0))
-                .map(|i| (Val(c::LLVMGetIncomingValue(self.0, i)), Block(c::LLVMGetIncomingBlock(self.0, i))))
+                .map(|i| {
+                    (
+                        Val(c::LLVMGetIncomingValue(self.0, i)),
+                        Block(c::LLVMGetIncomingBlock(self.0, i)),
+                    )
+                })
                 .collect()
         }
     }
@@ -219,7 +219,9 @@ impl Val {
             if f.is_null() || len == 0 {
                 return None;
             }
-            let file = String::from_utf8_lossy(std::slice::from_raw_parts(f as *const u8, len as usize)).into_owned();
+            let file =
+                String::from_utf8_lossy(std::slice::from_raw_parts(f as *const u8, len as usize))
+                    .into_owned();
             let line = c::LLVMGetDebugLocLine(self.0);
             let col = c::LLVMGetDebugLocColumn(self.0);
             if line == 0 {
@@ -230,7 +232,11 @@ impl Val {
     }
     /// Function parameters.
     pub fn params(self) -> Vec<Val> {
-        unsafe { (0..c::LLVMCountParams(self.0)).map(|i| Val(c::LLVMGetParam(self.0, i))).collect() }
+        unsafe {
+            (0..c::LLVMCountParams(self.0))
+                .map(|i| Val(c::LLVMGetParam(self.0, i)))
+                .collect()
+        }
     }
     pub fn blocks(self) -> Vec<Block> {
         let mut out = vec![];
@@ -248,16 +254,10 @@ impl Val {
     }
     /// Every instruction of a function, in block order.
     pub fn instructions(self) -> Vec<Val> {
-        self.blocks().into_iter().flat_map(|b| b.instructions()).collect()
-    }
-    /// Text of the value as LLVM prints it.
-    pub fn print(self) -> String {
-        unsafe {
-            let s = c::LLVMPrintValueToString(self.0);
-            let out = CStr::from_ptr(s).to_string_lossy().into_owned();
-            c::LLVMDisposeMessage(s);
-            out
-        }
+        self.blocks()
+            .into_iter()
+            .flat_map(|b| b.instructions())
+            .collect()
     }
     pub fn linkage(self) -> inkwell::llvm_sys::LLVMLinkage {
         unsafe { c::LLVMGetLinkage(self.0) }
@@ -271,7 +271,10 @@ impl Val {
     /// Type loaded by a load, or stored by a store.
     pub fn access_type(self) -> LLVMTypeRef {
         match self.opcode() {
-            Some(Opcode::LLVMStore) => self.operand(0).map(|v| v.type_of()).unwrap_or(std::ptr::null_mut()),
+            Some(Opcode::LLVMStore) => self
+                .operand(0)
+                .map(|v| v.type_of())
+                .unwrap_or(std::ptr::null_mut()),
             _ => self.type_of(),
         }
     }
@@ -312,11 +315,10 @@ impl Block {
     pub fn parent_function(self) -> Val {
         unsafe { Val(c::LLVMGetBasicBlockParent(self.0)) }
     }
-    pub fn as_value(self) -> Val {
-        unsafe { Val(c::LLVMBasicBlockAsValue(self.0)) }
-    }
     pub fn first_non_phi(self) -> Option<Val> {
-        self.instructions().into_iter().find(|i| i.opcode() != Some(Opcode::LLVMPHI))
+        self.instructions()
+            .into_iter()
+            .find(|i| i.opcode() != Some(Opcode::LLVMPHI))
     }
 }
 
@@ -359,7 +361,8 @@ impl Builder {
         unsafe {
             let ctx = c::LLVMGetTypeContext(at.type_of());
             let b = c::LLVMCreateBuilderInContext(ctx);
-            c::LLVMPositionBuilderBefore(b, at.0);
+            // Before the debug records attached to `at` too, so they stay with it.
+            c::LLVMPositionBuilderBeforeInstrAndDbgRecords(b, at.0);
             Builder(b)
         }
     }
@@ -371,20 +374,27 @@ impl Builder {
             Builder(b)
         }
     }
-    /// Materialise a GEP constant expression as an instruction with base `base`.
+    /// Materialise a GEP (constant expression or instruction) as a new
+    /// instruction here, with base `base` and the same indices.
     pub fn gep_like(&self, ce: Val, base: Val) -> Val {
         unsafe {
             let ty = c::LLVMGetGEPSourceElementType(ce.0);
-            let mut idx: Vec<LLVMValueRef> = (1..ce.num_operands()).map(|i| c::LLVMGetOperand(ce.0, i)).collect();
+            let mut idx: Vec<LLVMValueRef> = (1..ce.num_operands())
+                .map(|i| c::LLVMGetOperand(ce.0, i))
+                .collect();
             let name = b"\0";
-            Val(c::LLVMBuildInBoundsGEP2(self.0, ty, base.0, idx.as_mut_ptr(), idx.len() as u32, name.as_ptr() as *const _))
+            Val(c::LLVMBuildInBoundsGEP2(
+                self.0,
+                ty,
+                base.0,
+                idx.as_mut_ptr(),
+                idx.len() as u32,
+                name.as_ptr() as *const _,
+            ))
         }
     }
     pub fn ret(&self, v: Val) -> Val {
         unsafe { Val(c::LLVMBuildRet(self.0, v.0)) }
-    }
-    pub fn br(&self, b: Block) -> Val {
-        unsafe { Val(c::LLVMBuildBr(self.0, b.0)) }
     }
 }
 
@@ -392,20 +402,6 @@ impl Drop for Builder {
     fn drop(&mut self) {
         unsafe { c::LLVMDisposeBuilder(self.0) }
     }
-}
-
-/// Is `p` an integer comparison predicate of equality kind.
-pub fn is_eq_pred(p: LLVMIntPredicate) -> Option<bool> {
-    match p {
-        LLVMIntPredicate::LLVMIntEQ => Some(true),
-        LLVMIntPredicate::LLVMIntNE => Some(false),
-        _ => None,
-    }
-}
-
-/// Constant integer of the given width.
-pub fn const_int_like(like: Val, v: u64) -> Val {
-    unsafe { Val(c::LLVMConstInt(like.type_of(), v, 0)) }
 }
 
 /// `undef` of the value's type.
@@ -453,7 +449,9 @@ pub fn type_has_pointer(ty: LLVMTypeRef) -> bool {
     unsafe {
         match c::LLVMGetTypeKind(ty) {
             LLVMTypeKind::LLVMPointerTypeKind => true,
-            LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => type_has_pointer(c::LLVMGetElementType(ty)),
+            LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                type_has_pointer(c::LLVMGetElementType(ty))
+            }
             LLVMTypeKind::LLVMStructTypeKind => {
                 let n = c::LLVMCountStructElementTypes(ty);
                 (0..n).any(|i| type_has_pointer(c::LLVMStructGetTypeAtIndex(ty, i)))
@@ -465,5 +463,9 @@ pub fn type_has_pointer(ty: LLVMTypeRef) -> bool {
 
 /// Count instructions in all defined functions of a module.
 pub fn count_instructions(m: LLVMModuleRef) -> u64 {
-    functions(m).into_iter().filter(|f| !f.is_declaration()).map(|f| f.instructions().len() as u64).sum()
+    functions(m)
+        .into_iter()
+        .filter(|f| !f.is_declaration())
+        .map(|f| f.instructions().len() as u64)
+        .sum()
 }

@@ -9,7 +9,7 @@
 use libloading::{Library, Symbol};
 use sha2::{Digest, Sha256};
 use std::ffi::{c_char, c_void, CString};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[repr(C)]
 struct NfKv {
@@ -57,7 +57,6 @@ type DigestFn = unsafe extern "C" fn(*const c_void, DigestEmit, *mut c_void);
 pub struct LoadedNf {
     lib: Library,
     _dir: tempfile::TempDir,
-    pub path: PathBuf,
     process: ProcessFn,
 }
 
@@ -69,7 +68,10 @@ pub struct StateBuf {
 
 impl StateBuf {
     pub fn new(len: usize) -> Self {
-        StateBuf { words: vec![0u128; len.div_ceil(16).max(1)], len }
+        StateBuf {
+            words: vec![0u128; len.div_ceil(16).max(1)],
+            len,
+        }
     }
     pub fn as_mut_ptr(&mut self) -> *mut c_void {
         self.words.as_mut_ptr() as *mut c_void
@@ -84,16 +86,25 @@ impl LoadedNf {
     /// Copy `so` to a private file and load it.
     pub fn open(so: &Path) -> Result<Self, String> {
         let dir = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
-        let copy = dir.path().join(so.file_name().unwrap_or_else(|| std::ffi::OsStr::new("nf.so")));
+        let copy = dir.path().join(
+            so.file_name()
+                .unwrap_or_else(|| std::ffi::OsStr::new("nf.so")),
+        );
         std::fs::copy(so, &copy).map_err(|e| format!("copy {}: {e}", so.display()))?;
         // SAFETY: loading runs the NF's constructors; NFs are trusted code compiled for this ABI.
         let lib = unsafe { Library::new(&copy) }.map_err(|e| e.to_string())?;
         // SAFETY: the signature is the one nf.h declares.
         let process = unsafe {
-            let s: Symbol<ProcessFn> = lib.get(b"nf_process\0").map_err(|e| format!("nf_process: {e}"))?;
+            let s: Symbol<ProcessFn> = lib
+                .get(b"nf_process\0")
+                .map_err(|e| format!("nf_process: {e}"))?;
             *s
         };
-        let nf = LoadedNf { lib, _dir: dir, path: copy, process };
+        let nf = LoadedNf {
+            lib,
+            _dir: dir,
+            process,
+        };
         let info = nf.describe()?;
         if info.0 != 1 {
             return Err(format!("ABI version {} (expected 1)", info.0));
@@ -105,7 +116,10 @@ impl LoadedNf {
     pub fn describe(&self) -> Result<(u32, u32), String> {
         // SAFETY: signature from nf.h; the returned pointer is static in the NF.
         unsafe {
-            let f: Symbol<unsafe extern "C" fn() -> *const NfInfo> = self.lib.get(b"nf_describe\0").map_err(|e| format!("nf_describe: {e}"))?;
+            let f: Symbol<unsafe extern "C" fn() -> *const NfInfo> = self
+                .lib
+                .get(b"nf_describe\0")
+                .map_err(|e| format!("nf_describe: {e}"))?;
             let p = f();
             if p.is_null() {
                 return Err("nf_describe returned NULL".into());
@@ -116,15 +130,33 @@ impl LoadedNf {
 
     /// Call nf_init with flattened key/values; Err carries the NF's message.
     pub fn init(&self, config: &[(String, String)]) -> Result<(), String> {
-        let keys: Vec<CString> = config.iter().map(|(k, _)| CString::new(k.as_str()).unwrap_or_default()).collect();
-        let vals: Vec<CString> = config.iter().map(|(_, v)| CString::new(v.as_str()).unwrap_or_default()).collect();
-        let items: Vec<NfKv> = keys.iter().zip(&vals).map(|(k, v)| NfKv { key: k.as_ptr(), value: v.as_ptr() }).collect();
-        let cfg = NfConfig { items: items.as_ptr(), n_items: items.len() as u32 };
+        let keys: Vec<CString> = config
+            .iter()
+            .map(|(k, _)| CString::new(k.as_str()).unwrap_or_default())
+            .collect();
+        let vals: Vec<CString> = config
+            .iter()
+            .map(|(_, v)| CString::new(v.as_str()).unwrap_or_default())
+            .collect();
+        let items: Vec<NfKv> = keys
+            .iter()
+            .zip(&vals)
+            .map(|(k, v)| NfKv {
+                key: k.as_ptr(),
+                value: v.as_ptr(),
+            })
+            .collect();
+        let cfg = NfConfig {
+            items: items.as_ptr(),
+            n_items: items.len() as u32,
+        };
         let mut err = vec![0u8; 256];
         // SAFETY: signature from nf.h; all pointers outlive the call.
         let rc = unsafe {
-            let f: Symbol<unsafe extern "C" fn(*const NfConfig, *mut c_char, usize) -> i32> =
-                self.lib.get(b"nf_init\0").map_err(|e| format!("nf_init: {e}"))?;
+            let f: Symbol<unsafe extern "C" fn(*const NfConfig, *mut c_char, usize) -> i32> = self
+                .lib
+                .get(b"nf_init\0")
+                .map_err(|e| format!("nf_init: {e}"))?;
             f(&cfg, err.as_mut_ptr() as *mut c_char, err.len())
         };
         if rc != 0 {
@@ -137,7 +169,10 @@ impl LoadedNf {
     pub fn state_size(&self) -> usize {
         // SAFETY: signature from nf.h.
         unsafe {
-            match self.lib.get::<unsafe extern "C" fn() -> usize>(b"nf_state_size\0") {
+            match self
+                .lib
+                .get::<unsafe extern "C" fn() -> usize>(b"nf_state_size\0")
+            {
                 Ok(f) => f(),
                 Err(_) => 0,
             }
@@ -149,7 +184,10 @@ impl LoadedNf {
         let mut st = StateBuf::new(self.state_size());
         // SAFETY: signature from nf.h; the buffer has nf_state_size() bytes.
         unsafe {
-            if let Ok(f) = self.lib.get::<unsafe extern "C" fn(*mut c_void)>(b"nf_state_init\0") {
+            if let Ok(f) = self
+                .lib
+                .get::<unsafe extern "C" fn(*mut c_void)>(b"nf_state_init\0")
+            {
                 f(st.as_mut_ptr());
             }
         }
@@ -157,11 +195,29 @@ impl LoadedNf {
     }
 
     /// Process one packet in place; returns the verdict.
-    pub fn process(&self, state: &mut StateBuf, now_ns: u64, frame: &mut Vec<u8>, cap: usize, in_port: u32) -> i32 {
+    pub fn process(
+        &self,
+        state: &mut StateBuf,
+        now_ns: u64,
+        frame: &mut Vec<u8>,
+        cap: usize,
+        in_port: u32,
+    ) -> i32 {
         let len = frame.len();
         frame.resize(cap.max(len), 0);
-        let mut pkt = NfPacket { data: frame.as_mut_ptr(), len: len as u32, cap: frame.len() as u32, in_port, reserved: 0 };
-        let mut ctx = NfCtx { state: state.as_mut_ptr(), now_ns, worker: 0, n_workers: 1 };
+        let mut pkt = NfPacket {
+            data: frame.as_mut_ptr(),
+            len: len as u32,
+            cap: frame.len() as u32,
+            in_port,
+            reserved: 0,
+        };
+        let mut ctx = NfCtx {
+            state: state.as_mut_ptr(),
+            now_ns,
+            worker: 0,
+            n_workers: 1,
+        };
         // SAFETY: the ABI contract: the NF touches only data[0..cap) and its state.
         let v = unsafe { (self.process)(&mut ctx, &mut pkt) };
         frame.truncate((pkt.len as usize).min(frame.len()));
@@ -184,7 +240,11 @@ impl LoadedNf {
         // SAFETY: signature from nf.h.
         unsafe {
             if let Ok(f) = self.lib.get::<DigestFn>(b"nf_state_digest\0") {
-                f(state.bytes().as_ptr() as *const c_void, emit, &mut h as *mut Sha256 as *mut c_void);
+                f(
+                    state.bytes().as_ptr() as *const c_void,
+                    emit,
+                    &mut h as *mut Sha256 as *mut c_void,
+                );
                 return hex::encode(h.finalize());
             }
         }

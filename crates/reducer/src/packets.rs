@@ -66,7 +66,9 @@ pub fn pools_from_config(configs: &[&[(String, String)]]) -> Pools {
                 pools.prefixes.push((a, u32::MAX));
             } else if let Some((lo, hi)) = v.split_once('-') {
                 if let (Ok(lo), Ok(hi)) = (lo.parse::<u16>(), hi.parse::<u16>()) {
-                    pools.ports.extend([lo, hi, lo.saturating_sub(1), hi.saturating_add(1)]);
+                    pools
+                        .ports
+                        .extend([lo, hi, lo.saturating_sub(1), hi.saturating_add(1)]);
                 }
             } else if let Ok(p) = v.parse::<u32>() {
                 if (1..=65535).contains(&p) {
@@ -114,7 +116,13 @@ fn build(s: &Spec) -> Vec<u8> {
     }
     f.extend([0x08, 0x00]);
     let l4_len = match s.proto {
-        6 => if s.tcp_opts { 32 } else { 20 },
+        6 => {
+            if s.tcp_opts {
+                32
+            } else {
+                20
+            }
+        }
         17 => 8,
         1 => 8,
         _ => 0,
@@ -168,7 +176,13 @@ pub struct Mix {
 
 impl Default for Mix {
     fn default() -> Self {
-        Mix { tcp: 4, udp: 3, icmp: 2, other: 1, malformed: true }
+        Mix {
+            tcp: 4,
+            udp: 3,
+            icmp: 2,
+            other: 1,
+            malformed: true,
+        }
     }
 }
 
@@ -229,7 +243,10 @@ pub fn generate_mix(pools: &Pools, count: usize, seed: u64, mix: Mix) -> Vec<Tes
             let cut = rng.below(frame.len() as u64) as usize;
             frame.truncate(cut);
         }
-        out.push(TestPacket { frame, now_ns: 1_000_000 * i as u64 });
+        out.push(TestPacket {
+            frame,
+            now_ns: 1_000_000 * i as u64,
+        });
     }
     if !mix.malformed {
         return out;
@@ -238,15 +255,36 @@ pub fn generate_mix(pools: &Pools, count: usize, seed: u64, mix: Mix) -> Vec<Tes
     let mut arp = vec![0xff; 6];
     arp.extend([0x02, 0, 0, 0, 0, 3, 0x08, 0x06, 0, 1, 8, 0, 6, 4, 0, 1]);
     arp.extend([0u8; 20]);
-    let mut v6 = vec![0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02, 0x86, 0xdd, 0x60, 0, 0, 0, 0, 20, 6, 64];
+    let mut v6 = vec![
+        0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02, 0x86, 0xdd, 0x60, 0, 0, 0, 0, 20, 6, 64,
+    ];
     v6.extend([0u8; 32]);
-    v6.extend([0, 80, 1, 187, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x02, 0xff, 0xff, 0, 0, 0, 0]);
-    let mut bad_ihl = build(&Spec { src: 1, dst: 2, proto: 6, sport: 1, dport: 2, tos: 0, vlan: false, frag: false, tcp_opts: false, payload: 0 });
+    v6.extend([
+        0, 80, 1, 187, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x02, 0xff, 0xff, 0, 0, 0, 0,
+    ]);
+    let mut bad_ihl = build(&Spec {
+        src: 1,
+        dst: 2,
+        proto: 6,
+        sport: 1,
+        dport: 2,
+        tos: 0,
+        vlan: false,
+        frag: false,
+        tcp_opts: false,
+        payload: 0,
+    });
     bad_ihl[14] = 0x43;
     let mut bad_ver = bad_ihl.clone();
     bad_ver[14] = 0x65;
-    for (k, frame) in [arp, v6, bad_ihl, bad_ver, vec![], vec![0u8; 13]].into_iter().enumerate() {
-        out.push(TestPacket { frame, now_ns: 1_000_000 * (count + k) as u64 });
+    for (k, frame) in [arp, v6, bad_ihl, bad_ver, vec![], vec![0u8; 13]]
+        .into_iter()
+        .enumerate()
+    {
+        out.push(TestPacket {
+            frame,
+            now_ns: 1_000_000 * (count + k) as u64,
+        });
     }
     out
 }
@@ -265,7 +303,10 @@ mod tests {
             ("rules.1.action".to_string(), "drop".to_string()),
         ];
         let p = pools_from_config(&[&cfg]);
-        assert_eq!(p.prefixes, vec![(0x0808_0808, u32::MAX), (0x0a00_0000, 0xff00_0000)]);
+        assert_eq!(
+            p.prefixes,
+            vec![(0x0808_0808, u32::MAX), (0x0a00_0000, 0xff00_0000)]
+        );
         for port in [22, 23, 79, 80, 90, 91] {
             assert!(p.ports.contains(&port), "{port}");
         }
@@ -274,8 +315,30 @@ mod tests {
     #[test]
     fn mix_controls_protocols_and_is_deterministic() {
         let p = Pools::default();
-        let a = generate_mix(&p, 400, 7, Mix { tcp: 1, udp: 1, icmp: 0, other: 0, malformed: false });
-        let b = generate_mix(&p, 400, 7, Mix { tcp: 1, udp: 1, icmp: 0, other: 0, malformed: false });
+        let a = generate_mix(
+            &p,
+            400,
+            7,
+            Mix {
+                tcp: 1,
+                udp: 1,
+                icmp: 0,
+                other: 0,
+                malformed: false,
+            },
+        );
+        let b = generate_mix(
+            &p,
+            400,
+            7,
+            Mix {
+                tcp: 1,
+                udp: 1,
+                icmp: 0,
+                other: 0,
+                malformed: false,
+            },
+        );
         assert_eq!(a.len(), 400);
         assert!(a.iter().zip(&b).all(|(x, y)| x.frame == y.frame));
         let udp = a.iter().filter(|p| p.frame[23] == 17).count();

@@ -11,7 +11,6 @@ use inkwell::targets::TargetMachine;
 use nfc_core::diag::Diagnostic;
 use nfc_core::reduced::Removal;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 /// What the reducer knows about one NF of the chain.
 #[derive(Debug, Clone)]
@@ -65,20 +64,25 @@ pub struct PassCtx<'a, 'ctx> {
     pub opts: &'a ReduceOptions,
     pub removals: Vec<Removal>,
     pub diags: Vec<Diagnostic>,
-    /// Scratch directory for probe objects.
-    pub work_dir: PathBuf,
     /// Per-NF modules not yet spliced (consumed by the consolidate pass).
     pub pending: std::cell::RefCell<Vec<Module<'ctx>>>,
 }
 
 impl PassCtx<'_, '_> {
     /// Record one change (what, where, why).
-    pub fn removed(&mut self, pass: &str, nf: &str, what: impl Into<String>, location: Option<String>) {
-        self.removals.push(Removal { pass: pass.to_string(), nf: nf.to_string(), what: what.into(), location });
-    }
-    /// The NF a consolidated symbol belongs to.
-    pub fn nf_of_symbol(&self, sym: &str) -> Option<&NfUnit> {
-        self.nfs.iter().find(|n| sym.starts_with(&n.prefix))
+    pub fn removed(
+        &mut self,
+        pass: &str,
+        nf: &str,
+        what: impl Into<String>,
+        location: Option<String>,
+    ) {
+        self.removals.push(Removal {
+            pass: pass.to_string(),
+            nf: nf.to_string(),
+            what: what.into(),
+            location,
+        });
     }
     pub fn llvm_module(&self) -> inkwell::llvm_sys::prelude::LLVMModuleRef {
         self.module.as_mut_ptr()

@@ -9,12 +9,13 @@ pub struct Reduced {
     pub ir: String,
     pub removals: Vec<String>,
     pub diags: Vec<String>,
-    pub dump: Option<String>,
-    pub instructions: (u64, u64),
 }
 
 /// Reduce a chain of inline C sources with their configs.
-pub fn reduce_c(nfs: &[(&str, &[(&str, &str)])], tweak: impl FnOnce(&mut ReduceOptions)) -> Result<Reduced, crate::ReduceError> {
+pub fn reduce_c(
+    nfs: &[(&str, &[(&str, &str)])],
+    tweak: impl FnOnce(&mut ReduceOptions),
+) -> Result<Reduced, crate::ReduceError> {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut inputs = vec![];
     for (k, (src, cfg)) in nfs.iter().enumerate() {
@@ -23,19 +24,31 @@ pub fn reduce_c(nfs: &[(&str, &[(&str, &str)])], tweak: impl FnOnce(&mut ReduceO
         inputs.push(ReduceInput {
             id: format!("t{k}"),
             sources: vec![path],
-            config: cfg.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect(),
+            config: cfg
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
             ..Default::default()
         });
     }
-    let mut opts = ReduceOptions { out_dir: dir.path().join("out"), verify_packets: 1500, ..Default::default() };
+    let mut opts = ReduceOptions {
+        out_dir: dir.path().join("out"),
+        verify_packets: 1500,
+        ..Default::default()
+    };
     tweak(&mut opts);
     let (art, chain, diags) = reduce(&inputs, &opts)?;
     Ok(Reduced {
-        ir: art.ll_path.map(|p| std::fs::read_to_string(p).expect("read IR")).unwrap_or_default(),
-        removals: chain.removals.iter().map(|r| format!("{}: {}", r.pass, r.what)).collect(),
+        ir: art
+            .ll_path
+            .map(|p| std::fs::read_to_string(p).expect("read IR"))
+            .unwrap_or_default(),
+        removals: chain
+            .removals
+            .iter()
+            .map(|r| format!("{}: {}", r.pass, r.what))
+            .collect(),
         diags: diags.iter().map(|d| d.to_string()).collect(),
-        dump: art.dump,
-        instructions: (chain.modules[0].ir_instructions_before, chain.modules[0].ir_instructions_after),
     })
 }
 
@@ -44,7 +57,11 @@ pub fn process_body(ir: &str) -> String {
     let start = ir.find("define i32 @nf_process").unwrap_or(0);
     let rest = &ir[start..];
     let end = rest.find("\n}\n").map(|e| e + 2).unwrap_or(rest.len());
-    rest[..end].lines().filter(|l| !l.trim_start().starts_with("#dbg")).collect::<Vec<_>>().join("\n")
+    rest[..end]
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("#dbg"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A minimal NF skeleton around a process body (C text).

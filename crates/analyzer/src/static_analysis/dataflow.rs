@@ -33,13 +33,23 @@ pub struct Val {
 
 impl Val {
     fn konst(k: i64) -> Val {
-        Val { konst: Some(k), ..Default::default() }
+        Val {
+            konst: Some(k),
+            ..Default::default()
+        }
     }
     fn field(f: Field) -> Val {
-        Val { fields: [f].into_iter().collect(), ..Default::default() }
+        Val {
+            fields: [f].into_iter().collect(),
+            ..Default::default()
+        }
     }
     fn hdr(h: Hdr, off: i64) -> Val {
-        Val { hdr: Some(h), off: Some(off), ..Default::default() }
+        Val {
+            hdr: Some(h),
+            off: Some(off),
+            ..Default::default()
+        }
     }
     /// Join `o` into self; returns true if self changed.
     pub fn join(&mut self, o: &Val) -> bool {
@@ -61,7 +71,12 @@ impl Val {
             _ => {}
         }
         if self.konst != o.konst {
-            self.konst = if before == Val::default() { o.konst } else { None };
+            self.konst = match (self.konst, o.konst) {
+                _ if before == Val::default() => o.konst,
+                // Alternative offsets (e.g. with/without a VLAN tag): keep the untagged one.
+                (Some(a), Some(b)) => Some(a.min(b)),
+                _ => None,
+            };
         }
         *self != before
     }
@@ -70,11 +85,17 @@ impl Val {
         self
     }
     fn has_mirror_pair(&self) -> bool {
-        self.fields.iter().any(|f| *f != f.mirror() && self.fields.contains(&f.mirror()))
+        self.fields
+            .iter()
+            .any(|f| *f != f.mirror() && self.fields.contains(&f.mirror()))
     }
     /// Only the taint (fields, mixed), no pointer facts.
     fn taint(&self) -> Val {
-        Val { fields: self.fields.clone(), mixed: self.mixed, ..Default::default() }
+        Val {
+            fields: self.fields.clone(),
+            mixed: self.mixed,
+            ..Default::default()
+        }
     }
 }
 
@@ -125,6 +146,7 @@ pub struct Events {
     pub accesses: Vec<Access>,
     pub chases: Vec<Chase>,
     pub sym: Vec<SymEvidence>,
+    pub key_slots: Vec<KeySlots>,
     pub cost: u64,
     pub accels: BTreeMap<Accelerator, (usize, u32, String)>,
     pub packet_fns: BTreeSet<usize>,
@@ -138,6 +160,19 @@ pub struct Entry {
     /// Parameters that hold per-flow state located by a flow manager
     /// (FastClick FlowStateElement): (param name, object name, key).
     pub flow_params: Vec<(String, String, Vec<Field>)>,
+    /// Parameters that point at the raw frame (generic byte-buffer entries).
+    pub frame_params: Vec<String>,
+}
+
+/// The key slots passed to a call that also receives a state object: which
+/// field sits in which member of the key (to see mirrored keys).
+#[derive(Debug, Clone)]
+pub struct KeySlots {
+    pub obj: String,
+    pub slots: BTreeMap<String, BTreeSet<Field>>,
+    pub insertish: bool,
+    pub file: usize,
+    pub line: u32,
 }
 
 /// Context handed to the engine.
@@ -161,27 +196,98 @@ pub struct Engine<'p, 't> {
     insert_depth: u32,
 }
 
-const MAX_DEPTH: usize = 10;
+/// Longest call string (caller fn, call site, callee fn, ...): 8 call levels.
+const MAX_DEPTH: usize = 17;
+/// Beyond this many contexts, new calls share one context per function
+/// (context-insensitive), which bounds the cost on very large NFs.
+const MAX_CONTEXTS: usize = 3000;
 
-fn is_insertish(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    ["insert", "add", "create", "alloc", "remove", "delete", "_del", "erase", "new_flow", "emplace"]
-        .iter()
-        .any(|w| n.contains(w))
-        && !n.contains("address")
+/// Split an identifier into lower-case words (snake_case and camelCase).
+fn words(name: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c == '_' || c == ':' || !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
 }
 
+/// Insert/remove-like container operations: by nature per-flow events.
+fn is_insertish(name: &str) -> bool {
+    let w = words(name);
+    w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "insert"
+                | "add"
+                | "create"
+                | "alloc"
+                | "remove"
+                | "delete"
+                | "del"
+                | "erase"
+                | "emplace"
+                | "evict"
+        )
+    }) || (w.iter().any(|x| x == "new")
+        && w.iter()
+            .any(|x| x == "flow" || x == "entry" || x == "session"))
+}
+
+/// Container operations that write (but may happen on every packet).
 fn is_writeish(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    is_insertish(&n) || ["set", "put", "update", "store", "push", "incr", "inc"].iter().any(|w| n.starts_with(w) || n.contains(&format!("_{w}")))
+    is_insertish(name)
+        || words(name).iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "set"
+                    | "put"
+                    | "update"
+                    | "store"
+                    | "push"
+                    | "incr"
+                    | "inc"
+                    | "write"
+                    | "replace"
+                    | "assign"
+            )
+        })
 }
 
 fn is_copy_fn(name: &str) -> bool {
-    matches!(name, "memcpy" | "memmove" | "rte_memcpy" | "clib_memcpy" | "clib_memcpy_fast" | "__builtin_memcpy" | "bcopy" | "copy_from")
+    matches!(
+        name,
+        "memcpy"
+            | "memmove"
+            | "rte_memcpy"
+            | "clib_memcpy"
+            | "clib_memcpy_fast"
+            | "__builtin_memcpy"
+            | "bcopy"
+            | "copy_from"
+    )
 }
 
 fn is_memset(name: &str) -> bool {
-    matches!(name, "memset" | "clib_memset" | "bzero" | "__builtin_memset" | "rte_memset")
+    matches!(
+        name,
+        "memset" | "clib_memset" | "bzero" | "__builtin_memset" | "rte_memset"
+    )
 }
 
 /// Element and packet types whose `state`-like member is the NF's state container.
@@ -191,7 +297,12 @@ fn is_state_ctx_field(base_ty: &str, field: &str) -> bool {
 
 fn is_packet_type(t: &str) -> bool {
     let t = t.to_ascii_lowercase();
-    t.contains("packet") || t.contains("mbuf") || t.contains("pkt") || t.contains("xdp_md") || t.contains("sk_buff") || t.contains("vlib_buffer")
+    t.contains("packet")
+        || t.contains("mbuf")
+        || t.contains("pkt")
+        || t.contains("xdp_md")
+        || t.contains("sk_buff")
+        || t.contains("vlib_buffer")
 }
 
 impl<'p, 't> Engine<'p, 't> {
@@ -243,7 +354,13 @@ impl<'p, 't> Engine<'p, 't> {
         let had = e.clone();
         e.join(v);
         // A scalar slot fed by a field and (elsewhere) its mirror is direction-agnostic.
-        if !e.mixed && e.has_mirror_pair() && !v.has_mirror_pair() && !had.fields.is_empty() && v.fields.len() <= 2 && had.fields.len() <= 2 {
+        if !e.mixed
+            && e.has_mirror_pair()
+            && !v.has_mirror_pair()
+            && !had.fields.is_empty()
+            && v.fields.len() <= 2
+            && had.fields.len() <= 2
+        {
             e.mixed = true;
         }
     }
@@ -251,21 +368,38 @@ impl<'p, 't> Engine<'p, 't> {
     /// Value of a path: the entry itself and every member below it.
     fn env_read(&self, key: &str) -> Val {
         let mut v = self.env.get(key).cloned().unwrap_or_default();
+        // A pointer into state is identified by where it points, not by what
+        // was stored through it.
+        if !v.objs.is_empty() || v.root {
+            return v;
+        }
         let lo = format!("{key}.");
         let hi = format!("{key}/");
         for (_, x) in self.env.range(lo..hi) {
-            let t = Val { hdr: None, off: None, konst: None, ..x.clone() };
-            v.join(&t);
+            v.join(&x.taint());
         }
         v
     }
 
     /// Run to a fixpoint over the given entries, then a collecting pass.
     pub fn run(&mut self, entries: &[Entry], others: &[(usize, FnKind)]) {
+        let inits: Vec<Entry> = others
+            .iter()
+            .filter(|(_, k)| *k == FnKind::Init)
+            .map(|(fi, _)| Entry {
+                fn_idx: *fi,
+                guarded: false,
+                flow_params: vec![],
+                frame_params: vec![],
+            })
+            .collect();
         for _ in 0..8 {
             let before = self.env.clone();
             let rets_before = self.rets.clone();
             self.visited.clear();
+            for e in &inits {
+                self.visit_fn_root(e, FnKind::Init);
+            }
             for e in entries {
                 self.visit_entry(e);
             }
@@ -278,14 +412,23 @@ impl<'p, 't> Engine<'p, 't> {
         for e in entries {
             self.visit_entry(e);
         }
-        self.events.packet_fns = self.visited.iter().filter_map(|s| s.strip_prefix('f')?.split('#').next()?.parse().ok()).collect();
+        self.events.packet_fns = self
+            .visited
+            .iter()
+            .filter_map(|s| s.strip_prefix('f')?.split('#').next()?.parse().ok())
+            .collect();
         let packet_fns = self.events.packet_fns.clone();
         for (fi, kind) in others {
             if packet_fns.contains(fi) {
                 continue;
             }
             self.visited.clear();
-            let e = Entry { fn_idx: *fi, guarded: false, flow_params: vec![] };
+            let e = Entry {
+                fn_idx: *fi,
+                guarded: false,
+                flow_params: vec![],
+                frame_params: vec![],
+            };
             self.kind = *kind;
             self.visit_fn_root(&e, *kind);
         }
@@ -301,8 +444,29 @@ impl<'p, 't> Engine<'p, 't> {
         let scope = self.scope_for(e.fn_idx, &[e.fn_idx]);
         // Seed flow-manager state parameters.
         for (pname, obj, key) in &e.flow_params {
-            let v = Val { fields: key.iter().copied().collect(), objs: [obj.clone()].into_iter().collect(), ..Default::default() };
+            let v = Val {
+                fields: key.iter().copied().collect(),
+                objs: [obj.clone()].into_iter().collect(),
+                ..Default::default()
+            };
             self.env_join(&format!("{scope}|{pname}"), &v);
+        }
+        for pname in &e.frame_params {
+            self.env_join(&format!("{scope}|{pname}"), &Val::hdr(Hdr::Frame, 0));
+        }
+        // nf.h adapter: nf_state_init(void *state) receives the state instance.
+        let f = &self.prog.fns[e.fn_idx];
+        if f.name == "nf_state_init" {
+            if let Some(p) = f.params.first() {
+                let k = format!("{scope}|{}", p.name);
+                self.env_join(
+                    &k,
+                    &Val {
+                        root: true,
+                        ..Default::default()
+                    },
+                );
+            }
         }
         self.kind = kind;
         self.visit_fn(e.fn_idx, vec![e.fn_idx], e.guarded);
@@ -313,11 +477,19 @@ impl<'p, 't> Engine<'p, 't> {
         if !self.visited.insert(scope.clone()) {
             return;
         }
-        let saved = (self.fn_idx, std::mem::replace(&mut self.scope, scope), std::mem::replace(&mut self.call_string, cs), self.guard, std::mem::take(&mut self.loop_conds), self.loop_depth);
+        let saved = (
+            self.fn_idx,
+            std::mem::replace(&mut self.scope, scope),
+            std::mem::replace(&mut self.call_string, cs),
+            self.guard,
+            std::mem::take(&mut self.loop_conds),
+            self.loop_depth,
+        );
         self.fn_idx = fn_idx;
         self.guard = guard;
         self.loop_depth = 0;
-        let count_cost = self.collect && self.kind == FnKind::Packet && self.cost_seen.insert(fn_idx);
+        let count_cost =
+            self.collect && self.kind == FnKind::Packet && self.cost_seen.insert(fn_idx);
         if self.collect && self.kind == FnKind::Packet {
             self.scan_accelerator_constants(fn_idx);
         }
@@ -337,7 +509,12 @@ impl<'p, 't> Engine<'p, 't> {
     fn stmt(&mut self, n: Node<'t>, cost: bool) {
         if cost {
             let w = match n.kind() {
-                "expression_statement" | "declaration" | "return_statement" | "if_statement" | "switch_statement" | "case_statement" => 1,
+                "expression_statement"
+                | "declaration"
+                | "return_statement"
+                | "if_statement"
+                | "switch_statement"
+                | "case_statement" => 1,
                 "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => 2,
                 _ => 0,
             };
@@ -346,15 +523,22 @@ impl<'p, 't> Engine<'p, 't> {
             }
         }
         match n.kind() {
-            "compound_statement" | "translation_unit" | "declaration_list" | "field_declaration_list" => {
+            "compound_statement"
+            | "translation_unit"
+            | "declaration_list"
+            | "field_declaration_list" => {
                 let mut c = n.walk();
                 let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
                 let saved = self.guard;
                 for k in kids {
                     self.stmt(k, cost);
                     // `if (hit) { ...; return; }` makes the rest of the block the miss path.
-                    if k.kind() == "if_statement" && k.child_by_field_name("alternative").is_none() {
-                        if let (Some(c), Some(cons)) = (k.child_by_field_name("condition"), k.child_by_field_name("consequence")) {
+                    if k.kind() == "if_statement" && k.child_by_field_name("alternative").is_none()
+                    {
+                        if let (Some(c), Some(cons)) = (
+                            k.child_by_field_name("condition"),
+                            k.child_by_field_name("consequence"),
+                        ) {
                             if always_exits(cons) && self.rare(c, true) {
                                 self.guard = true;
                             }
@@ -392,12 +576,18 @@ impl<'p, 't> Engine<'p, 't> {
                 }
             }
             "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
-                let cond_text = n.child_by_field_name("condition").map(|c| self.t(c).to_string()).unwrap_or_default();
+                let cond_text = n
+                    .child_by_field_name("condition")
+                    .map(|c| self.t(c).to_string())
+                    .unwrap_or_default();
                 self.loop_conds.push(cond_text);
                 self.loop_depth += 1;
                 let mut c = n.walk();
-                let kids: Vec<(Option<&str>, Node<'t>)> =
-                    n.children(&mut c).enumerate().map(|(i, ch)| (n.field_name_for_child(i as u32), ch)).collect();
+                let kids: Vec<(Option<&str>, Node<'t>)> = n
+                    .children(&mut c)
+                    .enumerate()
+                    .map(|(i, ch)| (n.field_name_for_child(i as u32), ch))
+                    .collect();
                 for (field, k) in kids {
                     if !k.is_named() {
                         continue;
@@ -451,8 +641,14 @@ impl<'p, 't> Engine<'p, 't> {
             "case_statement" | "labeled_statement" => {
                 let mut c = n.walk();
                 let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
-                for k in kids.into_iter().skip(if n.kind() == "case_statement" { 0 } else { 1 }) {
-                    if k.kind().ends_with("statement") || k.kind() == "declaration" || k.kind() == "compound_statement" {
+                for k in kids
+                    .into_iter()
+                    .skip(if n.kind() == "case_statement" { 0 } else { 1 })
+                {
+                    if k.kind().ends_with("statement")
+                        || k.kind() == "declaration"
+                        || k.kind() == "compound_statement"
+                    {
                         self.stmt(k, cost)
                     }
                 }
@@ -462,7 +658,10 @@ impl<'p, 't> Engine<'p, 't> {
                 let mut c = n.walk();
                 let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
                 for k in kids {
-                    if k.kind().ends_with("statement") || k.kind() == "declaration" || k.kind().starts_with("preproc") {
+                    if k.kind().ends_with("statement")
+                        || k.kind() == "declaration"
+                        || k.kind().starts_with("preproc")
+                    {
                         self.stmt(k, cost)
                     } else if k.kind().ends_with("expression") {
                         self.expr(k);
@@ -484,18 +683,32 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn declaration(&mut self, n: Node<'t>) {
-        let Some(ty) = n.child_by_field_name("type") else { return };
+        let Some(ty) = n.child_by_field_name("type") else {
+            return;
+        };
         let src = self.src();
         let mut c = n.walk();
         let decls: Vec<Node<'t>> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
+            if d.kind() == "function_declarator" {
+                // C++ `T x(a, b);` parsed as a prototype: a constructor call.
+                if let Some((name, args)) = self.ctor_from_prototype(d) {
+                    let tname = program_norm(self.t(ty));
+                    let v = self.construct(&tname, &args);
+                    let key = self.var_key(&name);
+                    self.env_join(&key, &v);
+                }
+                continue;
+            }
             let (name, tr) = self.prog.declarator_type(self.file(), ty, d);
             let Some(name) = name else { continue };
             let key = self.var_key(&name);
             if d.kind() != "init_declarator" {
                 continue;
             }
-            let Some(value) = d.child_by_field_name("value") else { continue };
+            let Some(value) = d.child_by_field_name("value") else {
+                continue;
+            };
             let mut v = match value.kind() {
                 "argument_list" => {
                     // C++ constructor call: T x(args)
@@ -512,7 +725,13 @@ impl<'p, 't> Engine<'p, 't> {
             if tr.ptr > 0 {
                 if let Some(h) = headers::hdr_of_type(&tr.name) {
                     if v.hdr.is_some() || is_from_packet(&v) {
-                        let off = if v.hdr == Some(Hdr::Frame) { v.off.map(|o| self.frame_to_hdr_off(o, h)).unwrap_or(Some(0)) } else { Some(0) };
+                        let off = if v.hdr == Some(Hdr::Frame) {
+                            v.off
+                                .map(|o| self.frame_to_hdr_off(o, h))
+                                .unwrap_or(Some(0))
+                        } else {
+                            Some(0)
+                        };
                         v.hdr = Some(h);
                         v.off = off;
                     }
@@ -524,7 +743,14 @@ impl<'p, 't> Engine<'p, 't> {
                 }
             }
             // A local struct copy of a state entry is not a pointer into state.
-            if tr.ptr == 0 && !tr.reference && tr.name != "auto" && self.prog.structs.contains_key(self.prog.resolve_type(&tr.name)) {
+            if tr.ptr == 0
+                && !tr.reference
+                && tr.name != "auto"
+                && self
+                    .prog
+                    .structs
+                    .contains_key(self.prog.resolve_type(&tr.name))
+            {
                 v.objs.clear();
                 v.root = false;
             }
@@ -535,6 +761,52 @@ impl<'p, 't> Engine<'p, 't> {
             }
             self.env_join(&key, &v);
         }
+    }
+
+    /// `T x(a, b)` misparsed as a function prototype inside a body: the
+    /// variable name and the argument values (names of variables, literals).
+    fn ctor_from_prototype(&mut self, d: Node<'t>) -> Option<(String, Vec<Val>)> {
+        let nm = d.child_by_field_name("declarator")?;
+        if nm.kind() != "identifier" {
+            return None;
+        }
+        let name = self.t(nm).to_string();
+        let pl = d.child_by_field_name("parameters")?;
+        let mut c = pl.walk();
+        let params: Vec<Node<'t>> = pl.named_children(&mut c).collect();
+        let mut args = vec![];
+        for p in params {
+            if p.kind() != "parameter_declaration" || p.child_by_field_name("declarator").is_some()
+            {
+                return None;
+            }
+            let t = p
+                .child_by_field_name("type")
+                .map(|t| self.t(t).trim().to_string())
+                .unwrap_or_default();
+            let v = match t.as_str() {
+                "true" => Val::konst(1),
+                "false" => Val::konst(0),
+                x if parse_int(x).is_some() => Val::konst(parse_int(x).unwrap_or(0)),
+                x if self.is_local(x)
+                    || self.prog.globals.contains_key(x)
+                    || self.member(x).is_some() =>
+                {
+                    let k = self.var_key(x);
+                    let mut v = self.env_read(&k);
+                    if !self.is_local(x) {
+                        if let Some((objs, root)) = self.global_state(x) {
+                            v.objs.extend(objs);
+                            v.root |= root;
+                        }
+                    }
+                    v
+                }
+                _ => return None,
+            };
+            args.push(v);
+        }
+        Some((name, args))
     }
 
     fn init_list(&mut self, key: &str, tr: &TypeRef, list: Node<'t>) {
@@ -548,7 +820,9 @@ impl<'p, 't> Engine<'p, 't> {
         let items: Vec<Node<'t>> = list.named_children(&mut c).collect();
         for (i, it) in items.into_iter().enumerate() {
             if it.kind() == "initializer_pair" {
-                let designator = it.child_by_field_name("designator").map(|d| self.t(d).trim_start_matches('.').to_string());
+                let designator = it
+                    .child_by_field_name("designator")
+                    .map(|d| self.t(d).trim_start_matches('.').to_string());
                 if let (Some(dn), Some(v)) = (designator, it.child_by_field_name("value")) {
                     let val = self.expr(v);
                     self.env_join(&format!("{key}.{dn}"), &val);
@@ -596,7 +870,12 @@ impl<'p, 't> Engine<'p, 't> {
     fn member(&self, name: &str) -> Option<&'p super::program::VarDecl> {
         let f = self.f();
         if let Some(cl) = &f.class {
-            if let Some(m) = self.prog.classes.get(cl).and_then(|c| c.members.iter().find(|m| m.name == name)) {
+            if let Some(m) = self
+                .prog
+                .classes
+                .get(cl)
+                .and_then(|c| c.members.iter().find(|m| m.name == name))
+            {
                 return Some(m);
             }
         }
@@ -631,7 +910,10 @@ impl<'p, 't> Engine<'p, 't> {
             }
             "pointer_expression" => {
                 let arg = n.child_by_field_name("argument")?;
-                let op = n.child_by_field_name("operator").map(|o| self.t(o)).unwrap_or("");
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| self.t(o))
+                    .unwrap_or("");
                 let _ = op;
                 self.path_key(arg)
             }
@@ -648,28 +930,51 @@ impl<'p, 't> Engine<'p, 't> {
     fn copy_members(&mut self, from: &str, to: &str) {
         let lo = format!("{from}.");
         let hi = format!("{from}/");
-        let items: Vec<(String, Val)> = self.env.range(lo.clone()..hi).map(|(k, v)| (k[from.len()..].to_string(), v.clone())).collect();
+        let items: Vec<(String, Val)> = self
+            .env
+            .range(lo.clone()..hi)
+            .map(|(k, v)| (k[from.len()..].to_string(), v.clone()))
+            .collect();
         for (suffix, v) in items {
             self.env_join(&format!("{to}{suffix}"), &v);
         }
     }
 
     /// State reference of an access path: (objects, suffix below the object).
-    fn state_ref(&mut self, n: Node<'t>) -> Option<(BTreeSet<String>, String, BTreeSet<Field>, bool)> {
+    fn state_ref(
+        &mut self,
+        n: Node<'t>,
+    ) -> Option<(BTreeSet<String>, String, BTreeSet<Field>, bool)> {
         match n.kind() {
             "identifier" => {
                 let name = self.t(n).to_string();
                 if self.is_local(&name) {
                     return None;
                 }
-                self.global_state(&name).map(|(objs, root)| if root { (BTreeSet::new(), String::new(), BTreeSet::new(), true) } else { (objs, String::new(), BTreeSet::new(), false) })
+                self.global_state(&name).map(|(objs, root)| {
+                    if root {
+                        (BTreeSet::new(), String::new(), BTreeSet::new(), true)
+                    } else {
+                        (objs, String::new(), BTreeSet::new(), false)
+                    }
+                })
             }
             "field_expression" => {
                 let base = n.child_by_field_name("argument")?;
                 let fname = self.t(n.child_by_field_name("field")?).to_string();
-                let arrow = n.child_by_field_name("operator").map(|o| self.t(o) == "->").unwrap_or(false) || self.t(n).contains("->");
+                let arrow = n
+                    .child_by_field_name("operator")
+                    .map(|o| self.t(o) == "->")
+                    .unwrap_or(false)
+                    || self.t(n).contains("->");
                 if base.kind() == "this" {
-                    return self.global_state(&fname).map(|(objs, root)| if root { (BTreeSet::new(), String::new(), BTreeSet::new(), true) } else { (objs, String::new(), BTreeSet::new(), false) });
+                    return self.global_state(&fname).map(|(objs, root)| {
+                        if root {
+                            (BTreeSet::new(), String::new(), BTreeSet::new(), true)
+                        } else {
+                            (objs, String::new(), BTreeSet::new(), false)
+                        }
+                    });
                 }
                 if let Some((objs, suffix, key, root)) = self.state_ref(base) {
                     if root {
@@ -680,10 +985,20 @@ impl<'p, 't> Engine<'p, 't> {
                 // Through a pointer (or reference) value that points into state.
                 let bv = self.expr_quiet(base);
                 if bv.root {
-                    return Some(([fname].into_iter().collect(), String::new(), bv.fields.clone(), false));
+                    return Some((
+                        [fname].into_iter().collect(),
+                        String::new(),
+                        BTreeSet::new(),
+                        false,
+                    ));
                 }
                 if !bv.objs.is_empty() && (arrow || self.is_ref_or_ptr(base)) {
-                    return Some((bv.objs.clone(), format!(".{fname}"), bv.fields.clone(), false));
+                    return Some((
+                        bv.objs.clone(),
+                        format!(".{fname}"),
+                        bv.fields.clone(),
+                        false,
+                    ));
                 }
                 None
             }
@@ -708,7 +1023,10 @@ impl<'p, 't> Engine<'p, 't> {
             }
             "pointer_expression" => {
                 let arg = n.child_by_field_name("argument")?;
-                let op = n.child_by_field_name("operator").map(|o| self.t(o)).unwrap_or("");
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| self.t(o))
+                    .unwrap_or("");
                 if op == "&" {
                     return self.state_ref(arg);
                 }
@@ -735,22 +1053,35 @@ impl<'p, 't> Engine<'p, 't> {
 
     fn is_ref_or_ptr(&self, n: Node<'t>) -> bool {
         if n.kind() == "identifier" {
-            return self.var_type(self.t(n)).map(|t| t.is_pointerish() || t.name == "auto" || t.name.contains("iterator")).unwrap_or(true);
+            return self
+                .var_type(self.t(n))
+                .map(|t| t.is_pointerish() || t.name == "auto" || t.name.contains("iterator"))
+                .unwrap_or(true);
         }
         true
     }
 
     /// Is a global / class member a state candidate; (objects, is_container).
     fn global_state(&self, name: &str) -> Option<(BTreeSet<String>, bool)> {
-        let decl = self.prog.globals.get(name).or_else(|| self.member(name)).or_else(|| {
-            // members of any class (methods defined out of line in another file)
-            self.prog.classes.values().flat_map(|c| c.members.iter()).find(|m| m.name == name)
-        })?;
+        let decl = self
+            .prog
+            .globals
+            .get(name)
+            .or_else(|| self.member(name))
+            .or_else(|| {
+                // members of any class (methods defined out of line in another file)
+                self.prog
+                    .classes
+                    .values()
+                    .flat_map(|c| c.members.iter())
+                    .find(|m| m.name == name)
+            })?;
         if decl.thread_local || (decl.is_const && decl.ty.ptr == 0) {
             return None;
         }
         let resolved = self.prog.resolve_type(&decl.ty.name);
-        let is_struct = decl.ty.ptr == 0 && decl.ty.dims.is_empty() && self.prog.structs.contains_key(resolved);
+        let is_struct =
+            decl.ty.ptr == 0 && decl.ty.dims.is_empty() && self.prog.structs.contains_key(resolved);
         if is_struct && !is_container_type(resolved) {
             return Some((BTreeSet::new(), true));
         }
@@ -778,12 +1109,27 @@ impl<'p, 't> Engine<'p, 't> {
         v
     }
 
-    fn record_access(&mut self, objs: &BTreeSet<String>, key: &BTreeSet<Field>, mixed: bool, write: bool, insertish: bool, n: Node<'t>) {
+    fn record_access(
+        &mut self,
+        objs: &BTreeSet<String>,
+        key: &BTreeSet<Field>,
+        mixed: bool,
+        write: bool,
+        insertish: bool,
+        n: Node<'t>,
+    ) {
         if !self.collect {
             return;
         }
         let guarded = self.guard || self.insert_depth > 0;
-        let what = self.t(n).lines().next().unwrap_or("").chars().take(80).collect::<String>();
+        let what = self
+            .t(n)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(80)
+            .collect::<String>();
         for o in objs {
             self.events.accesses.push(Access {
                 obj: o.clone(),
@@ -803,13 +1149,23 @@ impl<'p, 't> Engine<'p, 't> {
     pub fn expr(&mut self, n: Node<'t>) -> Val {
         match n.kind() {
             "number_literal" => parse_int(self.t(n)).map(Val::konst).unwrap_or_default(),
-            "char_literal" | "string_literal" | "true" | "false" | "null" | "nullptr" | "concatenated_string" => Val::default(),
+            "char_literal"
+            | "string_literal"
+            | "true"
+            | "false"
+            | "null"
+            | "nullptr"
+            | "concatenated_string" => Val::default(),
             "sizeof_expression" | "alignof_expression" => {
                 let v = n
                     .child_by_field_name("type")
                     .map(|t| {
                         let tt = self.t(t);
-                        let tr = TypeRef { name: norm_type(tt.trim_end_matches('*')), ptr: tt.matches('*').count() as u8, ..Default::default() };
+                        let tr = TypeRef {
+                            name: norm_type(tt.trim_end_matches('*')),
+                            ptr: tt.matches('*').count() as u8,
+                            ..Default::default()
+                        };
                         self.prog.sizeof(&tr).map(|x| x.0 as i64)
                     })
                     .unwrap_or(None);
@@ -835,7 +1191,11 @@ impl<'p, 't> Engine<'p, 't> {
             "this" => Val::default(),
             "qualified_identifier" => {
                 let name = self.t(n).rsplit("::").next().unwrap_or("").to_string();
-                self.prog.consts.get(&name).map(|k| Val::konst(*k)).unwrap_or_default()
+                self.prog
+                    .consts
+                    .get(&name)
+                    .map(|k| Val::konst(*k))
+                    .unwrap_or_default()
             }
             "parenthesized_expression" => {
                 let mut c = n.walk();
@@ -852,14 +1212,21 @@ impl<'p, 't> Engine<'p, 't> {
             "comma_expression" => {
                 let l = n.child_by_field_name("left").map(|x| self.expr(x));
                 let _ = l;
-                n.child_by_field_name("right").map(|x| self.expr(x)).unwrap_or_default()
+                n.child_by_field_name("right")
+                    .map(|x| self.expr(x))
+                    .unwrap_or_default()
             }
             "cast_expression" => self.cast(n),
             "field_expression" => self.field_expr(n),
             "subscript_expression" => self.subscript(n),
             "pointer_expression" => {
-                let Some(arg) = n.child_by_field_name("argument") else { return Val::default() };
-                let op = n.child_by_field_name("operator").map(|o| self.t(o)).unwrap_or("");
+                let Some(arg) = n.child_by_field_name("argument") else {
+                    return Val::default();
+                };
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| self.t(o))
+                    .unwrap_or("");
                 if op == "&" {
                     return self.expr(arg);
                 }
@@ -868,30 +1235,53 @@ impl<'p, 't> Engine<'p, 't> {
             }
             "assignment_expression" => self.assign(n),
             "update_expression" => {
-                let Some(arg) = n.child_by_field_name("argument") else { return Val::default() };
+                let Some(arg) = n.child_by_field_name("argument") else {
+                    return Val::default();
+                };
                 let v = self.expr(arg);
                 self.write_target(arg, &Val::default(), None);
                 Val { konst: None, ..v }
             }
             "binary_expression" => self.binary(n),
             "unary_expression" => {
-                let v = n.child_by_field_name("argument").map(|a| self.expr(a)).unwrap_or_default();
-                let op = n.child_by_field_name("operator").map(|o| self.t(o)).unwrap_or("");
+                let v = n
+                    .child_by_field_name("argument")
+                    .map(|a| self.expr(a))
+                    .unwrap_or_default();
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| self.t(o))
+                    .unwrap_or("");
                 let konst = v.konst.and_then(|k| match op {
                     "-" => Some(-k),
                     "~" => Some(!k),
                     "!" => Some((k == 0) as i64),
                     _ => None,
                 });
-                Val { konst, hdr: None, off: None, ..v.taint() }
+                Val {
+                    konst,
+                    hdr: None,
+                    off: None,
+                    ..v.taint()
+                }
             }
             "conditional_expression" => {
                 if let Some(c) = n.child_by_field_name("condition") {
                     self.expr(c);
                 }
-                let a = n.child_by_field_name("consequence").map(|x| self.expr(x)).unwrap_or_default();
-                let b = n.child_by_field_name("alternative").map(|x| self.expr(x)).unwrap_or_default();
-                let mixed = a.fields.iter().any(|f| *f != f.mirror() && b.fields.contains(&f.mirror()) && !a.fields.contains(&f.mirror()));
+                let a = n
+                    .child_by_field_name("consequence")
+                    .map(|x| self.expr(x))
+                    .unwrap_or_default();
+                let b = n
+                    .child_by_field_name("alternative")
+                    .map(|x| self.expr(x))
+                    .unwrap_or_default();
+                let mixed = a.fields.iter().any(|f| {
+                    *f != f.mirror()
+                        && b.fields.contains(&f.mirror())
+                        && !a.fields.contains(&f.mirror())
+                });
                 let mut v = a.union(&b);
                 v.mixed |= mixed;
                 v
@@ -916,7 +1306,10 @@ impl<'p, 't> Engine<'p, 't> {
                 }
                 v
             }
-            "compound_literal_expression" => n.child_by_field_name("value").map(|v| self.expr(v)).unwrap_or_default(),
+            "compound_literal_expression" => n
+                .child_by_field_name("value")
+                .map(|v| self.expr(v))
+                .unwrap_or_default(),
             "lambda_expression" => Val::default(),
             _ => {
                 let mut c = n.walk();
@@ -934,9 +1327,14 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn cast(&mut self, n: Node<'t>) -> Val {
-        let Some(value) = n.child_by_field_name("value") else { return Val::default() };
+        let Some(value) = n.child_by_field_name("value") else {
+            return Val::default();
+        };
         let mut v = self.expr(value);
-        let ty_text = n.child_by_field_name("type").map(|t| self.t(t).to_string()).unwrap_or_default();
+        let ty_text = n
+            .child_by_field_name("type")
+            .map(|t| self.t(t).to_string())
+            .unwrap_or_default();
         let ptr = ty_text.matches('*').count();
         let base = norm_type(&ty_text.replace('*', " "));
         if ptr > 0 {
@@ -959,8 +1357,12 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn field_expr(&mut self, n: Node<'t>) -> Val {
-        let Some(base) = n.child_by_field_name("argument") else { return Val::default() };
-        let Some(field) = n.child_by_field_name("field") else { return Val::default() };
+        let Some(base) = n.child_by_field_name("argument") else {
+            return Val::default();
+        };
+        let Some(field) = n.child_by_field_name("field") else {
+            return Val::default();
+        };
         let fname = self.t(field).to_string();
         if base.kind() == "this" {
             let key = format!("g|{fname}");
@@ -986,7 +1388,10 @@ impl<'p, 't> Engine<'p, 't> {
             }
         }
         // Framework adapters.
-        let base_ty = self.static_type(base).map(|t| self.prog.resolve_type(&t.name).to_string()).unwrap_or_default();
+        let base_ty = self
+            .static_type(base)
+            .map(|t| self.prog.resolve_type(&t.name).to_string())
+            .unwrap_or_default();
         if is_state_ctx_field(&base_ty, &fname) {
             out.root = true;
             return out;
@@ -998,9 +1403,20 @@ impl<'p, 't> Engine<'p, 't> {
             // mbuf->hash.rss: the NIC's 5-tuple hash
             out.fields.extend(Field::FIVE_TUPLE);
         }
-        // Path value (key structs, decoded-header structs).
-        if let Some(k) = self.path_key(n) {
-            let pv = self.env_read(&k);
+        // Path value (key structs, decoded-header structs). Members of a
+        // pointer into state hold stored data, not the key: skip those.
+        // Members of a header pointer are packet bytes: what the NF wrote
+        // there (rewrites) does not change which field they are.
+        if bv.objs.is_empty() && !bv.root && bv.hdr.is_none() {
+            let pv = self
+                .path_key(n)
+                .map(|k| self.env_read(&k))
+                .unwrap_or_default();
+            if pv == Val::default() && bv.hdr.is_none() && out.fields.is_empty() {
+                // A member of a field value (ip->src_address.as_u32): same field.
+                out.fields.extend(bv.fields.iter().copied());
+                out.mixed |= bv.mixed;
+            }
             out.join(&pv);
         }
         // State: pointer into objects.
@@ -1022,13 +1438,17 @@ impl<'p, 't> Engine<'p, 't> {
             for o in &objs {
                 if let Some(sv) = self.env.get(&format!("@{o}{suffix}")).cloned() {
                     out.fields.extend(sv.fields.iter().copied());
+                    out.objs.extend(sv.objs.iter().cloned());
                 }
             }
         }
         out
     }
 
-    fn state_ref_quiet(&mut self, n: Node<'t>) -> Option<(BTreeSet<String>, String, BTreeSet<Field>, bool)> {
+    fn state_ref_quiet(
+        &mut self,
+        n: Node<'t>,
+    ) -> Option<(BTreeSet<String>, String, BTreeSet<Field>, bool)> {
         let saved = self.collect;
         self.collect = false;
         let r = self.state_ref(n);
@@ -1056,18 +1476,30 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn subscript(&mut self, n: Node<'t>) -> Val {
-        let Some(base) = n.child_by_field_name("argument") else { return Val::default() };
+        let Some(base) = n.child_by_field_name("argument") else {
+            return Val::default();
+        };
         let bv = self.expr(base);
-        let iv = self.subscript_index(n).map(|i| self.expr(i)).unwrap_or_default();
+        let iv = self
+            .subscript_index(n)
+            .map(|i| self.expr(i))
+            .unwrap_or_default();
         let mut out = Val::default();
         if let (Some(h), Some(off), Some(k)) = (bv.hdr, bv.off, iv.konst) {
-            if let Some(f) = headers::field_at(h, off + k) {
+            let w = self.elem_width(base);
+            if let Some(f) = headers::field_at(h, off + k * w) {
                 out.fields.insert(f);
             }
         }
-        if let Some(k) = self.path_key(n) {
-            let pv = self.env_read(&k);
-            out.join(&Val { hdr: None, off: None, ..pv });
+        if bv.objs.is_empty() && bv.hdr.is_none() {
+            if let Some(k) = self.path_key(n) {
+                let pv = self.env_read(&k);
+                out.join(&Val {
+                    hdr: None,
+                    off: None,
+                    ..pv
+                });
+            }
         }
         if !bv.objs.is_empty() {
             out.objs.extend(bv.objs.iter().cloned());
@@ -1086,6 +1518,35 @@ impl<'p, 't> Engine<'p, 't> {
         out
     }
 
+    /// Element width of a pointer expression used with `[]` (1 for bytes).
+    fn elem_width(&self, base: Node<'t>) -> i64 {
+        let b = {
+            let mut cur = base;
+            while cur.kind() == "parenthesized_expression" {
+                let mut c = cur.walk();
+                let inner = cur.named_children(&mut c).next();
+                match inner {
+                    Some(i) => cur = i,
+                    None => break,
+                }
+            }
+            cur
+        };
+        match b.kind() {
+            "cast_expression" => b
+                .child_by_field_name("type")
+                .map(|t| norm_type(&self.t(t).replace('*', " ")))
+                .and_then(|t| headers::scalar_width(&t))
+                .unwrap_or(1),
+            "identifier" => self
+                .var_type(self.t(b))
+                .filter(|t| t.ptr == 1)
+                .and_then(|t| headers::scalar_width(&t.name))
+                .unwrap_or(1),
+            _ => 1,
+        }
+    }
+
     /// Read through a pointer value of `width` bytes.
     fn deref(&mut self, pv: &Val, _width: i64, n: Node<'t>, arg: Node<'t>) -> Val {
         let mut out = Val::default();
@@ -1097,7 +1558,13 @@ impl<'p, 't> Engine<'p, 't> {
         if let Some(k) = self.path_key(arg) {
             if pv.hdr.is_none() {
                 let v = self.env_read(&k);
-                out.join(&Val { hdr: None, off: None, objs: BTreeSet::new(), root: false, ..v });
+                out.join(&Val {
+                    hdr: None,
+                    off: None,
+                    objs: BTreeSet::new(),
+                    root: false,
+                    ..v
+                });
             }
         }
         if !pv.objs.is_empty() {
@@ -1112,12 +1579,38 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn binary(&mut self, n: Node<'t>) -> Val {
-        let op = n.child_by_field_name("operator").map(|o| self.t(o).to_string()).unwrap_or_default();
-        let (Some(ln), Some(rn)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else { return Val::default() };
+        let op = n
+            .child_by_field_name("operator")
+            .map(|o| self.t(o).to_string())
+            .unwrap_or_default();
+        let (Some(ln), Some(rn)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        ) else {
+            return Val::default();
+        };
         let l = self.expr(ln);
         let r = self.expr(rn);
         if (op == "==" || op == "!=") && self.collect {
             self.compare(ln, &l, rn, &r, n);
+        }
+        // `ip + ihl * 4` / `frame + 14 + (ihl << 2)`: the L4 header.
+        if op == "+"
+            && matches!(
+                (l.hdr, l.off),
+                (Some(Hdr::Ip4), _) | (Some(Hdr::Frame), Some(14))
+            )
+        {
+            let rt = self.t(rn).to_ascii_lowercase();
+            if rt.contains("ihl")
+                || rt.contains("ip_hl")
+                || rt.contains("hdr_len")
+                || rt.contains("hlen")
+            {
+                let mut v = Val::hdr(Hdr::L4, 0);
+                v.objs = l.objs.clone();
+                return v;
+            }
         }
         // Pointer arithmetic into the packet.
         if op == "+" || op == "-" {
@@ -1126,7 +1619,11 @@ impl<'p, 't> Engine<'p, 't> {
                 v.off = match (l.off, r.konst) {
                     (Some(o), Some(k)) => {
                         // `ip + 1` on a typed header pointer skips the header: unknown offset.
-                        let scale = if l.hdr != Some(Hdr::Frame) && k == 1 { None } else { Some(k) };
+                        let scale = if l.hdr != Some(Hdr::Frame) && k == 1 {
+                            None
+                        } else {
+                            Some(k)
+                        };
                         scale.map(|k| if op == "+" { o + k } else { o - k })
                     }
                     _ => None,
@@ -1162,16 +1659,29 @@ impl<'p, 't> Engine<'p, 't> {
             },
             _ => None,
         };
-        let comparison = matches!(op.as_str(), "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||");
-        let mut v = Val { konst, ..Default::default() };
+        let comparison = matches!(
+            op.as_str(),
+            "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||"
+        );
+        let mut v = Val {
+            konst,
+            ..Default::default()
+        };
         if !comparison {
             v.fields.extend(l.fields.iter().copied());
             v.fields.extend(r.fields.iter().copied());
             v.mixed = l.mixed || r.mixed;
-            v.objs.extend(l.objs.iter().cloned());
-            v.objs.extend(r.objs.iter().cloned());
+            if op == "+" || op == "-" {
+                v.objs.extend(l.objs.iter().cloned());
+                v.objs.extend(r.objs.iter().cloned());
+            }
             if op == "^" || op == "+" {
-                let mirrored = l.fields.iter().any(|f| *f != f.mirror() && r.fields.contains(&f.mirror()) && !l.fields.contains(&f.mirror()) && !r.fields.contains(f));
+                let mirrored = l.fields.iter().any(|f| {
+                    *f != f.mirror()
+                        && r.fields.contains(&f.mirror())
+                        && !l.fields.contains(&f.mirror())
+                        && !r.fields.contains(f)
+                });
                 if mirrored && (op == "^" || (is_plain(ln) && is_plain(rn))) {
                     v.mixed = true;
                 }
@@ -1186,7 +1696,9 @@ impl<'p, 't> Engine<'p, 't> {
             if pv.fields.is_empty() {
                 continue;
             }
-            let Some((objs, suffix, _, false)) = self.state_ref_quiet(sn) else { continue };
+            let Some((objs, suffix, _, false)) = self.state_ref_quiet(sn) else {
+                continue;
+            };
             if objs.is_empty() {
                 continue;
             }
@@ -1196,12 +1708,22 @@ impl<'p, 't> Engine<'p, 't> {
                 self.record_access(&objs2, &pv.fields, pv.mixed, false, false, n);
             }
             for o in &objs {
-                let stored = self.env.get(&format!("@{o}{suffix}")).cloned().unwrap_or_default();
+                let stored = self
+                    .env
+                    .get(&format!("@{o}{suffix}"))
+                    .cloned()
+                    .unwrap_or_default();
                 for f in &stored.fields {
-                    if *f != f.mirror() && pv.fields.contains(&f.mirror()) && !pv.fields.contains(f) {
+                    if *f != f.mirror() && pv.fields.contains(&f.mirror()) && !pv.fields.contains(f)
+                    {
                         let line = Self::line(n);
                         let reason = format!("state slot `{o}{suffix}` stores {f} and is compared with the packet's {}", f.mirror());
-                        self.events.sym.push(SymEvidence { obj: o.clone(), file: self.file(), line, reason });
+                        self.events.sym.push(SymEvidence {
+                            obj: o.clone(),
+                            file: self.file(),
+                            line,
+                            reason,
+                        });
                     }
                 }
             }
@@ -1209,12 +1731,33 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn assign(&mut self, n: Node<'t>) -> Val {
-        let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else { return Val::default() };
-        let op = n.child_by_field_name("operator").map(|o| self.t(o).to_string()).unwrap_or_else(|| "=".into());
+        let (Some(left), Some(right)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        ) else {
+            return Val::default();
+        };
+        let op = n
+            .child_by_field_name("operator")
+            .map(|o| self.t(o).to_string())
+            .unwrap_or_else(|| "=".into());
         let mut v = self.expr(right);
         if op != "=" {
             let old = self.expr(left);
-            v = v.union(&Val { hdr: None, off: None, konst: None, ..old });
+            let k = match (old.konst, v.konst, op.as_str()) {
+                (Some(a), Some(b), "+=") => a.checked_add(b),
+                (Some(a), Some(b), "-=") => a.checked_sub(b),
+                (Some(a), Some(b), "*=") => a.checked_mul(b),
+                (Some(a), Some(b), "|=") => Some(a | b),
+                _ => None,
+            };
+            v = v.union(&Val {
+                hdr: None,
+                off: None,
+                konst: None,
+                ..old
+            });
+            v.konst = k;
         }
         if let Some(k) = self.path_key(left) {
             // Declared header pointer variables keep their kind.
@@ -1238,31 +1781,53 @@ impl<'p, 't> Engine<'p, 't> {
             }
             self.env_join(&k, &v);
             // Pointer chasing: a loop cursor re-assigned from a state read.
-            if self.collect && left.kind() == "identifier" && !self.loop_conds.is_empty() && !v.objs.is_empty() {
+            if self.collect
+                && left.kind() == "identifier"
+                && !self.loop_conds.is_empty()
+                && !v.objs.is_empty()
+            {
                 let name = self.t(left).to_string();
-                let is_read = matches!(strip(right).kind(), "field_expression" | "subscript_expression");
+                let is_read = matches!(
+                    strip(right).kind(),
+                    "field_expression" | "subscript_expression"
+                );
                 if is_read && self.loop_conds.iter().any(|c| has_word(c, &name)) {
                     let mut objs = v.objs.clone();
                     objs.extend(self.env_read(&k).objs);
                     let line = Self::line(n);
-                    self.events.chases.push(Chase { objs, file: self.file(), line });
+                    self.events.chases.push(Chase {
+                        objs,
+                        file: self.file(),
+                        line,
+                    });
                 }
             }
         }
-        let rp = if op == "=" { self.path_key(right) } else { None };
+        let rp = if op == "=" {
+            self.path_key(right)
+        } else {
+            None
+        };
         self.write_target(left, &v, rp);
         v
     }
 
     /// Record a write to `target` if it is state; store the written value in the slot.
     fn write_target(&mut self, target: Node<'t>, v: &Val, rhs_path: Option<String>) {
-        let Some((objs, suffix, key, root)) = self.state_ref_quiet(target) else { return };
+        let Some((objs, suffix, key, root)) = self.state_ref_quiet(target) else {
+            return;
+        };
         if root || objs.is_empty() {
             return;
         }
         for o in &objs {
             let slot = format!("@{o}{suffix}");
-            self.env_join(&slot, &v.taint());
+            // Keep where stored pointers point (free lists, bucket heads).
+            let stored = Val {
+                objs: v.objs.clone(),
+                ..v.taint()
+            };
+            self.env_join(&slot, &stored);
             if let Some(rk) = &rhs_path {
                 self.copy_members(rk, &slot);
             }
@@ -1273,14 +1838,20 @@ impl<'p, 't> Engine<'p, 't> {
 
     fn args(&mut self, al: Node<'t>) -> Vec<Val> {
         let mut c = al.walk();
-        let kids: Vec<Node<'t>> = al.named_children(&mut c).filter(|k| k.kind() != "comment").collect();
+        let kids: Vec<Node<'t>> = al
+            .named_children(&mut c)
+            .filter(|k| k.kind() != "comment")
+            .collect();
         kids.into_iter().map(|k| self.expr(k)).collect()
     }
 
     fn construct(&mut self, ty: &str, args: &[Val]) -> Val {
         let mut v = Val::default();
         if let Some(fields) = headers::flow_id_type(ty) {
-            if args.iter().any(|a| a.hdr.is_some() || !a.fields.is_empty() || a.konst.is_none()) {
+            if args
+                .iter()
+                .any(|a| a.hdr.is_some() || !a.fields.is_empty() || a.konst.is_none())
+            {
                 v.fields.extend(fields.iter().copied());
             }
             if args.len() >= 2 && args[1].konst == Some(1) {
@@ -1301,12 +1872,24 @@ impl<'p, 't> Engine<'p, 't> {
         match f.kind() {
             "identifier" => (self.t(f).to_string(), None),
             "field_expression" => {
-                let name = f.child_by_field_name("field").map(|x| self.t(x).to_string()).unwrap_or_default();
-                (name.rsplit("::").next().unwrap_or("").to_string(), f.child_by_field_name("argument"))
+                let name = f
+                    .child_by_field_name("field")
+                    .map(|x| self.t(x).to_string())
+                    .unwrap_or_default();
+                (
+                    name.rsplit("::").next().unwrap_or("").to_string(),
+                    f.child_by_field_name("argument"),
+                )
             }
-            "qualified_identifier" => (self.t(f).rsplit("::").next().unwrap_or("").to_string(), None),
+            "qualified_identifier" => (
+                self.t(f).rsplit("::").next().unwrap_or("").to_string(),
+                None,
+            ),
             "template_function" => {
-                let n = f.child_by_field_name("name").map(|x| self.t(x).to_string()).unwrap_or_default();
+                let n = f
+                    .child_by_field_name("name")
+                    .map(|x| self.t(x).to_string())
+                    .unwrap_or_default();
                 (n.rsplit("::").next().unwrap_or("").to_string(), None)
             }
             "parenthesized_expression" => {
@@ -1322,13 +1905,18 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn call(&mut self, n: Node<'t>) -> Val {
-        let Some(fnode) = n.child_by_field_name("function") else { return Val::default() };
+        let Some(fnode) = n.child_by_field_name("function") else {
+            return Val::default();
+        };
         let (name, receiver) = self.callee_name(fnode);
         let arg_nodes: Vec<Node<'t>> = n
             .child_by_field_name("arguments")
             .map(|al| {
                 let mut c = al.walk();
-                let v: Vec<Node<'t>> = al.named_children(&mut c).filter(|k| k.kind() != "comment").collect();
+                let v: Vec<Node<'t>> = al
+                    .named_children(&mut c)
+                    .filter(|k| k.kind() != "comment")
+                    .collect();
                 v
             })
             .unwrap_or_default();
@@ -1336,6 +1924,7 @@ impl<'p, 't> Engine<'p, 't> {
         let arg_vals: Vec<Val> = arg_nodes.iter().map(|a| self.expr(*a)).collect();
         if self.collect && self.kind == FnKind::Packet {
             self.note_accelerator_call(&name, n);
+            self.note_key_slots(&name, recv_val.as_ref(), &arg_nodes, &arg_vals, n);
         }
 
         // Header accessors.
@@ -1407,26 +1996,46 @@ impl<'p, 't> Engine<'p, 't> {
             self.write_target(arg_nodes[0], &Val::default(), None);
             return Val::default();
         }
-        if matches!(name.as_str(), "min" | "max" | "MIN" | "MAX" | "clib_min" | "clib_max" | "RTE_MIN" | "RTE_MAX") && arg_vals.len() == 2 {
+        if matches!(
+            name.as_str(),
+            "min" | "max" | "MIN" | "MAX" | "clib_min" | "clib_max" | "RTE_MIN" | "RTE_MAX"
+        ) && arg_vals.len() == 2
+        {
             let (a, b) = (&arg_vals[0], &arg_vals[1]);
-            let mixed = a.fields.iter().any(|f| *f != f.mirror() && b.fields.contains(&f.mirror()));
+            let mixed = a
+                .fields
+                .iter()
+                .any(|f| *f != f.mirror() && b.fields.contains(&f.mirror()));
             let mut v = a.taint().union(&b.taint());
             v.mixed |= mixed;
             return v;
         }
 
-        // In-file functions: interprocedural.
-        let targets: Vec<usize> = self.resolve_call(&name, receiver.is_some());
+        // In-file functions: interprocedural. Methods of a state container
+        // (`_table.find_insert(k)`) are treated as the container's API.
+        let recv_is_state = recv_val
+            .as_ref()
+            .map(|r| !r.objs.is_empty() || r.root)
+            .unwrap_or(false);
+        let targets: Vec<usize> = if recv_is_state {
+            vec![]
+        } else {
+            self.resolve_call(&name, receiver.is_some())
+        };
         if !targets.is_empty() && self.call_string.len() < MAX_DEPTH {
             let mut result = Val::default();
             for ti in targets {
                 let mut cs = self.call_string.clone();
-                let recursive = cs.contains(&ti);
+                let recursive = cs.iter().step_by(2).any(|f| *f == ti);
                 if recursive {
                     continue;
                 }
-                cs.push(n.id());
-                cs.push(ti);
+                if self.ctx_ids.len() > MAX_CONTEXTS {
+                    cs = vec![usize::MAX, ti];
+                } else {
+                    cs.push(n.id());
+                    cs.push(ti);
+                }
                 let callee_scope = self.scope_for(ti, &cs);
                 let params = self.prog.fns[ti].params.clone();
                 for (i, p) in params.iter().enumerate() {
@@ -1447,7 +2056,11 @@ impl<'p, 't> Engine<'p, 't> {
                     }
                 }
                 // receiver of a method call on an object of this class: members are shared (g|)
-                let insertish = is_insertish(&self.prog.fns[ti].name) && arg_vals.iter().chain(recv_val.iter()).any(|a| !a.objs.is_empty() || a.root);
+                let insertish = is_insertish(&self.prog.fns[ti].name)
+                    && arg_vals
+                        .iter()
+                        .chain(recv_val.iter())
+                        .any(|a| !a.objs.is_empty() || a.root);
                 if insertish {
                     self.insert_depth += 1;
                 }
@@ -1498,14 +2111,22 @@ impl<'p, 't> Engine<'p, 't> {
             // Out-parameters (`&result`) of a keyed lookup point at the entry found.
             for an in &arg_nodes {
                 let a = strip(*an);
-                if a.kind() == "pointer_expression" && a.child_by_field_name("operator").map(|o| self.t(o) == "&").unwrap_or(false) {
+                if a.kind() == "pointer_expression"
+                    && a.child_by_field_name("operator")
+                        .map(|o| self.t(o) == "&")
+                        .unwrap_or(false)
+                {
                     if let Some(inner) = a.child_by_field_name("argument") {
                         let inner = strip(inner);
                         if inner.kind() == "identifier" && self.is_local(self.t(inner)) {
                             let cur = self.expr_quiet(inner);
                             if cur.objs.is_empty() && cur.fields.is_empty() {
                                 let k = self.var_key(self.t(inner));
-                                let out = Val { objs: objs.clone(), fields: key.clone(), ..Default::default() };
+                                let out = Val {
+                                    objs: objs.clone(),
+                                    fields: key.clone(),
+                                    ..Default::default()
+                                };
                                 self.env_join(&k, &out);
                             }
                         }
@@ -1533,15 +2154,84 @@ impl<'p, 't> Engine<'p, 't> {
         v
     }
 
+    fn note_key_slots(
+        &mut self,
+        name: &str,
+        recv: Option<&Val>,
+        arg_nodes: &[Node<'t>],
+        arg_vals: &[Val],
+        n: Node<'t>,
+    ) {
+        let mut objs: BTreeSet<String> = BTreeSet::new();
+        for v in recv.into_iter().chain(arg_vals.iter()) {
+            if !v.root && v.fields.is_empty() {
+                objs.extend(v.objs.iter().cloned());
+            }
+        }
+        if objs.is_empty() {
+            return;
+        }
+        for (an, av) in arg_nodes.iter().zip(arg_vals) {
+            if !av.objs.is_empty() || av.fields.is_empty() {
+                continue;
+            }
+            let mut slots: BTreeMap<String, BTreeSet<Field>> = BTreeMap::new();
+            match self.path_key(*an) {
+                Some(k) => {
+                    if let Some(x) = self.env.get(&k) {
+                        if !x.fields.is_empty() {
+                            slots.insert(String::new(), x.fields.clone());
+                        }
+                    }
+                    let lo = format!("{k}.");
+                    let hi = format!("{k}/");
+                    for (kk, x) in self.env.range(lo..hi) {
+                        if !x.fields.is_empty() {
+                            slots
+                                .entry(kk[k.len()..].to_string())
+                                .or_default()
+                                .extend(x.fields.iter().copied());
+                        }
+                    }
+                }
+                None => {
+                    slots.insert(String::new(), av.fields.clone());
+                }
+            }
+            if slots.is_empty() {
+                continue;
+            }
+            for o in &objs {
+                self.events.key_slots.push(KeySlots {
+                    obj: o.clone(),
+                    slots: slots.clone(),
+                    insertish: is_insertish(name),
+                    file: self.file(),
+                    line: Self::line(n),
+                });
+            }
+        }
+    }
+
     fn resolve_call(&self, name: &str, method: bool) -> Vec<usize> {
-        let Some(c) = self.prog.fn_index.get(name) else { return vec![] };
-        let with_body: Vec<usize> = c.iter().copied().filter(|i| self.prog.fns[*i].body.is_some()).collect();
+        let Some(c) = self.prog.fn_index.get(name) else {
+            return vec![];
+        };
+        let with_body: Vec<usize> = c
+            .iter()
+            .copied()
+            .filter(|i| self.prog.fns[*i].body.is_some())
+            .collect();
         if method || with_body.len() <= 1 {
             return with_body;
         }
         // Prefer the method of the current class.
         let cls = &self.f().class;
-        let same: Vec<usize> = with_body.iter().copied().filter(|i| &self.prog.fns[*i].class == cls).collect();
+        let same: Vec<usize> = with_body
+            .iter()
+            .copied()
+            .filter(|i| &self.prog.fns[*i].class == cls)
+            .collect();
         if same.is_empty() {
             with_body
         } else {
@@ -1556,13 +2246,27 @@ impl<'p, 't> Engine<'p, 't> {
     fn rare(&mut self, cond: Node<'t>, negated: bool) -> bool {
         let c = strip(cond);
         match c.kind() {
-            "unary_expression" if c.child_by_field_name("operator").map(|o| self.t(o) == "!").unwrap_or(false) => {
-                let Some(a) = c.child_by_field_name("argument") else { return false };
+            "unary_expression"
+                if c.child_by_field_name("operator")
+                    .map(|o| self.t(o) == "!")
+                    .unwrap_or(false) =>
+            {
+                let Some(a) = c.child_by_field_name("argument") else {
+                    return false;
+                };
                 self.rare(a, !negated)
             }
             "binary_expression" => {
-                let op = c.child_by_field_name("operator").map(|o| self.t(o).to_string()).unwrap_or_default();
-                let (Some(l), Some(r)) = (c.child_by_field_name("left"), c.child_by_field_name("right")) else { return false };
+                let op = c
+                    .child_by_field_name("operator")
+                    .map(|o| self.t(o).to_string())
+                    .unwrap_or_default();
+                let (Some(l), Some(r)) = (
+                    c.child_by_field_name("left"),
+                    c.child_by_field_name("right"),
+                ) else {
+                    return false;
+                };
                 match op.as_str() {
                     "&&" if !negated => self.rare(l, false) || self.rare(r, false),
                     "||" if negated => self.rare(l, true) || self.rare(r, true),
@@ -1570,12 +2274,22 @@ impl<'p, 't> Engine<'p, 't> {
                     "==" | "!=" | "<" | ">=" | "<=" | ">" => {
                         let rt = self.t(r).trim().to_string();
                         let lt = self.t(l).trim().to_string();
-                        let null_ptr = |s: &str| matches!(s, "NULL" | "nullptr" | "(void *)0" | "((void *)0)");
+                        let null_ptr =
+                            |s: &str| matches!(s, "NULL" | "nullptr" | "(void *)0" | "((void *)0)");
                         let zero = |s: &str| matches!(s, "0" | "0UL" | "0u" | "0U");
-                        let end_iter = |s: &str| s.ends_with(".end()") || s.ends_with("->end()") || s == "end()";
+                        let end_iter = |s: &str| {
+                            s.ends_with(".end()") || s.ends_with("->end()") || s == "end()"
+                        };
                         let neg_code = |s: &str| s.starts_with('-');
-                        let (subject, other) = if null_ptr(&lt) || zero(&lt) || end_iter(&lt) || neg_code(&lt) { (r, lt) } else { (l, rt) };
-                        let pointer_sem = null_ptr(&other) || end_iter(&other) || (zero(&other) && self.is_pointer_expr(subject));
+                        let (subject, other) =
+                            if null_ptr(&lt) || zero(&lt) || end_iter(&lt) || neg_code(&lt) {
+                                (r, lt)
+                            } else {
+                                (l, rt)
+                            };
+                        let pointer_sem = null_ptr(&other)
+                            || end_iter(&other)
+                            || (zero(&other) && self.is_pointer_expr(subject));
                         // miss when the comparison is true?
                         let miss_when_true = if pointer_sem {
                             match op.as_str() {
@@ -1604,6 +2318,11 @@ impl<'p, 't> Engine<'p, 't> {
                                 return mwt != negated;
                             }
                         }
+                        if !negated
+                            && (self.is_change_test(&op, l, r) || self.is_ageing_test(&op, l, r))
+                        {
+                            return true;
+                        }
                         !negated && self.is_flag_test(c)
                     }
                     "&" => !negated && self.is_flag_test(c),
@@ -1616,7 +2335,11 @@ impl<'p, 't> Engine<'p, 't> {
                 }
                 // `if (!e)` → miss; `if (e)` → hit (for status codes the reverse).
                 if self.is_state_pointer(c) {
-                    return if self.is_pointer_expr(c) { negated } else { !negated };
+                    return if self.is_pointer_expr(c) {
+                        negated
+                    } else {
+                        !negated
+                    };
                 }
                 false
             }
@@ -1628,20 +2351,32 @@ impl<'p, 't> Engine<'p, 't> {
     fn is_pointer_expr(&self, n: Node<'t>) -> bool {
         let n = strip(n);
         match n.kind() {
-            "identifier" => self.var_type(self.t(n)).map(|t| t.is_pointerish() || t.name == "auto" || t.name.contains("iterator")).unwrap_or(true),
+            "identifier" => self
+                .var_type(self.t(n))
+                .map(|t| t.is_pointerish() || t.name == "auto" || t.name.contains("iterator"))
+                .unwrap_or(true),
             "call_expression" => {
-                let Some(f) = n.child_by_field_name("function") else { return true };
+                let Some(f) = n.child_by_field_name("function") else {
+                    return true;
+                };
                 let (name, recv) = self.callee_name(f);
                 if let Some(ix) = self.prog.fn_index.get(&name).and_then(|v| v.first()) {
                     let fd = &self.prog.fns[*ix];
                     let decl = fd.node.child_by_field_name("declarator");
-                    return decl.map(|d| d.kind() == "pointer_declarator" || d.kind() == "reference_declarator").unwrap_or(false);
+                    return decl
+                        .map(|d| {
+                            d.kind() == "pointer_declarator" || d.kind() == "reference_declarator"
+                        })
+                        .unwrap_or(false);
                 }
                 let l = name.to_ascii_lowercase();
                 if recv.is_some() {
                     return true;
                 }
-                !(l.contains("search") || (l.contains("lookup") && !l.contains("elem")) || l.contains("add") || l.contains("del"))
+                !(l.contains("search")
+                    || (l.contains("lookup") && !l.contains("elem"))
+                    || l.contains("add")
+                    || l.contains("del"))
             }
             _ => true,
         }
@@ -1650,6 +2385,52 @@ impl<'p, 't> Engine<'p, 't> {
     fn is_state_pointer(&mut self, n: Node<'t>) -> bool {
         let v = self.expr_quiet(n);
         !v.objs.is_empty() && !v.root
+    }
+
+    /// `e->port != pkt->in_port`: a stored value compared with a fresh one
+    /// (the entry is rewritten only when it changed).
+    fn is_change_test(&mut self, op: &str, l: Node<'t>, r: Node<'t>) -> bool {
+        if op != "!=" {
+            return false;
+        }
+        let ls = self.is_state_slot(l);
+        let rs = self.is_state_slot(r);
+        (ls && !rs && !self.is_constant(r)) || (rs && !ls && !self.is_constant(l))
+    }
+
+    /// `now - e->last > timeout`: an entry aged past a threshold.
+    fn is_ageing_test(&mut self, op: &str, l: Node<'t>, r: Node<'t>) -> bool {
+        let (diff, _other) = match op {
+            ">" | ">=" => (l, r),
+            "<" | "<=" => (r, l),
+            _ => return false,
+        };
+        let d = strip(diff);
+        if d.kind() != "binary_expression"
+            || d.child_by_field_name("operator")
+                .map(|o| self.t(o) != "-")
+                .unwrap_or(true)
+        {
+            return false;
+        }
+        let Some(sub) = d.child_by_field_name("right") else {
+            return false;
+        };
+        self.is_state_slot(sub)
+    }
+
+    fn is_state_slot(&mut self, n: Node<'t>) -> bool {
+        let n = strip(n);
+        matches!(n.kind(), "field_expression" | "subscript_expression")
+            && self
+                .state_ref_quiet(n)
+                .map(|(o, _, _, root)| !o.is_empty() && !root)
+                .unwrap_or(false)
+    }
+
+    fn is_constant(&mut self, n: Node<'t>) -> bool {
+        let v = self.expr_quiet(n);
+        v.konst.is_some()
     }
 
     fn is_flag_test(&self, n: Node<'t>) -> bool {
@@ -1668,16 +2449,51 @@ impl<'p, 't> Engine<'p, 't> {
         let file = self.file();
         let line = Self::line(n);
         if l.contains("crc") {
-            add(Accelerator::Crc, format!("calls `{name}`"), &mut self.events, file, line);
+            add(
+                Accelerator::Crc,
+                format!("calls `{name}`"),
+                &mut self.events,
+                file,
+                line,
+            );
         }
         if l.contains("csum") || l.contains("cksum") || l.contains("checksum") {
-            add(Accelerator::Checksum, format!("calls `{name}`"), &mut self.events, file, line);
+            add(
+                Accelerator::Checksum,
+                format!("calls `{name}`"),
+                &mut self.events,
+                file,
+                line,
+            );
         }
-        if l.contains("hash") || l.contains("jhash") || l.contains("murmur") || l.contains("fnv") || l.contains("xxhash") {
-            add(Accelerator::Hash, format!("calls `{name}`"), &mut self.events, file, line);
+        if l.contains("hash")
+            || l.contains("jhash")
+            || l.contains("murmur")
+            || l.contains("fnv")
+            || l.contains("xxhash")
+        {
+            add(
+                Accelerator::Hash,
+                format!("calls `{name}`"),
+                &mut self.events,
+                file,
+                line,
+            );
         }
-        if l.contains("lpm") || l.contains("fib") || l.contains("radix") || l.contains("trie") || l.contains("longest_prefix") || l.contains("lookup_route") {
-            add(Accelerator::Lpm, format!("calls `{name}`"), &mut self.events, file, line);
+        if l.contains("lpm")
+            || l.contains("fib")
+            || l.contains("radix")
+            || l.contains("trie")
+            || l.contains("longest_prefix")
+            || l.contains("lookup_route")
+        {
+            add(
+                Accelerator::Lpm,
+                format!("calls `{name}`"),
+                &mut self.events,
+                file,
+                line,
+            );
         }
     }
 
@@ -1689,27 +2505,70 @@ impl<'p, 't> Engine<'p, 't> {
         let file = f.file;
         let name = f.name.clone();
         let mut add = |a: Accelerator, why: &str| {
-            self.events.accels.entry(a).or_insert((file, line, format!("`{name}` {why}")));
+            self.events
+                .accels
+                .entry(a)
+                .or_insert((file, line, format!("`{name}` {why}")));
         };
-        if ["0xedb88320", "0x04c11db7", "0x82f63b78", "0x1edc6f41", "_mm_crc32"].iter().any(|c| t.contains(c)) {
+        if [
+            "0xedb88320",
+            "0x04c11db7",
+            "0x82f63b78",
+            "0x1edc6f41",
+            "_mm_crc32",
+        ]
+        .iter()
+        .any(|c| t.contains(c))
+        {
             add(Accelerator::Crc, "uses a CRC polynomial or instruction");
         }
-        if ["16777619", "0x01000193", "2166136261", "0x811c9dc5", "0x85ebca6b", "0xcc9e2d51", "0x9e3779b9", "0xc2b2ae35"].iter().any(|c| t.contains(c)) {
-            add(Accelerator::Hash, "uses hash-function constants (FNV/murmur/jhash)");
+        if [
+            "16777619",
+            "0x01000193",
+            "2166136261",
+            "0x811c9dc5",
+            "0x85ebca6b",
+            "0xcc9e2d51",
+            "0x9e3779b9",
+            "0xc2b2ae35",
+        ]
+        .iter()
+        .any(|c| t.contains(c))
+        {
+            add(
+                Accelerator::Hash,
+                "uses hash-function constants (FNV/murmur/jhash)",
+            );
         }
         if t.contains(">> 16") && t.contains("0xffff") && (t.contains('~') || t.contains("sum")) {
             add(Accelerator::Checksum, "folds a ones'-complement checksum");
         }
-        if (t.contains("prefix") || t.contains("plen") || t.contains("depth") || t.contains("masklen")) && t.contains("& ") && (t.contains("best") || t.contains("longest")) {
+        if (t.contains("prefix")
+            || t.contains("plen")
+            || t.contains("depth")
+            || t.contains("masklen"))
+            && t.contains("& ")
+            && (t.contains("best") || t.contains("longest"))
+        {
             add(Accelerator::Lpm, "selects the longest matching prefix");
         }
     }
 }
 
+fn program_norm(t: &str) -> String {
+    norm_type(t)
+}
+
 /// Containers whose lookups are keyed API calls (not plain structs).
 fn is_container_type(t: &str) -> bool {
     let l = t.to_ascii_lowercase();
-    l.contains("hash") || l.contains("map") || l.contains("table") || l.contains("bihash") || l.contains("pool") || l.contains("vector") || l.contains("list")
+    l.contains("hash")
+        || l.contains("map")
+        || l.contains("table")
+        || l.contains("bihash")
+        || l.contains("pool")
+        || l.contains("vector")
+        || l.contains("list")
 }
 
 fn is_from_packet(v: &Val) -> bool {
@@ -1717,7 +2576,10 @@ fn is_from_packet(v: &Val) -> bool {
 }
 
 fn is_plain(n: Node) -> bool {
-    matches!(strip(n).kind(), "identifier" | "field_expression" | "call_expression" | "subscript_expression")
+    matches!(
+        strip(n).kind(),
+        "identifier" | "field_expression" | "call_expression" | "subscript_expression"
+    )
 }
 
 pub fn strip(n: Node) -> Node {
@@ -1746,7 +2608,10 @@ fn always_exits(n: Node) -> bool {
         "return_statement" | "goto_statement" | "continue_statement" | "break_statement" => true,
         "compound_statement" => {
             let mut c = n.walk();
-            let last = n.named_children(&mut c).filter(|k| k.kind() != "comment").last();
+            let last = n
+                .named_children(&mut c)
+                .filter(|k| k.kind() != "comment")
+                .last();
             last.map(always_exits).unwrap_or(false)
         }
         "expression_statement" => false,
@@ -1761,7 +2626,9 @@ fn decl_name(d: Node, src: &str) -> Option<String> {
             return Some(text(cur, src).to_string());
         }
         let mut c = cur.walk();
-        let next = cur.child_by_field_name("declarator").or_else(|| cur.named_children(&mut c).next());
+        let next = cur
+            .child_by_field_name("declarator")
+            .or_else(|| cur.named_children(&mut c).next());
         cur = next?;
     }
     None
@@ -1798,4 +2665,28 @@ fn has_word_part(hay: &str, w: &str) -> bool {
         from = e;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn container_operation_names() {
+        for (n, ins, wr) in [
+            ("nf_ftable_insert", true, true),
+            ("psd_find_or_add", true, true),
+            ("rte_hash_add_key_data", true, true),
+            ("clib_bihash_add_del_16_8", true, true),
+            ("in_addr", false, false),
+            ("find_insert", true, true),
+            ("set", false, true),
+            ("getPointer", false, false),
+            ("new_flow", true, true),
+            ("rte_hash_lookup", false, false),
+        ] {
+            assert_eq!(is_insertish(n), ins, "{n}");
+            assert_eq!(is_writeish(n), wr, "{n}");
+        }
+    }
 }

@@ -20,19 +20,43 @@ pub enum Hdr {
 pub fn hdr_of_type(ty: &str) -> Option<Hdr> {
     let t = ty.to_ascii_lowercase();
     let t = t.trim();
-    if t.contains("addr") || t.contains("flowid") || t.contains("headers") || t.contains("key") || t.contains("tuple") {
+    if t.contains("addr")
+        || t.contains("flowid")
+        || t.contains("headers")
+        || t.contains("key")
+        || t.contains("tuple")
+    {
         return None;
     }
-    if t.contains("ether") || t.contains("ethhdr") || t == "nf_eth" || t.ends_with("_eth") || t.contains("eth_hdr") || t.contains("mac_header") {
+    if t.contains("ether")
+        || t.contains("ethhdr")
+        || t == "nf_eth"
+        || t.ends_with("_eth")
+        || t.contains("eth_hdr")
+        || t.contains("mac_header")
+    {
         return Some(Hdr::Eth);
     }
     if t.contains("ip6") || t.contains("ipv6") {
         return Some(Hdr::Ip6);
     }
-    if t.contains("tcp") || t.contains("udp") || t.contains("sctp") || t.contains("l4_") || t.contains("transport") {
+    if t.contains("tcp")
+        || t.contains("udp")
+        || t.contains("sctp")
+        || t.contains("l4_")
+        || t.contains("transport")
+    {
         return Some(Hdr::L4);
     }
-    if t.contains("iphdr") || t.contains("ipv4") || t.contains("ip4_header") || t == "ip" || t.ends_with("_ip") || t.contains("ip_hdr") || t.contains("ip_header") || t == "ip4_h" {
+    if t.contains("iphdr")
+        || t.contains("ipv4")
+        || t.contains("ip4_header")
+        || t == "ip"
+        || t.ends_with("_ip")
+        || t.contains("ip_hdr")
+        || t.contains("ip_header")
+        || t == "ip4_h"
+    {
         return Some(Hdr::Ip4);
     }
     None
@@ -42,8 +66,10 @@ pub fn hdr_of_type(ty: &str) -> Option<Hdr> {
 pub fn scalar_width(ty: &str) -> Option<i64> {
     match ty {
         "uint8_t" | "u8" | "char" | "unsigned char" | "__u8" | "u_char" | "int8_t" => Some(1),
-        "uint16_t" | "u16" | "__be16" | "__u16" | "rte_be16_t" | "unsigned short" | "short" | "u_short" => Some(2),
-        "uint32_t" | "u32" | "__be32" | "__u32" | "rte_be32_t" | "unsigned" | "unsigned int" | "int" | "u_int" => Some(4),
+        "uint16_t" | "u16" | "__be16" | "__u16" | "rte_be16_t" | "unsigned short" | "short"
+        | "u_short" => Some(2),
+        "uint32_t" | "u32" | "__be32" | "__u32" | "rte_be32_t" | "unsigned" | "unsigned int"
+        | "int" | "u_int" => Some(4),
         "uint64_t" | "u64" | "__be64" | "__u64" => Some(8),
         _ => None,
     }
@@ -55,19 +81,36 @@ pub fn member_field(hdr: Hdr, name: &str) -> Option<Field> {
     let n = n.trim_start_matches('_');
     match hdr {
         Hdr::Eth => match n {
-            "dst" | "h_dest" | "ether_dhost" | "dst_addr" | "d_addr" | "dst_address" | "dmac" | "dst_mac" | "dhost" => Some(Field::DstMac),
-            "src" | "h_source" | "ether_shost" | "src_addr" | "s_addr" | "src_address" | "smac" | "src_mac" | "shost" => Some(Field::SrcMac),
+            "dst" | "h_dest" | "ether_dhost" | "dst_addr" | "d_addr" | "dst_address" | "dmac"
+            | "dst_mac" | "dhost" => Some(Field::DstMac),
+            "src" | "h_source" | "ether_shost" | "src_addr" | "s_addr" | "src_address" | "smac"
+            | "src_mac" | "shost" => Some(Field::SrcMac),
             _ => None,
         },
         Hdr::Ip4 | Hdr::Ip6 => match n {
-            "saddr" | "src_addr" | "ip_src" | "src_address" | "src" | "sip" | "src_ip" | "ip6_src" | "source_address" | "srcaddr" => Some(Field::SrcIp),
-            "daddr" | "dst_addr" | "ip_dst" | "dst_address" | "dst" | "dip" | "dst_ip" | "ip6_dst" | "destination_address" | "dstaddr" => Some(Field::DstIp),
-            "protocol" | "proto" | "ip_p" | "next_proto_id" | "next_hdr" | "nexthdr" | "ip6_nxt" | "next_header" | "proto_id" => Some(Field::Proto),
+            "saddr" | "src_addr" | "ip_src" | "src_address" | "src" | "sip" | "src_ip"
+            | "ip6_src" | "source_address" | "srcaddr" => Some(Field::SrcIp),
+            "daddr"
+            | "dst_addr"
+            | "ip_dst"
+            | "dst_address"
+            | "dst"
+            | "dip"
+            | "dst_ip"
+            | "ip6_dst"
+            | "destination_address"
+            | "dstaddr" => Some(Field::DstIp),
+            "protocol" | "proto" | "ip_p" | "next_proto_id" | "next_hdr" | "nexthdr"
+            | "ip6_nxt" | "next_header" | "proto_id" => Some(Field::Proto),
             _ => None,
         },
         Hdr::L4 => match n {
-            "source" | "sport" | "src_port" | "th_sport" | "uh_sport" | "src" | "srcport" => Some(Field::SrcPort),
-            "dest" | "dport" | "dst_port" | "th_dport" | "uh_dport" | "dst" | "dstport" => Some(Field::DstPort),
+            "source" | "sport" | "src_port" | "th_sport" | "uh_sport" | "src" | "srcport" => {
+                Some(Field::SrcPort)
+            }
+            "dest" | "dport" | "dst_port" | "th_dport" | "uh_dport" | "dst" | "dstport" => {
+                Some(Field::DstPort)
+            }
             _ => None,
         },
         Hdr::Frame => generic_member_field(n),
@@ -124,11 +167,18 @@ pub fn field_at(hdr: Hdr, off: i64) -> Option<Field> {
 /// Framework accessors (functions or methods) that return a header pointer.
 pub fn accessor_hdr(name: &str) -> Option<Hdr> {
     match name {
-        "ip_header" | "network_header" | "ip4_header" | "ipv4_header" | "rte_ipv4_hdr" | "ip_hdr" => Some(Hdr::Ip4),
+        "ip_header" | "network_header" | "ip4_header" | "ipv4_header" | "rte_ipv4_hdr"
+        | "ip_hdr" => Some(Hdr::Ip4),
         "ip6_header" | "ipv6_header" => Some(Hdr::Ip6),
-        "tcp_header" | "udp_header" | "transport_header" | "icmp_header" | "ip4_next_header" | "tcp_hdr" | "udp_hdr" => Some(Hdr::L4),
+        "tcp_header" | "udp_header" | "transport_header" | "icmp_header" | "ip4_next_header"
+        | "tcp_hdr" | "udp_hdr" => Some(Hdr::L4),
         "ether_header" | "mac_header" | "eth_hdr" | "ethernet_header" => Some(Hdr::Eth),
-        "vlib_buffer_get_current" | "rte_pktmbuf_mtod" | "rte_pktmbuf_mtod_offset" | "data" | "buffer" | "packet_data" => Some(Hdr::Frame),
+        "vlib_buffer_get_current"
+        | "rte_pktmbuf_mtod"
+        | "rte_pktmbuf_mtod_offset"
+        | "data"
+        | "buffer"
+        | "packet_data" => Some(Hdr::Frame),
         _ => None,
     }
 }
@@ -149,7 +199,7 @@ pub fn accessor_field(name: &str) -> Option<Field> {
 /// Types that stand for a whole flow identifier (Click IPFlowID and friends)
 /// and the fields they carry when built from a packet.
 pub fn flow_id_type(ty: &str) -> Option<&'static [Field]> {
-    match ty {
+    match super::program::bare(ty) {
         "IPFlowID" | "IPFlow5ID" | "FlowID" => Some(&Field::FIVE_TUPLE),
         _ => None,
     }

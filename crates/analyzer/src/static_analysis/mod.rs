@@ -31,19 +31,29 @@ pub struct SourceText {
 }
 
 fn is_cpp_name(p: &str) -> bool {
-    [".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"].iter().any(|e| p.ends_with(e))
+    [".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"]
+        .iter()
+        .any(|e| p.ends_with(e))
 }
 
 /// Guess the framework from the source text.
 pub fn detect_framework(files: &[SourceText]) -> Option<Framework> {
-    let all: String = files.iter().map(|f| f.text.as_str()).collect::<Vec<_>>().join("\n");
+    let all: String = files
+        .iter()
+        .map(|f| f.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
     if all.contains("nf_process") && all.contains("nf_ctx") {
         return Some(Framework::NfcC);
     }
     if all.contains("vlib_") || all.contains("VLIB_") {
         return Some(Framework::Vpp);
     }
-    if all.contains("CLICK_DECLS") || all.contains("<click/") || all.contains("simple_action") || all.contains("push_batch") {
+    if all.contains("CLICK_DECLS")
+        || all.contains("<click/")
+        || all.contains("simple_action")
+        || all.contains("push_batch")
+    {
         return Some(Framework::Click);
     }
     if all.contains("rte_mbuf") || all.contains("rte_eth_") || all.contains("rte_hash") {
@@ -83,17 +93,40 @@ fn init_like(name: &str) -> bool {
         || n.contains("load")
 }
 
-const CLICK_PACKET_METHODS: &[&str] =
-    &["simple_action", "push", "push_batch", "simple_action_batch", "pull", "process", "push_flow", "action", "smaction", "push_packet"];
+const CLICK_PACKET_METHODS: &[&str] = &[
+    "simple_action",
+    "push",
+    "push_batch",
+    "simple_action_batch",
+    "pull",
+    "process",
+    "push_flow",
+    "action",
+    "smaction",
+    "push_packet",
+];
 
 fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
     let mut out = vec![];
     let with_body = |i: &usize| prog.fns[*i].body.is_some();
-    let by_name = |n: &str| prog.fn_index.get(n).cloned().unwrap_or_default().into_iter().filter(with_body).collect::<Vec<_>>();
+    let by_name = |n: &str| {
+        prog.fn_index
+            .get(n)
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(with_body)
+            .collect::<Vec<_>>()
+    };
     match fw {
         Some(Framework::NfcC) => {
             for i in by_name("nf_process") {
-                out.push(Entry { fn_idx: i, guarded: false, flow_params: vec![] });
+                out.push(Entry {
+                    fn_idx: i,
+                    guarded: false,
+                    flow_params: vec![],
+                    frame_params: vec![],
+                });
             }
         }
         Some(Framework::Click) => {
@@ -108,17 +141,42 @@ fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
                 let mut flow_params = vec![];
                 if let Some(cl) = &f.class {
                     let bases = prog.class_bases(cl);
-                    if let Some(b) = bases.iter().find(|b| b.contains("FlowStateElement") || b.contains("FlowSpaceElement") || b.contains("FlowElement")) {
-                        let state_ty = b.split_once('<').map(|(_, r)| r.trim_end_matches('>').split(',').last().unwrap_or("").trim().to_string());
+                    if let Some(b) = bases.iter().find(|b| {
+                        b.contains("FlowStateElement")
+                            || b.contains("FlowSpaceElement")
+                            || b.contains("FlowElement")
+                    }) {
+                        let state_ty = b.split_once('<').map(|(_, r)| {
+                            r.trim_end_matches('>')
+                                .split(',')
+                                .last()
+                                .unwrap_or("")
+                                .trim()
+                                .to_string()
+                        });
                         for p in &f.params {
-                            let matches_ty = state_ty.as_deref().map(|s| !s.is_empty() && p.ty.name == s).unwrap_or(false);
-                            if (matches_ty || p.name.contains("fcb") || p.name.contains("flowdata")) && p.ty.is_pointerish() {
-                                flow_params.push((p.name.clone(), "flow_state".to_string(), Field::FIVE_TUPLE.to_vec()));
+                            let matches_ty = state_ty
+                                .as_deref()
+                                .map(|s| !s.is_empty() && p.ty.name == s)
+                                .unwrap_or(false);
+                            if (matches_ty || p.name.contains("fcb") || p.name.contains("flowdata"))
+                                && p.ty.is_pointerish()
+                            {
+                                flow_params.push((
+                                    p.name.clone(),
+                                    "flow_state".to_string(),
+                                    Field::FIVE_TUPLE.to_vec(),
+                                ));
                             }
                         }
                     }
                 }
-                out.push(Entry { fn_idx: i, guarded: is_new_flow, flow_params });
+                out.push(Entry {
+                    fn_idx: i,
+                    guarded: is_new_flow,
+                    flow_params,
+                    frame_params: vec![],
+                });
             }
         }
         Some(Framework::Vpp) => {
@@ -127,9 +185,16 @@ fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
                     continue;
                 }
                 let node_fn = f.name.starts_with("vlib_node_fn_")
-                    || f.params.iter().any(|p| p.ty.name.contains("vlib_frame_t") || p.ty.name.contains("vlib_frame"));
+                    || f.params.iter().any(|p| {
+                        p.ty.name.contains("vlib_frame_t") || p.ty.name.contains("vlib_frame")
+                    });
                 if node_fn && !init_like(&f.name) {
-                    out.push(Entry { fn_idx: i, guarded: false, flow_params: vec![] });
+                    out.push(Entry {
+                        fn_idx: i,
+                        guarded: false,
+                        flow_params: vec![],
+                        frame_params: vec![],
+                    });
                 }
             }
         }
@@ -140,9 +205,19 @@ fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
                 }
                 if f.params.iter().any(|p| {
                     let t = p.ty.name.to_ascii_lowercase();
-                    (t.contains("rte_mbuf") || t.contains("packet") || t.contains("pkt") || t.contains("xdp_md") || t.contains("sk_buff")) && (p.ty.is_pointerish() || !p.ty.dims.is_empty())
+                    (t.contains("rte_mbuf")
+                        || t.contains("packet")
+                        || t.contains("pkt")
+                        || t.contains("xdp_md")
+                        || t.contains("sk_buff"))
+                        && (p.ty.is_pointerish() || !p.ty.dims.is_empty())
                 }) {
-                    out.push(Entry { fn_idx: i, guarded: false, flow_params: vec![] });
+                    out.push(Entry {
+                        fn_idx: i,
+                        guarded: false,
+                        flow_params: vec![],
+                        frame_params: vec![],
+                    });
                 }
             }
             if out.is_empty() {
@@ -150,14 +225,86 @@ fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
                     let Some(b) = f.body else { continue };
                     let t = program::text(b, prog.src(f.file));
                     if t.contains("rx_burst") || t.contains("recv") {
-                        out.push(Entry { fn_idx: i, guarded: false, flow_params: vec![] });
+                        out.push(Entry {
+                            fn_idx: i,
+                            guarded: false,
+                            flow_params: vec![],
+                            frame_params: vec![],
+                        });
                     }
                 }
             }
         }
     }
-    // Drop entries that are only helpers of other entries' call trees? Keep all: contexts differ.
+    if out.is_empty() {
+        out = generic_entries(prog);
+    }
     out
+}
+
+/// Framework-less C: root functions (called by no other function, not
+/// init-like) that take a raw byte buffer; the buffer is the frame.
+fn generic_entries(prog: &Program) -> Vec<Entry> {
+    let mut called: BTreeSet<String> = BTreeSet::new();
+    for f in &prog.fns {
+        if let Some(b) = f.body {
+            collect_calls(b, prog.src(f.file), &mut called);
+        }
+    }
+    let mut out = vec![];
+    for (i, f) in prog.fns.iter().enumerate() {
+        if f.body.is_none() || init_like(&f.name) || called.contains(&f.name) {
+            continue;
+        }
+        let frame_params: Vec<String> = f
+            .params
+            .iter()
+            .filter(|p| {
+                p.ty.ptr == 1
+                    && matches!(
+                        p.ty.name.as_str(),
+                        "uint8_t"
+                            | "u8"
+                            | "unsigned char"
+                            | "char"
+                            | "u_char"
+                            | "void"
+                            | "__u8"
+                            | "uchar"
+                            | "u_int8_t"
+                    )
+            })
+            .map(|p| p.name.clone())
+            .collect();
+        if let Some(first) = frame_params.first() {
+            out.push(Entry {
+                fn_idx: i,
+                guarded: false,
+                flow_params: vec![],
+                frame_params: vec![first.clone()],
+            });
+        }
+    }
+    out
+}
+
+fn collect_calls(n: tree_sitter::Node, src: &str, out: &mut BTreeSet<String>) {
+    if n.kind() == "call_expression" {
+        if let Some(f) = n.child_by_field_name("function") {
+            let t = program::text(f, src);
+            out.insert(
+                t.rsplit(['.', '>', ':'])
+                    .next()
+                    .unwrap_or(t)
+                    .trim()
+                    .to_string(),
+            );
+        }
+    }
+    let mut c = n.walk();
+    for ch in n.named_children(&mut c) {
+        collect_calls(ch, src, out);
+    }
 }
 
 /// Where a state object is declared and how big its entries are.
@@ -169,11 +316,19 @@ struct ObjDecl {
 
 fn find_obj_decl(prog: &Program, obj: &str, state_structs: &BTreeSet<String>) -> Option<ObjDecl> {
     if let Some(g) = prog.globals.get(obj) {
-        return Some(ObjDecl { file: g.file, line: g.line, ty: g.ty.clone() });
+        return Some(ObjDecl {
+            file: g.file,
+            line: g.line,
+            ty: g.ty.clone(),
+        });
     }
     for c in prog.classes.values() {
         if let Some(m) = c.members.iter().find(|m| m.name == obj) {
-            return Some(ObjDecl { file: m.file, line: m.line, ty: m.ty.clone() });
+            return Some(ObjDecl {
+                file: m.file,
+                line: m.line,
+                ty: m.ty.clone(),
+            });
         }
     }
     // A member of a state container struct: prefer structs known to be containers.
@@ -185,46 +340,99 @@ fn find_obj_decl(prog: &Program, obj: &str, state_structs: &BTreeSet<String>) ->
             }
         }
     }
-    best.map(|ty| ObjDecl { file: usize::MAX, line: 0, ty })
+    best.map(|ty| ObjDecl {
+        file: usize::MAX,
+        line: 0,
+        ty,
+    })
 }
 
 /// (entry bytes, capacity, chained container) of an object's declared type.
 fn entry_shape(prog: &Program, ty: &TypeRef) -> (Option<u64>, Option<u64>, bool) {
     let name = prog.resolve_type(&ty.name).to_string();
     let lname = name.to_ascii_lowercase();
-    let chained = ["hashtable", "hashmap", "unordered_map", "std::map", "map<", "list<", "bihash", "hashcontainer", "rbtree", "avl"]
-        .iter()
-        .any(|k| lname.contains(k))
+    let chained = [
+        "hashtable",
+        "hashmap",
+        "unordered_map",
+        "std::map",
+        "map<",
+        "list<",
+        "bihash",
+        "hashcontainer",
+        "rbtree",
+        "avl",
+    ]
+    .iter()
+    .any(|k| lname.contains(k))
         && !lname.contains("rte_hash");
     if !ty.dims.is_empty() {
-        let elem = TypeRef { dims: vec![], ..ty.clone() };
+        let elem = TypeRef {
+            dims: vec![],
+            ..ty.clone()
+        };
         let cap = ty.dims.iter().try_fold(1u64, |a, d| d.map(|d| a * d));
         // Two-dimensional arrays (count-min rows): one entry is one cell.
         return (prog.sizeof(&elem).map(|x| x.0), cap, chained);
     }
     if ty.ptr > 0 {
-        let elem = TypeRef { ptr: ty.ptr - 1, ..ty.clone() };
-        return (prog.sizeof(&elem).map(|x| x.0).filter(|_| ty.ptr == 1), None, chained);
+        let elem = TypeRef {
+            ptr: ty.ptr - 1,
+            ..ty.clone()
+        };
+        return (
+            prog.sizeof(&elem).map(|x| x.0).filter(|_| ty.ptr == 1),
+            None,
+            chained,
+        );
     }
-    // Template containers: HashTable<K, V>
+    // Template containers: HashTable<K, V>; a chained node also holds a next pointer.
     if let Some((_, args)) = name.split_once('<') {
         let args = args.trim_end_matches('>');
         let parts: Vec<&str> = args.split(',').map(str::trim).collect();
-        let mut total = 0u64;
-        let mut ok = !parts.is_empty();
-        for p in &parts {
-            match prog.sizeof(&TypeRef { name: program::norm_type(p), ptr: p.matches('*').count() as u8, ..Default::default() }) {
-                Some((s, _)) => total += s,
-                None => ok = false,
-            }
+        let mut fields = vec![];
+        for (i, p) in parts.iter().enumerate() {
+            fields.push((
+                format!("a{i}"),
+                TypeRef {
+                    name: program::norm_type(p),
+                    ptr: p.matches('*').count() as u8,
+                    ..Default::default()
+                },
+            ));
         }
-        return (if ok { Some(total) } else { None }, None, chained);
+        if chained {
+            fields.push((
+                "next".into(),
+                TypeRef {
+                    name: "void".into(),
+                    ptr: 1,
+                    ..Default::default()
+                },
+            ));
+        }
+        let def = program::StructDef {
+            fields,
+            packed: false,
+        };
+        return (prog.layout(&def, 0).map(|x| x.0), None, chained);
     }
     // A struct wrapping one array of slots (e.g. an inline hash table).
     if let Some(def) = prog.structs.get(&name) {
-        let arrays: Vec<&TypeRef> = def.fields.iter().map(|(_, t)| t).filter(|t| !t.dims.is_empty()).collect();
-        if let Some(big) = arrays.into_iter().max_by_key(|t| t.dims.iter().map(|d| d.unwrap_or(0)).product::<u64>()) {
-            let elem = TypeRef { dims: vec![], ..big.clone() };
+        let arrays: Vec<&TypeRef> = def
+            .fields
+            .iter()
+            .map(|(_, t)| t)
+            .filter(|t| !t.dims.is_empty())
+            .collect();
+        if let Some(big) = arrays
+            .into_iter()
+            .max_by_key(|t| t.dims.iter().map(|d| d.unwrap_or(0)).product::<u64>())
+        {
+            let elem = TypeRef {
+                dims: vec![],
+                ..big.clone()
+            };
             let cap = big.dims.iter().try_fold(1u64, |a, d| d.map(|d| a * d));
             return (prog.sizeof(&elem).map(|x| x.0), cap, chained);
         }
@@ -235,7 +443,11 @@ fn entry_shape(prog: &Program, ty: &TypeRef) -> (Option<u64>, Option<u64>, bool)
 
 /// Analyse the given sources. Never fails: problems become diagnostics and
 /// lower confidence.
-pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Framework>) -> (Facts, Vec<Diagnostic>) {
+pub fn analyze_static(
+    name: &str,
+    sources: &[SourceText],
+    framework: Option<Framework>,
+) -> (Facts, Vec<Diagnostic>) {
     let mut diags = vec![];
     let mut type_macros = HashMap::new();
     for s in sources {
@@ -248,7 +460,10 @@ pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Fram
         let cpp = is_cpp_name(&s.display) || (cpp_project && s.display.ends_with(".h"));
         match program::parse(s.display.clone(), text, cpp) {
             Some(p) => parsed.push(p),
-            None => diags.push(Diagnostic::warning("A0101", format!("could not parse {}", s.display)).with_span(Span::file_only(&s.display))),
+            None => diags.push(
+                Diagnostic::warning("A0101", format!("could not parse {}", s.display))
+                    .with_span(Span::file_only(&s.display)),
+            ),
         }
     }
     let framework = framework.or_else(|| detect_framework(sources));
@@ -280,13 +495,27 @@ pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Fram
         .iter()
         .enumerate()
         .filter(|(i, f)| f.body.is_some() && !packet_entry_set.contains(i))
-        .map(|(i, f)| (i, if init_like(&f.name) || f.class.as_deref() == Some(&f.name) { FnKind::Init } else { FnKind::Other }))
+        .map(|(i, f)| {
+            (
+                i,
+                if init_like(&f.name) || f.class.as_deref() == Some(&f.name) {
+                    FnKind::Init
+                } else {
+                    FnKind::Other
+                },
+            )
+        })
         .collect();
     let mut engine = Engine::new(&prog);
     engine.run(&entries, &others);
     let ev = std::mem::take(&mut engine.events);
 
-    let disp = |file: usize| parsed.get(file).map(|p| p.display.clone()).unwrap_or_default();
+    let disp = |file: usize| {
+        parsed
+            .get(file)
+            .map(|p| p.display.clone())
+            .unwrap_or_default()
+    };
 
     // Per object summaries.
     #[derive(Default)]
@@ -315,9 +544,11 @@ pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Fram
                 if a.write {
                     o.packet_write = true;
                     if a.guarded || a.insertish {
-                        o.guarded_write.get_or_insert((a.file, a.line, a.what.clone()));
+                        o.guarded_write
+                            .get_or_insert((a.file, a.line, a.what.clone()));
                     } else {
-                        o.unguarded_write.get_or_insert((a.file, a.line, a.what.clone()));
+                        o.unguarded_write
+                            .get_or_insert((a.file, a.line, a.what.clone()));
                     }
                 } else {
                     o.packet_read = true;
@@ -325,6 +556,80 @@ pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Fram
             }
             FnKind::Other => o.other_write |= a.write,
             FnKind::Init => {}
+        }
+    }
+    // Mirrored keys: the same object located by a field in one place and by
+    // its mirror in another (replies must reach the entry of the request).
+    let mut mirrored: BTreeMap<String, (usize, u32, String)> = BTreeMap::new();
+    let mut direction_key: BTreeMap<String, BTreeSet<Field>> = BTreeMap::new();
+    {
+        let mut by_obj: BTreeMap<&str, Vec<&dataflow::KeySlots>> = BTreeMap::new();
+        for k in &ev.key_slots {
+            by_obj.entry(k.obj.as_str()).or_default().push(k);
+        }
+        for (o, ks) in &by_obj {
+            'pairs: for (i, a) in ks.iter().enumerate() {
+                for b in &ks[i + 1..] {
+                    for (slot, fa) in &a.slots {
+                        let Some(fb) = b.slots.get(slot) else {
+                            continue;
+                        };
+                        if fa.iter().any(|f| {
+                            *f != f.mirror()
+                                && fb.contains(&f.mirror())
+                                && !fb.contains(f)
+                                && !fa.contains(&f.mirror())
+                        }) {
+                            mirrored.insert(o.to_string(), (b.file, b.line, format!("`{o}` is looked up with key member `{}` holding {} here and {} elsewhere", if slot.is_empty() { "(whole key)" } else { slot.trim_start_matches('.') }, fields_str(fb), fields_str(fa))));
+                            break 'pairs;
+                        }
+                    }
+                }
+            }
+            let dir = ks.iter().find(|k| k.insertish).or(ks.first()).map(|k| {
+                k.slots
+                    .values()
+                    .flatten()
+                    .copied()
+                    .collect::<BTreeSet<Field>>()
+            });
+            if let Some(d) = dir {
+                direction_key.insert(o.to_string(), d);
+            }
+        }
+        // Index keys: tbl[hash(src)] here, tbl[hash(dst)] there.
+        let mut keys_by_obj: BTreeMap<&str, Vec<(&BTreeSet<Field>, bool, usize, u32)>> =
+            BTreeMap::new();
+        for a in &ev.accesses {
+            if a.kind == FnKind::Packet && !a.key.is_empty() {
+                keys_by_obj
+                    .entry(a.obj.as_str())
+                    .or_default()
+                    .push((&a.key, a.write, a.file, a.line));
+            }
+        }
+        for (o, ks) in &keys_by_obj {
+            for (ka, wa, _, _) in ks {
+                let m: BTreeSet<Field> = ka.iter().map(|f| f.mirror()).collect();
+                if &m != *ka && !ka.iter().any(|f| m.contains(f) && f.mirror() != *f) {
+                    if let Some((_, _, fl, ln)) = ks.iter().find(|(kb, _, _, _)| **kb == m) {
+                        mirrored.entry(o.to_string()).or_insert((
+                            *fl,
+                            *ln,
+                            format!(
+                                "`{o}` is indexed by {} and by its mirror {}",
+                                fields_str(ka),
+                                fields_str(&m)
+                            ),
+                        ));
+                        if *wa {
+                            direction_key
+                                .entry(o.to_string())
+                                .or_insert_with(|| (*ka).clone());
+                        }
+                    }
+                }
+            }
         }
     }
     let state_structs: BTreeSet<String> = BTreeSet::new();
@@ -338,20 +643,31 @@ pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Fram
     let mut any_guarded = None;
     let mut any_readonly = false;
     for (name_o, o) in &objs {
-        let is_state = o.packet_write || (o.other_write && o.packet_read && !o.key.is_empty());
+        // State is what the packet path writes; tables only written by
+        // configuration or control-plane code are configuration.
+        let is_state = o.packet_write;
         if !is_state {
             continue;
         }
-        let decl = if name_o == "flow_state" { None } else { find_obj_decl(&prog, name_o, &state_structs) };
+        let decl = if name_o == "flow_state" {
+            None
+        } else {
+            find_obj_decl(&prog, name_o, &state_structs)
+        };
         let (entry_bytes, capacity, chained) = match &decl {
             Some(d) => entry_shape(&prog, &d.ty),
             None => (flow_state_size(&prog, &entries), None, false),
         };
         let is_flow = !o.key.is_empty();
+        let sym_here = mirrored.contains_key(name_o);
+        let obj_key: BTreeSet<Field> = match (sym_here, direction_key.get(name_o)) {
+            (true, Some(d)) if !d.is_empty() && d.is_subset(&o.key) => d.clone(),
+            _ => o.key.clone(),
+        };
         let chased = ev.chases.iter().any(|c| c.objs.contains(name_o)) || (chained && is_flow);
         state_objects.push(StateObject {
             name: name_o.clone(),
-            key: o.key.iter().copied().collect(),
+            key: obj_key.iter().copied().collect(),
             entry_bytes,
             capacity,
             per_flow: is_flow,
@@ -363,13 +679,30 @@ pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Fram
                 file: disp(d.file),
                 line_start: d.line,
                 line_end: d.line,
-                reason: format!("state object `{name_o}` declared here{}", if is_flow { "" } else { " (not keyed by packet fields)" }),
+                reason: format!(
+                    "state object `{name_o}` declared here{}",
+                    if is_flow {
+                        ""
+                    } else {
+                        " (not keyed by packet fields)"
+                    }
+                ),
             });
         }
         if !is_flow {
             continue;
         }
-        per_flow.push((name_o.clone(), o.key.clone()));
+        per_flow.push((name_o.clone(), obj_key.clone()));
+        if let Some((f, l, why)) = mirrored.get(name_o) {
+            symmetric = true;
+            evidence.push(Evidence {
+                question: Question::Symmetric,
+                file: disp(*f),
+                line_start: *l,
+                line_end: *l,
+                reason: why.clone(),
+            });
+        }
         if let Some(b) = entry_bytes {
             max_entry = Some(max_entry.map_or(b, |m: u64| m.max(b)));
         }
@@ -379,7 +712,10 @@ pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Fram
                 file: disp(*f),
                 line_start: *l,
                 line_end: *l,
-                reason: format!("`{name_o}` is located by {} via `{w}`", fields_str(&o.key)),
+                reason: format!(
+                    "`{name_o}` is located by {} via `{w}`",
+                    fields_str(&obj_key)
+                ),
             });
         }
         if o.mixed {
@@ -395,11 +731,25 @@ pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Fram
             }
         }
         if o.packet_write {
+            // Evidence comes from the biggest per-flow object (the entries, not the bucket heads).
+            let size = entry_bytes.unwrap_or(0);
             if let Some(u) = &o.unguarded_write {
-                any_unguarded.get_or_insert((name_o.clone(), u.clone()));
+                if any_unguarded
+                    .as_ref()
+                    .map(|(_, _, s)| size > *s)
+                    .unwrap_or(true)
+                {
+                    any_unguarded = Some((name_o.clone(), u.clone(), size));
+                }
             }
             if let Some(g) = &o.guarded_write {
-                any_guarded.get_or_insert((name_o.clone(), g.clone()));
+                if any_guarded
+                    .as_ref()
+                    .map(|(_, _, s)| size > *s)
+                    .unwrap_or(true)
+                {
+                    any_guarded = Some((name_o.clone(), g.clone(), size));
+                }
             }
         } else {
             any_readonly = true;
@@ -428,14 +778,26 @@ pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Fram
     for s in &ev.sym {
         if per_flow.iter().any(|(n, _)| n == &s.obj) {
             symmetric = true;
-            evidence.push(Evidence { question: Question::Symmetric, file: disp(s.file), line_start: s.line, line_end: s.line, reason: s.reason.clone() });
+            evidence.push(Evidence {
+                question: Question::Symmetric,
+                file: disp(s.file),
+                line_start: s.line,
+                line_end: s.line,
+                reason: s.reason.clone(),
+            });
         }
     }
     facts.state_objects = state_objects;
     facts.source_cost = Some(ev.cost.max(1));
     facts.accelerators = ev.accels.keys().copied().collect();
     for (a, (f, l, why)) in &ev.accels {
-        evidence.push(Evidence { question: Question::Accelerator, file: disp(*f), line_start: *l, line_end: *l, reason: format!("{a:?}: {why}") });
+        evidence.push(Evidence {
+            question: Question::Accelerator,
+            file: disp(*f),
+            line_start: *l,
+            line_end: *l,
+            reason: format!("{a:?}: {why}"),
+        });
     }
     for e in &entries {
         let f = &prog.fns[e.fn_idx];
@@ -444,13 +806,24 @@ pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Fram
             file: disp(f.file),
             line_start: f.node.start_position().row as u32 + 1,
             line_end: f.node.end_position().row as u32 + 1,
-            reason: format!("per-packet entry `{}`{}", qualified(f.class.as_deref(), &f.name), if e.guarded { " (new-flow callback)" } else { "" }),
+            reason: format!(
+                "per-packet entry `{}`{}",
+                qualified(f.class.as_deref(), &f.name),
+                if e.guarded {
+                    " (new-flow callback)"
+                } else {
+                    ""
+                }
+            ),
         });
     }
     if per_flow.is_empty() {
         evidence.push(Evidence {
             question: Question::Stateful,
-            file: entries.first().map(|e| disp(prog.fns[e.fn_idx].file)).unwrap_or_default(),
+            file: entries
+                .first()
+                .map(|e| disp(prog.fns[e.fn_idx].file))
+                .unwrap_or_default(),
             line_start: 0,
             line_end: 0,
             reason: "no state keyed by packet fields is written on the packet path".into(),
@@ -471,17 +844,33 @@ pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Fram
                 .with_note(per_flow.iter().map(|(n, k)| format!("{n}: {}", fields_str(k))).collect::<Vec<_>>().join("; "))
                 .with_hint("no RSS field set keeps every object shared-nothing; using the narrowest object's key"),
         );
-        key = per_flow.iter().map(|(_, k)| k.clone()).min_by_key(|k| k.len()).unwrap_or_default();
+        key = per_flow
+            .iter()
+            .map(|(_, k)| k.clone())
+            .min_by_key(|k| k.len())
+            .unwrap_or_default();
     }
     facts.flow_key = key.into_iter().collect();
     facts.symmetric = symmetric;
     facts.pointer_chasing = pointer_chasing;
     facts.state_entry_bytes = max_entry;
-    facts.intensity = if let Some((o, (f, l, w))) = any_unguarded {
-        evidence.push(Evidence { question: Question::Intensity, file: disp(f), line_start: l, line_end: l, reason: format!("`{o}` is written on every packet: `{w}`") });
+    facts.intensity = if let Some((o, (f, l, w), _)) = any_unguarded {
+        evidence.push(Evidence {
+            question: Question::Intensity,
+            file: disp(f),
+            line_start: l,
+            line_end: l,
+            reason: format!("`{o}` is written on every packet: `{w}`"),
+        });
         Intensity::PerPacket
-    } else if let Some((o, (f, l, w))) = any_guarded {
-        evidence.push(Evidence { question: Question::Intensity, file: disp(f), line_start: l, line_end: l, reason: format!("`{o}` is written only on a miss/new-flow path: `{w}`") });
+    } else if let Some((o, (f, l, w), _)) = any_guarded {
+        evidence.push(Evidence {
+            question: Question::Intensity,
+            file: disp(f),
+            line_start: l,
+            line_end: l,
+            reason: format!("`{o}` is written only on a miss/new-flow path: `{w}`"),
+        });
         Intensity::PerFlow
     } else {
         let _ = any_readonly;
@@ -490,7 +879,13 @@ pub fn analyze_static(name: &str, sources: &[SourceText], framework: Option<Fram
     for (n, _) in &per_flow {
         if let Some(o) = objs.get(n) {
             if let Some((f, l, w)) = o.unguarded_write.as_ref().or(o.guarded_write.as_ref()) {
-                evidence.push(Evidence { question: Question::Stateful, file: disp(*f), line_start: *l, line_end: *l, reason: format!("per-flow state `{n}` written on the packet path: `{w}`") });
+                evidence.push(Evidence {
+                    question: Question::Stateful,
+                    file: disp(*f),
+                    line_start: *l,
+                    line_end: *l,
+                    reason: format!("per-flow state `{n}` written on the packet path: `{w}`"),
+                });
             }
         }
     }
@@ -503,7 +898,11 @@ fn flow_state_size(prog: &Program, entries: &[Entry]) -> Option<u64> {
     for e in entries {
         for (pname, _, _) in &e.flow_params {
             if let Some(p) = prog.fns[e.fn_idx].params.iter().find(|p| &p.name == pname) {
-                let t = TypeRef { ptr: p.ty.ptr.saturating_sub(1), reference: false, ..p.ty.clone() };
+                let t = TypeRef {
+                    ptr: p.ty.ptr.saturating_sub(1),
+                    reference: false,
+                    ..p.ty.clone()
+                };
                 if let Some((s, _)) = prog.sizeof(&t) {
                     return Some(s);
                 }
@@ -526,5 +925,8 @@ fn qualified(class: Option<&str>, name: &str) -> String {
 }
 
 fn fields_str(k: &BTreeSet<Field>) -> String {
-    format!("[{}]", k.iter().map(|f| f.name()).collect::<Vec<_>>().join(", "))
+    format!(
+        "[{}]",
+        k.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+    )
 }

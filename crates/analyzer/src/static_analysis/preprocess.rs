@@ -20,23 +20,40 @@ pub fn collect_type_macros(text: &str, out: &mut HashMap<String, TypeMacro>) {
     let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
     for line in joined.lines() {
         let t = line.trim_start();
-        let Some(rest) = t.strip_prefix('#') else { continue };
+        let Some(rest) = t.strip_prefix('#') else {
+            continue;
+        };
         let rest = rest.trim_start();
-        let Some(rest) = rest.strip_prefix("define") else { continue };
+        let Some(rest) = rest.strip_prefix("define") else {
+            continue;
+        };
         let rest = rest.trim_start();
-        let name_end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        let name_end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
         let name = &rest[..name_end];
         let after = &rest[name_end..];
         if !after.starts_with('(') {
             continue;
         }
-        let Some(close) = after.find(')') else { continue };
-        let params: Vec<String> =
-            after[1..close].split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+        let Some(close) = after.find(')') else {
+            continue;
+        };
+        let params: Vec<String> = after[1..close]
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
         let body = after[close + 1..].trim();
         // Stringification and token pasting cannot be expanded textually.
         if !body.is_empty() && !body.contains('#') && !params.iter().any(|p| p == "...") {
-            out.insert(name.to_string(), TypeMacro { params, body: body.to_string() });
+            out.insert(
+                name.to_string(),
+                TypeMacro {
+                    params,
+                    body: body.to_string(),
+                },
+            );
         }
     }
 }
@@ -161,7 +178,12 @@ pub fn preprocess(src: &str, type_macros: &HashMap<String, TypeMacro>) -> String
     }
     let mut from = 0;
     while let Some(s) = find_word(&text, "static_always_inline", from) {
-        splice(&mut text, s, s + "static_always_inline".len(), "static inline       ");
+        splice(
+            &mut text,
+            s,
+            s + "static_always_inline".len(),
+            "static inline       ",
+        );
         from = s + 1;
     }
     // Calls whose whole invocation vanishes (with its parentheses).
@@ -195,13 +217,20 @@ pub fn preprocess(src: &str, type_macros: &HashMap<String, TypeMacro>) -> String
                 if let Some(close) = matching_paren(text.as_bytes(), j) {
                     let mut end = close + 1;
                     // `EXPORT_ELEMENT(X);` also drops the semicolon.
-                    if w.starts_with("EXPORT") || w.starts_with("ELEMENT") || w.starts_with("CLIB_CACHE") {
+                    if w.starts_with("EXPORT")
+                        || w.starts_with("ELEMENT")
+                        || w.starts_with("CLIB_CACHE")
+                    {
                         let bb = text.as_bytes();
                         if end < bb.len() && bb[end] == b';' {
                             end += 1;
                         }
                     }
-                    let rep = if text[s..end].contains("packed") { "/*packed*/" } else { " " };
+                    let rep = if text[s..end].contains("packed") {
+                        "/*packed*/"
+                    } else {
+                        " "
+                    };
                     splice(&mut text, s, end, rep);
                     from = s;
                     continue;
@@ -211,7 +240,12 @@ pub fn preprocess(src: &str, type_macros: &HashMap<String, TypeMacro>) -> String
         }
     }
     // Wrappers whose argument stays: CLIB_PACKED(x), CLIB_UNUSED(x), CLICK_NAME(x).
-    for w in ["CLIB_PACKED", "CLIB_UNUSED", "__rte_deprecated_msg", "CLIB_ALIGN_MARK"] {
+    for w in [
+        "CLIB_PACKED",
+        "CLIB_UNUSED",
+        "__rte_deprecated_msg",
+        "CLIB_ALIGN_MARK",
+    ] {
         let mut from = 0;
         while let Some(s) = find_word(&text, w, from) {
             if on_directive_line(&text, s) {
@@ -254,7 +288,12 @@ pub fn preprocess(src: &str, type_macros: &HashMap<String, TypeMacro>) -> String
         if j < b.len() && b[j] == b'(' {
             if let Some(close) = matching_paren(text.as_bytes(), j) {
                 let name = text[j + 1..close].trim().to_string();
-                splice(&mut text, s, close + 1, &format!("uword vlib_node_fn_{name}"));
+                splice(
+                    &mut text,
+                    s,
+                    close + 1,
+                    &format!("uword vlib_node_fn_{name}"),
+                );
                 from = s + 1;
                 continue;
             }
@@ -263,42 +302,42 @@ pub fn preprocess(src: &str, type_macros: &HashMap<String, TypeMacro>) -> String
     }
     // Function-like macros defined in the source closure (a few rounds for nesting).
     for _round in 0..3 {
-    let before = text.len();
-    for (name, mac) in type_macros {
-        let mut from = 0;
-        while let Some(s) = find_word(&text, name, from) {
-            if on_directive_line(&text, s) {
-                from = s + name.len();
-                continue;
-            }
-            let b = text.as_bytes();
-            let j = s + name.len();
-            if j < b.len() && b[j] == b'(' {
-                if let Some(close) = matching_paren(text.as_bytes(), j) {
-                    let args = split_args(&text[j + 1..close]);
-                    let mut body = mac.body.clone();
-                    for (p, a) in mac.params.iter().zip(args.iter()) {
-                        let mut out = String::new();
-                        let mut k = 0;
-                        while let Some(pos) = find_word(&body, p, k) {
-                            out.push_str(&body[k..pos]);
-                            out.push_str(a);
-                            k = pos + p.len();
-                        }
-                        out.push_str(&body[k..]);
-                        body = out;
-                    }
-                    splice(&mut text, s, close + 1, &body);
-                    from = s + 1;
+        let before = text.len();
+        for (name, mac) in type_macros {
+            let mut from = 0;
+            while let Some(s) = find_word(&text, name, from) {
+                if on_directive_line(&text, s) {
+                    from = s + name.len();
                     continue;
                 }
+                let b = text.as_bytes();
+                let j = s + name.len();
+                if j < b.len() && b[j] == b'(' {
+                    if let Some(close) = matching_paren(text.as_bytes(), j) {
+                        let args = split_args(&text[j + 1..close]);
+                        let mut body = mac.body.clone();
+                        for (p, a) in mac.params.iter().zip(args.iter()) {
+                            let mut out = String::new();
+                            let mut k = 0;
+                            while let Some(pos) = find_word(&body, p, k) {
+                                out.push_str(&body[k..pos]);
+                                out.push_str(a);
+                                k = pos + p.len();
+                            }
+                            out.push_str(&body[k..]);
+                            body = out;
+                        }
+                        splice(&mut text, s, close + 1, &body);
+                        from = s + 1;
+                        continue;
+                    }
+                }
+                from = s + name.len();
             }
-            from = s + name.len();
         }
-    }
-    if text.len() == before {
-        break;
-    }
+        if text.len() == before {
+            break;
+        }
     }
     text
 }
@@ -311,19 +350,29 @@ mod tests {
         let mut macros = HashMap::new();
         collect_type_macros(input, &mut macros);
         let out = preprocess(input, &macros);
-        assert_eq!(out.matches('\n').count(), input.matches('\n').count(), "newlines preserved");
+        assert_eq!(
+            out.matches('\n').count(),
+            input.matches('\n').count(),
+            "newlines preserved"
+        );
         let squeezed: String = out.split_whitespace().collect::<Vec<_>>().join(" ");
         assert_eq!(squeezed, expect);
     }
 
     #[test]
     fn click_macros_vanish() {
-        check("CLICK_DECLS\nclass A {};\nCLICK_ENDDECLS\nEXPORT_ELEMENT(A)\n", "class A {};");
+        check(
+            "CLICK_DECLS\nclass A {};\nCLICK_ENDDECLS\nEXPORT_ELEMENT(A)\n",
+            "class A {};",
+        );
     }
 
     #[test]
     fn vlib_node_fn_becomes_function() {
-        check("VLIB_NODE_FN (nat_node) (vlib_main_t *vm)\n{ }\n", "uword vlib_node_fn_nat_node (vlib_main_t *vm) { }");
+        check(
+            "VLIB_NODE_FN (nat_node) (vlib_main_t *vm)\n{ }\n",
+            "uword vlib_node_fn_nat_node (vlib_main_t *vm) { }",
+        );
     }
 
     #[test]

@@ -23,13 +23,22 @@ pub struct ParsedFile {
 /// Parse one preprocessed text. Returns None only if tree-sitter gives up.
 pub fn parse(display: String, text: String, cpp: bool) -> Option<ParsedFile> {
     let mut parser = Parser::new();
-    let lang: tree_sitter::Language =
-        if cpp { tree_sitter_cpp::LANGUAGE.into() } else { tree_sitter_c::LANGUAGE.into() };
+    let lang: tree_sitter::Language = if cpp {
+        tree_sitter_cpp::LANGUAGE.into()
+    } else {
+        tree_sitter_c::LANGUAGE.into()
+    };
     parser.set_language(&lang).ok()?;
     let tree = parser.parse(&text, None)?;
     let mut errors = 0;
     count_errors(tree.root_node(), &mut errors);
-    Some(ParsedFile { display, text, tree, cpp, errors })
+    Some(ParsedFile {
+        display,
+        text,
+        tree,
+        cpp,
+        errors,
+    })
 }
 
 fn count_errors(n: Node, out: &mut usize) {
@@ -112,14 +121,24 @@ pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
     n.utf8_text(src.as_bytes()).unwrap_or("")
 }
 
+/// Drop namespace qualifiers outside template arguments (`click::IPFlowID` ->
+/// `IPFlowID`, `std::map<a::B, C>` -> `map<a::B, C>`).
+pub fn bare(name: &str) -> &str {
+    let head = name.split('<').next().unwrap_or(name);
+    match head.rfind("::") {
+        Some(i) => &name[i + 2..],
+        None => name,
+    }
+}
+
 /// Normalise a type text: drop qualifiers and tag keywords.
 pub fn norm_type(t: &str) -> String {
     let mut out = vec![];
     for w in t.split_whitespace() {
         match w {
-            "struct" | "union" | "enum" | "class" | "const" | "volatile" | "static" | "register" | "typename"
-            | "inline" | "extern" | "__thread" | "_Thread_local" | "thread_local" | "mutable" | "unsigned"
-            | "signed" => {
+            "struct" | "union" | "enum" | "class" | "const" | "volatile" | "static"
+            | "register" | "typename" | "inline" | "extern" | "__thread" | "_Thread_local"
+            | "thread_local" | "mutable" | "unsigned" | "signed" => {
                 if w == "unsigned" || w == "signed" {
                     out.push(w)
                 }
@@ -154,8 +173,12 @@ impl<'t> Program<'t> {
         }
         // Resolve defines that refer to other defines (a few rounds).
         for _ in 0..4 {
-            let pending: Vec<(String, String)> =
-                p.define_text.iter().filter(|(k, _)| !p.consts.contains_key(*k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+            let pending: Vec<(String, String)> = p
+                .define_text
+                .iter()
+                .filter(|(k, _)| !p.consts.contains_key(*k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
             for (k, v) in pending {
                 if let Some(x) = p.eval_const_text(&v) {
                     p.consts.insert(k, x);
@@ -178,7 +201,10 @@ impl<'t> Program<'t> {
     fn collect_defines(&mut self, fi: usize, n: Node<'t>) {
         let src = &self.files[fi].text;
         if n.kind() == "preproc_def" {
-            if let (Some(name), Some(val)) = (n.child_by_field_name("name"), n.child_by_field_name("value")) {
+            if let (Some(name), Some(val)) = (
+                n.child_by_field_name("name"),
+                n.child_by_field_name("value"),
+            ) {
                 let name = text(name, src).to_string();
                 let v = text(val, src).trim().to_string();
                 if let Some(x) = parse_int(&v) {
@@ -196,7 +222,9 @@ impl<'t> Program<'t> {
                 if e.kind() != "enumerator" {
                     continue;
                 }
-                let Some(name) = e.child_by_field_name("name") else { continue };
+                let Some(name) = e.child_by_field_name("name") else {
+                    continue;
+                };
                 if let Some(v) = e.child_by_field_name("value") {
                     if let Some(x) = self.eval_const_text(text(v, src)) {
                         next = x;
@@ -241,7 +269,11 @@ impl<'t> Program<'t> {
             let op = t[*p].clone();
             *p += 1;
             let r = self.ce_add(t, p)?;
-            v = if op == "<<" { v.checked_shl(r as u32)? } else { v.checked_shr(r as u32)? };
+            v = if op == "<<" {
+                v.checked_shl(r as u32)?
+            } else {
+                v.checked_shr(r as u32)?
+            };
         }
         Some(v)
     }
@@ -251,7 +283,11 @@ impl<'t> Program<'t> {
             let op = t[*p].clone();
             *p += 1;
             let r = self.ce_mul(t, p)?;
-            v = if op == "+" { v.checked_add(r)? } else { v.checked_sub(r)? };
+            v = if op == "+" {
+                v.checked_add(r)?
+            } else {
+                v.checked_sub(r)?
+            };
         }
         Some(v)
     }
@@ -274,7 +310,11 @@ impl<'t> Program<'t> {
         *p += 1;
         if tok == "(" {
             // A cast like (uint32_t)x: skip a type name in parentheses.
-            if *p + 1 < t.len() && t[*p + 1] == ")" && !self.consts.contains_key(&t[*p]) && parse_int(&t[*p]).is_none() {
+            if *p + 1 < t.len()
+                && t[*p + 1] == ")"
+                && !self.consts.contains_key(&t[*p])
+                && parse_int(&t[*p]).is_none()
+            {
                 *p += 2;
                 return self.ce_atom(t, p);
             }
@@ -309,7 +349,11 @@ impl<'t> Program<'t> {
                 }
                 let ty = t[start..*p].join(" ");
                 *p += 1;
-                let tr = TypeRef { name: norm_type(&ty.replace(" *", "*")), ptr: ty.matches('*').count() as u8, ..Default::default() };
+                let tr = TypeRef {
+                    name: norm_type(&ty.replace(" *", "*")),
+                    ptr: ty.matches('*').count() as u8,
+                    ..Default::default()
+                };
                 return self.sizeof(&tr).map(|(s, _)| s as i64);
             }
             return None;
@@ -329,7 +373,9 @@ impl<'t> Program<'t> {
             "class_specifier" | "struct_specifier" | "union_specifier" => {
                 self.add_struct(fi, n, None);
                 let src = &self.files[fi].text;
-                if let (Some(name), Some(body)) = (n.child_by_field_name("name"), n.child_by_field_name("body")) {
+                if let (Some(name), Some(body)) =
+                    (n.child_by_field_name("name"), n.child_by_field_name("body"))
+                {
                     let cname = text(name, src).to_string();
                     let mut c = body.walk();
                     for ch in body.named_children(&mut c) {
@@ -365,13 +411,17 @@ impl<'t> Program<'t> {
 
     fn add_typedef(&mut self, fi: usize, n: Node<'t>) {
         let src = &self.files[fi].text;
-        let Some(ty) = n.child_by_field_name("type") else { return };
+        let Some(ty) = n.child_by_field_name("type") else {
+            return;
+        };
         let mut c = n.walk();
         let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
             let (name, tr) = self.declarator_type(fi, ty, d);
             let Some(name) = name else { continue };
-            if matches!(ty.kind(), "struct_specifier" | "union_specifier") && ty.child_by_field_name("body").is_some() {
+            if matches!(ty.kind(), "struct_specifier" | "union_specifier")
+                && ty.child_by_field_name("body").is_some()
+            {
                 let packed = text(n, src).contains("/*packed*/");
                 if let Some(mut def) = self.struct_layout(fi, ty) {
                     def.packed |= packed;
@@ -404,8 +454,20 @@ impl<'t> Program<'t> {
         }
         if let Some(def) = self.struct_layout(fi, n) {
             let packed = def.packed
-                || n.parent().map(|p| text(p, src).contains("/*packed*/")).unwrap_or(false);
-            self.structs.insert(name.clone(), StructDef { packed, ..def });
+                || n.parent()
+                    .filter(|p| {
+                        matches!(
+                            p.kind(),
+                            "declaration" | "type_definition" | "field_declaration"
+                        )
+                    })
+                    .map(|p| text(p, src).contains("/*packed*/"))
+                    .unwrap_or(false)
+                || n.next_sibling()
+                    .map(|x| text(x, src) == "/*packed*/")
+                    .unwrap_or(false);
+            self.structs
+                .insert(name.clone(), StructDef { packed, ..def });
         }
         if n.kind() == "class_specifier" || n.kind() == "struct_specifier" {
             let mut bases = vec![];
@@ -414,7 +476,11 @@ impl<'t> Program<'t> {
                 if ch.kind() == "base_class_clause" {
                     let t = text(ch, src).trim_start_matches(':').to_string();
                     for b in split_top_commas(&t) {
-                        let b = b.replace("public", "").replace("private", "").replace("protected", "").replace("virtual", "");
+                        let b = b
+                            .replace("public", "")
+                            .replace("private", "")
+                            .replace("protected", "")
+                            .replace("virtual", "");
                         bases.push(b.trim().to_string());
                     }
                 }
@@ -436,14 +502,22 @@ impl<'t> Program<'t> {
             if m.kind() != "field_declaration" {
                 continue;
             }
-            let Some(ty) = m.child_by_field_name("type") else { continue };
-            if matches!(ty.kind(), "struct_specifier" | "union_specifier") && ty.child_by_field_name("body").is_some() {
+            let Some(ty) = m.child_by_field_name("type") else {
+                continue;
+            };
+            if matches!(ty.kind(), "struct_specifier" | "union_specifier")
+                && ty.child_by_field_name("body").is_some()
+            {
                 let anon = ty
                     .child_by_field_name("name")
                     .map(|nm| text(nm, src).to_string())
                     .unwrap_or_else(|| format!("anon@{}:{}", fi, ty.start_byte()));
                 if let Some(def) = self.struct_layout(fi, ty) {
-                    let def = if ty.kind() == "union_specifier" { union_as_struct(self, def) } else { def };
+                    let def = if ty.kind() == "union_specifier" {
+                        union_as_struct(self, def)
+                    } else {
+                        def
+                    };
                     self.structs.insert(anon.clone(), def);
                 }
                 let mut cc = m.walk();
@@ -475,15 +549,22 @@ impl<'t> Program<'t> {
                 }
             }
         }
-        let packed = text(n, src).contains("/*packed*/") && !body_text_has_nested_packed(text(n, src));
+        let packed =
+            text(n, src).contains("/*packed*/") && !body_text_has_nested_packed(text(n, src));
         Some(StructDef { fields, packed })
     }
 
     /// Name and type of a declarator (identifier inside pointer/array/init declarators).
     pub fn declarator_type(&self, fi: usize, ty: Node, d: Node) -> (Option<String>, TypeRef) {
         let src = &self.files[fi].text;
-        let mut tr = TypeRef { name: norm_type(text(ty, src)), ..Default::default() };
-        if let Some(resolved) = ty.child_by_field_name("name").filter(|_| ty.kind().ends_with("_specifier")) {
+        let mut tr = TypeRef {
+            name: norm_type(text(ty, src)),
+            ..Default::default()
+        };
+        if let Some(resolved) = ty
+            .child_by_field_name("name")
+            .filter(|_| ty.kind().ends_with("_specifier"))
+        {
             tr.name = text(resolved, src).to_string();
         }
         let mut cur = d;
@@ -511,7 +592,10 @@ impl<'t> Program<'t> {
                     }
                 }
                 "array_declarator" => {
-                    let size = cur.child_by_field_name("size").and_then(|s| self.eval_const_text(text(s, src))).map(|v| v as u64);
+                    let size = cur
+                        .child_by_field_name("size")
+                        .and_then(|s| self.eval_const_text(text(s, src)))
+                        .map(|v| v as u64);
                     dims_rev.push(size);
                 }
                 "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {}
@@ -535,15 +619,29 @@ impl<'t> Program<'t> {
 
     fn add_global_decl(&mut self, fi: usize, n: Node<'t>, class: Option<&str>) {
         let src = &self.files[fi].text;
-        let Some(ty) = n.child_by_field_name("type") else { return };
+        let Some(ty) = n.child_by_field_name("type") else {
+            return;
+        };
         let full = text(n, src);
         let head = &full[..full.find(['=', '{', ';']).unwrap_or(full.len())];
-        let is_const = head.split_whitespace().any(|w| w == "const" || w == "constexpr") && !head.contains('*');
-        let thread_local = head.contains("__thread") || head.contains("_Thread_local") || head.contains("thread_local")
+        let is_const = head
+            .split_whitespace()
+            .any(|w| w == "const" || w == "constexpr")
+            && !head.contains('*');
+        let thread_local = head.contains("__thread")
+            || head.contains("_Thread_local")
+            || head.contains("thread_local")
             || head.contains("RTE_DEFINE_PER_LCORE");
-        if matches!(ty.kind(), "struct_specifier" | "union_specifier" | "class_specifier") {
+        if matches!(
+            ty.kind(),
+            "struct_specifier" | "union_specifier" | "class_specifier"
+        ) {
             if ty.child_by_field_name("body").is_some() {
-                let forced = if ty.child_by_field_name("name").is_none() { Some(format!("anon@{}:{}", fi, ty.start_byte())) } else { None };
+                let forced = if ty.child_by_field_name("name").is_none() {
+                    Some(format!("anon@{}:{}", fi, ty.start_byte()))
+                } else {
+                    None
+                };
                 self.add_struct(fi, ty, forced);
             }
         }
@@ -554,19 +652,36 @@ impl<'t> Program<'t> {
                 continue;
             }
             let (name, mut tr) = self.declarator_type(fi, ty, d);
-            if matches!(ty.kind(), "struct_specifier" | "union_specifier") && ty.child_by_field_name("name").is_none() {
+            if matches!(ty.kind(), "struct_specifier" | "union_specifier")
+                && ty.child_by_field_name("name").is_none()
+            {
                 tr.name = format!("anon@{}:{}", fi, ty.start_byte());
             }
             let Some(name) = name else { continue };
             // Integer constants: `static const int N = 1024;`
             if is_const && tr.ptr == 0 && tr.dims.is_empty() {
-                if let Some(v) = d.child_by_field_name("value").and_then(|v| self.eval_const_text(text(v, src))) {
+                if let Some(v) = d
+                    .child_by_field_name("value")
+                    .and_then(|v| self.eval_const_text(text(v, src)))
+                {
                     self.consts.insert(name.clone(), v);
                 }
             }
-            let vd = VarDecl { name: name.clone(), ty: tr, file: fi, line: n.start_position().row as u32 + 1, is_const, thread_local };
+            let vd = VarDecl {
+                name: name.clone(),
+                ty: tr,
+                file: fi,
+                line: n.start_position().row as u32 + 1,
+                is_const,
+                thread_local,
+            };
             match class {
-                Some(cl) => self.classes.entry(cl.to_string()).or_default().members.push(vd),
+                Some(cl) => self
+                    .classes
+                    .entry(cl.to_string())
+                    .or_default()
+                    .members
+                    .push(vd),
                 None => {
                     self.globals.insert(name, vd);
                 }
@@ -576,7 +691,9 @@ impl<'t> Program<'t> {
 
     fn add_function(&mut self, fi: usize, n: Node<'t>, class: Option<&str>) {
         let src = &self.files[fi].text;
-        let Some(decl) = n.child_by_field_name("declarator") else { return };
+        let Some(decl) = n.child_by_field_name("declarator") else {
+            return;
+        };
         // Find the function_declarator (possibly under pointer/reference declarators).
         let mut fd = decl;
         let mut guard = 0;
@@ -584,7 +701,9 @@ impl<'t> Program<'t> {
             guard += 1;
             match fd.child_by_field_name("declarator").or_else(|| {
                 let mut c = fd.walk();
-                let x = fd.named_children(&mut c).find(|ch| ch.kind().ends_with("declarator"));
+                let x = fd
+                    .named_children(&mut c)
+                    .find(|ch| ch.kind().ends_with("declarator"));
                 x
             }) {
                 Some(x) => fd = x,
@@ -594,11 +713,18 @@ impl<'t> Program<'t> {
         if fd.kind() != "function_declarator" {
             return;
         }
-        let Some(name_node) = fd.child_by_field_name("declarator") else { return };
+        let Some(name_node) = fd.child_by_field_name("declarator") else {
+            return;
+        };
         let (name, cls) = match name_node.kind() {
             "qualified_identifier" => {
-                let scope = name_node.child_by_field_name("scope").map(|s| text(s, src).to_string());
-                let nm = name_node.child_by_field_name("name").map(|s| text(s, src).to_string()).unwrap_or_default();
+                let scope = name_node
+                    .child_by_field_name("scope")
+                    .map(|s| text(s, src).to_string());
+                let nm = name_node
+                    .child_by_field_name("name")
+                    .map(|s| text(s, src).to_string())
+                    .unwrap_or_default();
                 (nm, scope.or(class.map(str::to_string)))
             }
             _ => (text(name_node, src).to_string(), class.map(str::to_string)),
@@ -611,11 +737,22 @@ impl<'t> Program<'t> {
                 if !pd.kind().contains("parameter_declaration") {
                     continue;
                 }
-                let Some(ty) = pd.child_by_field_name("type") else { continue };
-                let Some(d) = pd.child_by_field_name("declarator") else { continue };
+                let Some(ty) = pd.child_by_field_name("type") else {
+                    continue;
+                };
+                let Some(d) = pd.child_by_field_name("declarator") else {
+                    continue;
+                };
                 let (pn, tr) = self.declarator_type(fi, ty, d);
                 if let Some(pn) = pn {
-                    params.push(VarDecl { name: pn, ty: tr, file: fi, line: pd.start_position().row as u32 + 1, is_const: false, thread_local: false });
+                    params.push(VarDecl {
+                        name: pn,
+                        ty: tr,
+                        file: fi,
+                        line: pd.start_position().row as u32 + 1,
+                        is_const: false,
+                        thread_local: false,
+                    });
                 }
             }
         }
@@ -624,7 +761,15 @@ impl<'t> Program<'t> {
         if let Some(b) = body {
             self.collect_locals(fi, b, &mut locals);
         }
-        self.fns.push(FnDef { name, class: cls, file: fi, node: n, body, params, locals });
+        self.fns.push(FnDef {
+            name,
+            class: cls,
+            file: fi,
+            node: n,
+            body,
+            params,
+            locals,
+        });
     }
 
     fn collect_locals(&self, fi: usize, n: Node<'t>, out: &mut HashMap<String, VarDecl>) {
@@ -634,21 +779,65 @@ impl<'t> Program<'t> {
                 if let Some(ty) = n.child_by_field_name("type") {
                     let mut c = n.walk();
                     for d in n.children_by_field_name("declarator", &mut c) {
+                        if d.kind() == "function_declarator" {
+                            if let Some(nm) = d
+                                .child_by_field_name("declarator")
+                                .filter(|x| x.kind() == "identifier")
+                            {
+                                let name = text(nm, src).to_string();
+                                let tr = TypeRef {
+                                    name: norm_type(text(ty, src)),
+                                    ..Default::default()
+                                };
+                                out.insert(
+                                    name.clone(),
+                                    VarDecl {
+                                        name,
+                                        ty: tr,
+                                        file: fi,
+                                        line: n.start_position().row as u32 + 1,
+                                        is_const: false,
+                                        thread_local: false,
+                                    },
+                                );
+                            }
+                            continue;
+                        }
                         let (name, tr) = self.declarator_type(fi, ty, d);
                         if let Some(name) = name {
                             out.insert(
                                 name.clone(),
-                                VarDecl { name, ty: tr, file: fi, line: n.start_position().row as u32 + 1, is_const: false, thread_local: false },
+                                VarDecl {
+                                    name,
+                                    ty: tr,
+                                    file: fi,
+                                    line: n.start_position().row as u32 + 1,
+                                    is_const: false,
+                                    thread_local: false,
+                                },
                             );
                         }
                     }
                 }
             }
             "for_range_loop" => {
-                if let (Some(ty), Some(d)) = (n.child_by_field_name("type"), n.child_by_field_name("declarator")) {
+                if let (Some(ty), Some(d)) = (
+                    n.child_by_field_name("type"),
+                    n.child_by_field_name("declarator"),
+                ) {
                     let (name, tr) = self.declarator_type(fi, ty, d);
                     if let Some(name) = name {
-                        out.insert(name.clone(), VarDecl { name, ty: tr, file: fi, line: n.start_position().row as u32 + 1, is_const: false, thread_local: false });
+                        out.insert(
+                            name.clone(),
+                            VarDecl {
+                                name,
+                                ty: tr,
+                                file: fi,
+                                line: n.start_position().row as u32 + 1,
+                                is_const: false,
+                                thread_local: false,
+                            },
+                        );
                     }
                 }
             }
@@ -664,7 +853,7 @@ impl<'t> Program<'t> {
 
     /// Resolve typedef chains.
     pub fn resolve_type<'a>(&'a self, name: &'a str) -> &'a str {
-        let mut cur = name;
+        let mut cur = bare(name);
         for _ in 0..8 {
             match self.typedefs.get(cur) {
                 Some(n) if n != cur => cur = n,
@@ -696,17 +885,25 @@ impl<'t> Program<'t> {
 
     fn base_size(&self, name: &str, depth: u32) -> Option<(u64, u64)> {
         let name = self.resolve_type(name);
+        if let Some(def) = self.structs.get(name) {
+            if let Some(x) = self.layout(def, depth) {
+                return Some(x);
+            }
+        }
         let prim = match name {
-            "char" | "unsigned char" | "signed char" | "uint8_t" | "int8_t" | "u8" | "i8" | "bool" | "_Bool" | "u_char"
-            | "u_int8_t" | "__u8" | "uchar" => Some((1, 1)),
-            "short" | "unsigned short" | "uint16_t" | "int16_t" | "u16" | "i16" | "__be16" | "__u16" | "rte_be16_t"
-            | "u_short" | "u_int16_t" | "ushort" | "__le16" => Some((2, 2)),
-            "int" | "unsigned" | "unsigned int" | "uint32_t" | "int32_t" | "u32" | "i32" | "float" | "__be32" | "__u32"
-            | "rte_be32_t" | "u_int" | "u_int32_t" | "in_addr_t" | "ip4_address_t" | "IPAddress" | "uint" | "__le32"
-            | "in_addr" | "f32" => Some((4, 4)),
-            "long" | "unsigned long" | "long long" | "unsigned long long" | "uint64_t" | "int64_t" | "u64" | "i64"
-            | "size_t" | "ssize_t" | "double" | "uintptr_t" | "__u64" | "rte_be64_t" | "f64" | "uword" | "word"
-            | "Timestamp" | "click_jiffies_t" | "time_t" => Some((8, 8)),
+            "char" | "unsigned char" | "signed char" | "uint8_t" | "int8_t" | "u8" | "i8"
+            | "bool" | "_Bool" | "u_char" | "u_int8_t" | "__u8" | "uchar" => Some((1, 1)),
+            "short" | "unsigned short" | "uint16_t" | "int16_t" | "u16" | "i16" | "__be16"
+            | "__u16" | "rte_be16_t" | "u_short" | "u_int16_t" | "ushort" | "__le16" => {
+                Some((2, 2))
+            }
+            "int" | "unsigned" | "unsigned int" | "uint32_t" | "int32_t" | "u32" | "i32"
+            | "float" | "__be32" | "__u32" | "rte_be32_t" | "u_int" | "u_int32_t" | "in_addr_t"
+            | "ip4_address_t" | "IPAddress" | "uint" | "__le32" | "in_addr" | "f32" => Some((4, 4)),
+            "long" | "unsigned long" | "long long" | "unsigned long long" | "uint64_t"
+            | "int64_t" | "u64" | "i64" | "size_t" | "ssize_t" | "double" | "uintptr_t"
+            | "__u64" | "rte_be64_t" | "f64" | "uword" | "word" | "Timestamp"
+            | "click_jiffies_t" | "time_t" => Some((8, 8)),
             "ip6_address_t" | "in6_addr" | "IP6Address" => Some((16, 4)),
             "EtherAddress" | "rte_ether_addr" | "ether_addr" | "mac_address_t" => Some((6, 1)),
             "IPFlowID" => Some((12, 4)),
@@ -716,6 +913,11 @@ impl<'t> Program<'t> {
             return prim;
         }
         let def = self.structs.get(name)?;
+        self.layout(def, depth)
+    }
+
+    /// Size and alignment of a struct layout (C rules, or packed).
+    pub fn layout(&self, def: &StructDef, depth: u32) -> Option<(u64, u64)> {
         let mut off = 0u64;
         let mut align = 1u64;
         let mut any = false;
@@ -768,7 +970,10 @@ fn union_as_struct(p: &Program, def: StructDef) -> StructDef {
             best = Some((f, s));
         }
     }
-    StructDef { fields: best.map(|b| vec![b.0]).unwrap_or_default(), packed: def.packed }
+    StructDef {
+        fields: best.map(|b| vec![b.0]).unwrap_or_default(),
+        packed: def.packed,
+    }
 }
 
 fn body_text_has_nested_packed(_t: &str) -> bool {
@@ -802,7 +1007,11 @@ fn split_top_commas(s: &str) -> Vec<String> {
 /// Parse a C integer literal (decimal, hex, octal, with u/l suffixes).
 pub fn parse_int(s: &str) -> Option<i64> {
     let s = s.trim();
-    let s = s.strip_prefix('(').and_then(|x| x.strip_suffix(')')).unwrap_or(s).trim();
+    let s = s
+        .strip_prefix('(')
+        .and_then(|x| x.strip_suffix(')'))
+        .unwrap_or(s)
+        .trim();
     let t = s.trim_end_matches(['u', 'U', 'l', 'L']);
     if t.is_empty() {
         return None;
@@ -848,7 +1057,11 @@ mod tests {
     fn sizes(src: &str, ty: &str) -> Option<u64> {
         let f = vec![parse("t.c".into(), src.into(), false).unwrap()];
         let p = Program::build(&f);
-        p.sizeof(&TypeRef { name: ty.into(), ..Default::default() }).map(|x| x.0)
+        p.sizeof(&TypeRef {
+            name: ty.into(),
+            ..Default::default()
+        })
+        .map(|x| x.0)
     }
 
     #[test]
@@ -861,7 +1074,12 @@ mod tests {
 
     #[test]
     fn constants_fold() {
-        let f = vec![parse("t.c".into(), "#define A (1u << 12)\n#define B (A * 2)\nenum { X = 3, Y };\n".into(), false).unwrap()];
+        let f = vec![parse(
+            "t.c".into(),
+            "#define A (1u << 12)\n#define B (A * 2)\nenum { X = 3, Y };\n".into(),
+            false,
+        )
+        .unwrap()];
         let p = Program::build(&f);
         assert_eq!(p.consts.get("B"), Some(&8192));
         assert_eq!(p.consts.get("Y"), Some(&4));

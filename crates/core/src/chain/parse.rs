@@ -29,7 +29,10 @@ impl BuiltinCatalog for Vec<String> {
 }
 
 /// Read and parse a chain file. A missing or unreadable file is a diagnostic.
-pub fn parse_chain_file(path: &Path, catalog: &dyn BuiltinCatalog) -> (Option<ChainSpec>, Vec<Diagnostic>) {
+pub fn parse_chain_file(
+    path: &Path,
+    catalog: &dyn BuiltinCatalog,
+) -> (Option<ChainSpec>, Vec<Diagnostic>) {
     let file = path.display().to_string();
     let text = match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
@@ -37,33 +40,68 @@ pub fn parse_chain_file(path: &Path, catalog: &dyn BuiltinCatalog) -> (Option<Ch
             Err(e) => {
                 return (
                     None,
-                    vec![Diagnostic::error("E0001", format!("the file is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))
-                        .with_span(Span::file_only(&file))],
+                    vec![Diagnostic::error(
+                        "E0001",
+                        format!(
+                            "the file is not UTF-8 text (invalid byte at offset {})",
+                            e.utf8_error().valid_up_to()
+                        ),
+                    )
+                    .with_span(Span::file_only(&file))],
                 )
             }
         },
         Err(e) => {
             return (
                 None,
-                vec![Diagnostic::error("E0006", format!("cannot read the chain file: {e}"))
-                    .with_span(Span::file_only(&file))
-                    .with_hint("check the path; chain files are YAML (see docs/chain-format.md)")],
+                vec![
+                    Diagnostic::error("E0006", format!("cannot read the chain file: {e}"))
+                        .with_span(Span::file_only(&file))
+                        .with_hint(
+                            "check the path; chain files are YAML (see docs/chain-format.md)",
+                        ),
+                ],
             )
         }
     };
-    let base = path.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
+    let base = path
+        .parent()
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+        .unwrap_or(Path::new("."));
     let (spec, diags) = parse_chain(&text, &file, base, catalog);
-    (spec.map(|s| ChainSpec { path: Some(path.to_path_buf()), ..s }), diags)
+    (
+        spec.map(|s| ChainSpec {
+            path: Some(path.to_path_buf()),
+            ..s
+        }),
+        diags,
+    )
 }
 
 /// Parse chain.yaml text. `base` resolves relative paths (sources, pcaps).
 /// Returns a spec only when there are no errors.
-pub fn parse_chain(text: &str, file: &str, base: &Path, catalog: &dyn BuiltinCatalog) -> (Option<ChainSpec>, Vec<Diagnostic>) {
+pub fn parse_chain(
+    text: &str,
+    file: &str,
+    base: &Path,
+    catalog: &dyn BuiltinCatalog,
+) -> (Option<ChainSpec>, Vec<Diagnostic>) {
     let root = match yaml::parse(text, file) {
         Ok(r) => r,
         Err(d) => return (None, vec![d]),
     };
-    let mut p = ChainParser { file, base, catalog, diags: vec![] };
+    let mut p = ChainParser {
+        file,
+        base,
+        catalog,
+        diags: vec![],
+    };
     let spec = p.chain(&root);
     let diags = p.diags;
     if has_errors(&diags) {
@@ -80,15 +118,41 @@ struct ChainParser<'a> {
     diags: Vec<Diagnostic>,
 }
 
-const TOP_KEYS: &[&str] = &["name", "nfs", "chain", "edges", "resources", "traffic", "targets"];
+const TOP_KEYS: &[&str] = &[
+    "name",
+    "nfs",
+    "chain",
+    "edges",
+    "resources",
+    "traffic",
+    "targets",
+];
 const NF_KEYS: &[&str] = &["id", "nf", "source", "framework", "config"];
 const EDGE_KEYS: &[&str] = &["from", "to", "port"];
 const RES_KEYS: &[&str] = &["cores", "nic", "smartnic"];
-const NIC_KEYS: &[&str] = &["name", "queues", "hash_fields", "key_bytes", "reta_size"];
+const NIC_KEYS: &[&str] = &[
+    "name",
+    "queues",
+    "hash_fields",
+    "key_bytes",
+    "reta_size",
+    "rss_input",
+];
 const SMARTNIC_KEYS: &[&str] = &["model", "cores"];
 const TRAFFIC_KEYS: &[&str] = &["pcap", "synthetic"];
-const SYNTH_KEYS: &[&str] =
-    &["flows", "packets", "zipf", "mix", "sizes", "bidirectional", "src_prefix", "dst_prefix", "src_hosts", "dst_hosts", "seed"];
+const SYNTH_KEYS: &[&str] = &[
+    "flows",
+    "packets",
+    "zipf",
+    "mix",
+    "sizes",
+    "bidirectional",
+    "src_prefix",
+    "dst_prefix",
+    "src_hosts",
+    "dst_hosts",
+    "seed",
+];
 const MIX_KEYS: &[&str] = &["tcp", "udp", "icmp"];
 const TARGET_KEYS: &[&str] = &["fastclick", "flash", "agilio"];
 const FASTCLICK_KEYS: &[&str] = &["input", "output"];
@@ -96,11 +160,14 @@ const FLASH_KEYS: &[&str] = &["ingress", "egress", "mode"];
 const AGILIO_KEYS: &[&str] = &[];
 
 /// The closest candidate within a small edit distance, for did-you-mean hints.
-pub(crate) fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+pub(crate) fn did_you_mean<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
     candidates
         .into_iter()
         .map(|c| (strsim::damerau_levenshtein(word, c), c))
-        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3) && *d < word.chars().count())
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
 }
@@ -117,16 +184,32 @@ impl<'a> ChainParser<'a> {
     }
 
     /// The entries of a mapping, checking keys against `allowed`.
-    fn map<'n>(&mut self, n: &'n Node, what: &str, allowed: &[&str]) -> Option<Vec<(&'n str, &'n Node, &'n Node)>> {
+    fn map<'n>(
+        &mut self,
+        n: &'n Node,
+        what: &str,
+        allowed: &[&str],
+    ) -> Option<Vec<(&'n str, &'n Node, &'n Node)>> {
         let Some(items) = n.as_map() else {
-            self.err("E0003", n, format!("{what} must be a mapping, found a {}", n.type_name()));
+            self.err(
+                "E0003",
+                n,
+                format!("{what} must be a mapping, found a {}", n.type_name()),
+            );
             return None;
         };
         let mut out = vec![];
         let mut seen = BTreeSet::new();
         for (k, v) in items {
             let Some(key) = k.as_scalar() else {
-                self.err("E0003", k, format!("keys of {what} must be plain words, found a {}", k.type_name()));
+                self.err(
+                    "E0003",
+                    k,
+                    format!(
+                        "keys of {what} must be plain words, found a {}",
+                        k.type_name()
+                    ),
+                );
                 continue;
             };
             if !allowed.contains(&key) {
@@ -134,7 +217,8 @@ impl<'a> ChainParser<'a> {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => format!("allowed keys: {}", allowed.join(", ")),
                 };
-                self.err("E0004", k, format!("unknown key `{key}` in {what}")).hint = Some(hint);
+                self.err("E0004", k, format!("unknown key `{key}` in {what}"))
+                    .hint = Some(hint);
                 continue;
             }
             if !seen.insert(key) {
@@ -151,7 +235,11 @@ impl<'a> ChainParser<'a> {
         match &n.kind {
             NodeKind::Scalar { value, .. } if !n.is_null() => Some(value.clone()),
             _ => {
-                self.err("E0003", n, format!("{what} must be a string, found a {}", n.type_name()));
+                self.err(
+                    "E0003",
+                    n,
+                    format!("{what} must be a string, found a {}", n.type_name()),
+                );
                 None
             }
         }
@@ -163,12 +251,20 @@ impl<'a> ChainParser<'a> {
         match cleaned.parse::<u64>() {
             Ok(v) if v >= min && v <= max => Some(v),
             Ok(v) => {
-                self.err("E0031", n, format!("{what} is {v}, which is impossible here"))
-                    .hint = Some(format!("use a value from {min} to {max}"));
+                self.err(
+                    "E0031",
+                    n,
+                    format!("{what} is {v}, which is impossible here"),
+                )
+                .hint = Some(format!("use a value from {min} to {max}"));
                 None
             }
             Err(_) => {
-                self.err("E0041", n, format!("{what} must be a whole number, found `{s}`"));
+                self.err(
+                    "E0041",
+                    n,
+                    format!("{what} must be a whole number, found `{s}`"),
+                );
                 None
             }
         }
@@ -191,11 +287,19 @@ impl<'a> ChainParser<'a> {
 
     fn chain(&mut self, root: &Node) -> Option<ChainSpec> {
         let entries = self.map(root, "the chain file", TOP_KEYS)?;
-        let get = |k: &str| entries.iter().find(|(key, _, _)| *key == k).map(|(_, _, v)| *v);
+        let get = |k: &str| {
+            entries
+                .iter()
+                .find(|(key, _, _)| *key == k)
+                .map(|(_, _, v)| *v)
+        };
 
         let name = match get("name") {
             Some(n) => self.str_value(n, "`name`").unwrap_or_default(),
-            None => Path::new(self.file).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "chain".into()),
+            None => Path::new(self.file)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "chain".into()),
         };
 
         let Some(nfs_node) = get("nfs") else {
@@ -206,36 +310,66 @@ impl<'a> ChainParser<'a> {
             );
             return None;
         };
-        let nfs = self.nfs(nfs_node);
+        let (nfs, failed_ids) = self.nfs(nfs_node);
 
-        let graph = self.topology(get("chain"), get("edges"), &nfs, root);
-        let resources = get("resources").map(|n| self.resources(n)).unwrap_or_default();
+        let graph = self.topology(get("chain"), get("edges"), &nfs, &failed_ids, root);
+        let resources = get("resources")
+            .map(|n| self.resources(n))
+            .unwrap_or_default();
         let traffic = get("traffic").map(|n| self.traffic(n)).unwrap_or_default();
         let targets = get("targets").map(|n| self.targets(n)).unwrap_or_default();
 
         let mut nfs: Vec<NfInstance> = nfs.into_iter().map(|(inst, _)| inst).collect();
         if let Some(graph) = &graph {
             for node in graph.node_indices() {
-                let used = graph.edges(node).map(|e| e.weight().from_port + 1).max().unwrap_or(1);
+                let used = graph
+                    .edges(node)
+                    .map(|e| e.weight().from_port + 1)
+                    .max()
+                    .unwrap_or(1);
                 nfs[graph[node]].ports = used.max(1);
             }
         }
-        Some(ChainSpec { name, path: None, nfs, graph: graph?, resources, traffic, targets })
+        Some(ChainSpec {
+            name,
+            path: None,
+            nfs,
+            graph: graph?,
+            resources,
+            traffic,
+            targets,
+        })
     }
 
-    fn nfs(&mut self, n: &Node) -> Vec<(NfInstance, Node)> {
+    /// The NF instances, and the ids of instances that had errors (so that
+    /// references to them do not cascade into "unknown NF" errors).
+    fn nfs(&mut self, n: &Node) -> (Vec<(NfInstance, Node)>, BTreeSet<String>) {
+        let mut failed = BTreeSet::new();
         let Some(items) = n.as_seq() else {
-            self.err("E0003", n, format!("`nfs` must be a list of NF instances, found a {}", n.type_name()))
-                .hint = Some("write `nfs:` followed by `- id: fw` lines".into());
-            return vec![];
+            self.err(
+                "E0003",
+                n,
+                format!(
+                    "`nfs` must be a list of NF instances, found a {}",
+                    n.type_name()
+                ),
+            )
+            .hint = Some("write `nfs:` followed by `- id: fw` lines".into());
+            return (vec![], failed);
         };
         if items.is_empty() {
-            self.err("E0005", n, "`nfs` is empty").hint = Some("a chain needs at least one NF".into());
+            self.err("E0005", n, "`nfs` is empty").hint =
+                Some("a chain needs at least one NF".into());
         }
         let mut out: Vec<(NfInstance, Node)> = vec![];
         let mut ids: BTreeMap<String, Span> = BTreeMap::new();
         for item in items {
-            let Some(inst) = self.nf(item) else { continue };
+            let Some(inst) = self.nf(item) else {
+                if let Some(id) = item.get("id").and_then(Node::as_scalar) {
+                    failed.insert(id.to_string());
+                }
+                continue;
+            };
             if let Some(first) = ids.get(&inst.id.0) {
                 let first = first.clone();
                 self.err("E0010", item, format!("duplicate NF id `{}`", inst.id))
@@ -246,23 +380,36 @@ impl<'a> ChainParser<'a> {
             ids.insert(inst.id.0.clone(), self.span(item));
             out.push((inst, item.clone()));
         }
-        out
+        (out, failed)
     }
 
     fn nf(&mut self, n: &Node) -> Option<NfInstance> {
         let entries = self.map(n, "an NF instance", NF_KEYS)?;
-        let get = |k: &str| entries.iter().find(|(key, _, _)| *key == k).map(|(_, _, v)| *v);
+        let get = |k: &str| {
+            entries
+                .iter()
+                .find(|(key, _, _)| *key == k)
+                .map(|(_, _, v)| *v)
+        };
         let id_node = match get("id") {
             Some(id) => id,
             None => {
-                self.err("E0005", n, "NF instance has no `id`").hint = Some("add `id: <name>` (letters, digits, `_`, `-`)".into());
+                self.err("E0005", n, "NF instance has no `id`").hint =
+                    Some("add `id: <name>` (letters, digits, `_`, `-`)".into());
                 return None;
             }
         };
         let id = self.str_value(id_node, "`id`")?;
-        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') || id.starts_with('-') {
+        if id.is_empty()
+            || !id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            || id.starts_with('-')
+        {
             self.err("E0015", id_node, format!("invalid NF id `{id}`"))
-                .hint = Some("ids use letters, digits, `_` and `-` and start with a letter or digit".into());
+                .hint = Some(
+                "ids use letters, digits, `_` and `-` and start with a letter or digit".into(),
+            );
             return None;
         }
         let config = match get("config") {
@@ -270,7 +417,14 @@ impl<'a> ChainParser<'a> {
             Some(c) => match &c.kind {
                 NodeKind::Map(_) => self.config(c),
                 _ => {
-                    self.err("E0003", c, format!("`config` of `{id}` must be a mapping, found a {}", c.type_name()));
+                    self.err(
+                        "E0003",
+                        c,
+                        format!(
+                            "`config` of `{id}` must be a mapping, found a {}",
+                            c.type_name()
+                        ),
+                    );
                     ConfigValue::empty()
                 }
             },
@@ -278,18 +432,34 @@ impl<'a> ChainParser<'a> {
         };
         let source = match (get("nf"), get("source")) {
             (Some(_), Some(src)) => {
-                self.err("E0012", src, format!("NF `{id}` has both `nf:` and `source:`"))
-                    .hint = Some("use `nf:` for a built-in NF or `source:` for your own code, not both".into());
+                self.err(
+                    "E0012",
+                    src,
+                    format!("NF `{id}` has both `nf:` and `source:`"),
+                )
+                .hint = Some(
+                    "use `nf:` for a built-in NF or `source:` for your own code, not both".into(),
+                );
                 return None;
             }
             (None, None) => {
-                self.err("E0012", n, format!("NF `{id}` says neither `nf:` nor `source:`"))
-                    .hint = Some("add `nf: <built-in name>` or `source: <file or dir>`".into());
+                self.err(
+                    "E0012",
+                    n,
+                    format!("NF `{id}` says neither `nf:` nor `source:`"),
+                )
+                .hint = Some("add `nf: <built-in name>` or `source: <file or dir>`".into());
                 return None;
             }
             (Some(nf), None) => {
                 if let Some(fw) = get("framework") {
-                    self.err("E0012", fw, format!("`framework` only applies to `source:` NFs (NF `{id}` is built-in)"));
+                    self.err(
+                        "E0012",
+                        fw,
+                        format!(
+                            "`framework` only applies to `source:` NFs (NF `{id}` is built-in)"
+                        ),
+                    );
                 }
                 let name = self.str_value(nf, "`nf`")?;
                 if !self.catalog.contains(&name) {
@@ -325,8 +495,15 @@ impl<'a> ChainParser<'a> {
                     };
                     let full = self.base.join(&s);
                     if !full.exists() {
-                        self.err("E0014", p, format!("source `{s}` of NF `{id}` does not exist"))
-                            .hint = Some(format!("paths are relative to the chain file's directory ({})", self.base.display()));
+                        self.err(
+                            "E0014",
+                            p,
+                            format!("source `{s}` of NF `{id}` does not exist"),
+                        )
+                        .hint = Some(format!(
+                            "paths are relative to the chain file's directory ({})",
+                            self.base.display()
+                        ));
                         ok = false;
                         continue;
                     }
@@ -343,7 +520,8 @@ impl<'a> ChainParser<'a> {
                                     Some(s) => format!("did you mean `{s}`?"),
                                     None => format!("frameworks: {}", Framework::NAMES.join(", ")),
                                 };
-                                self.err("E0013", fw, format!("unknown framework `{name}`")).hint = Some(hint);
+                                self.err("E0013", fw, format!("unknown framework `{name}`"))
+                                    .hint = Some(hint);
                                 return None;
                             }
                         }
@@ -352,21 +530,38 @@ impl<'a> ChainParser<'a> {
                 if !ok {
                     return None;
                 }
-                NfSource::Source { paths: resolved, framework }
+                NfSource::Source {
+                    paths: resolved,
+                    framework,
+                }
             }
         };
-        Some(NfInstance { id: NfId(id), source, config, ports: 1, span: Some(self.span(n)) })
+        Some(NfInstance {
+            id: NfId(id),
+            source,
+            config,
+            ports: 1,
+            span: Some(self.span(n)),
+        })
     }
 
     fn config(&mut self, n: &Node) -> ConfigValue {
         match &n.kind {
-            NodeKind::Scalar { value, .. } => ConfigValue::Scalar(if n.is_null() { String::new() } else { value.clone() }),
-            NodeKind::Seq(items) => ConfigValue::List(items.iter().map(|i| self.config(i)).collect()),
+            NodeKind::Scalar { value, .. } => ConfigValue::Scalar(if n.is_null() {
+                String::new()
+            } else {
+                value.clone()
+            }),
+            NodeKind::Seq(items) => {
+                ConfigValue::List(items.iter().map(|i| self.config(i)).collect())
+            }
             NodeKind::Map(items) => {
                 let mut out = vec![];
                 for (k, v) in items {
                     match k.as_scalar() {
-                        Some(key) if !key.is_empty() && !key.contains('.') => out.push((key.to_string(), self.config(v))),
+                        Some(key) if !key.is_empty() && !key.contains('.') => {
+                            out.push((key.to_string(), self.config(v)))
+                        }
                         _ => {
                             self.err("E0003", k, "config keys must be plain words without dots");
                         }
@@ -378,10 +573,21 @@ impl<'a> ChainParser<'a> {
     }
 
     /// Build the DAG from `chain:` (linear) or `edges:` (DAG).
-    fn topology(&mut self, chain: Option<&Node>, edges: Option<&Node>, nfs: &[(NfInstance, Node)], root: &Node) -> Option<DiGraph<usize, Link>> {
+    fn topology(
+        &mut self,
+        chain: Option<&Node>,
+        edges: Option<&Node>,
+        nfs: &[(NfInstance, Node)],
+        failed_ids: &BTreeSet<String>,
+        root: &Node,
+    ) -> Option<DiGraph<usize, Link>> {
         let mut graph: DiGraph<usize, Link> = DiGraph::new();
         let nodes: Vec<_> = (0..nfs.len()).map(|i| graph.add_node(i)).collect();
-        let index: BTreeMap<&str, usize> = nfs.iter().enumerate().map(|(i, (n, _))| (n.id.0.as_str(), i)).collect();
+        let index: BTreeMap<&str, usize> = nfs
+            .iter()
+            .enumerate()
+            .map(|(i, (n, _))| (n.id.0.as_str(), i))
+            .collect();
         let mut used_ports: BTreeMap<(usize, u32), Span> = BTreeMap::new();
         let mut in_topology = BTreeSet::new();
         let errors_before = self.diags.iter().filter(|d| d.is_error()).count();
@@ -390,12 +596,18 @@ impl<'a> ChainParser<'a> {
             let name = p.str_value(n, "an NF reference")?;
             match index.get(name.as_str()) {
                 Some(i) => Some(*i),
+                // Already reported where the NF is defined.
+                None if failed_ids.contains(&name) => None,
                 None => {
                     let hint = match did_you_mean(&name, index.keys().copied()) {
                         Some(s) => format!("did you mean `{s}`?"),
-                        None => format!("NFs in this chain: {}", index.keys().copied().collect::<Vec<_>>().join(", ")),
+                        None => format!(
+                            "NFs in this chain: {}",
+                            index.keys().copied().collect::<Vec<_>>().join(", ")
+                        ),
                     };
-                    p.err("E0020", n, format!("`{name}` is not an NF of this chain")).hint = Some(hint);
+                    p.err("E0020", n, format!("`{name}` is not an NF of this chain"))
+                        .hint = Some(hint);
                     None
                 }
             }
@@ -404,11 +616,17 @@ impl<'a> ChainParser<'a> {
         let mut add_edge = |p: &mut Self, at: &Node, from: usize, port: u32, to: usize| {
             if let Some(prev) = used_ports.get(&(from, port)) {
                 let prev = prev.clone();
-                p.err("E0025", at, format!("port {port} of `{}` is connected twice", nfs[from].0.id))
-                    .notes
-                    .push(format!("first connection at {prev}"));
-                p.diags.last_mut().expect("pushed").hint =
-                    Some("each output port feeds one NF; for fan-out use different ports (`port: 1`)".into());
+                p.err(
+                    "E0025",
+                    at,
+                    format!("port {port} of `{}` is connected twice", nfs[from].0.id),
+                )
+                .notes
+                .push(format!("first connection at {prev}"));
+                p.diags.last_mut().expect("pushed").hint = Some(
+                    "each output port feeds one NF; for fan-out use different ports (`port: 1`)"
+                        .into(),
+                );
                 return;
             }
             used_ports.insert((from, port), p.span(at));
@@ -418,15 +636,24 @@ impl<'a> ChainParser<'a> {
         match (chain, edges) {
             (Some(c), Some(_)) => {
                 self.err("E0023", c, "the chain gives both `chain:` and `edges:`")
-                    .hint = Some("use `chain:` for a line of NFs or `edges:` for a graph, not both".into());
+                    .hint =
+                    Some("use `chain:` for a line of NFs or `edges:` for a graph, not both".into());
                 return None;
             }
             (Some(c), None) => {
                 let Some(items) = c.as_seq() else {
-                    self.err("E0003", c, format!("`chain` must be a list of NF ids, found a {}", c.type_name()));
+                    self.err(
+                        "E0003",
+                        c,
+                        format!(
+                            "`chain` must be a list of NF ids, found a {}",
+                            c.type_name()
+                        ),
+                    );
                     return None;
                 };
-                let ids: Vec<(Option<usize>, &Node)> = items.iter().map(|i| (lookup(self, i), i)).collect();
+                let ids: Vec<(Option<usize>, &Node)> =
+                    items.iter().map(|i| (lookup(self, i), i)).collect();
                 for (i, item) in &ids {
                     if let Some(i) = i {
                         in_topology.insert(*i);
@@ -441,12 +668,26 @@ impl<'a> ChainParser<'a> {
             }
             (None, Some(e)) => {
                 let Some(items) = e.as_seq() else {
-                    self.err("E0003", e, format!("`edges` must be a list of `{{from, to, port}}` entries, found a {}", e.type_name()));
+                    self.err(
+                        "E0003",
+                        e,
+                        format!(
+                            "`edges` must be a list of `{{from, to, port}}` entries, found a {}",
+                            e.type_name()
+                        ),
+                    );
                     return None;
                 };
                 for item in items {
-                    let Some(entries) = self.map(item, "an edge", EDGE_KEYS) else { continue };
-                    let get = |k: &str| entries.iter().find(|(key, _, _)| *key == k).map(|(_, _, v)| *v);
+                    let Some(entries) = self.map(item, "an edge", EDGE_KEYS) else {
+                        continue;
+                    };
+                    let get = |k: &str| {
+                        entries
+                            .iter()
+                            .find(|(key, _, _)| *key == k)
+                            .map(|(_, _, v)| *v)
+                    };
                     let (Some(from), Some(to)) = (get("from"), get("to")) else {
                         self.err("E0005", item, "an edge needs `from:` and `to:`");
                         continue;
@@ -478,7 +719,10 @@ impl<'a> ChainParser<'a> {
                 in_topology.extend(0..nfs.len());
             }
         }
-        if self.diags.iter().filter(|d| d.is_error()).count() > errors_before {
+        // With broken references or NFs, cycle and reachability checks would only echo them.
+        if self.diags.iter().filter(|d| d.is_error()).count() > errors_before
+            || !failed_ids.is_empty()
+        {
             return None;
         }
         // Cycles: report one NF on each cycle, at its definition.
@@ -488,11 +732,18 @@ impl<'a> ChainParser<'a> {
             let self_loop = scc.len() == 1 && graph.find_edge(scc[0], scc[0]).is_some();
             if scc.len() > 1 || self_loop {
                 cyclic = true;
-                let mut names: Vec<String> = scc.iter().map(|n| nfs[graph[*n]].0.id.0.clone()).collect();
+                let mut names: Vec<String> =
+                    scc.iter().map(|n| nfs[graph[*n]].0.id.0.clone()).collect();
                 names.sort();
                 let first = &nfs[graph[scc[0]]].1;
-                self.err("E0021", first, format!("the topology has a cycle through {}", names.join(" -> ")))
-                    .hint = Some("NF chains are DAGs: remove an edge that leads back to an earlier NF".into());
+                self.err(
+                    "E0021",
+                    first,
+                    format!("the topology has a cycle through {}", names.join(" -> ")),
+                )
+                .hint = Some(
+                    "NF chains are DAGs: remove an edge that leads back to an earlier NF".into(),
+                );
             }
         }
         if cyclic {
@@ -500,8 +751,15 @@ impl<'a> ChainParser<'a> {
         }
         for (i, (inst, node)) in nfs.iter().enumerate() {
             if !in_topology.contains(&i) {
-                self.err("E0022", node, format!("NF `{}` is not connected to the chain, so no packet reaches it", inst.id))
-                    .hint = Some("add it to `chain:`/`edges:` or remove it".into());
+                self.err(
+                    "E0022",
+                    node,
+                    format!(
+                        "NF `{}` is not connected to the chain, so no packet reaches it",
+                        inst.id
+                    ),
+                )
+                .hint = Some("add it to `chain:`/`edges:` or remove it".into());
             }
         }
         Some(graph)
@@ -509,7 +767,14 @@ impl<'a> ChainParser<'a> {
 
     fn fields(&mut self, n: &Node) -> Option<Vec<Field>> {
         let Some(items) = n.as_seq() else {
-            self.err("E0003", n, format!("a field set must be a list like [src_ip, dst_ip], found a {}", n.type_name()));
+            self.err(
+                "E0003",
+                n,
+                format!(
+                    "a field set must be a list like [src_ip, dst_ip], found a {}",
+                    n.type_name()
+                ),
+            );
             return None;
         };
         let mut out = vec![];
@@ -523,7 +788,8 @@ impl<'a> ChainParser<'a> {
                         Some(c) => format!("did you mean `{c}`?"),
                         None => format!("fields: {}", names.join(", ")),
                     };
-                    self.err("E0030", i, format!("invalid field name `{s}`")).hint = Some(hint);
+                    self.err("E0030", i, format!("invalid field name `{s}`"))
+                        .hint = Some(hint);
                     return None;
                 }
             }
@@ -539,7 +805,9 @@ impl<'a> ChainParser<'a> {
 
     fn resources(&mut self, n: &Node) -> Resources {
         let mut res = Resources::default();
-        let Some(entries) = self.map(n, "`resources`", RES_KEYS) else { return res };
+        let Some(entries) = self.map(n, "`resources`", RES_KEYS) else {
+            return res;
+        };
         for (key, _, v) in entries {
             match key {
                 "cores" => {
@@ -548,10 +816,14 @@ impl<'a> ChainParser<'a> {
                     }
                 }
                 "nic" => {
-                    let Some(nic) = self.map(v, "`nic`", NIC_KEYS) else { continue };
+                    let Some(nic) = self.map(v, "`nic`", NIC_KEYS) else {
+                        continue;
+                    };
                     for (k, _, val) in nic {
                         match k {
-                            "name" => res.nic.name = self.str_value(val, "`nic.name`").unwrap_or_default(),
+                            "name" => {
+                                res.nic.name = self.str_value(val, "`nic.name`").unwrap_or_default()
+                            }
                             "queues" => {
                                 if let Some(q) = self.uint(val, "`nic.queues`", 1, 4096) {
                                     res.nic.queues = q as u32;
@@ -567,12 +839,17 @@ impl<'a> ChainParser<'a> {
                                         .hint = Some("list at least one set, e.g. [src_ip, dst_ip]".into());
                                     continue;
                                 }
-                                res.nic.hash_fields = sets.iter().filter_map(|s| self.fields(s)).collect();
+                                res.nic.hash_fields =
+                                    sets.iter().filter_map(|s| self.fields(s)).collect();
                             }
                             "key_bytes" => {
                                 if let Some(kb) = self.uint(val, "`nic.key_bytes`", 0, 1024) {
                                     if kb != 40 && kb != 52 {
-                                        self.err("E0031", val, format!("Toeplitz keys are 40 or 52 bytes, not {kb}"));
+                                        self.err(
+                                            "E0031",
+                                            val,
+                                            format!("Toeplitz keys are 40 or 52 bytes, not {kb}"),
+                                        );
                                     } else {
                                         res.nic.key_bytes = kb as u32;
                                     }
@@ -581,10 +858,29 @@ impl<'a> ChainParser<'a> {
                             "reta_size" => {
                                 if let Some(r) = self.uint(val, "`nic.reta_size`", 1, 65536) {
                                     if !r.is_power_of_two() {
-                                        self.err("E0031", val, format!("the RETA size must be a power of two, not {r}"));
+                                        self.err(
+                                            "E0031",
+                                            val,
+                                            format!(
+                                                "the RETA size must be a power of two, not {r}"
+                                            ),
+                                        );
                                     } else {
                                         res.nic.reta_size = r as u32;
                                     }
+                                }
+                            }
+                            "rss_input" => {
+                                match self.str_value(val, "`nic.rss_input`").as_deref() {
+                                    Some("field-select") => {
+                                        res.nic.rss_input = RssInput::FieldSelect
+                                    }
+                                    Some("tuple") => res.nic.rss_input = RssInput::Tuple,
+                                    Some(other) => {
+                                        self.err("E0031", val, format!("unknown RSS input mode `{other}`"))
+                                        .hint = Some("use `field-select` (the NIC hashes only the chosen fields) or `tuple`".into());
+                                    }
+                                    None => {}
                                 }
                             }
                             _ => unreachable!("keys were checked"),
@@ -592,11 +888,19 @@ impl<'a> ChainParser<'a> {
                     }
                 }
                 "smartnic" => {
-                    let Some(sn) = self.map(v, "`smartnic`", SMARTNIC_KEYS) else { continue };
-                    let mut s = SmartNic { model: "agilio-cx".into(), cores: 60 };
+                    let Some(sn) = self.map(v, "`smartnic`", SMARTNIC_KEYS) else {
+                        continue;
+                    };
+                    let mut s = SmartNic {
+                        model: "agilio-cx".into(),
+                        cores: 60,
+                    };
                     for (k, _, val) in sn {
                         match k {
-                            "model" => s.model = self.str_value(val, "`smartnic.model`").unwrap_or_default(),
+                            "model" => {
+                                s.model =
+                                    self.str_value(val, "`smartnic.model`").unwrap_or_default()
+                            }
                             "cores" => {
                                 if let Some(c) = self.uint(val, "`smartnic.cores`", 1, 4096) {
                                     s.cores = c as u32;
@@ -611,26 +915,41 @@ impl<'a> ChainParser<'a> {
             }
         }
         if res.cores > res.nic.queues {
-            self.err("E0031", n, format!("{} cores but the NIC has only {} receive queues", res.cores, res.nic.queues))
-                .hint = Some("RSS needs a queue per core: raise `nic.queues` or lower `cores`".into());
+            self.err(
+                "E0031",
+                n,
+                format!(
+                    "{} cores but the NIC has only {} receive queues",
+                    res.cores, res.nic.queues
+                ),
+            )
+            .hint = Some("RSS needs a queue per core: raise `nic.queues` or lower `cores`".into());
         }
         res
     }
 
     fn traffic(&mut self, n: &Node) -> Traffic {
-        let Some(entries) = self.map(n, "`traffic`", TRAFFIC_KEYS) else { return Traffic::default() };
+        let Some(entries) = self.map(n, "`traffic`", TRAFFIC_KEYS) else {
+            return Traffic::default();
+        };
         if entries.len() > 1 {
-            self.err("E0040", n, "`traffic` gives both `pcap` and `synthetic`").hint = Some("choose one".into());
+            self.err("E0040", n, "`traffic` gives both `pcap` and `synthetic`")
+                .hint = Some("choose one".into());
             return Traffic::default();
         }
-        let Some((key, _, v)) = entries.first() else { return Traffic::default() };
+        let Some((key, _, v)) = entries.first() else {
+            return Traffic::default();
+        };
         match *key {
             "pcap" => {
-                let Some(p) = self.str_value(v, "`traffic.pcap`") else { return Traffic::default() };
+                let Some(p) = self.str_value(v, "`traffic.pcap`") else {
+                    return Traffic::default();
+                };
                 let full = self.base.join(&p);
                 if !full.is_file() {
                     self.err("E0040", v, format!("pcap `{p}` does not exist"))
-                        .hint = Some("generate one with `nfc trace gen`, or use `synthetic:`".into());
+                        .hint =
+                        Some("generate one with `nfc trace gen`, or use `synthetic:`".into());
                 }
                 Traffic::Pcap { path: full }
             }
@@ -640,20 +959,43 @@ impl<'a> ChainParser<'a> {
 
     fn synthetic(&mut self, n: &Node) -> TrafficSpec {
         let mut t = TrafficSpec::default();
-        let Some(entries) = self.map(n, "`traffic.synthetic`", SYNTH_KEYS) else { return t };
+        let Some(entries) = self.map(n, "`traffic.synthetic`", SYNTH_KEYS) else {
+            return t;
+        };
         for (key, _, v) in entries {
             match key {
-                "flows" => t.flows = self.uint(v, "`flows`", 1, 100_000_000).unwrap_or(t.flows as u64) as u32,
-                "packets" => t.packets = self.uint(v, "`packets`", 1, 10_000_000_000).unwrap_or(t.packets),
+                "flows" => {
+                    t.flows = self
+                        .uint(v, "`flows`", 1, 100_000_000)
+                        .unwrap_or(t.flows as u64) as u32
+                }
+                "packets" => {
+                    t.packets = self
+                        .uint(v, "`packets`", 1, 10_000_000_000)
+                        .unwrap_or(t.packets)
+                }
                 "zipf" => t.zipf = self.float(v, "`zipf`", 0.0, 10.0).unwrap_or(t.zipf),
-                "bidirectional" => t.bidirectional = self.float(v, "`bidirectional`", 0.0, 1.0).unwrap_or(t.bidirectional),
-                "src_hosts" => t.src_hosts = self.uint(v, "`src_hosts`", 0, u32::MAX as u64).unwrap_or(0) as u32,
-                "dst_hosts" => t.dst_hosts = self.uint(v, "`dst_hosts`", 0, u32::MAX as u64).unwrap_or(0) as u32,
+                "bidirectional" => {
+                    t.bidirectional = self
+                        .float(v, "`bidirectional`", 0.0, 1.0)
+                        .unwrap_or(t.bidirectional)
+                }
+                "src_hosts" => {
+                    t.src_hosts =
+                        self.uint(v, "`src_hosts`", 0, u32::MAX as u64).unwrap_or(0) as u32
+                }
+                "dst_hosts" => {
+                    t.dst_hosts =
+                        self.uint(v, "`dst_hosts`", 0, u32::MAX as u64).unwrap_or(0) as u32
+                }
                 "seed" => t.seed = self.uint(v, "`seed`", 0, u64::MAX).unwrap_or(t.seed),
                 "src_prefix" | "dst_prefix" => {
-                    let Some(s) = self.str_value(v, key) else { continue };
+                    let Some(s) = self.str_value(v, key) else {
+                        continue;
+                    };
                     if parse_prefix(&s).is_none() {
-                        self.err("E0040", v, format!("`{s}` is not an IPv4 prefix")).hint = Some("write it like 10.0.0.0/8".into());
+                        self.err("E0040", v, format!("`{s}` is not an IPv4 prefix"))
+                            .hint = Some("write it like 10.0.0.0/8".into());
                     } else if key == "src_prefix" {
                         t.src_prefix = s;
                     } else {
@@ -661,7 +1003,9 @@ impl<'a> ChainParser<'a> {
                     }
                 }
                 "mix" => {
-                    let Some(mix) = self.map(v, "`mix`", MIX_KEYS) else { continue };
+                    let Some(mix) = self.map(v, "`mix`", MIX_KEYS) else {
+                        continue;
+                    };
                     let (mut tcp, mut udp, mut icmp) = (0.0, 0.0, 0.0);
                     for (k, _, val) in mix {
                         let x = self.float(val, k, 0.0, 1.0).unwrap_or(0.0);
@@ -672,41 +1016,52 @@ impl<'a> ChainParser<'a> {
                         }
                     }
                     if ((tcp + udp + icmp) - 1.0f64).abs() > 1e-6 {
-                        self.err("E0040", v, format!("protocol shares sum to {}, not 1", tcp + udp + icmp))
-                            .hint = Some("e.g. {tcp: 0.75, udp: 0.25, icmp: 0}".into());
+                        self.err(
+                            "E0040",
+                            v,
+                            format!("protocol shares sum to {}, not 1", tcp + udp + icmp),
+                        )
+                        .hint = Some("e.g. {tcp: 0.75, udp: 0.25, icmp: 0}".into());
                     } else {
                         (t.tcp, t.udp, t.icmp) = (tcp, udp, icmp);
                     }
                 }
-                "sizes" => match &v.kind {
-                    NodeKind::Scalar { value, .. } if value == "imix" => t.sizes = SizeMix::Imix,
-                    NodeKind::Scalar { .. } => {
-                        if let Some(b) = self.uint(v, "`sizes`", 60, 9018) {
-                            t.sizes = SizeMix::Fixed(b as u32);
+                "sizes" => {
+                    match &v.kind {
+                        NodeKind::Scalar { value, .. } if value == "imix" => {
+                            t.sizes = SizeMix::Imix
                         }
-                    }
-                    NodeKind::Seq(items) => {
-                        let mut w = vec![];
-                        for i in items {
-                            match i.as_seq() {
-                                Some([b, wt]) => {
-                                    if let (Some(b), Some(wt)) = (self.uint(b, "a frame size", 60, 9018), self.uint(wt, "a weight", 1, 1_000_000)) {
-                                        w.push((b as u32, wt as u32));
-                                    }
-                                }
-                                _ => {
-                                    self.err("E0003", i, "each size entry is [bytes, weight]");
-                                }
+                        NodeKind::Scalar { .. } => {
+                            if let Some(b) = self.uint(v, "`sizes`", 60, 9018) {
+                                t.sizes = SizeMix::Fixed(b as u32);
                             }
                         }
-                        if !w.is_empty() {
-                            t.sizes = SizeMix::Weighted(w);
+                        NodeKind::Seq(items) => {
+                            let mut w = vec![];
+                            for i in items {
+                                match i.as_seq() {
+                                    Some([b, wt]) => {
+                                        if let (Some(b), Some(wt)) = (
+                                            self.uint(b, "a frame size", 60, 9018),
+                                            self.uint(wt, "a weight", 1, 1_000_000),
+                                        ) {
+                                            w.push((b as u32, wt as u32));
+                                        }
+                                    }
+                                    _ => {
+                                        self.err("E0003", i, "each size entry is [bytes, weight]");
+                                    }
+                                }
+                            }
+                            if !w.is_empty() {
+                                t.sizes = SizeMix::Weighted(w);
+                            }
+                        }
+                        NodeKind::Map(_) => {
+                            self.err("E0003", v, "`sizes` is a frame size (64), `imix`, or a list of [bytes, weight]");
                         }
                     }
-                    NodeKind::Map(_) => {
-                        self.err("E0003", v, "`sizes` is a frame size (64), `imix`, or a list of [bytes, weight]");
-                    }
-                },
+                }
                 _ => unreachable!("keys were checked"),
             }
         }
@@ -715,11 +1070,15 @@ impl<'a> ChainParser<'a> {
 
     fn targets(&mut self, n: &Node) -> TargetOptions {
         let mut t = TargetOptions::default();
-        let Some(entries) = self.map(n, "`targets`", TARGET_KEYS) else { return t };
+        let Some(entries) = self.map(n, "`targets`", TARGET_KEYS) else {
+            return t;
+        };
         for (key, _, v) in entries {
             match key {
                 "fastclick" => {
-                    let Some(fc) = self.map(v, "`targets.fastclick`", FASTCLICK_KEYS) else { continue };
+                    let Some(fc) = self.map(v, "`targets.fastclick`", FASTCLICK_KEYS) else {
+                        continue;
+                    };
                     for (k, _, val) in fc {
                         let s = self.str_value(val, k);
                         if k == "input" {
@@ -730,7 +1089,9 @@ impl<'a> ChainParser<'a> {
                     }
                 }
                 "flash" => {
-                    let Some(fl) = self.map(v, "`targets.flash`", FLASH_KEYS) else { continue };
+                    let Some(fl) = self.map(v, "`targets.flash`", FLASH_KEYS) else {
+                        continue;
+                    };
                     for (k, _, val) in fl {
                         match k {
                             "ingress" => t.flash_in = self.str_value(val, k),
@@ -739,8 +1100,12 @@ impl<'a> ChainParser<'a> {
                                 Some("zero-copy") => t.flash_mode = Some(LinkMode::ZeroCopy),
                                 Some("single-copy") => t.flash_mode = Some(LinkMode::SingleCopy),
                                 Some(other) => {
-                                    self.err("E0050", val, format!("unknown link mode `{other}`"))
-                                        .hint = Some("use `zero-copy` or `single-copy`".into());
+                                    self.err(
+                                        "E0050",
+                                        val,
+                                        format!("unknown link mode `{other}`"),
+                                    )
+                                    .hint = Some("use `zero-copy` or `single-copy`".into());
                                 }
                                 None => {}
                             },

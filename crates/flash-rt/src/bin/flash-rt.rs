@@ -77,25 +77,60 @@ fn run(cli: Cli) -> Result<(), (i32, String)> {
         Cmd::Check { deployment } => {
             let d = Deployment::load(&deployment).map_err(|e| (1, e.to_string()))?;
             let t = d.topology().map_err(|p| (1, p.join("\n")))?;
-            println!("deployment `{}`: {} NFs, {} links, {} UMEM groups, {} AF_XDP sockets", d.name, d.nfs.len(), t.links.len(), t.groups.len(), t.sockets.len());
+            println!(
+                "deployment `{}`: {} NFs, {} links, {} UMEM groups, {} AF_XDP sockets",
+                d.name,
+                d.nfs.len(),
+                t.links.len(),
+                t.groups.len(),
+                t.sockets.len()
+            );
             Ok(())
         }
-        Cmd::Monitor { deployment, zerocopy } => {
+        Cmd::Monitor {
+            deployment,
+            zerocopy,
+        } => {
             let d = Deployment::load(&deployment).map_err(|e| (1, e.to_string()))?;
             let stop = stop_fd().map_err(|e| (2, e.to_string()))?;
-            let mut m = Monitor::setup(d, &MonitorOptions { zerocopy, ..Default::default() }).map_err(fail)?;
-            let modes: Vec<String> = m.xdp_modes().into_iter().map(|(i, m)| format!("{i}={m}")).collect();
-            println!("flash-rt monitor ready: socket {} xdp [{}]", m.deployment().monitor.socket.display(), modes.join(", "));
+            let mut m = Monitor::setup(
+                d,
+                &MonitorOptions {
+                    zerocopy,
+                    ..Default::default()
+                },
+            )
+            .map_err(fail)?;
+            let modes: Vec<String> = m
+                .xdp_modes()
+                .into_iter()
+                .map(|(i, m)| format!("{i}={m}"))
+                .collect();
+            println!(
+                "flash-rt monitor ready: socket {} xdp [{}]",
+                m.deployment().monitor.socket.display(),
+                modes.join(", ")
+            );
             let _ = std::io::stdout().flush();
-            let r = m.run(stop.as_fd(), &mut |line| eprintln!("flash-rt monitor: {line}"));
+            let r = m.run(stop.as_fd(), &mut |line| {
+                eprintln!("flash-rt monitor: {line}")
+            });
             drop(m);
             eprintln!("flash-rt monitor: stopped, XDP detached");
             r.map_err(fail)
         }
-        Cmd::Nf { deployment, nf, scratch } => {
+        Cmd::Nf {
+            deployment,
+            nf,
+            scratch,
+        } => {
             let stop = stop_fd().map_err(|e| (2, e.to_string()))?;
             flash_rt::host::run_c_nf(&deployment, &nf, &scratch, stop.as_fd(), &mut |h| {
-                println!("flash-rt nf {} ready (pid {})", h.spec().id, std::process::id());
+                println!(
+                    "flash-rt nf {} ready (pid {})",
+                    h.spec().id,
+                    std::process::id()
+                );
                 let _ = std::io::stdout().flush();
             })
             .map_err(fail)
@@ -104,7 +139,10 @@ fn run(cli: Cli) -> Result<(), (i32, String)> {
             let d = Deployment::load(&deployment).map_err(|e| (1, e.to_string()))?;
             match request(&d.monitor.socket, &Request::Stats).map_err(fail)? {
                 (Response::Stats { stats }, _) => {
-                    println!("{}", serde_json::to_string_pretty(&stats).unwrap_or_default());
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&stats).unwrap_or_default()
+                    );
                     Ok(())
                 }
                 (Response::Refused { reason }, _) => Err((1, reason)),

@@ -18,9 +18,18 @@ pub struct CNf {
 impl CNf {
     /// Load `object` for NF `id`, run `nf_init(config)` and allocate its state
     /// (`scratch` is a writable directory for the loader's private copy).
-    pub fn load(id: &str, object: &Path, config: &[(String, String)], scratch: &Path) -> Result<CNf> {
-        let nf_err = |message: String| FlashError::Nf { nf: id.to_string(), message };
-        let lib = NfLibrary::load(id, object, config, scratch).map_err(|e| nf_err(e.to_string()))?;
+    pub fn load(
+        id: &str,
+        object: &Path,
+        config: &[(String, String)],
+        scratch: &Path,
+    ) -> Result<CNf> {
+        let nf_err = |message: String| FlashError::Nf {
+            nf: id.to_string(),
+            message,
+        };
+        let lib =
+            NfLibrary::load(id, object, config, scratch).map_err(|e| nf_err(e.to_string()))?;
         let mut state = StateBlock::new(lib.state_size).map_err(|e| nf_err(e.to_string()))?;
         state.reset(lib.state_init);
         Ok(CNf { lib, state })
@@ -36,13 +45,28 @@ impl RustNf for CNf {
     fn process<'a>(&mut self, mut pkt: Packet<'a>, now_ns: u64) -> Handled<'a> {
         let in_port = pkt.in_port();
         let (data, len, cap) = pkt.raw_parts();
-        let mut p = NfPacket { data, len, cap, in_port, reserved: 0 };
-        let mut ctx = NfCtx { state: self.state.ptr(), now_ns, worker: 0, n_workers: 1 };
+        let mut p = NfPacket {
+            data,
+            len,
+            cap,
+            in_port,
+            reserved: 0,
+        };
+        let mut ctx = NfCtx {
+            state: self.state.ptr(),
+            now_ns,
+            worker: 0,
+            n_workers: 1,
+        };
         // SAFETY: data points to `cap` bytes owned by this packet for the
         // call; ctx.state is this NF's state instance; the ABI forbids
         // touching memory outside [data, data+cap).
         let v = unsafe { (self.lib.process)(&mut ctx, &mut p) };
-        let verdict = if v < 0 { Verdict::Drop } else { Verdict::Port(v as u32) };
+        let verdict = if v < 0 {
+            Verdict::Drop
+        } else {
+            Verdict::Port(v as u32)
+        };
         pkt.finish(verdict, p.len)
     }
 }

@@ -86,7 +86,9 @@ pub struct NfHost {
 
 impl std::fmt::Debug for NfHost {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NfHost").field("nf", &self.dep.nfs[self.me].id).finish()
+        f.debug_struct("NfHost")
+            .field("nf", &self.dep.nfs[self.me].id)
+            .finish()
     }
 }
 
@@ -101,20 +103,38 @@ impl NfHost {
     /// Connect to the monitor of `dep`, authenticate as NF `id` and map
     /// everything it hands over.
     pub fn attach(dep: Deployment, id: &str) -> Result<NfHost> {
-        let me = dep.nf_index(id).ok_or_else(|| FlashError::UnknownNf(id.to_string()))?;
-        let topo = dep.topology().map_err(|problems| crate::deploy::DeployError::Invalid { path: Default::default(), problems })?;
-        let (resp, mut fds) = request(&dep.monitor.socket, &Request::Attach { nf: id.to_string() })?;
+        let me = dep
+            .nf_index(id)
+            .ok_or_else(|| FlashError::UnknownNf(id.to_string()))?;
+        let topo = dep
+            .topology()
+            .map_err(|problems| crate::deploy::DeployError::Invalid {
+                path: Default::default(),
+                problems,
+            })?;
+        let (resp, mut fds) =
+            request(&dep.monitor.socket, &Request::Attach { nf: id.to_string() })?;
         let grant = match resp {
             Response::Granted(g) => g,
             Response::Refused { reason } => return Err(FlashError::Refused(reason)),
-            other => return Err(FlashError::Protocol(format!("unexpected answer to attach: {other:?}"))),
+            other => {
+                return Err(FlashError::Protocol(format!(
+                    "unexpected answer to attach: {other:?}"
+                )))
+            }
         };
         if grant.nf != me || grant.fds.len() != fds.len() {
-            return Err(FlashError::Protocol(format!("grant for NF {} with {} fds ({} described)", grant.nf, fds.len(), grant.fds.len())));
+            return Err(FlashError::Protocol(format!(
+                "grant for NF {} with {} fds ({} described)",
+                grant.nf,
+                fds.len(),
+                grant.fds.len()
+            )));
         }
         let layout = FabricLayout::new(&dep, &topo);
         let fs = dep.monitor.frame_size as usize;
-        let (mut fabric_map, mut umem, mut ro_umems, mut socks) = (None, None, HashMap::new(), vec![]);
+        let (mut fabric_map, mut umem, mut ro_umems, mut socks) =
+            (None, None, HashMap::new(), vec![]);
         let mut wakes: Vec<Option<OwnedFd>> = dep.nfs.iter().map(|_| None).collect();
         for (role, fd) in grant.fds.iter().zip(fds.drain(..)) {
             match *role {
@@ -134,8 +154,13 @@ impl NfHost {
                         ro_umems.insert(group, m);
                     }
                 }
-                FdRole::Socket { rx, fill_completion, .. } => {
-                    let rings = XskRings::map(fd.as_raw_fd(), dep.monitor.ring_size, fill_completion)?;
+                FdRole::Socket {
+                    rx,
+                    fill_completion,
+                    ..
+                } => {
+                    let rings =
+                        XskRings::map(fd.as_raw_fd(), dep.monitor.ring_size, fill_completion)?;
                     socks.push((role.clone(), Sock { rings, rx, _fd: fd }));
                 }
                 FdRole::Wake { nf } => {
@@ -145,12 +170,18 @@ impl NfHost {
                 }
             }
         }
-        let fabric_map = fabric_map.ok_or_else(|| FlashError::Protocol("grant without a fabric".into()))?;
-        let umem = umem.ok_or_else(|| FlashError::Protocol("grant without a writable UMEM".into()))?;
+        let fabric_map =
+            fabric_map.ok_or_else(|| FlashError::Protocol("grant without a fabric".into()))?;
+        let umem =
+            umem.ok_or_else(|| FlashError::Protocol("grant without a writable UMEM".into()))?;
         let wakes: Vec<OwnedFd> = wakes
             .into_iter()
             .enumerate()
-            .map(|(i, w)| w.ok_or_else(|| FlashError::Protocol(format!("grant without the eventfd of NF {i}"))))
+            .map(|(i, w)| {
+                w.ok_or_else(|| {
+                    FlashError::Protocol(format!("grant without the eventfd of NF {i}"))
+                })
+            })
             .collect::<Result<_>>()?;
         // SAFETY: page-aligned mapping of layout.size bytes kept alive in the host.
         let fabric = unsafe { Fabric::at(fabric_map.ptr(), layout) };
@@ -159,7 +190,9 @@ impl NfHost {
         }
         // Routes per output port.
         let iface_sock = |iface: usize| {
-            socks.iter().position(|(r, _)| matches!(r, FdRole::Socket { iface: i, .. } if *i == iface))
+            socks
+                .iter()
+                .position(|(r, _)| matches!(r, FdRole::Socket { iface: i, .. } if *i == iface))
         };
         let max_port = topo.links.iter().filter_map(|l| match l.source {
             LinkSource::Nf { nf, port } if nf == me => Some(port),
@@ -175,7 +208,11 @@ impl NfHost {
                         LinkDest::Nf { nf: to, .. } => Route::Nf { nf: to, link: li },
                         LinkDest::Iface(i) => match iface_sock(i) {
                             Some(sock) => Route::Iface { sock, link: li },
-                            None => return Err(FlashError::Protocol(format!("no socket granted for interface {i}"))),
+                            None => {
+                                return Err(FlashError::Protocol(format!(
+                                    "no socket granted for interface {i}"
+                                )))
+                            }
                         },
                     };
                 }
@@ -189,19 +226,45 @@ impl NfHost {
         let first = topo.nf_first_frame[me] as u64;
         let frames = dep.nfs[me].frames as u64;
         let frame_size = fs as u64;
-        let pool: Vec<u64> = (first..first + frames).rev().map(|f| f * frame_size).collect();
+        let mut pool: Vec<u64> = (first..first + frames)
+            .rev()
+            .map(|f| f * frame_size)
+            .collect();
+        // A restarted host (the previous process of this NF died) finds its
+        // frames still in flight in the rings the monitor kept alive: they
+        // come back through the rings, so they must not start in the pool.
+        let socks: Vec<(FdRole, Sock)> = socks;
+        let in_flight = frames_in_flight(
+            &fabric,
+            &dep,
+            &topo,
+            me,
+            socks.iter().map(|(_, s)| &s.rings),
+            frame_size,
+        );
+        if !in_flight.is_empty() {
+            pool.retain(|a| !in_flight.contains(a));
+        }
         let owners = topo
             .groups
             .iter()
             .map(|g| {
                 g.nfs
                     .iter()
-                    .map(|&n| (topo.nf_first_frame[n], topo.nf_first_frame[n] + dep.nfs[n].frames, n))
+                    .map(|&n| {
+                        (
+                            topo.nf_first_frame[n],
+                            topo.nf_first_frame[n] + dep.nfs[n].frames,
+                            n,
+                        )
+                    })
                     .collect()
             })
             .collect();
         let n = dep.nfs.len();
-        fabric.pid(me).store(u64::from(std::process::id()), Ordering::Release);
+        fabric
+            .pid(me)
+            .store(u64::from(std::process::id()), Ordering::Release);
         Ok(NfHost {
             dep,
             topo,
@@ -229,13 +292,18 @@ impl NfHost {
 
     fn count(&self, c: NfCounter, n: u64) {
         if n > 0 {
-            self.fabric.nf_counter(self.me, c).fetch_add(n, Ordering::Relaxed);
+            self.fabric
+                .nf_counter(self.me, c)
+                .fetch_add(n, Ordering::Relaxed);
         }
     }
 
     fn owner(&self, group: usize, addr: u64) -> Option<usize> {
         let frame = (addr / self.frame_size) as u32;
-        self.owners[group].iter().find(|(a, b, _)| frame >= *a && frame < *b).map(|t| t.2)
+        self.owners[group]
+            .iter()
+            .find(|(a, b, _)| frame >= *a && frame < *b)
+            .map(|t| t.2)
     }
 
     /// Return a frame of `group` to its owner.
@@ -276,14 +344,18 @@ impl NfHost {
             if let Some(c) = self.socks[s].rings.completion.as_mut() {
                 scratch.clear();
                 c.consume(scratch, 4096);
-                for i in 0..scratch.len() {
-                    let a = scratch[i];
+                let done = std::mem::take(scratch);
+                for &a in &done {
                     self.free_frame(group, a);
                 }
+                *scratch = done;
             }
         }
         scratch.clear();
-        let n = self.fabric.free_ring(self.me).dequeue_batch(scratch, usize::MAX);
+        let n = self
+            .fabric
+            .free_ring(self.me)
+            .dequeue_batch(scratch, usize::MAX);
         self.count(NfCounter::FramesReturned, n as u64);
         self.pool.extend_from_slice(scratch);
         self.flush_frees();
@@ -316,7 +388,14 @@ impl NfHost {
         for (route, outs) in by_dest {
             let sent = match route {
                 Route::Iface { sock, link } => {
-                    let descs: Vec<libc::xdp_desc> = outs.iter().map(|o| libc::xdp_desc { addr: o.addr, len: o.len, options: 0 }).collect();
+                    let descs: Vec<libc::xdp_desc> = outs
+                        .iter()
+                        .map(|o| libc::xdp_desc {
+                            addr: o.addr,
+                            len: o.len,
+                            options: 0,
+                        })
+                        .collect();
                     let s = &mut self.socks[sock];
                     let n = s.rings.tx.produce(&descs);
                     if n > 0 {
@@ -325,18 +404,33 @@ impl NfHost {
                             self.count(NfCounter::TxKicks, 1);
                         }
                         self.count(NfCounter::TxIface, n as u64);
-                        self.fabric.link_counter(link, 0).fetch_add(n as u64, Ordering::Relaxed);
-                        self.fabric.link_counter(link, 1).fetch_add(1, Ordering::Relaxed);
+                        self.fabric
+                            .link_counter(link, 0)
+                            .fetch_add(n as u64, Ordering::Relaxed);
+                        self.fabric
+                            .link_counter(link, 1)
+                            .fetch_add(1, Ordering::Relaxed);
                     }
                     n
                 }
                 Route::Nf { nf, link } => {
-                    let descs: Vec<LinkDesc> = outs.iter().map(|o| LinkDesc { addr: o.addr, len: o.len, link: link as u32 }).collect();
+                    let descs: Vec<LinkDesc> = outs
+                        .iter()
+                        .map(|o| LinkDesc {
+                            addr: o.addr,
+                            len: o.len,
+                            link: link as u32,
+                        })
+                        .collect();
                     let n = self.fabric.inbox(nf).enqueue_batch(&descs);
                     if n > 0 {
                         self.count(NfCounter::TxLink, n as u64);
-                        self.fabric.link_counter(link, 0).fetch_add(n as u64, Ordering::Relaxed);
-                        self.fabric.link_counter(link, 1).fetch_add(1, Ordering::Relaxed);
+                        self.fabric
+                            .link_counter(link, 0)
+                            .fetch_add(n as u64, Ordering::Relaxed);
+                        self.fabric
+                            .link_counter(link, 1)
+                            .fetch_add(1, Ordering::Relaxed);
                         self.wake(nf);
                     }
                     n
@@ -345,7 +439,9 @@ impl NfHost {
             };
             if sent < outs.len() {
                 if let Route::Nf { link, .. } = route {
-                    self.fabric.link_counter(link, 2).fetch_add(1, Ordering::Relaxed);
+                    self.fabric
+                        .link_counter(link, 2)
+                        .fetch_add(1, Ordering::Relaxed);
                 }
                 left.extend_from_slice(&outs[sent..]);
             }
@@ -356,7 +452,12 @@ impl NfHost {
     }
 
     /// Run the NF until `stop` is readable (or `opts.max_packets` handed off).
-    pub fn run(&mut self, nf: &mut dyn RustNf, stop: BorrowedFd<'_>, opts: &RunOptions) -> Result<()> {
+    pub fn run(
+        &mut self,
+        nf: &mut dyn RustNf,
+        stop: BorrowedFd<'_>,
+        opts: &RunOptions,
+    ) -> Result<()> {
         let me = self.me;
         let cfg = self.dep.nfs[me].polling;
         let batch = self.dep.monitor.batch_size as usize;
@@ -366,22 +467,36 @@ impl NfHost {
         let mut rx_descs: Vec<libc::xdp_desc> = Vec::with_capacity(batch);
         let mut inbox_descs: Vec<LinkDesc> = Vec::with_capacity(batch);
         let rx_sock = self.socks.iter().position(|s| s.rx);
-        let has_single_copy_in = self.topo.links.iter().any(|l| matches!(l.dest, LinkDest::Nf { nf, .. } if nf == me) && l.mode == LinkMode::SingleCopy);
-        let rx_in_port = rx_sock
-            .and_then(|s| {
-                let iface = self.topo.sockets.iter().filter(|p| p.nf == me).nth(s).map(|p| p.iface)?;
-                self.topo.links.iter().find_map(|l| match (l.source, l.dest) {
-                    (LinkSource::Iface(i), LinkDest::Nf { port, .. }) if i == iface => Some(port),
-                    _ => None,
+        let has_single_copy_in = self.topo.links.iter().any(|l| {
+            matches!(l.dest, LinkDest::Nf { nf, .. } if nf == me) && l.mode == LinkMode::SingleCopy
+        });
+        // Input port and link index of frames arriving on the RX socket.
+        let (rx_in_port, rx_link) =
+            rx_sock
+                .and_then(|s| {
+                    let iface = self
+                        .topo
+                        .sockets
+                        .iter()
+                        .filter(|p| p.nf == me)
+                        .nth(s)
+                        .map(|p| p.iface)?;
+                    self.topo.links.iter().enumerate().find_map(|(li, l)| {
+                        match (l.source, l.dest) {
+                            (LinkSource::Iface(i), LinkDest::Nf { port, .. }) if i == iface => {
+                                Some((port, Some(li)))
+                            }
+                            _ => None,
+                        }
+                    })
                 })
-            })
-            .unwrap_or(0);
+                .unwrap_or((0, None));
         let mut handled_total: u64 = 0;
         let mut iter: u64 = 0;
         self.fabric.mode(me).store(0, Ordering::Relaxed);
         loop {
             iter += 1;
-            if iter % 1024 == 0 && readable(stop, 0) {
+            if iter.is_multiple_of(1024) && readable(stop, 0) {
                 break;
             }
             self.reclaim(&mut scratch);
@@ -402,13 +517,27 @@ impl NfHost {
             if let Some(s) = rx_sock {
                 self.socks[s].rings.rx.consume(&mut rx_descs, batch);
             }
-            let inbox_room = if has_single_copy_in { batch.min(self.pool.len()) } else { batch };
-            self.fabric.inbox(me).dequeue_batch(&mut inbox_descs, inbox_room);
+            let inbox_room = if has_single_copy_in {
+                batch.min(self.pool.len())
+            } else {
+                batch
+            };
+            self.fabric
+                .inbox(me)
+                .dequeue_batch(&mut inbox_descs, inbox_room);
             let got = rx_descs.len() + inbox_descs.len();
             if got > 0 {
                 self.count(NfCounter::Batches, 1);
                 self.count(NfCounter::BatchPackets, got as u64);
                 self.count(NfCounter::RxIface, rx_descs.len() as u64);
+                if let (Some(li), false) = (rx_link, rx_descs.is_empty()) {
+                    self.fabric
+                        .link_counter(li, 0)
+                        .fetch_add(rx_descs.len() as u64, Ordering::Relaxed);
+                    self.fabric
+                        .link_counter(li, 1)
+                        .fetch_add(1, Ordering::Relaxed);
+                }
                 self.count(NfCounter::RxLink, inbox_descs.len() as u64);
             }
             let now = now_ns();
@@ -418,13 +547,19 @@ impl NfHost {
             }
             for d in &inbox_descs {
                 let link = &self.topo.links[d.link as usize];
-                let in_port = self.link_in_port.get(&(d.link as usize)).copied().unwrap_or(0);
+                let in_port = self
+                    .link_in_port
+                    .get(&(d.link as usize))
+                    .copied()
+                    .unwrap_or(0);
                 match link.mode {
                     LinkMode::SingleCopy => {
-                        let LinkSource::Nf { nf: src, .. } = link.source else { continue };
+                        let LinkSource::Nf { nf: src, .. } = link.source else {
+                            continue;
+                        };
                         let src_group = self.topo.nf_group[src];
                         let Some(dst) = self.pool.pop() else {
-                            self.free_frame_in(src_group, d.addr);
+                            self.free_frame(src_group, d.addr);
                             continue;
                         };
                         let cap = (self.frame_size - HEADROOM) as usize;
@@ -433,13 +568,17 @@ impl NfHost {
                             Some(ro) if len <= cap && (d.addr as usize + len) <= ro.len() => {
                                 // SAFETY: bounds checked against both mappings; frames are distinct memory.
                                 unsafe {
-                                    std::ptr::copy_nonoverlapping(ro.ptr().add(d.addr as usize), self.umem.ptr().add((dst + HEADROOM) as usize), len)
+                                    std::ptr::copy_nonoverlapping(
+                                        ro.ptr().add(d.addr as usize),
+                                        self.umem.ptr().add((dst + HEADROOM) as usize),
+                                        len,
+                                    )
                                 };
                                 true
                             }
                             _ => false,
                         };
-                        self.free_frame_in(src_group, d.addr);
+                        self.free_frame(src_group, d.addr);
                         if ok {
                             self.count(NfCounter::Copies, 1);
                             self.count(NfCounter::CopyBytes, len as u64);
@@ -467,12 +606,21 @@ impl NfHost {
                         self.count(NfCounter::DropVerdict, 1);
                         self.free_frame(group, addr);
                     }
-                    Verdict::Port(p) => match self.routes.get(p as usize).copied().unwrap_or(Route::Nowhere) {
+                    Verdict::Port(p) => match self
+                        .routes
+                        .get(p as usize)
+                        .copied()
+                        .unwrap_or(Route::Nowhere)
+                    {
                         Route::Nowhere => {
                             self.count(NfCounter::DropNoRoute, 1);
                             self.free_frame(group, addr);
                         }
-                        route => outs.push(Out { route, addr, len: out_len }),
+                        route => outs.push(Out {
+                            route,
+                            addr,
+                            len: out_len,
+                        }),
                     },
                 }
                 handled_total += 1;
@@ -482,16 +630,26 @@ impl NfHost {
                 self.flush_out();
             }
             self.flush_frees();
+            let tx_backlog = self.kick_tx_backlog();
             if opts.max_packets > 0 && handled_total >= opts.max_packets {
                 break;
             }
             match poller.on_iteration(now_ns(), got) {
                 Action::Spin => {
-                    self.fabric.mode(me).store(if poller.mode() == poll::Mode::Busy { 1 } else { 0 }, Ordering::Relaxed);
+                    self.fabric.mode(me).store(
+                        if poller.mode() == poll::Mode::Busy {
+                            1
+                        } else {
+                            0
+                        },
+                        Ordering::Relaxed,
+                    );
                 }
                 Action::Sleep => {
                     self.fabric.mode(me).store(0, Ordering::Relaxed);
-                    if !self.pending_out.is_empty() {
+                    // Copy-mode TX sends a bounded batch per kick: frames
+                    // left on a TX ring need more kicks, not a sleep.
+                    if !self.pending_out.is_empty() || tx_backlog {
                         continue;
                     }
                     self.reclaim(&mut scratch);
@@ -502,17 +660,19 @@ impl NfHost {
                 }
             }
             let (b, i) = poller.switches;
-            let c_b = self.fabric.nf_counter(me, NfCounter::ToBusy).load(Ordering::Relaxed);
-            let c_i = self.fabric.nf_counter(me, NfCounter::ToInterrupt).load(Ordering::Relaxed);
+            let c_b = self
+                .fabric
+                .nf_counter(me, NfCounter::ToBusy)
+                .load(Ordering::Relaxed);
+            let c_i = self
+                .fabric
+                .nf_counter(me, NfCounter::ToInterrupt)
+                .load(Ordering::Relaxed);
             self.count(NfCounter::ToBusy, b.saturating_sub(c_b));
             self.count(NfCounter::ToInterrupt, i.saturating_sub(c_i));
         }
         self.fabric.mode(me).store(4, Ordering::Relaxed);
         Ok(())
-    }
-
-    fn free_frame_in(&mut self, group: usize, addr: u64) {
-        self.free_frame(group, addr);
     }
 
     fn frame_mut(&mut self, addr: u64, cap: usize) -> Option<&mut [u8]> {
@@ -526,8 +686,28 @@ impl NfHost {
         Some(unsafe { std::slice::from_raw_parts_mut(self.umem.ptr().add(start), cap) })
     }
 
+    /// Kick every socket whose TX ring still holds frames the kernel has not
+    /// taken (copy mode transmits a bounded batch per `sendto`); returns
+    /// whether any did.
+    fn kick_tx_backlog(&mut self) -> bool {
+        let mut any = false;
+        for s in 0..self.socks.len() {
+            if self.socks[s].rings.tx.outstanding() > 0 {
+                any = true;
+                let _ = self.socks[s].rings.kick_tx();
+                self.count(NfCounter::TxKicks, 1);
+            }
+        }
+        any
+    }
+
     /// Block until woken; returns true when asked to stop.
-    fn sleep(&mut self, rx_sock: Option<usize>, stop: BorrowedFd<'_>, idle_poll_ms: u32) -> Result<bool> {
+    fn sleep(
+        &mut self,
+        rx_sock: Option<usize>,
+        stop: BorrowedFd<'_>,
+        idle_poll_ms: u32,
+    ) -> Result<bool> {
         let me = self.me;
         self.fabric.sleeping(me).store(1, Ordering::SeqCst);
         fence(Ordering::SeqCst);
@@ -538,14 +718,32 @@ impl NfHost {
         if !ready {
             self.count(NfCounter::Sleeps, 1);
             let mut fds = vec![
-                libc::pollfd { fd: stop.as_raw_fd(), events: libc::POLLIN, revents: 0 },
-                libc::pollfd { fd: self.wakes[me].as_raw_fd(), events: libc::POLLIN, revents: 0 },
+                libc::pollfd {
+                    fd: stop.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: self.wakes[me].as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
             ];
             if let Some(s) = rx_sock {
-                fds.push(libc::pollfd { fd: self.socks[s].rings.fd, events: libc::POLLIN, revents: 0 });
+                fds.push(libc::pollfd {
+                    fd: self.socks[s].rings.fd,
+                    events: libc::POLLIN,
+                    revents: 0,
+                });
             }
             // SAFETY: fds is a valid array.
-            let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, idle_poll_ms as i32) };
+            let rc = unsafe {
+                libc::poll(
+                    fds.as_mut_ptr(),
+                    fds.len() as libc::nfds_t,
+                    idle_poll_ms as i32,
+                )
+            };
             if rc < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
                 return Err(FlashError::last_os("poll in NF host"));
             }
@@ -561,6 +759,55 @@ impl NfHost {
     }
 }
 
+/// Frame bases of NF `me`'s partition that sit in a ring right now: its
+/// sockets' fill, RX, TX and completion rings, its free-buffer return ring,
+/// and (zero-copy) any NF's inbox.
+fn frames_in_flight<'a>(
+    fabric: &Fabric,
+    dep: &Deployment,
+    topo: &Topology,
+    me: usize,
+    rings: impl Iterator<Item = &'a XskRings>,
+    frame_size: u64,
+) -> std::collections::HashSet<u64> {
+    let first = u64::from(topo.nf_first_frame[me]);
+    let end = first + u64::from(dep.nfs[me].frames);
+    let mut seen = std::collections::HashSet::new();
+    let mut note = |addr: u64| {
+        let f = addr / frame_size;
+        if f >= first && f < end {
+            seen.insert(f * frame_size);
+        }
+    };
+    for r in rings {
+        r.rx.in_flight().iter().for_each(|d| note(d.addr));
+        r.tx.in_flight().iter().for_each(|d| note(d.addr));
+        for k in [&r.fill, &r.completion].into_iter().flatten() {
+            k.in_flight().iter().for_each(|&a| note(a));
+        }
+    }
+    fabric
+        .free_ring(me)
+        .peek_all()
+        .iter()
+        .for_each(|&a| note(a));
+    let group = topo.nf_group[me];
+    for nf in 0..dep.nfs.len() {
+        for d in fabric.inbox(nf).peek_all() {
+            let Some(link) = topo.links.get(d.link as usize) else {
+                continue;
+            };
+            // Zero-copy descriptors point into the sender's UMEM group.
+            if let LinkSource::Nf { nf: src, .. } = link.source {
+                if topo.nf_group[src] == group {
+                    note(d.addr);
+                }
+            }
+        }
+    }
+    seen
+}
+
 fn route_key(r: Route) -> (u8, usize) {
     match r {
         Route::Nowhere => (0, 0),
@@ -570,7 +817,11 @@ fn route_key(r: Route) -> (u8, usize) {
 }
 
 fn readable(fd: BorrowedFd<'_>, timeout_ms: i32) -> bool {
-    let mut p = libc::pollfd { fd: fd.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+    let mut p = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
     // SAFETY: one valid pollfd.
     unsafe { libc::poll(&mut p, 1, timeout_ms) > 0 && p.revents != 0 }
 }
@@ -585,9 +836,20 @@ pub fn now_ns() -> u64 {
 }
 
 /// Load `dep` and run NF `id` with its C object until `stop` is readable.
-pub fn run_c_nf(dep_path: &Path, id: &str, scratch: &Path, stop: BorrowedFd<'_>, on_ready: &mut dyn FnMut(&NfHost)) -> Result<()> {
+pub fn run_c_nf(
+    dep_path: &Path,
+    id: &str,
+    scratch: &Path,
+    stop: BorrowedFd<'_>,
+    on_ready: &mut dyn FnMut(&NfHost),
+) -> Result<()> {
     let dep = Deployment::load(dep_path)?;
-    let spec = dep.nfs.iter().find(|n| n.id == id).ok_or_else(|| FlashError::UnknownNf(id.to_string()))?.clone();
+    let spec = dep
+        .nfs
+        .iter()
+        .find(|n| n.id == id)
+        .ok_or_else(|| FlashError::UnknownNf(id.to_string()))?
+        .clone();
     let mut nf = cnf::CNf::load(&spec.id, &spec.object, &spec.config, scratch)?;
     let mut host = NfHost::attach(dep, id)?;
     on_ready(&host);

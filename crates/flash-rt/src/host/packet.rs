@@ -58,7 +58,12 @@ impl<'a> Packet<'a> {
     /// Wrap `buf` (the whole usable frame) holding a `len`-byte frame.
     pub(crate) fn new(buf: &'a mut [u8], len: u32, in_port: u32) -> Packet<'a> {
         let len = len.min(buf.len() as u32);
-        Packet { buf, len, in_port, _call: PhantomData }
+        Packet {
+            buf,
+            len,
+            in_port,
+            _call: PhantomData,
+        }
     }
 
     /// The frame bytes.
@@ -84,7 +89,10 @@ impl<'a> Packet<'a> {
     /// Change the frame length (new bytes keep whatever the buffer held).
     pub fn set_len(&mut self, len: usize) -> Result<(), TooLong> {
         if len > self.buf.len() {
-            return Err(TooLong { asked: len, cap: self.buf.len() });
+            return Err(TooLong {
+                asked: len,
+                cap: self.buf.len(),
+            });
         }
         self.len = len as u32;
         Ok(())
@@ -97,20 +105,32 @@ impl<'a> Packet<'a> {
 
     /// Hand the packet to output `port`.
     pub fn forward(self, port: u32) -> Handled<'a> {
-        Handled { verdict: Verdict::Port(port), len: self.len, _call: PhantomData }
+        Handled {
+            verdict: Verdict::Port(port),
+            len: self.len,
+            _call: PhantomData,
+        }
     }
 
     /// Drop the packet.
     #[allow(clippy::should_implement_trait)]
     pub fn drop(self) -> Handled<'a> {
-        Handled { verdict: Verdict::Drop, len: self.len, _call: PhantomData }
+        Handled {
+            verdict: Verdict::Drop,
+            len: self.len,
+            _call: PhantomData,
+        }
     }
 
     /// Hand off with a verdict decided elsewhere (e.g. by a C NF), with the
     /// frame length `len` (clamped to the capacity).
     pub fn finish(self, verdict: Verdict, len: u32) -> Handled<'a> {
         let len = len.min(self.buf.len() as u32);
-        Handled { verdict, len, _call: PhantomData }
+        Handled {
+            verdict,
+            len,
+            _call: PhantomData,
+        }
     }
 }
 
@@ -157,10 +177,20 @@ mod tests {
 
     #[test]
     fn l2fwd_rewrites_macs_and_drops_runts() {
-        let mut nf = L2Fwd { dst: [2, 0, 0, 0, 0, 9], src: [2, 0, 0, 0, 0, 8] };
+        let mut nf = L2Fwd {
+            dst: [2, 0, 0, 0, 0, 9],
+            src: [2, 0, 0, 0, 0, 8],
+        };
         let mut frame = vec![0xffu8; 12];
         frame.extend_from_slice(&[0x08, 0x00, 1, 2]);
-        check(&mut nf, &frame, (Verdict::Port(0), &[2, 0, 0, 0, 0, 9, 2, 0, 0, 0, 0, 8, 8, 0, 1, 2]));
+        check(
+            &mut nf,
+            &frame,
+            (
+                Verdict::Port(0),
+                &[2, 0, 0, 0, 0, 9, 2, 0, 0, 0, 0, 8, 8, 0, 1, 2],
+            ),
+        );
         check(&mut nf, &[1, 2, 3], (Verdict::Drop, &[1, 2, 3]));
     }
 

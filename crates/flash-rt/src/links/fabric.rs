@@ -117,7 +117,15 @@ impl FabricLayout {
             link_block.push(off);
             off += LINK_BLOCK;
         }
-        FabricLayout { size: off.next_multiple_of(4096), nf_block, inbox, inbox_cap, free, free_cap, link_block }
+        FabricLayout {
+            size: off.next_multiple_of(4096),
+            nf_block,
+            inbox,
+            inbox_cap,
+            free,
+            free_cap,
+            link_block,
+        }
     }
 }
 
@@ -166,7 +174,12 @@ impl Fabric {
     /// Free-buffer return ring of NF `nf`.
     pub fn free_ring(&self, nf: usize) -> ShmRing<u64> {
         // SAFETY: as above.
-        unsafe { ShmRing::at(self.base.add(self.layout.free[nf]), self.layout.free_cap[nf]) }
+        unsafe {
+            ShmRing::at(
+                self.base.add(self.layout.free[nf]),
+                self.layout.free_cap[nf],
+            )
+        }
     }
 
     /// The "sleeping in poll()" flag of NF `nf`.
@@ -200,7 +213,13 @@ impl Fabric {
         NF_COUNTERS
             .iter()
             .enumerate()
-            .map(|(i, name)| (*name, self.word(self.layout.nf_block[nf] + 64 + i * 8).load(Ordering::Relaxed)))
+            .map(|(i, name)| {
+                (
+                    *name,
+                    self.word(self.layout.nf_block[nf] + 64 + i * 8)
+                        .load(Ordering::Relaxed),
+                )
+            })
             .collect()
     }
 }

@@ -41,7 +41,11 @@ impl<T: Copy> ShmRing<T> {
     /// the same `cap` and `T`.
     pub unsafe fn at(base: *mut u8, cap: u32) -> Self {
         debug_assert!(cap.is_power_of_two());
-        ShmRing { base, cap: u64::from(cap), _t: PhantomData }
+        ShmRing {
+            base,
+            cap: u64::from(cap),
+            _t: PhantomData,
+        }
     }
 
     fn word(&self, i: usize) -> &AtomicU64 {
@@ -51,7 +55,12 @@ impl<T: Copy> ShmRing<T> {
 
     fn slot(&self, idx: u64) -> *mut T {
         // SAFETY: idx is masked below cap; entries follow the header.
-        unsafe { self.base.add(HEADER_BYTES).cast::<T>().add((idx & (self.cap - 1)) as usize) }
+        unsafe {
+            self.base
+                .add(HEADER_BYTES)
+                .cast::<T>()
+                .add((idx & (self.cap - 1)) as usize)
+        }
     }
 
     /// Capacity in entries.
@@ -86,7 +95,8 @@ impl<T: Copy> ShmRing<T> {
             if n == 0 {
                 return 0;
             }
-            match head_w.compare_exchange_weak(head, head + n, Ordering::AcqRel, Ordering::Relaxed) {
+            match head_w.compare_exchange_weak(head, head + n, Ordering::AcqRel, Ordering::Relaxed)
+            {
                 Ok(_) => break n,
                 Err(h) => head = h,
             }
@@ -107,6 +117,18 @@ impl<T: Copy> ShmRing<T> {
         }
         tail_w.store(head + n, Ordering::Release);
         n as usize
+    }
+
+    /// Entries published and not yet dequeued, read without dequeuing them
+    /// (a restarted NF host uses it to find frames still in flight).
+    pub fn peek_all(&self) -> Vec<T> {
+        let cons = self.word(2).load(Ordering::Acquire);
+        let tail = self.word(1).load(Ordering::Acquire);
+        let n = tail.saturating_sub(cons).min(self.cap);
+        // SAFETY: slots in [cons, tail) were published by producers.
+        (0..n)
+            .map(|i| unsafe { self.slot(cons + i).read() })
+            .collect()
     }
 
     /// Dequeue up to `max` entries into `out` (single consumer only).
@@ -195,7 +217,8 @@ mod tests {
                 let r = unsafe { ShmRing::<u64>::at(mem.0, 64) };
                 let mut next = 0;
                 while next < PER {
-                    let batch: Vec<u64> = (next..(next + 7).min(PER)).map(|i| (p << 32) | i).collect();
+                    let batch: Vec<u64> =
+                        (next..(next + 7).min(PER)).map(|i| (p << 32) | i).collect();
                     let n = r.enqueue_batch(&batch);
                     next += n as u64;
                     if n == 0 {

@@ -33,7 +33,10 @@ pub struct MonitorOptions {
 
 impl Default for MonitorOptions {
     fn default() -> Self {
-        MonitorOptions { socket_mode: 0o666, zerocopy: false }
+        MonitorOptions {
+            socket_mode: 0o666,
+            zerocopy: false,
+        }
     }
 }
 
@@ -61,7 +64,10 @@ pub struct Monitor {
 
 impl std::fmt::Debug for Monitor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Monitor").field("name", &self.dep.name).field("socket", &self.socket_path).finish()
+        f.debug_struct("Monitor")
+            .field("name", &self.dep.name)
+            .field("socket", &self.socket_path)
+            .finish()
     }
 }
 
@@ -69,13 +75,23 @@ impl Monitor {
     /// Set everything up for `dep`. On error, whatever was created is torn
     /// down again (XDP programs detached, socket file removed).
     pub fn setup(dep: Deployment, opts: &MonitorOptions) -> Result<Monitor> {
-        let topo = dep.topology().map_err(|problems| crate::deploy::DeployError::Invalid { path: PathBuf::new(), problems })?;
+        let topo = dep
+            .topology()
+            .map_err(|problems| crate::deploy::DeployError::Invalid {
+                path: PathBuf::new(),
+                problems,
+            })?;
         // Check every interface first, so a typo fails before anything is created.
         let mut ifindexes = vec![];
         for itf in &dep.monitor.interfaces {
             match ifindex(&itf.ifname) {
                 Some(i) => ifindexes.push(i),
-                None => return Err(FlashError::NoInterface { name: itf.name.clone(), ifname: itf.ifname.clone() }),
+                None => {
+                    return Err(FlashError::NoInterface {
+                        name: itf.name.clone(),
+                        ifname: itf.ifname.clone(),
+                    })
+                }
             }
         }
         let layout = FabricLayout::new(&dep, &topo);
@@ -103,14 +119,23 @@ impl Monitor {
                 ifindex: ifindexes[s.iface],
                 queue: itf.queue,
                 ring_size: dep.monitor.ring_size,
-                register: s.registers_umem.then(|| (u.map.ptr() as u64, u.map.len() as u64, dep.monitor.frame_size)),
+                register: s.registers_umem.then(|| {
+                    (
+                        u.map.ptr() as u64,
+                        u.map.len() as u64,
+                        dep.monitor.frame_size,
+                    )
+                }),
                 share_fd: s.shares_with.map(|i| sockets[i].as_raw_fd()),
                 fill_completion: s.own_fill_completion,
                 zerocopy: opts.zerocopy,
             };
             let fd = create_bound(&setup).map_err(|e| match e {
                 FlashError::Sys { what, source } => FlashError::Sys {
-                    what: format!("AF_XDP socket for NF `{}` on `{}` ({}): {what}", dep.nfs[s.nf].id, itf.name, itf.ifname),
+                    what: format!(
+                        "AF_XDP socket for NF `{}` on `{}` ({}): {what}",
+                        dep.nfs[s.nf].id, itf.name, itf.ifname
+                    ),
                     source,
                 },
                 e => e,
@@ -127,18 +152,36 @@ impl Monitor {
             // SAFETY: fresh fd.
             wakes.push(unsafe { OwnedFd::from_raw_fd(fd) });
         }
-        let mut xdp: Vec<Option<AttachedXdp>> = dep.monitor.interfaces.iter().map(|_| None).collect();
+        let mut xdp: Vec<Option<AttachedXdp>> =
+            dep.monitor.interfaces.iter().map(|_| None).collect();
         for s in topo.sockets.iter().filter(|s| s.rx) {
             if xdp[s.iface].is_none() {
                 let itf = &dep.monitor.interfaces[s.iface];
-                xdp[s.iface] = Some(AttachedXdp::attach(&itf.ifname, ifindexes[s.iface], dep.monitor.xdp_mode)?);
+                xdp[s.iface] = Some(AttachedXdp::attach(
+                    &itf.ifname,
+                    ifindexes[s.iface],
+                    dep.monitor.xdp_mode,
+                )?);
             }
         }
         let socket_path = dep.monitor.socket.clone();
         let listener = listen(&socket_path, opts.socket_mode)?;
         // SAFETY: geteuid never fails.
         let monitor_uid = unsafe { libc::geteuid() };
-        Ok(Monitor { dep, topo, fabric_fd, _fabric_map: fabric_map, fabric, umems, sockets, wakes, xdp, listener, socket_path, monitor_uid })
+        Ok(Monitor {
+            dep,
+            topo,
+            fabric_fd,
+            _fabric_map: fabric_map,
+            fabric,
+            umems,
+            sockets,
+            wakes,
+            xdp,
+            listener,
+            socket_path,
+            monitor_uid,
+        })
     }
 
     /// The deployment being served.
@@ -151,7 +194,10 @@ impl Monitor {
         self.xdp
             .iter()
             .enumerate()
-            .filter_map(|(i, x)| x.as_ref().map(|x| (self.dep.monitor.interfaces[i].ifname.clone(), x.mode)))
+            .filter_map(|(i, x)| {
+                x.as_ref()
+                    .map(|x| (self.dep.monitor.interfaces[i].ifname.clone(), x.mode))
+            })
             .collect()
     }
 
@@ -161,8 +207,16 @@ impl Monitor {
     pub fn run(&mut self, stop: BorrowedFd<'_>, log: &mut dyn FnMut(String)) -> Result<()> {
         loop {
             let mut fds = [
-                libc::pollfd { fd: self.listener.as_raw_fd(), events: libc::POLLIN, revents: 0 },
-                libc::pollfd { fd: stop.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+                libc::pollfd {
+                    fd: self.listener.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: stop.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
             ];
             // SAFETY: fds is a valid array.
             let rc = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
@@ -171,14 +225,24 @@ impl Monitor {
                 if e.raw_os_error() == Some(libc::EINTR) {
                     continue;
                 }
-                return Err(FlashError::Sys { what: "poll on monitor socket".into(), source: e });
+                return Err(FlashError::Sys {
+                    what: "poll on monitor socket".into(),
+                    source: e,
+                });
             }
             if fds[1].revents != 0 {
                 return Ok(());
             }
             if fds[0].revents & libc::POLLIN != 0 {
                 // SAFETY: accept on our listener.
-                let c = unsafe { libc::accept4(self.listener.as_raw_fd(), std::ptr::null_mut(), std::ptr::null_mut(), libc::SOCK_CLOEXEC) };
+                let c = unsafe {
+                    libc::accept4(
+                        self.listener.as_raw_fd(),
+                        std::ptr::null_mut(),
+                        std::ptr::null_mut(),
+                        libc::SOCK_CLOEXEC,
+                    )
+                };
                 if c < 0 {
                     continue;
                 }
@@ -198,21 +262,33 @@ impl Monitor {
             Ok(c) => c,
             Err(e) => return Some(format!("client without credentials: {e}")),
         };
-        let req = match recv_msg(conn).and_then(|(b, _)| serde_json::from_slice::<Request>(&b).map_err(|e| FlashError::Protocol(e.to_string()))) {
+        let req = match recv_msg(conn).and_then(|(b, _)| {
+            serde_json::from_slice::<Request>(&b).map_err(|e| FlashError::Protocol(e.to_string()))
+        }) {
             Ok(r) => r,
             Err(e) => return Some(format!("bad request from pid {}: {e}", cred.pid)),
         };
         // `_keep` holds fds opened for this reply (read-only UMEM views)
         // until they have been sent.
         let (resp, fds, _keep, line) = match req {
-            Request::Stats => (Response::Stats { stats: self.stats() }, vec![], vec![], None),
+            Request::Stats => (
+                Response::Stats {
+                    stats: self.stats(),
+                },
+                vec![],
+                vec![],
+                None,
+            ),
             Request::Attach { nf } => match self.grant(&nf, &cred) {
                 Ok((grant, fds, keep)) => {
                     let line = format!("attached NF `{nf}` (pid {}, uid {})", cred.pid, cred.uid);
                     (Response::Granted(grant), fds, keep, Some(line))
                 }
                 Err(reason) => {
-                    let line = format!("refused NF `{nf}` to pid {} uid {}: {reason}", cred.pid, cred.uid);
+                    let line = format!(
+                        "refused NF `{nf}` to pid {} uid {}: {reason}",
+                        cred.pid, cred.uid
+                    );
                     (Response::Refused { reason }, vec![], vec![], Some(line))
                 }
             },
@@ -225,19 +301,37 @@ impl Monitor {
     }
 
     /// Check the peer and collect the fds for NF `id`.
-    fn grant(&mut self, id: &str, cred: &libc::ucred) -> std::result::Result<(Grant, Vec<RawFd>, Vec<OwnedFd>), String> {
-        let nf = self.dep.nf_index(id).ok_or_else(|| format!("no NF `{id}` in deployment `{}`", self.dep.name))?;
+    fn grant(
+        &mut self,
+        id: &str,
+        cred: &libc::ucred,
+    ) -> std::result::Result<(Grant, Vec<RawFd>, Vec<OwnedFd>), String> {
+        let nf = self
+            .dep
+            .nf_index(id)
+            .ok_or_else(|| format!("no NF `{id}` in deployment `{}`", self.dep.name))?;
         let spec = &self.dep.nfs[nf];
         match spec.uid {
-            Some(uid) if cred.uid != uid => return Err(format!("NF `{id}` must run as uid {uid}, peer runs as uid {}", cred.uid)),
+            Some(uid) if cred.uid != uid => {
+                return Err(format!(
+                    "NF `{id}` must run as uid {uid}, peer runs as uid {}",
+                    cred.uid
+                ))
+            }
             None if cred.uid != 0 && cred.uid != self.monitor_uid => {
-                return Err(format!("NF `{id}` has no uid in the deployment; only root may attach it (peer uid {})", cred.uid))
+                return Err(format!(
+                    "NF `{id}` has no uid in the deployment; only root may attach it (peer uid {})",
+                    cred.uid
+                ))
             }
             _ => {}
         }
         if let Some(gid) = spec.gid {
             if cred.gid != gid {
-                return Err(format!("NF `{id}` must run as gid {gid}, peer runs as gid {}", cred.gid));
+                return Err(format!(
+                    "NF `{id}` must run as gid {gid}, peer runs as gid {}",
+                    cred.gid
+                ));
             }
         }
         let prev = self.fabric.pid(nf).load(Ordering::Acquire);
@@ -248,14 +342,21 @@ impl Monitor {
         let mut roles = vec![FdRole::Fabric];
         let mut fds = vec![self.fabric_fd.as_raw_fd()];
         let group = self.topo.nf_group[nf];
-        roles.push(FdRole::Umem { group, writable: true });
+        roles.push(FdRole::Umem {
+            group,
+            writable: true,
+        });
         fds.push(self.umems[group].fd.as_raw_fd());
         let mut ro_groups: Vec<usize> = self
             .topo
             .links
             .iter()
             .filter_map(|l| match (l.source, l.dest, l.mode) {
-                (LinkSource::Nf { nf: a, .. }, LinkDest::Nf { nf: b, .. }, LinkMode::SingleCopy) if b == nf => Some(self.topo.nf_group[a]),
+                (
+                    LinkSource::Nf { nf: a, .. },
+                    LinkDest::Nf { nf: b, .. },
+                    LinkMode::SingleCopy,
+                ) if b == nf => Some(self.topo.nf_group[a]),
                 _ => None,
             })
             .collect();
@@ -264,12 +365,26 @@ impl Monitor {
         let mut ro_fds = vec![];
         for g in ro_groups {
             let ro = reopen_readonly(self.umems[g].fd.as_raw_fd()).map_err(|e| e.to_string())?;
-            roles.push(FdRole::Umem { group: g, writable: false });
+            roles.push(FdRole::Umem {
+                group: g,
+                writable: false,
+            });
             fds.push(ro.as_raw_fd());
             ro_fds.push(ro);
         }
-        for (i, s) in self.topo.sockets.iter().enumerate().filter(|(_, s)| s.nf == nf) {
-            roles.push(FdRole::Socket { iface: s.iface, rx: s.rx, tx: s.tx, fill_completion: s.own_fill_completion });
+        for (i, s) in self
+            .topo
+            .sockets
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.nf == nf)
+        {
+            roles.push(FdRole::Socket {
+                iface: s.iface,
+                rx: s.rx,
+                tx: s.tx,
+                fill_completion: s.own_fill_completion,
+            });
             fds.push(self.sockets[i].as_raw_fd());
             if s.rx {
                 let queue = self.dep.monitor.interfaces[s.iface].queue;
@@ -283,7 +398,9 @@ impl Monitor {
             roles.push(FdRole::Wake { nf: w });
             fds.push(fd.as_raw_fd());
         }
-        self.fabric.pid(nf).store(cred.pid as u64, Ordering::Release);
+        self.fabric
+            .pid(nf)
+            .store(cred.pid as u64, Ordering::Release);
         Ok((Grant { nf, fds: roles }, fds, ro_fds))
     }
 
@@ -295,8 +412,12 @@ impl Monitor {
             .iter()
             .enumerate()
             .map(|(i, nf)| {
-                let counters: serde_json::Map<String, serde_json::Value> =
-                    self.fabric.nf_counters(i).into_iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+                let counters: serde_json::Map<String, serde_json::Value> = self
+                    .fabric
+                    .nf_counters(i)
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), json!(v)))
+                    .collect();
                 let mode = self.fabric.mode(i).load(Ordering::Relaxed) as usize;
                 json!({
                     "id": nf.id,
@@ -360,7 +481,11 @@ impl Monitor {
                 })
             })
             .collect();
-        let xdp: Vec<_> = self.xdp_modes().into_iter().map(|(i, m)| json!({"ifname": i, "mode": m})).collect();
+        let xdp: Vec<_> = self
+            .xdp_modes()
+            .into_iter()
+            .map(|(i, m)| json!({"ifname": i, "mode": m}))
+            .collect();
         json!({"name": d.name, "nfs": nfs, "links": links, "sockets": sockets, "xdp": xdp})
     }
 }
@@ -380,15 +505,34 @@ fn xdp_statistics(fd: RawFd) -> Option<libc::xdp_statistics> {
     let mut st: libc::xdp_statistics = unsafe { std::mem::zeroed() };
     let mut len = std::mem::size_of::<libc::xdp_statistics>() as libc::socklen_t;
     // SAFETY: valid out-parameters.
-    let rc = unsafe { libc::getsockopt(fd, libc::SOL_XDP, libc::XDP_STATISTICS, (&mut st as *mut libc::xdp_statistics).cast(), &mut len) };
+    let rc = unsafe {
+        libc::getsockopt(
+            fd,
+            libc::SOL_XDP,
+            libc::XDP_STATISTICS,
+            (&mut st as *mut libc::xdp_statistics).cast(),
+            &mut len,
+        )
+    };
     (rc == 0).then_some(st)
 }
 
 fn set_timeout(fd: RawFd, secs: i64) {
-    let tv = libc::timeval { tv_sec: secs, tv_usec: 0 };
+    let tv = libc::timeval {
+        tv_sec: secs,
+        tv_usec: 0,
+    };
     for opt in [libc::SO_RCVTIMEO, libc::SO_SNDTIMEO] {
         // SAFETY: tv is a valid timeval.
-        unsafe { libc::setsockopt(fd, libc::SOL_SOCKET, opt, (&tv as *const libc::timeval).cast(), std::mem::size_of::<libc::timeval>() as u32) };
+        unsafe {
+            libc::setsockopt(
+                fd,
+                libc::SOL_SOCKET,
+                opt,
+                (&tv as *const libc::timeval).cast(),
+                std::mem::size_of::<libc::timeval>() as u32,
+            )
+        };
     }
 }
 
@@ -397,26 +541,46 @@ fn listen(path: &std::path::Path, mode: u32) -> Result<OwnedFd> {
     use std::os::unix::fs::PermissionsExt;
     if path.exists() {
         if protocol::request(path, &Request::Stats).is_ok() {
-            return Err(FlashError::Refused(format!("another monitor is already serving {}", path.display())));
+            return Err(FlashError::Refused(format!(
+                "another monitor is already serving {}",
+                path.display()
+            )));
         }
         let _ = std::fs::remove_file(path);
     }
     if let Some(dir) = path.parent() {
         if !dir.as_os_str().is_empty() && !dir.exists() {
-            std::fs::create_dir_all(dir).map_err(|source| FlashError::Sys { what: format!("create {}", dir.display()), source })?;
+            std::fs::create_dir_all(dir).map_err(|source| FlashError::Sys {
+                what: format!("create {}", dir.display()),
+                source,
+            })?;
         }
     }
     let sock = protocol::seqpacket_socket()?;
     let addr = protocol::unix_addr(path)?;
     // SAFETY: addr is a valid sockaddr_un.
-    if unsafe { libc::bind(sock.as_raw_fd(), (&addr as *const libc::sockaddr_un).cast(), std::mem::size_of::<libc::sockaddr_un>() as u32) } != 0 {
-        return Err(FlashError::last_os(format!("bind monitor socket {}", path.display())));
+    if unsafe {
+        libc::bind(
+            sock.as_raw_fd(),
+            (&addr as *const libc::sockaddr_un).cast(),
+            std::mem::size_of::<libc::sockaddr_un>() as u32,
+        )
+    } != 0
+    {
+        return Err(FlashError::last_os(format!(
+            "bind monitor socket {}",
+            path.display()
+        )));
     }
     // SAFETY: listen on our bound socket.
     if unsafe { libc::listen(sock.as_raw_fd(), 64) } != 0 {
         return Err(FlashError::last_os("listen on monitor socket"));
     }
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-        .map_err(|source| FlashError::Sys { what: format!("chmod {}", path.display()), source })?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).map_err(|source| {
+        FlashError::Sys {
+            what: format!("chmod {}", path.display()),
+            source,
+        }
+    })?;
     Ok(sock)
 }

@@ -31,7 +31,12 @@ pub enum FdRole {
     /// The UMEM of group `group`; read-only for single-copy upstream groups.
     Umem { group: usize, writable: bool },
     /// A bound AF_XDP socket on interface `iface` (deployment index).
-    Socket { iface: usize, rx: bool, tx: bool, fill_completion: bool },
+    Socket {
+        iface: usize,
+        rx: bool,
+        tx: bool,
+        fill_completion: bool,
+    },
     /// The wakeup eventfd of NF `nf`.
     Wake { nf: usize },
 }
@@ -60,9 +65,16 @@ pub enum Response {
 /// Send `bytes` with `fds` attached.
 pub fn send_msg(sock: RawFd, bytes: &[u8], fds: &[RawFd]) -> Result<()> {
     if fds.len() > MAX_FDS || bytes.len() > MAX_MSG {
-        return Err(FlashError::Protocol(format!("message too large ({} bytes, {} fds)", bytes.len(), fds.len())));
+        return Err(FlashError::Protocol(format!(
+            "message too large ({} bytes, {} fds)",
+            bytes.len(),
+            fds.len()
+        )));
     }
-    let mut iov = libc::iovec { iov_base: bytes.as_ptr() as *mut _, iov_len: bytes.len() };
+    let mut iov = libc::iovec {
+        iov_base: bytes.as_ptr() as *mut _,
+        iov_len: bytes.len(),
+    };
     // SAFETY: CMSG_SPACE is a pure computation.
     let space = unsafe { libc::CMSG_SPACE((fds.len() * 4) as u32) } as usize;
     let mut cbuf = vec![0u64; space.div_ceil(8).max(1)];
@@ -79,7 +91,11 @@ pub fn send_msg(sock: RawFd, bytes: &[u8], fds: &[RawFd]) -> Result<()> {
             (*c).cmsg_level = libc::SOL_SOCKET;
             (*c).cmsg_type = libc::SCM_RIGHTS;
             (*c).cmsg_len = libc::CMSG_LEN((fds.len() * 4) as u32) as _;
-            std::ptr::copy_nonoverlapping(fds.as_ptr(), libc::CMSG_DATA(c).cast::<RawFd>(), fds.len());
+            std::ptr::copy_nonoverlapping(
+                fds.as_ptr(),
+                libc::CMSG_DATA(c).cast::<RawFd>(),
+                fds.len(),
+            );
         }
     }
     // SAFETY: msg describes valid buffers.
@@ -92,7 +108,10 @@ pub fn send_msg(sock: RawFd, bytes: &[u8], fds: &[RawFd]) -> Result<()> {
 /// Receive one message and any fds attached to it.
 pub fn recv_msg(sock: RawFd) -> Result<(Vec<u8>, Vec<OwnedFd>)> {
     let mut buf = vec![0u8; MAX_MSG];
-    let mut iov = libc::iovec { iov_base: buf.as_mut_ptr().cast(), iov_len: buf.len() };
+    let mut iov = libc::iovec {
+        iov_base: buf.as_mut_ptr().cast(),
+        iov_len: buf.len(),
+    };
     // SAFETY: pure computation.
     let space = unsafe { libc::CMSG_SPACE((MAX_FDS * 4) as u32) } as usize;
     let mut cbuf = vec![0u64; space.div_ceil(8)];
@@ -123,7 +142,9 @@ pub fn recv_msg(sock: RawFd) -> Result<(Vec<u8>, Vec<OwnedFd>)> {
         }
     }
     if msg.msg_flags & (libc::MSG_TRUNC | libc::MSG_CTRUNC) != 0 {
-        return Err(FlashError::Protocol("message or its fds were truncated".into()));
+        return Err(FlashError::Protocol(
+            "message or its fds were truncated".into(),
+        ));
     }
     buf.truncate(n as usize);
     if n == 0 {
@@ -138,7 +159,16 @@ pub fn peer_cred(sock: RawFd) -> Result<libc::ucred> {
     let mut cred: libc::ucred = unsafe { std::mem::zeroed() };
     let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
     // SAFETY: valid out-parameters.
-    if unsafe { libc::getsockopt(sock, libc::SOL_SOCKET, libc::SO_PEERCRED, (&mut cred as *mut libc::ucred).cast(), &mut len) } != 0 {
+    if unsafe {
+        libc::getsockopt(
+            sock,
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            (&mut cred as *mut libc::ucred).cast(),
+            &mut len,
+        )
+    } != 0
+    {
         return Err(FlashError::last_os("getsockopt(SO_PEERCRED)"));
     }
     Ok(cred)
@@ -150,14 +180,24 @@ pub fn request(path: &std::path::Path, req: &Request) -> Result<(Response, Vec<O
     let sock = seqpacket_socket()?;
     let addr = unix_addr(path)?;
     // SAFETY: addr is a valid sockaddr_un.
-    let rc = unsafe { libc::connect(sock.as_raw_fd(), (&addr as *const libc::sockaddr_un).cast(), std::mem::size_of::<libc::sockaddr_un>() as u32) };
+    let rc = unsafe {
+        libc::connect(
+            sock.as_raw_fd(),
+            (&addr as *const libc::sockaddr_un).cast(),
+            std::mem::size_of::<libc::sockaddr_un>() as u32,
+        )
+    };
     if rc != 0 {
-        return Err(FlashError::Connect { path: path.to_path_buf(), source: std::io::Error::last_os_error() });
+        return Err(FlashError::Connect {
+            path: path.to_path_buf(),
+            source: std::io::Error::last_os_error(),
+        });
     }
     let body = serde_json::to_vec(req).map_err(|e| FlashError::Protocol(e.to_string()))?;
     send_msg(sock.as_raw_fd(), &body, &[])?;
     let (bytes, fds) = recv_msg(sock.as_raw_fd())?;
-    let resp: Response = serde_json::from_slice(&bytes).map_err(|e| FlashError::Protocol(format!("bad response: {e}")))?;
+    let resp: Response = serde_json::from_slice(&bytes)
+        .map_err(|e| FlashError::Protocol(format!("bad response: {e}")))?;
     Ok((resp, fds))
 }
 
@@ -180,7 +220,11 @@ pub fn unix_addr(path: &std::path::Path) -> Result<libc::sockaddr_un> {
     addr.sun_family = libc::AF_UNIX as u16;
     let bytes = path.as_os_str().as_bytes();
     if bytes.len() >= addr.sun_path.len() {
-        return Err(FlashError::Protocol(format!("socket path {} is longer than {} bytes", path.display(), addr.sun_path.len() - 1)));
+        return Err(FlashError::Protocol(format!(
+            "socket path {} is longer than {} bytes",
+            path.display(),
+            addr.sun_path.len() - 1
+        )));
     }
     for (d, s) in addr.sun_path.iter_mut().zip(bytes) {
         *d = *s as libc::c_char;
@@ -197,15 +241,28 @@ mod tests {
     fn fds_and_json_cross_a_socketpair() {
         let mut sv = [0; 2];
         // SAFETY: sv is a valid out-array.
-        assert_eq!(unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_SEQPACKET, 0, sv.as_mut_ptr()) }, 0);
+        assert_eq!(
+            unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_SEQPACKET, 0, sv.as_mut_ptr()) },
+            0
+        );
         // SAFETY: fresh fds.
         let (a, b) = unsafe { (OwnedFd::from_raw_fd(sv[0]), OwnedFd::from_raw_fd(sv[1])) };
         let mfd = crate::xdp::mem::memfd("proto-test", 8192).unwrap();
-        let body = serde_json::to_vec(&Response::Granted(Grant { nf: 3, fds: vec![FdRole::Fabric] })).unwrap();
+        let body = serde_json::to_vec(&Response::Granted(Grant {
+            nf: 3,
+            fds: vec![FdRole::Fabric],
+        }))
+        .unwrap();
         send_msg(a.as_raw_fd(), &body, &[mfd.as_raw_fd()]).unwrap();
         let (got, fds) = recv_msg(b.as_raw_fd()).unwrap();
         let resp: Response = serde_json::from_slice(&got).unwrap();
-        assert_eq!(resp, Response::Granted(Grant { nf: 3, fds: vec![FdRole::Fabric] }));
+        assert_eq!(
+            resp,
+            Response::Granted(Grant {
+                nf: 3,
+                fds: vec![FdRole::Fabric]
+            })
+        );
         assert_eq!(fds.len(), 1);
         assert_eq!(crate::xdp::mem::fd_len(fds[0].as_raw_fd()).unwrap(), 8192);
         let cred = peer_cred(b.as_raw_fd()).unwrap();

@@ -90,7 +90,10 @@ pub struct NfLibrary {
 
 impl std::fmt::Debug for NfLibrary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NfLibrary").field("name", &self.name).field("n_ports", &self.n_ports).finish()
+        f.debug_struct("NfLibrary")
+            .field("name", &self.name)
+            .field("n_ports", &self.n_ports)
+            .finish()
     }
 }
 
@@ -112,7 +115,11 @@ fn sym<T: Copy>(lib: &libloading::os::unix::Library, name: &str) -> Option<T> {
 /// separately from any other instance of the same NF.
 fn private_copy(nf: &str, so: &Path, scratch: &Path) -> Result<PathBuf, ExecError> {
     let seq = COPY_SEQ.fetch_add(1, Ordering::Relaxed);
-    let stem: String = nf.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).take(40).collect();
+    let stem: String = nf
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .take(40)
+        .collect();
     let dst = scratch.join(format!("nfc-exec-{}-{seq}-{stem}.so", std::process::id()));
     std::fs::copy(so, &dst).map_err(|e| ExecError::Load {
         nf: nf.to_string(),
@@ -125,9 +132,17 @@ fn private_copy(nf: &str, so: &Path, scratch: &Path) -> Result<PathBuf, ExecErro
 impl NfLibrary {
     /// Load `so` for the NF instance `nf`, check the ABI and run `nf_init`
     /// with `config`.
-    pub fn load(nf: &str, so: &Path, config: &[(String, String)], scratch: &Path) -> Result<Self, ExecError> {
+    pub fn load(
+        nf: &str,
+        so: &Path,
+        config: &[(String, String)],
+        scratch: &Path,
+    ) -> Result<Self, ExecError> {
         if !so.is_file() {
-            return Err(ExecError::MissingSo { nf: nf.to_string(), path: so.to_path_buf() });
+            return Err(ExecError::MissingSo {
+                nf: nf.to_string(),
+                path: so.to_path_buf(),
+            });
         }
         let copy = private_copy(nf, so, scratch)?;
         // RTLD_NOW reports unresolved symbols here instead of crashing later.
@@ -143,48 +158,92 @@ impl NfLibrary {
             path: so.to_path_buf(),
             message: e.to_string(),
         })?;
-        let need = |name: &'static str| ExecError::MissingSymbol { nf: nf.to_string(), symbol: name };
+        let need = |name: &'static str| ExecError::MissingSymbol {
+            nf: nf.to_string(),
+            symbol: name,
+        };
         let describe: DescribeFn = sym(&lib, "nf_describe").ok_or_else(|| need("nf_describe"))?;
         let init: InitFn = sym(&lib, "nf_init").ok_or_else(|| need("nf_init"))?;
-        let state_size: StateSizeFn = sym(&lib, "nf_state_size").ok_or_else(|| need("nf_state_size"))?;
+        let state_size: StateSizeFn =
+            sym(&lib, "nf_state_size").ok_or_else(|| need("nf_state_size"))?;
         let process: ProcessFn = sym(&lib, "nf_process").ok_or_else(|| need("nf_process"))?;
         // SAFETY: nf_describe takes no arguments and returns a static description or NULL.
         let info = unsafe { describe() };
         if info.is_null() {
-            return Err(ExecError::Abi { nf: nf.to_string(), message: "nf_describe returned NULL".into() });
+            return Err(ExecError::Abi {
+                nf: nf.to_string(),
+                message: "nf_describe returned NULL".into(),
+            });
         }
         // SAFETY: non-null pointer to a static struct nf_info per the ABI.
         let info = unsafe { &*info };
         if info.abi_version != NF_ABI_VERSION {
-            return Err(ExecError::AbiVersion { nf: nf.to_string(), found: info.abi_version, expected: NF_ABI_VERSION });
+            return Err(ExecError::AbiVersion {
+                nf: nf.to_string(),
+                found: info.abi_version,
+                expected: NF_ABI_VERSION,
+            });
         }
         let name = if info.name.is_null() {
             nf.to_string()
         } else {
             // SAFETY: the ABI makes `name` a NUL-terminated static string.
-            unsafe { CStr::from_ptr(info.name) }.to_string_lossy().into_owned()
+            unsafe { CStr::from_ptr(info.name) }
+                .to_string_lossy()
+                .into_owned()
         };
-        let n_ports = info.n_ports.max(1);
 
         let mut strings = Vec::with_capacity(config.len() * 2);
         for (k, v) in config {
-            let bad = || ExecError::BadConfig { nf: nf.to_string(), key: k.clone() };
+            let bad = || ExecError::BadConfig {
+                nf: nf.to_string(),
+                key: k.clone(),
+            };
             strings.push(CString::new(k.as_str()).map_err(|_| bad())?);
             strings.push(CString::new(v.as_str()).map_err(|_| bad())?);
         }
-        let items: Vec<NfKv> =
-            strings.chunks(2).map(|kv| NfKv { key: kv[0].as_ptr(), value: kv[1].as_ptr() }).collect();
-        let cfg = NfConfig { items: items.as_ptr(), n_items: items.len() as u32 };
+        let items: Vec<NfKv> = strings
+            .chunks(2)
+            .map(|kv| NfKv {
+                key: kv[0].as_ptr(),
+                value: kv[1].as_ptr(),
+            })
+            .collect();
+        let cfg = NfConfig {
+            items: items.as_ptr(),
+            n_items: items.len() as u32,
+        };
         let mut err = vec![0 as c_char; INIT_ERR_LEN];
         // SAFETY: cfg and its strings are valid for the call (and after); err has INIT_ERR_LEN bytes.
         let rc = unsafe { init(&cfg, err.as_mut_ptr(), INIT_ERR_LEN) };
         if rc != 0 {
             err[INIT_ERR_LEN - 1] = 0;
             // SAFETY: err is NUL-terminated (forced above).
-            let msg = unsafe { CStr::from_ptr(err.as_ptr()) }.to_string_lossy().into_owned();
-            let message = if msg.is_empty() { format!("nf_init returned {rc} without a message") } else { msg };
-            return Err(ExecError::Init { nf: nf.to_string(), message });
+            let msg = unsafe { CStr::from_ptr(err.as_ptr()) }
+                .to_string_lossy()
+                .into_owned();
+            let message = if msg.is_empty() {
+                format!("nf_init returned {rc} without a message")
+            } else {
+                msg
+            };
+            return Err(ExecError::Init {
+                nf: nf.to_string(),
+                message,
+            });
         }
+        // The port count may depend on the configuration (e.g. one port per
+        // configured backend), so read the description again after nf_init.
+        // SAFETY: as above; the description is static in the library.
+        let info = unsafe { describe() };
+        if info.is_null() {
+            return Err(ExecError::Abi {
+                nf: nf.to_string(),
+                message: "nf_describe returned NULL after nf_init".into(),
+            });
+        }
+        // SAFETY: non-null pointer to the library's struct nf_info.
+        let n_ports = unsafe { (*info).n_ports }.max(1);
         // SAFETY: takes no arguments.
         let size = unsafe { state_size() };
         Ok(NfLibrary {
@@ -294,7 +353,13 @@ pub fn digest_state(lib: &NfLibrary, block: &StateBlock) -> [u8; 32] {
         Some(f) => {
             // SAFETY: block holds a state instance of this NF; the callback
             // receives &mut h for the duration of the call only.
-            unsafe { f(block.ptr().cast_const(), emit_into_sha, (&mut h as *mut sha2::Sha256).cast()) };
+            unsafe {
+                f(
+                    block.ptr().cast_const(),
+                    emit_into_sha,
+                    (&mut h as *mut sha2::Sha256).cast(),
+                )
+            };
         }
         None => h.update(block.bytes()),
     }

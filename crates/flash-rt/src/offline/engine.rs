@@ -6,7 +6,7 @@
 //! copied again. Shared state instances are entered under their NF's mutex.
 
 use super::abi::{NfCtx, NfPacket, ProcessFn, NF_DROP};
-use super::{ExecError, ExitTag, Executor};
+use super::{ExecError, Executor, ExitTag};
 use crate::trace::Packets;
 use std::ffi::c_void;
 use std::sync::{Barrier, Mutex};
@@ -25,6 +25,8 @@ pub(super) struct Counters {
 pub(super) struct Outcome {
     pub counters: Vec<Counters>,
     pub wall_ns: u64,
+    /// CPU time the workers spent in their packet loops, summed.
+    pub cpu_ns: u64,
     pub output: Option<Packets>,
     pub tags: Vec<ExitTag>,
 }
@@ -47,6 +49,7 @@ struct Job {
 }
 
 struct WorkerOut {
+    cpu_ns: u64,
     counters: Vec<Counters>,
     output: Packets,
     tags: Vec<ExitTag>,
@@ -57,8 +60,17 @@ fn hot_nfs(ex: &Executor, worker: usize) -> Vec<HotNf<'_>> {
         .iter()
         .map(|nf| {
             let shared = nf.states.len() == 1 && ex.workers > 1;
-            let state = if nf.states.len() == 1 { &nf.states[0] } else { &nf.states[worker] };
-            HotNf { process: nf.lib.process, state: state.ptr(), lock: shared.then_some(&nf.lock), routes: &nf.routes }
+            let state = if nf.states.len() == 1 {
+                &nf.states[0]
+            } else {
+                &nf.states[worker]
+            };
+            HotNf {
+                process: nf.lib.process,
+                state: state.ptr(),
+                lock: shared.then_some(&nf.lock),
+                routes: &nf.routes,
+            }
         })
         .collect()
 }
@@ -88,9 +100,14 @@ impl<'a> Worker<'a> {
             counters: ex
                 .nfs
                 .iter()
-                .map(|nf| Counters { out: vec![0; nf.routes.len()], ..Counters::default() })
+                .map(|nf| Counters {
+                    out: vec![0; nf.routes.len()],
+                    ..Counters::default()
+                })
                 .collect(),
-            bufs: (0..n_bufs).map(|_| vec![0u8; cap].into_boxed_slice()).collect(),
+            bufs: (0..n_bufs)
+                .map(|_| vec![0u8; cap].into_boxed_slice())
+                .collect(),
             free: (0..n_bufs as u32).rev().collect(),
             stack: Vec::with_capacity(16),
             collect,
@@ -118,7 +135,12 @@ impl<'a> Worker<'a> {
             let (nf, in_port) = self.entries[k];
             let buf = self.take_buf();
             self.bufs[buf as usize][..len].copy_from_slice(&data[..len]);
-            self.stack.push(Job { nf, in_port, buf, len: len as u32 });
+            self.stack.push(Job {
+                nf,
+                in_port,
+                buf,
+                len: len as u32,
+            });
         }
         while let Some(mut job) = self.stack.pop() {
             loop {
@@ -127,9 +149,19 @@ impl<'a> Worker<'a> {
                 // not tied to the borrow of `self`.
                 let routes: &'a [Vec<(u32, u32)>] = nf.routes;
                 let buf = &mut self.bufs[job.buf as usize];
-                let mut pkt =
-                    NfPacket { data: buf.as_mut_ptr(), len: job.len, cap: cap as u32, in_port: job.in_port, reserved: 0 };
-                let mut ctx = NfCtx { state: nf.state, now_ns: ts_ns, worker: self.id, n_workers: self.n_workers };
+                let mut pkt = NfPacket {
+                    data: buf.as_mut_ptr(),
+                    len: job.len,
+                    cap: cap as u32,
+                    in_port: job.in_port,
+                    reserved: 0,
+                };
+                let mut ctx = NfCtx {
+                    state: nf.state,
+                    now_ns: ts_ns,
+                    worker: self.id,
+                    n_workers: self.n_workers,
+                };
                 let verdict = match nf.lock {
                     // SAFETY: pkt points at `cap` writable bytes of this worker's
                     // buffer; the state instance is this worker's own.
@@ -160,7 +192,11 @@ impl<'a> Worker<'a> {
                         if self.collect {
                             let b = &self.bufs[job.buf as usize];
                             self.output.push(ts_ns, &b[..job.len as usize]);
-                            self.tags.push(ExitTag { input: u64::from(index), nf: job.nf, port: port as u32 });
+                            self.tags.push(ExitTag {
+                                input: u64::from(index),
+                                nf: job.nf,
+                                port: port as u32,
+                            });
                         }
                         self.free.push(job.buf);
                         break;
@@ -175,7 +211,12 @@ impl<'a> Worker<'a> {
                             let b = self.take_buf();
                             let (src, dst) = two_bufs(&mut self.bufs, job.buf as usize, b as usize);
                             dst[..job.len as usize].copy_from_slice(&src[..job.len as usize]);
-                            self.stack.push(Job { nf: nf2, in_port: in2, buf: b, len: job.len });
+                            self.stack.push(Job {
+                                nf: nf2,
+                                in_port: in2,
+                                buf: b,
+                                len: job.len,
+                            });
                         }
                         (job.nf, job.in_port) = succ[0];
                     }
@@ -195,17 +236,44 @@ fn two_bufs(bufs: &mut [Box<[u8]>], a: usize, b: usize) -> (&[u8], &mut [u8]) {
     }
 }
 
+/// CPU time consumed by the calling thread, in ns (0 if the clock is unavailable).
+fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: ts is a valid timespec to write into.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return 0;
+    }
+    (ts.tv_sec as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(ts.tv_nsec as u64)
+}
+
 fn run_worker(mut w: Worker<'_>, packets: &Packets, indices: &[u32]) -> WorkerOut {
+    let cpu0 = thread_cpu_ns();
     for &i in indices {
         if let Some(p) = packets.get(i as usize) {
             w.process_packet(i, p.ts_ns, p.data);
         }
     }
-    WorkerOut { counters: w.counters, output: w.output, tags: w.tags }
+    let cpu_ns = thread_cpu_ns().saturating_sub(cpu0);
+    WorkerOut {
+        cpu_ns,
+        counters: w.counters,
+        output: w.output,
+        tags: w.tags,
+    }
 }
 
 /// Run the partitions (one per worker) and merge the results.
-pub(super) fn execute(ex: &Executor, packets: &Packets, parts: &[Vec<u32>]) -> Result<Outcome, ExecError> {
+pub(super) fn execute(
+    ex: &Executor,
+    packets: &Packets,
+    parts: &[Vec<u32>],
+) -> Result<Outcome, ExecError> {
     let cap = packets.max_len().max(64) + ex.headroom as usize;
     let outs: Vec<WorkerOut>;
     let wall_ns;
@@ -240,8 +308,14 @@ pub(super) fn execute(ex: &Executor, packets: &Packets, parts: &[Vec<u32>]) -> R
         outs = result.0;
         wall_ns = result.1;
     }
-    let mut counters: Vec<Counters> =
-        ex.nfs.iter().map(|nf| Counters { out: vec![0; nf.routes.len()], ..Counters::default() }).collect();
+    let mut counters: Vec<Counters> = ex
+        .nfs
+        .iter()
+        .map(|nf| Counters {
+            out: vec![0; nf.routes.len()],
+            ..Counters::default()
+        })
+        .collect();
     for o in &outs {
         for (total, c) in counters.iter_mut().zip(&o.counters) {
             total.rx += c.rx;
@@ -252,14 +326,26 @@ pub(super) fn execute(ex: &Executor, packets: &Packets, parts: &[Vec<u32>]) -> R
             }
         }
     }
-    let (output, tags) = if ex.collect { merge_outputs(&outs) } else { (None, vec![]) };
-    Ok(Outcome { counters, wall_ns, output, tags })
+    let (output, tags) = if ex.collect {
+        merge_outputs(&outs)
+    } else {
+        (None, vec![])
+    };
+    let cpu_ns = outs.iter().map(|o| o.cpu_ns).sum();
+    Ok(Outcome {
+        counters,
+        wall_ns,
+        cpu_ns,
+        output,
+        tags,
+    })
 }
 
 /// Merge per-worker exit packets into input order (within one input packet,
 /// the order its worker emitted them).
 fn merge_outputs(outs: &[WorkerOut]) -> (Option<Packets>, Vec<ExitTag>) {
-    let mut order: Vec<(u64, usize, usize)> = Vec::with_capacity(outs.iter().map(|o| o.tags.len()).sum());
+    let mut order: Vec<(u64, usize, usize)> =
+        Vec::with_capacity(outs.iter().map(|o| o.tags.len()).sum());
     for (w, o) in outs.iter().enumerate() {
         order.extend(o.tags.iter().enumerate().map(|(k, t)| (t.input, w, k)));
     }

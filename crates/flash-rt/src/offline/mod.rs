@@ -12,6 +12,11 @@
 //! exit (`<nf id>.<port>`). Packets are processed run-to-completion on their
 //! worker. Exit packets are collected in input order regardless of the worker
 //! count, so runs with different layouts can be compared frame for frame.
+//!
+//! State layout: a `Shared` NF has one state instance, entered under a mutex
+//! when there is more than one worker; `SharedNothing` and `Stateless` NFs
+//! get one instance per worker (a `Stateless` NF normally has a 0-byte
+//! state, and if it does keep state, per-worker instances need no lock).
 
 pub mod abi;
 mod engine;
@@ -74,10 +79,18 @@ impl ExecChain {
                 let mut next: Vec<(u32, usize)> = spec
                     .successors(&inst.id.0)
                     .into_iter()
-                    .filter_map(|(port, id)| spec.nfs.iter().position(|n| n.id == id).map(|i| (port, i)))
+                    .filter_map(|(port, id)| {
+                        spec.nfs.iter().position(|n| n.id == id).map(|i| (port, i))
+                    })
                     .collect();
                 next.sort();
-                ExecNf { id: inst.id.0.clone(), so_path: so_for(inst), config: inst.config.flatten(), next, sharing }
+                ExecNf {
+                    id: inst.id.0.clone(),
+                    so_path: so_for(inst),
+                    config: inst.config.flatten(),
+                    next,
+                    sharing,
+                }
             })
             .collect();
         let entries = spec
@@ -134,8 +147,13 @@ impl ExecOptions {
             workers,
             rss_fields: plan.rss.fields.clone(),
             rss_key: (!plan.rss.key40.is_empty()).then(|| plan.rss.key40.clone()),
-            reta: (!plan.rss.reta.is_empty())
-                .then(|| plan.rss.reta.iter().map(|q| (u32::from(*q) % workers) as u16).collect()),
+            reta: (!plan.rss.reta.is_empty()).then(|| {
+                plan.rss
+                    .reta
+                    .iter()
+                    .map(|q| (u32::from(*q) % workers) as u16)
+                    .collect()
+            }),
             ..ExecOptions::default()
         }
     }
@@ -149,19 +167,30 @@ pub enum ExecError {
     Pcap { path: PathBuf, source: PcapError },
     /// The output pcap could not be written.
     #[error("cannot write {path}: {source}")]
-    Output { path: PathBuf, source: std::io::Error },
+    Output {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// An NF's shared object does not exist.
     #[error("NF `{nf}`: shared object {path} not found (build the NF first)")]
     MissingSo { nf: String, path: PathBuf },
     /// The dynamic loader rejected an NF's shared object.
     #[error("NF `{nf}`: cannot load {path}: {message}")]
-    Load { nf: String, path: PathBuf, message: String },
+    Load {
+        nf: String,
+        path: PathBuf,
+        message: String,
+    },
     /// A required `nf.h` entry point is not exported.
     #[error("NF `{nf}`: shared object does not export `{symbol}` (is it built against nfs/include/nf.h?)")]
     MissingSymbol { nf: String, symbol: &'static str },
     /// The NF was built for another ABI version.
     #[error("NF `{nf}`: ABI version {found}, this runtime speaks version {expected}")]
-    AbiVersion { nf: String, found: u32, expected: u32 },
+    AbiVersion {
+        nf: String,
+        found: u32,
+        expected: u32,
+    },
     /// The NF broke the ABI in another way.
     #[error("NF `{nf}`: {message}")]
     Abi { nf: String, message: String },
@@ -238,6 +267,11 @@ pub struct ExecReport {
     pub wall_ns: u64,
     /// Input packets per second over `wall_ns`, in millions.
     pub mpps: f64,
+    /// CPU time the workers spent processing, summed over workers. Unlike
+    /// `wall_ns` it does not grow when other processes take the cores.
+    pub cpu_ns: u64,
+    /// Input packets per CPU-second, in millions (`packets / cpu_ns`).
+    pub mpps_per_cpu: f64,
 }
 
 /// Where one exit packet left the chain.
@@ -292,8 +326,8 @@ impl std::fmt::Debug for Executor {
     }
 }
 
-/// Check indices and acyclicity; returns per-NF input-port numbering of the
-/// entry feed and of each incoming link.
+/// Check that the chain has NFs and entries, that every index is in range,
+/// and that the links form a DAG.
 fn check_topology(chain: &ExecChain) -> Result<(), ExecError> {
     let n = chain.nfs.len();
     if n == 0 {
@@ -307,14 +341,19 @@ fn check_topology(chain: &ExecChain) -> Result<(), ExecError> {
     }
     for &e in &chain.entries {
         if e >= n {
-            return Err(ExecError::Chain(format!("entry index {e} is out of range ({n} NFs)")));
+            return Err(ExecError::Chain(format!(
+                "entry index {e} is out of range ({n} NFs)"
+            )));
         }
     }
     let mut indeg = vec![0usize; n];
     for nf in &chain.nfs {
         for &(_, j) in &nf.next {
             if j >= n {
-                return Err(ExecError::Chain(format!("NF `{}` links to index {j}, out of range ({n} NFs)", nf.id)));
+                return Err(ExecError::Chain(format!(
+                    "NF `{}` links to index {j}, out of range ({n} NFs)",
+                    nf.id
+                )));
             }
             indeg[j] += 1;
         }
@@ -332,8 +371,14 @@ fn check_topology(chain: &ExecChain) -> Result<(), ExecError> {
         }
     }
     if seen != n {
-        let cyc: Vec<&str> = (0..n).filter(|&i| indeg[i] > 0).map(|i| chain.nfs[i].id.as_str()).collect();
-        return Err(ExecError::Chain(format!("the links form a cycle through {}", cyc.join(", "))));
+        let cyc: Vec<&str> = (0..n)
+            .filter(|&i| indeg[i] > 0)
+            .map(|i| chain.nfs[i].id.as_str())
+            .collect();
+        return Err(ExecError::Chain(format!(
+            "the links form a cycle through {}",
+            cyc.join(", ")
+        )));
     }
     Ok(())
 }
@@ -344,11 +389,20 @@ impl Executor {
     pub fn new(chain: &ExecChain, opts: &ExecOptions) -> Result<Self, ExecError> {
         check_topology(chain)?;
         if opts.workers == 0 || opts.workers > 1024 {
-            return Err(ExecError::Options(format!("workers must be 1..=1024, got {}", opts.workers)));
+            return Err(ExecError::Options(format!(
+                "workers must be 1..=1024, got {}",
+                opts.workers
+            )));
         }
         let rss = if opts.workers > 1 {
-            let key = opts.rss_key.clone().unwrap_or_else(|| rss::MICROSOFT_KEY.to_vec());
-            let reta = opts.reta.clone().unwrap_or_else(|| rss::default_reta(opts.workers, rss::DEFAULT_RETA_SIZE));
+            let key = opts
+                .rss_key
+                .clone()
+                .unwrap_or_else(|| rss::MICROSOFT_KEY.to_vec());
+            let reta = opts
+                .reta
+                .clone()
+                .unwrap_or_else(|| rss::default_reta(opts.workers, rss::DEFAULT_RETA_SIZE));
             Some(SoftRss::new(&opts.rss_fields, &key, reta, opts.workers)?)
         } else {
             None
@@ -386,16 +440,35 @@ impl Executor {
                 Sharing::Shared => 1,
                 Sharing::SharedNothing | Sharing::Stateless => opts.workers as usize,
             };
-            let states = (0..instances).map(|_| StateBlock::new(lib.state_size)).collect::<Result<Vec<_>, _>>()?;
-            nfs.push(LoadedNf { id: nf.id.clone(), sharing: nf.sharing, routes, states, lock: Mutex::new(()), lib });
+            let states = (0..instances)
+                .map(|_| StateBlock::new(lib.state_size))
+                .collect::<Result<Vec<_>, _>>()?;
+            nfs.push(LoadedNf {
+                id: nf.id.clone(),
+                sharing: nf.sharing,
+                routes,
+                states,
+                lock: Mutex::new(()),
+                lib,
+            });
         }
-        Ok(Executor { nfs, entries, workers: opts.workers, rss, collect: opts.collect_output, headroom: opts.headroom })
+        Ok(Executor {
+            nfs,
+            entries,
+            workers: opts.workers,
+            rss,
+            collect: opts.collect_output,
+            headroom: opts.headroom,
+        })
     }
 
     /// Run over `packets` from freshly initialised state.
     pub fn run(&mut self, packets: &Packets) -> Result<ExecRun, ExecError> {
         if packets.len() > u32::MAX as usize {
-            return Err(ExecError::Options(format!("{} packets exceed the 2^32 limit of one run", packets.len())));
+            return Err(ExecError::Options(format!(
+                "{} packets exceed the 2^32 limit of one run",
+                packets.len()
+            )));
         }
         for nf in &mut self.nfs {
             for s in &mut nf.states {
@@ -406,7 +479,10 @@ impl Executor {
         let parts: Vec<Vec<u32>> = match &self.rss {
             None => vec![(0..packets.len() as u32).collect()],
             Some(rss) => {
-                let mut parts = vec![Vec::with_capacity(packets.len() / self.workers as usize + 1); self.workers as usize];
+                let mut parts = vec![
+                    Vec::with_capacity(packets.len() / self.workers as usize + 1);
+                    self.workers as usize
+                ];
                 for (i, p) in packets.iter().enumerate() {
                     parts[usize::from(rss.queue(p.data))].push(i as u32);
                 }
@@ -424,7 +500,11 @@ impl Executor {
         let mut combined = Sha256::new();
         for (i, nf) in self.nfs.iter().enumerate() {
             let c = &outcome.counters[i];
-            let digests: Vec<[u8; 32]> = nf.states.iter().map(|s| abi::digest_state(&nf.lib, s)).collect();
+            let digests: Vec<[u8; 32]> = nf
+                .states
+                .iter()
+                .map(|s| abi::digest_state(&nf.lib, s))
+                .collect();
             let state_digest = if digests.len() == 1 {
                 hex::encode(digests[0])
             } else {
@@ -469,14 +549,32 @@ impl Executor {
             state_digest: hex::encode(combined.finalize()),
             output_digest: outcome.output.as_ref().map(|o| o.digest()),
             wall_ns: outcome.wall_ns,
-            mpps: if secs > 0.0 { n as f64 / secs / 1e6 } else { 0.0 },
+            mpps: if secs > 0.0 {
+                n as f64 / secs / 1e6
+            } else {
+                0.0
+            },
+            cpu_ns: outcome.cpu_ns,
+            mpps_per_cpu: if outcome.cpu_ns > 0 {
+                n as f64 / (outcome.cpu_ns as f64 / 1e9) / 1e6
+            } else {
+                0.0
+            },
         };
-        ExecRun { report, output: outcome.output, output_tags: outcome.tags }
+        ExecRun {
+            report,
+            output: outcome.output,
+            output_tags: outcome.tags,
+        }
     }
 }
 
 /// Load `chain` and run it over in-memory `packets`.
-pub fn run_packets(chain: &ExecChain, packets: &Packets, opts: &ExecOptions) -> Result<ExecRun, ExecError> {
+pub fn run_packets(
+    chain: &ExecChain,
+    packets: &Packets,
+    opts: &ExecOptions,
+) -> Result<ExecRun, ExecError> {
     Executor::new(chain, opts)?.run(packets)
 }
 
@@ -488,12 +586,102 @@ pub fn run_pcap(
     output: Option<&Path>,
     opts: &ExecOptions,
 ) -> Result<ExecReport, ExecError> {
-    let packets = pcap::read_pcap(input).map_err(|source| ExecError::Pcap { path: input.to_path_buf(), source })?;
+    let packets = pcap::read_pcap(input).map_err(|source| ExecError::Pcap {
+        path: input.to_path_buf(),
+        source,
+    })?;
     let mut opts = opts.clone();
     opts.collect_output |= output.is_some();
     let run = run_packets(chain, &packets, &opts)?;
     if let (Some(path), Some(out)) = (output, &run.output) {
-        pcap::write_pcap(path, out).map_err(|source| ExecError::Output { path: path.to_path_buf(), source })?;
+        pcap::write_pcap(path, out).map_err(|source| ExecError::Output {
+            path: path.to_path_buf(),
+            source,
+        })?;
     }
     Ok(run.report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nfc_core::plan::{NfPlacement, Rss};
+
+    fn plan(cores: u32, reta: Vec<u16>, key: Vec<u8>) -> Plan {
+        Plan {
+            cores,
+            rss: Rss {
+                fields: vec![Field::SrcIp],
+                symmetric: false,
+                key40: key,
+                key52: vec![],
+                reta,
+            },
+            nfs: vec![NfPlacement {
+                nf: "a".into(),
+                sharing: Sharing::SharedNothing,
+                cost: 1.0,
+                reason: String::new(),
+            }],
+            total_cost: 1.0,
+            candidates: vec![],
+            rationale: vec![],
+            smartnic: None,
+        }
+    }
+
+    #[test]
+    fn options_from_plan() {
+        let o = ExecOptions::from_plan(&plan(2, vec![0, 1, 2, 3], vec![7; 40]));
+        assert_eq!(o.workers, 2);
+        assert_eq!(o.rss_fields, vec![Field::SrcIp]);
+        assert_eq!(o.rss_key, Some(vec![7; 40]));
+        assert_eq!(o.reta, Some(vec![0, 1, 0, 1]));
+        let o = ExecOptions::from_plan(&plan(0, vec![], vec![]));
+        assert_eq!((o.workers, o.rss_key, o.reta), (1, None, None));
+    }
+
+    #[test]
+    fn topology_checks() {
+        let nf = |next: Vec<(u32, usize)>| ExecNf {
+            id: "x".into(),
+            so_path: PathBuf::new(),
+            config: vec![],
+            next,
+            sharing: Sharing::Stateless,
+        };
+        let check = |chain: ExecChain, expect: Option<&str>| match (check_topology(&chain), expect)
+        {
+            (Ok(()), None) => {}
+            (Err(e), Some(m)) => assert!(e.to_string().contains(m), "{e}"),
+            (r, e) => panic!("expected {e:?}, got {r:?}"),
+        };
+        // Diamond: 0 -> {1, 2} -> 3.
+        check(
+            ExecChain {
+                nfs: vec![
+                    nf(vec![(0, 1), (1, 2)]),
+                    nf(vec![(0, 3)]),
+                    nf(vec![(0, 3)]),
+                    nf(vec![]),
+                ],
+                entries: vec![0],
+            },
+            None,
+        );
+        check(
+            ExecChain {
+                nfs: vec![nf(vec![(0, 0)])],
+                entries: vec![0],
+            },
+            Some("cycle"),
+        );
+        check(
+            ExecChain {
+                nfs: vec![nf(vec![])],
+                entries: vec![1],
+            },
+            Some("entry index 1"),
+        );
+    }
 }

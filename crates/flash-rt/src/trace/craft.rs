@@ -21,12 +21,28 @@ const IPV4_LEN: usize = 20;
 /// The transport header of a crafted frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum L4 {
-    Tcp { sport: u16, dport: u16, flags: u8, seq: u32, ack: u32 },
-    Udp { sport: u16, dport: u16 },
+    Tcp {
+        sport: u16,
+        dport: u16,
+        flags: u8,
+        seq: u32,
+        ack: u32,
+    },
+    Udp {
+        sport: u16,
+        dport: u16,
+    },
     /// ICMP echo-style header (type, code, identifier, sequence).
-    Icmp { ty: u8, code: u8, id: u16, seq: u16 },
+    Icmp {
+        ty: u8,
+        code: u8,
+        id: u16,
+        seq: u16,
+    },
     /// No transport header; the IPv4 protocol number is given.
-    Raw { proto: u8 },
+    Raw {
+        proto: u8,
+    },
 }
 
 impl L4 {
@@ -122,7 +138,11 @@ pub fn write_frame(out: &mut Vec<u8>, spec: &FrameSpec, payload: &[u8], frame_le
         ip[0] = 0x45;
         ip[2..4].copy_from_slice(&ip_len.to_be_bytes());
         ip[4..6].copy_from_slice(&spec.ip_id.to_be_bytes());
-        let frag = if spec.frag_offset == 0 { 0x4000 } else { spec.frag_offset & 0x1fff };
+        let frag = if spec.frag_offset == 0 {
+            0x4000
+        } else {
+            spec.frag_offset & 0x1fff
+        };
         ip[6..8].copy_from_slice(&frag.to_be_bytes());
         ip[8] = spec.ttl;
         ip[9] = spec.l4.proto();
@@ -145,7 +165,13 @@ pub fn write_frame(out: &mut Vec<u8>, spec: &FrameSpec, payload: &[u8], frame_le
         acc + u32::from(spec.l4.proto()) + len as u32
     };
     match spec.l4 {
-        L4::Tcp { sport, dport, flags, seq, ack } => {
+        L4::Tcp {
+            sport,
+            dport,
+            flags,
+            seq,
+            ack,
+        } => {
             let t = &mut out[l4..l4_end];
             t[0..2].copy_from_slice(&sport.to_be_bytes());
             t[2..4].copy_from_slice(&dport.to_be_bytes());
@@ -228,7 +254,17 @@ impl PacketBuilder {
 
     /// A TCP segment with the ACK flag set (change it with [`Self::flags`]).
     pub fn tcp(src: Ipv4Addr, dst: Ipv4Addr, sport: u16, dport: u16) -> Self {
-        Self::new(src, dst, L4::Tcp { sport, dport, flags: tcp_flags::ACK, seq: 0, ack: 0 })
+        Self::new(
+            src,
+            dst,
+            L4::Tcp {
+                sport,
+                dport,
+                flags: tcp_flags::ACK,
+                seq: 0,
+                ack: 0,
+            },
+        )
     }
 
     /// A UDP datagram.
@@ -238,7 +274,16 @@ impl PacketBuilder {
 
     /// An ICMP echo request.
     pub fn icmp_echo(src: Ipv4Addr, dst: Ipv4Addr, id: u16, seq: u16) -> Self {
-        Self::new(src, dst, L4::Icmp { ty: 8, code: 0, id, seq })
+        Self::new(
+            src,
+            dst,
+            L4::Icmp {
+                ty: 8,
+                code: 0,
+                id,
+                seq,
+            },
+        )
     }
 
     /// An IPv4 packet of another protocol, with no transport header.
@@ -327,7 +372,11 @@ mod tests {
     }
 
     fn check_checksums(frame: &[u8], l3: usize) {
-        assert_eq!(internet_checksum(&frame[l3..l3 + 20]), 0, "IPv4 header checksum");
+        assert_eq!(
+            internet_checksum(&frame[l3..l3 + 20]),
+            0,
+            "IPv4 header checksum"
+        );
         let ip_len = usize::from(u16::from_be_bytes([frame[l3 + 2], frame[l3 + 3]]));
         let l4 = &frame[l3 + 20..l3 + ip_len];
         let proto = frame[l3 + 9];
@@ -343,10 +392,35 @@ mod tests {
     #[test]
     fn crafted_frames_have_valid_checksums_and_lengths() {
         let cases = [
-            (PacketBuilder::tcp(ip("10.1.2.3"), ip("192.168.0.9"), 40000, 443).frame_len(64).build(), 14, 64),
-            (PacketBuilder::udp(ip("10.1.2.3"), ip("8.8.8.8"), 5353, 53).payload(b"hello").build(), 14, 47),
-            (PacketBuilder::icmp_echo(ip("1.2.3.4"), ip("5.6.7.8"), 7, 1).frame_len(98).build(), 14, 98),
-            (PacketBuilder::udp(ip("10.0.0.1"), ip("10.0.0.2"), 1, 2).vlan(42).frame_len(64).build(), 18, 64),
+            (
+                PacketBuilder::tcp(ip("10.1.2.3"), ip("192.168.0.9"), 40000, 443)
+                    .frame_len(64)
+                    .build(),
+                14,
+                64,
+            ),
+            (
+                PacketBuilder::udp(ip("10.1.2.3"), ip("8.8.8.8"), 5353, 53)
+                    .payload(b"hello")
+                    .build(),
+                14,
+                47,
+            ),
+            (
+                PacketBuilder::icmp_echo(ip("1.2.3.4"), ip("5.6.7.8"), 7, 1)
+                    .frame_len(98)
+                    .build(),
+                14,
+                98,
+            ),
+            (
+                PacketBuilder::udp(ip("10.0.0.1"), ip("10.0.0.2"), 1, 2)
+                    .vlan(42)
+                    .frame_len(64)
+                    .build(),
+                18,
+                64,
+            ),
         ];
         for (frame, l3, len) in cases {
             assert_eq!(frame.len(), len);
@@ -358,15 +432,17 @@ mod tests {
     fn known_ipv4_checksum() {
         // RFC 1071-style example header from Wikipedia's "IPv4 header checksum".
         let hdr = [
-            0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11, 0x00, 0x00, 0xc0, 0xa8, 0x00, 0x01, 0xc0, 0xa8,
-            0x00, 0xc7,
+            0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11, 0x00, 0x00, 0xc0, 0xa8,
+            0x00, 0x01, 0xc0, 0xa8, 0x00, 0xc7,
         ];
         assert_eq!(internet_checksum(&hdr), 0xb861);
     }
 
     #[test]
     fn tcp_layout_matches_nf_h() {
-        let f = PacketBuilder::tcp(ip("10.0.0.1"), ip("10.0.0.2"), 0x1234, 0x0050).flags(tcp_flags::SYN).build();
+        let f = PacketBuilder::tcp(ip("10.0.0.1"), ip("10.0.0.2"), 0x1234, 0x0050)
+            .flags(tcp_flags::SYN)
+            .build();
         assert_eq!(f.len(), 54);
         assert_eq!(&f[12..14], &[0x08, 0x00]);
         assert_eq!(f[23], 6);

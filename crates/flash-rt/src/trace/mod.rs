@@ -33,7 +33,10 @@ use std::path::{Path, PathBuf};
 pub enum TraceError {
     /// The spec is inconsistent; `field` names the offending `traffic:` key.
     #[error("invalid traffic spec: `{field}`: {message}")]
-    Invalid { field: &'static str, message: String },
+    Invalid {
+        field: &'static str,
+        message: String,
+    },
     /// The output file could not be written.
     #[error("cannot write trace {path}: {source}")]
     Io { path: PathBuf, source: io::Error },
@@ -50,7 +53,10 @@ pub struct TraceTiming {
 
 impl Default for TraceTiming {
     fn default() -> Self {
-        TraceTiming { start_ns: 1_700_000_000_000_000_000, gap_ns: 1000 }
+        TraceTiming {
+            start_ns: 1_700_000_000_000_000_000,
+            gap_ns: 1000,
+        }
     }
 }
 
@@ -85,19 +91,34 @@ const TCP_MIN: u32 = 54;
 const UDP_ICMP_MIN: u32 = 42;
 
 fn invalid(field: &'static str, message: impl Into<String>) -> TraceError {
-    TraceError::Invalid { field, message: message.into() }
+    TraceError::Invalid {
+        field,
+        message: message.into(),
+    }
 }
 
 /// Parse "a.b.c.d/len" or "a.b.c.d" (/32) into (network base, length).
 fn parse_prefix(field: &'static str, s: &str) -> Result<(u32, u8), TraceError> {
-    let bad = || invalid(field, format!("`{s}` is not an IPv4 prefix like 10.0.0.0/8"));
+    let bad = || {
+        invalid(
+            field,
+            format!("`{s}` is not an IPv4 prefix like 10.0.0.0/8"),
+        )
+    };
     let t = s.trim();
     let (addr, len) = match t.split_once('/') {
-        Some((a, l)) => (a, l.parse::<u8>().ok().filter(|l| *l <= 32).ok_or_else(bad)?),
+        Some((a, l)) => (
+            a,
+            l.parse::<u8>().ok().filter(|l| *l <= 32).ok_or_else(bad)?,
+        ),
         None => (t, 32),
     };
     let ip: std::net::Ipv4Addr = addr.parse().map_err(|_| bad())?;
-    let mask = if len == 0 { 0 } else { u32::MAX << (32 - u32::from(len)) };
+    let mask = if len == 0 {
+        0
+    } else {
+        u32::MAX << (32 - u32::from(len))
+    };
     Ok((u32::from(ip) & mask, len))
 }
 
@@ -107,9 +128,17 @@ pub fn validate(spec: &TrafficSpec) -> Result<(), TraceError> {
         return Err(invalid("flows", "must be at least 1"));
     }
     if !spec.zipf.is_finite() || spec.zipf < 0.0 {
-        return Err(invalid("zipf", format!("must be a finite number >= 0, got {}", spec.zipf)));
+        return Err(invalid(
+            "zipf",
+            format!("must be a finite number >= 0, got {}", spec.zipf),
+        ));
     }
-    for (name, v) in [("tcp", spec.tcp), ("udp", spec.udp), ("icmp", spec.icmp), ("bidirectional", spec.bidirectional)] {
+    for (name, v) in [
+        ("tcp", spec.tcp),
+        ("udp", spec.udp),
+        ("icmp", spec.icmp),
+        ("bidirectional", spec.bidirectional),
+    ] {
         if !v.is_finite() || !(0.0..=1.0).contains(&v) {
             return Err(invalid(
                 name,
@@ -119,9 +148,16 @@ pub fn validate(spec: &TrafficSpec) -> Result<(), TraceError> {
     }
     let sum = spec.tcp + spec.udp + spec.icmp;
     if (sum - 1.0).abs() > 1e-6 {
-        return Err(invalid("tcp", format!("protocol shares tcp + udp + icmp must sum to 1, got {sum}")));
+        return Err(invalid(
+            "tcp",
+            format!("protocol shares tcp + udp + icmp must sum to 1, got {sum}"),
+        ));
     }
-    let min = if spec.tcp > 0.0 { TCP_MIN } else { UDP_ICMP_MIN };
+    let min = if spec.tcp > 0.0 {
+        TCP_MIN
+    } else {
+        UDP_ICMP_MIN
+    };
     let check_size = |s: u32| -> Result<(), TraceError> {
         if s < min || s > MAX_FRAME {
             return Err(invalid(
@@ -136,7 +172,10 @@ pub fn validate(spec: &TrafficSpec) -> Result<(), TraceError> {
         SizeMix::Imix => {}
         SizeMix::Weighted(items) => {
             if items.is_empty() || items.iter().all(|(_, w)| *w == 0) {
-                return Err(invalid("sizes", "a weighted size mix needs at least one size with a weight > 0"));
+                return Err(invalid(
+                    "sizes",
+                    "a weighted size mix needs at least one size with a weight > 0",
+                ));
             }
             for (s, _) in items {
                 check_size(*s)?;
@@ -151,7 +190,11 @@ pub fn validate(spec: &TrafficSpec) -> Result<(), TraceError> {
         let size = 1u64 << (32 - u32::from(len));
         if u64::from(hosts) > size {
             return Err(invalid(
-                if field == "src_prefix" { "src_hosts" } else { "dst_hosts" },
+                if field == "src_prefix" {
+                    "src_hosts"
+                } else {
+                    "dst_hosts"
+                },
                 format!("{hosts} hosts do not fit in {prefix} ({size} addresses)"),
             ));
         }
@@ -177,8 +220,15 @@ fn distinct_offsets(rng: &mut ChaCha8Rng, n: u32, size: u64) -> Vec<u32> {
 /// up to one per flow.
 fn pool(rng: &mut ChaCha8Rng, (base, len): (u32, u8), hosts: u32, flows: u32) -> Vec<u32> {
     let size = 1u64 << (32 - u32::from(len));
-    let n = if hosts == 0 { u64::from(flows).min(size) as u32 } else { hosts };
-    distinct_offsets(rng, n, size).into_iter().map(|o| base.wrapping_add(o)).collect()
+    let n = if hosts == 0 {
+        u64::from(flows).min(size) as u32
+    } else {
+        hosts
+    };
+    distinct_offsets(rng, n, size)
+        .into_iter()
+        .map(|o| base.wrapping_add(o))
+        .collect()
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -258,7 +308,13 @@ fn plan(spec: &TrafficSpec, rng: &mut ChaCha8Rng) -> Result<Plan, TraceError> {
             }
         }
         let (sport, dport) = found.ok_or_else(|| {
-            invalid("flows", format!("cannot make {} distinct flows from the configured host pools", spec.flows))
+            invalid(
+                "flows",
+                format!(
+                    "cannot make {} distinct flows from the configured host pools",
+                    spec.flows
+                ),
+            )
         })?;
         flows.push(Flow {
             src,
@@ -283,7 +339,13 @@ fn plan(spec: &TrafficSpec, rng: &mut ChaCha8Rng) -> Result<Plan, TraceError> {
     let distinct = |v: &[u32]| v.iter().collect::<HashSet<_>>().len() as u32;
     let used_src: Vec<u32> = flows.iter().map(|f| f.src).collect();
     let used_dst: Vec<u32> = flows.iter().map(|f| f.dst).collect();
-    Ok(Plan { src_hosts: distinct(&used_src), dst_hosts: distinct(&used_dst), flows, zipf_cdf, sizes })
+    Ok(Plan {
+        src_hosts: distinct(&used_src),
+        dst_hosts: distinct(&used_dst),
+        flows,
+        zipf_cdf,
+        sizes,
+    })
 }
 
 /// Generate the trace, handing each frame to `sink` in order.
@@ -318,9 +380,16 @@ fn generate_into(
         let size = plan.sizes[sample(&size_cdf, rng.gen::<f64>())].0 as usize;
         let f = &mut plan.flows[fi];
         let reverse = f.bidirectional && f.sent % 2 == 1;
-        let first_of_direction = if f.bidirectional { f.sent < 2 } else { f.sent == 0 };
-        let (src, dst, sport, dport) =
-            if reverse { (f.dst, f.src, f.dport, f.sport) } else { (f.src, f.dst, f.sport, f.dport) };
+        let first_of_direction = if f.bidirectional {
+            f.sent < 2
+        } else {
+            f.sent == 0
+        };
+        let (src, dst, sport, dport) = if reverse {
+            (f.dst, f.src, f.dport, f.sport)
+        } else {
+            (f.src, f.dst, f.sport, f.dport)
+        };
         let hdr = match f.l4 {
             0 => TCP_MIN,
             _ => UDP_ICMP_MIN,
@@ -333,7 +402,11 @@ fn generate_into(
                     (true, true) => tcp_flags::SYN | tcp_flags::ACK,
                     _ => tcp_flags::ACK | if payload_len > 0 { tcp_flags::PSH } else { 0 },
                 };
-                let (seq, ack) = if reverse { (f.seq_rev, f.seq_fwd) } else { (f.seq_fwd, f.seq_rev) };
+                let (seq, ack) = if reverse {
+                    (f.seq_rev, f.seq_fwd)
+                } else {
+                    (f.seq_fwd, f.seq_rev)
+                };
                 let advance = if first_of_direction { 1 } else { payload_len };
                 if reverse {
                     f.seq_rev = f.seq_rev.wrapping_add(advance);
@@ -341,7 +414,17 @@ fn generate_into(
                     f.seq_fwd = f.seq_fwd.wrapping_add(advance);
                 }
                 s.tcp_packets += 1;
-                L4::Tcp { sport, dport, flags, seq, ack: if first_of_direction && !reverse { 0 } else { ack } }
+                L4::Tcp {
+                    sport,
+                    dport,
+                    flags,
+                    seq,
+                    ack: if first_of_direction && !reverse {
+                        0
+                    } else {
+                        ack
+                    },
+                }
             }
             1 => {
                 s.udp_packets += 1;
@@ -350,7 +433,12 @@ fn generate_into(
             _ => {
                 s.icmp_packets += 1;
                 let ty = if reverse { 0 } else { 8 };
-                L4::Icmp { ty, code: 0, id: f.sport, seq: (f.sent / 2) as u16 }
+                L4::Icmp {
+                    ty,
+                    code: 0,
+                    id: f.sport,
+                    seq: (f.sent / 2) as u16,
+                }
             }
         };
         let fs = FrameSpec {
@@ -372,15 +460,25 @@ fn generate_into(
             s.reverse_packets += 1;
         }
         write_frame(&mut frame, &fs, &[], size);
-        let ts = timing.start_ns.saturating_add(i.saturating_mul(timing.gap_ns));
+        let ts = timing
+            .start_ns
+            .saturating_add(i.saturating_mul(timing.gap_ns));
         s.last_ts_ns = ts;
         s.packets += 1;
         s.bytes += frame.len() as u64;
         digest.update((frame.len() as u32).to_le_bytes());
         digest.update(&frame);
-        sink(ts, &frame).map_err(|e| TraceError::Io { path: PathBuf::new(), source: e })?;
+        sink(ts, &frame).map_err(|e| TraceError::Io {
+            path: PathBuf::new(),
+            source: e,
+        })?;
     }
-    s.top_flow_packets = plan.flows.iter().map(|f| u64::from(f.sent)).max().unwrap_or(0);
+    s.top_flow_packets = plan
+        .flows
+        .iter()
+        .map(|f| u64::from(f.sent))
+        .max()
+        .unwrap_or(0);
     s.digest = hex::encode(digest.finalize());
     Ok(s)
 }
@@ -391,7 +489,10 @@ pub fn generate_packets(spec: &TrafficSpec) -> Result<(Packets, TraceSummary), T
 }
 
 /// Generate the trace in memory with explicit timing.
-pub fn generate_packets_with(spec: &TrafficSpec, timing: TraceTiming) -> Result<(Packets, TraceSummary), TraceError> {
+pub fn generate_packets_with(
+    spec: &TrafficSpec,
+    timing: TraceTiming,
+) -> Result<(Packets, TraceSummary), TraceError> {
     validate(spec)?;
     let avg = match &spec.sizes {
         SizeMix::Fixed(s) => *s as usize,
@@ -412,15 +513,26 @@ pub fn generate(spec: &TrafficSpec, out: &Path) -> Result<TraceSummary, TraceErr
 }
 
 /// Generate the trace into a pcap file at `out` with explicit timing.
-pub fn generate_with(spec: &TrafficSpec, timing: TraceTiming, out: &Path) -> Result<TraceSummary, TraceError> {
+pub fn generate_with(
+    spec: &TrafficSpec,
+    timing: TraceTiming,
+    out: &Path,
+) -> Result<TraceSummary, TraceError> {
     validate(spec)?;
-    let io_err = |source| TraceError::Io { path: out.to_path_buf(), source };
+    let io_err = |source| TraceError::Io {
+        path: out.to_path_buf(),
+        source,
+    };
     let file = std::fs::File::create(out).map_err(io_err)?;
     let mut w = pcap::PcapWriter::new(io::BufWriter::new(file)).map_err(io_err)?;
-    let summary = generate_into(spec, timing, |ts, f| w.write_packet(ts, f)).map_err(|e| match e {
-        TraceError::Io { source, .. } => TraceError::Io { path: out.to_path_buf(), source },
-        e => e,
-    })?;
+    let summary =
+        generate_into(spec, timing, |ts, f| w.write_packet(ts, f)).map_err(|e| match e {
+            TraceError::Io { source, .. } => TraceError::Io {
+                path: out.to_path_buf(),
+                source,
+            },
+            e => e,
+        })?;
     w.finish().map_err(io_err)?;
     Ok(summary)
 }

@@ -36,14 +36,21 @@ impl Packets {
 
     /// Reserve room for `packets` frames totalling `bytes` bytes.
     pub fn with_capacity(packets: usize, bytes: usize) -> Self {
-        Packets { bytes: Vec::with_capacity(bytes), slots: Vec::with_capacity(packets) }
+        Packets {
+            bytes: Vec::with_capacity(bytes),
+            slots: Vec::with_capacity(packets),
+        }
     }
 
     /// Append a frame. Frames longer than `u32::MAX` bytes are truncated to it
     /// (pcap cannot represent them either).
     pub fn push(&mut self, ts_ns: u64, data: &[u8]) {
         let len = data.len().min(u32::MAX as usize);
-        self.slots.push(Slot { off: self.bytes.len(), len: len as u32, ts_ns });
+        self.slots.push(Slot {
+            off: self.bytes.len(),
+            len: len as u32,
+            ts_ns,
+        });
         self.bytes.extend_from_slice(&data[..len]);
     }
 
@@ -59,12 +66,18 @@ impl Packets {
     /// The `i`-th frame, or `None` past the end.
     pub fn get(&self, i: usize) -> Option<Packet<'_>> {
         let s = self.slots.get(i)?;
-        Some(Packet { ts_ns: s.ts_ns, data: &self.bytes[s.off..s.off + s.len as usize] })
+        Some(Packet {
+            ts_ns: s.ts_ns,
+            data: &self.bytes[s.off..s.off + s.len as usize],
+        })
     }
 
     /// Iterate frames in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Packet<'_>> + '_ {
-        self.slots.iter().map(move |s| Packet { ts_ns: s.ts_ns, data: &self.bytes[s.off..s.off + s.len as usize] })
+        self.slots.iter().map(move |s| Packet {
+            ts_ns: s.ts_ns,
+            data: &self.bytes[s.off..s.off + s.len as usize],
+        })
     }
 
     /// Sum of frame lengths.

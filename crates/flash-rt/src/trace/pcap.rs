@@ -40,10 +40,19 @@ pub enum PcapError {
     TruncatedRecordHeader { index: usize, offset: usize },
     /// A record body runs past the end of the file.
     #[error("truncated record {index} at byte {offset}: header says {need} bytes, {have} remain")]
-    TruncatedRecord { index: usize, offset: usize, need: u32, have: usize },
+    TruncatedRecord {
+        index: usize,
+        offset: usize,
+        need: u32,
+        have: usize,
+    },
     /// A record claims more bytes than any capture can hold.
     #[error("record {index} at byte {offset} claims {len} bytes (more than {MAX_RECORD_LEN})")]
-    RecordTooLarge { index: usize, offset: usize, len: u32 },
+    RecordTooLarge {
+        index: usize,
+        offset: usize,
+        len: u32,
+    },
 }
 
 /// Parse a whole pcap file held in memory.
@@ -83,14 +92,28 @@ pub fn parse_pcap(bytes: &[u8]) -> Result<Packets, PcapError> {
         let h = &bytes[off..off + RECORD_HEADER_LEN];
         let (sec, frac, incl) = (rd(&h[0..4]), rd(&h[4..8]), rd(&h[8..12]));
         if incl > MAX_RECORD_LEN {
-            return Err(PcapError::RecordTooLarge { index, offset: off, len: incl });
+            return Err(PcapError::RecordTooLarge {
+                index,
+                offset: off,
+                len: incl,
+            });
         }
         let body = off + RECORD_HEADER_LEN;
         let have = bytes.len() - body;
         if (incl as usize) > have {
-            return Err(PcapError::TruncatedRecord { index, offset: off, need: incl, have });
+            return Err(PcapError::TruncatedRecord {
+                index,
+                offset: off,
+                need: incl,
+                have,
+            });
         }
-        let ts_ns = u64::from(sec) * 1_000_000_000 + if nanos { u64::from(frac) } else { u64::from(frac) * 1000 };
+        let ts_ns = u64::from(sec) * 1_000_000_000
+            + if nanos {
+                u64::from(frac)
+            } else {
+                u64::from(frac) * 1000
+            };
         packets.push(ts_ns, &bytes[body..body + incl as usize]);
         off = body + incl as usize;
         index += 1;
@@ -179,7 +202,10 @@ mod tests {
 
     #[test]
     fn round_trip_keeps_frames_and_nanosecond_timestamps() {
-        let bytes = file(&[(1_500_000_000_123_456_789, b"abcdefghijklmn"), (1_500_000_001_000_000_001, b"xy")]);
+        let bytes = file(&[
+            (1_500_000_000_123_456_789, b"abcdefghijklmn"),
+            (1_500_000_001_000_000_001, b"xy"),
+        ]);
         let p = parse_pcap(&bytes).unwrap();
         assert_eq!(p.len(), 2);
         assert_eq!(p.get(0).unwrap().ts_ns, 1_500_000_000_123_456_789);
@@ -208,14 +234,22 @@ mod tests {
 
     fn check_err(bytes: &[u8], expect: &str) {
         let e = parse_pcap(bytes).unwrap_err().to_string();
-        assert!(e.contains(expect), "error `{e}` does not contain `{expect}`");
+        assert!(
+            e.contains(expect),
+            "error `{e}` does not contain `{expect}`"
+        );
     }
 
     #[test]
     fn malformed_files_are_typed_errors() {
         let good = file(&[(1, b"0123456789")]);
         check_err(&good[..10], "truncated pcap global header");
-        check_err(&[0x0a, 0x0d, 0x0d, 0x0a, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "not a pcap");
+        check_err(
+            &[
+                0x0a, 0x0d, 0x0d, 0x0a, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            ],
+            "not a pcap",
+        );
         check_err(&good[..30], "truncated header of record 0 at byte 24");
         check_err(&good[..good.len() - 1], "truncated record 0");
         let mut big = good.clone();

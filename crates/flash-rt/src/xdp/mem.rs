@@ -10,7 +10,8 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
 /// Create a memfd of `len` bytes (zero-filled).
 pub fn memfd(name: &str, len: usize) -> Result<OwnedFd> {
-    let cname = CString::new(name).map_err(|_| FlashError::Protocol(format!("memfd name `{name}` has a NUL")))?;
+    let cname = CString::new(name)
+        .map_err(|_| FlashError::Protocol(format!("memfd name `{name}` has a NUL")))?;
     // SAFETY: valid C string; flags are constants.
     let fd = unsafe { libc::memfd_create(cname.as_ptr(), libc::MFD_CLOEXEC) };
     if fd < 0 {
@@ -64,15 +65,30 @@ unsafe impl Sync for Mapping {}
 impl Mapping {
     /// Map `len` bytes of `fd` at `offset`.
     pub fn map(fd: RawFd, len: usize, offset: u64, writable: bool, what: &str) -> Result<Mapping> {
-        let prot = if writable { libc::PROT_READ | libc::PROT_WRITE } else { libc::PROT_READ };
+        let prot = if writable {
+            libc::PROT_READ | libc::PROT_WRITE
+        } else {
+            libc::PROT_READ
+        };
         // SAFETY: a fresh mapping chosen by the kernel; failure is checked.
         let ptr = unsafe {
-            libc::mmap(std::ptr::null_mut(), len, prot, libc::MAP_SHARED | libc::MAP_POPULATE, fd, offset as libc::off_t)
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                prot,
+                libc::MAP_SHARED | libc::MAP_POPULATE,
+                fd,
+                offset as libc::off_t,
+            )
         };
         if ptr == libc::MAP_FAILED {
             return Err(FlashError::last_os(format!("mmap {what} ({len} bytes)")));
         }
-        Ok(Mapping { ptr: ptr.cast(), len, writable })
+        Ok(Mapping {
+            ptr: ptr.cast(),
+            len,
+            writable,
+        })
     }
 
     /// First byte.

@@ -27,7 +27,9 @@ pub enum FlashError {
         source: std::io::Error,
     },
     /// An interface named in the deployment does not exist.
-    #[error("interface `{ifname}` (deployment name `{name}`) does not exist in this network namespace")]
+    #[error(
+        "interface `{ifname}` (deployment name `{name}`) does not exist in this network namespace"
+    )]
     NoInterface {
         /// Logical name from the deployment.
         name: String,
@@ -56,8 +58,9 @@ pub enum FlashError {
         /// The OS error.
         source: std::io::Error,
     },
-    /// The NF shared object failed to load or initialise.
-    #[error("NF `{nf}`: {message}")]
+    /// The NF shared object failed to load or initialise (the message,
+    /// from the loader, names the NF).
+    #[error("{message}")]
     Nf {
         /// NF id.
         nf: String,
@@ -72,7 +75,10 @@ pub enum FlashError {
 impl FlashError {
     /// Wrap the last OS error with a description.
     pub fn last_os(what: impl Into<String>) -> FlashError {
-        FlashError::Sys { what: what.into(), source: std::io::Error::last_os_error() }
+        FlashError::Sys {
+            what: what.into(),
+            source: std::io::Error::last_os_error(),
+        }
     }
 }
 

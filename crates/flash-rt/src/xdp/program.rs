@@ -28,19 +28,34 @@ impl std::fmt::Debug for AttachedXdp {
 }
 
 fn err(ifname: &str, message: impl std::fmt::Display) -> FlashError {
-    FlashError::Xdp { ifname: ifname.to_string(), message: message.to_string() }
+    FlashError::Xdp {
+        ifname: ifname.to_string(),
+        message: message.to_string(),
+    }
 }
 
 impl AttachedXdp {
     /// Load the program and attach it to `ifindex` in `mode`.
     pub fn attach(ifname: &str, ifindex: u32, mode: XdpMode) -> Result<AttachedXdp> {
-        let mut ebpf = aya::Ebpf::load(XDP_REDIRECT_OBJ).map_err(|e| err(ifname, format!("load object: {e}")))?;
+        // The ELF parser needs 8-byte-aligned input; include_bytes! gives no alignment.
+        let mut aligned = vec![0u64; XDP_REDIRECT_OBJ.len().div_ceil(8)];
+        // SAFETY: the u64 buffer has at least as many bytes as the object.
+        let bytes = unsafe {
+            std::slice::from_raw_parts_mut(
+                aligned.as_mut_ptr().cast::<u8>(),
+                XDP_REDIRECT_OBJ.len(),
+            )
+        };
+        bytes.copy_from_slice(XDP_REDIRECT_OBJ);
+        let mut ebpf =
+            aya::Ebpf::load(bytes).map_err(|e| err(ifname, format!("load object: {e}")))?;
         let prog: &mut Xdp = ebpf
             .program_mut("flash_redirect")
             .ok_or_else(|| err(ifname, "object has no flash_redirect program"))?
             .try_into()
             .map_err(|e| err(ifname, e))?;
-        prog.load().map_err(|e| err(ifname, format!("verifier/load: {e}")))?;
+        prog.load()
+            .map_err(|e| err(ifname, format!("verifier/load: {e}")))?;
         let tries: &[(XdpFlags, &'static str)] = match mode {
             XdpMode::Native => &[(XdpFlags::DRV_MODE, "native")],
             XdpMode::Skb => &[(XdpFlags::SKB_MODE, "skb")],
@@ -49,7 +64,13 @@ impl AttachedXdp {
         let mut last = String::new();
         for &(flags, name) in tries {
             match prog.attach_to_if_index(ifindex, flags) {
-                Ok(_) => return Ok(AttachedXdp { ifname: ifname.to_string(), mode: name, ebpf }),
+                Ok(_) => {
+                    return Ok(AttachedXdp {
+                        ifname: ifname.to_string(),
+                        mode: name,
+                        ebpf,
+                    })
+                }
                 Err(e) => last = format!("attach in {name} mode: {e}"),
             }
         }
@@ -59,8 +80,12 @@ impl AttachedXdp {
     /// Put the AF_XDP socket `fd` in the XSKMAP slot of `queue`.
     pub fn insert_socket(&mut self, queue: u32, fd: RawFd) -> Result<()> {
         let ifname = self.ifname.clone();
-        let map = self.ebpf.map_mut("flash_xsks").ok_or_else(|| err(&ifname, "object has no flash_xsks map"))?;
+        let map = self
+            .ebpf
+            .map_mut("flash_xsks")
+            .ok_or_else(|| err(&ifname, "object has no flash_xsks map"))?;
         let mut xsks = XskMap::try_from(map).map_err(|e| err(&ifname, e))?;
-        xsks.set(queue, fd, 0).map_err(|e| err(&ifname, format!("XSKMAP[{queue}] = socket: {e}")))
+        xsks.set(queue, fd, 0)
+            .map_err(|e| err(&ifname, format!("XSKMAP[{queue}] = socket: {e}")))
     }
 }

@@ -43,8 +43,23 @@ impl<T: Copy> KernelRing<T> {
             )
         };
         // SAFETY: producer/consumer point into the live mapping.
-        let (p, c) = unsafe { ((*producer).load(Ordering::Acquire), (*consumer).load(Ordering::Acquire)) };
-        KernelRing { producer, consumer, flags, entries, mask: size - 1, size, cached_prod: p, cached_cons: c, _map: map }
+        let (p, c) = unsafe {
+            (
+                (*producer).load(Ordering::Acquire),
+                (*consumer).load(Ordering::Acquire),
+            )
+        };
+        KernelRing {
+            producer,
+            consumer,
+            flags,
+            entries,
+            mask: size - 1,
+            size,
+            cached_prod: p,
+            cached_cons: c,
+            _map: map,
+        }
     }
 
     /// Entries in the ring.
@@ -67,7 +82,8 @@ impl<T: Copy> KernelRing<T> {
             return free;
         }
         // SAFETY: live mapping.
-        self.cached_cons = unsafe { (*self.consumer).load(Ordering::Acquire) }.wrapping_add(self.size);
+        self.cached_cons =
+            unsafe { (*self.consumer).load(Ordering::Acquire) }.wrapping_add(self.size);
         self.cached_cons.wrapping_sub(self.cached_prod)
     }
 
@@ -116,6 +132,26 @@ impl<T: Copy> KernelRing<T> {
             unsafe { (*self.consumer).store(self.cached_cons, Ordering::Release) };
         }
         n
+    }
+
+    /// Entries published but not yet consumed (by either side), read without
+    /// consuming them: what a restarted NF host must not treat as free frames.
+    pub fn in_flight(&self) -> Vec<T> {
+        // SAFETY: live mapping.
+        let (prod, cons) = unsafe {
+            (
+                (*self.producer).load(Ordering::Acquire),
+                (*self.consumer).load(Ordering::Acquire),
+            )
+        };
+        let n = prod.wrapping_sub(cons).min(self.size);
+        (0..n)
+            .map(|i| {
+                let idx = cons.wrapping_add(i) & self.mask;
+                // SAFETY: idx is masked into the ring.
+                unsafe { self.entries.add(idx as usize).read() }
+            })
+            .collect()
     }
 
     /// Whether the consumer side has entries waiting.

@@ -32,7 +32,13 @@ pub struct SocketSetup {
 fn setsockopt<T>(fd: RawFd, opt: libc::c_int, val: &T, what: &str) -> Result<()> {
     // SAFETY: val points to a T of the given size.
     let rc = unsafe {
-        libc::setsockopt(fd, libc::SOL_XDP, opt, (val as *const T).cast(), std::mem::size_of::<T>() as libc::socklen_t)
+        libc::setsockopt(
+            fd,
+            libc::SOL_XDP,
+            opt,
+            (val as *const T).cast(),
+            std::mem::size_of::<T>() as libc::socklen_t,
+        )
     };
     if rc != 0 {
         return Err(FlashError::last_os(what.to_string()));
@@ -51,12 +57,34 @@ pub fn create_bound(s: &SocketSetup) -> Result<OwnedFd> {
     let fd = unsafe { OwnedFd::from_raw_fd(fd) };
     let raw = fd.as_raw_fd();
     if let Some((addr, len, chunk)) = s.register {
-        let reg = libc::xdp_umem_reg { addr, len, chunk_size: chunk, headroom: 0, flags: 0, tx_metadata_len: 0 };
-        setsockopt(raw, libc::XDP_UMEM_REG, &reg, "register UMEM (XDP_UMEM_REG)")?;
+        let reg = libc::xdp_umem_reg {
+            addr,
+            len,
+            chunk_size: chunk,
+            headroom: 0,
+            flags: 0,
+            tx_metadata_len: 0,
+        };
+        setsockopt(
+            raw,
+            libc::XDP_UMEM_REG,
+            &reg,
+            "register UMEM (XDP_UMEM_REG)",
+        )?;
     }
     if s.fill_completion {
-        setsockopt(raw, libc::XDP_UMEM_FILL_RING, &s.ring_size, "size fill ring")?;
-        setsockopt(raw, libc::XDP_UMEM_COMPLETION_RING, &s.ring_size, "size completion ring")?;
+        setsockopt(
+            raw,
+            libc::XDP_UMEM_FILL_RING,
+            &s.ring_size,
+            "size fill ring",
+        )?;
+        setsockopt(
+            raw,
+            libc::XDP_UMEM_COMPLETION_RING,
+            &s.ring_size,
+            "size completion ring",
+        )?;
     }
     setsockopt(raw, libc::XDP_RX_RING, &s.ring_size, "size RX ring")?;
     setsockopt(raw, libc::XDP_TX_RING, &s.ring_size, "size TX ring")?;
@@ -70,15 +98,26 @@ pub fn create_bound(s: &SocketSetup) -> Result<OwnedFd> {
             sa.sxdp_shared_umem_fd = other as u32;
         }
         None => {
-            sa.sxdp_flags = (if s.zerocopy { libc::XDP_ZEROCOPY } else { libc::XDP_COPY }) | libc::XDP_USE_NEED_WAKEUP;
+            sa.sxdp_flags = (if s.zerocopy {
+                libc::XDP_ZEROCOPY
+            } else {
+                libc::XDP_COPY
+            }) | libc::XDP_USE_NEED_WAKEUP;
         }
     }
     // SAFETY: sa is a valid sockaddr_xdp.
     let rc = unsafe {
-        libc::bind(raw, (&sa as *const libc::sockaddr_xdp).cast(), std::mem::size_of::<libc::sockaddr_xdp>() as libc::socklen_t)
+        libc::bind(
+            raw,
+            (&sa as *const libc::sockaddr_xdp).cast(),
+            std::mem::size_of::<libc::sockaddr_xdp>() as libc::socklen_t,
+        )
     };
     if rc != 0 {
-        return Err(FlashError::last_os(format!("bind AF_XDP socket to ifindex {} queue {}", s.ifindex, s.queue)));
+        return Err(FlashError::last_os(format!(
+            "bind AF_XDP socket to ifindex {} queue {}",
+            s.ifindex, s.queue
+        )));
     }
     Ok(fd)
 }
@@ -107,35 +146,99 @@ impl XskRings {
         let mut off: libc::xdp_mmap_offsets = unsafe { std::mem::zeroed() };
         let mut len = std::mem::size_of::<libc::xdp_mmap_offsets>() as libc::socklen_t;
         // SAFETY: off/len are valid out-parameters.
-        if unsafe { libc::getsockopt(fd, libc::SOL_XDP, libc::XDP_MMAP_OFFSETS, (&mut off as *mut libc::xdp_mmap_offsets).cast(), &mut len) } != 0 {
+        if unsafe {
+            libc::getsockopt(
+                fd,
+                libc::SOL_XDP,
+                libc::XDP_MMAP_OFFSETS,
+                (&mut off as *mut libc::xdp_mmap_offsets).cast(),
+                &mut len,
+            )
+        } != 0
+        {
             return Err(FlashError::last_os("getsockopt(XDP_MMAP_OFFSETS)"));
         }
         let desc = std::mem::size_of::<libc::xdp_desc>();
         let n = ring_size as usize;
-        let rx_map = Mapping::map(fd, off.rx.desc as usize + n * desc, libc::XDP_PGOFF_RX_RING as u64, true, "RX ring")?;
-        let tx_map = Mapping::map(fd, off.tx.desc as usize + n * desc, libc::XDP_PGOFF_TX_RING as u64, true, "TX ring")?;
+        let rx_map = Mapping::map(
+            fd,
+            off.rx.desc as usize + n * desc,
+            libc::XDP_PGOFF_RX_RING as u64,
+            true,
+            "RX ring",
+        )?;
+        let tx_map = Mapping::map(
+            fd,
+            off.tx.desc as usize + n * desc,
+            libc::XDP_PGOFF_TX_RING as u64,
+            true,
+            "TX ring",
+        )?;
         // SAFETY: mappings of this socket's rings with the kernel's offsets.
-        let (rx, tx) = unsafe { (KernelRing::new(rx_map, &off.rx, ring_size), KernelRing::new(tx_map, &off.tx, ring_size)) };
+        let (rx, tx) = unsafe {
+            (
+                KernelRing::new(rx_map, &off.rx, ring_size),
+                KernelRing::new(tx_map, &off.tx, ring_size),
+            )
+        };
         let (fill, completion) = if fill_completion {
-            let f = Mapping::map(fd, off.fr.desc as usize + n * 8, libc::XDP_UMEM_PGOFF_FILL_RING, true, "fill ring")?;
-            let c = Mapping::map(fd, off.cr.desc as usize + n * 8, libc::XDP_UMEM_PGOFF_COMPLETION_RING, true, "completion ring")?;
+            let f = Mapping::map(
+                fd,
+                off.fr.desc as usize + n * 8,
+                libc::XDP_UMEM_PGOFF_FILL_RING,
+                true,
+                "fill ring",
+            )?;
+            let c = Mapping::map(
+                fd,
+                off.cr.desc as usize + n * 8,
+                libc::XDP_UMEM_PGOFF_COMPLETION_RING,
+                true,
+                "completion ring",
+            )?;
             // SAFETY: as above.
-            unsafe { (Some(KernelRing::new(f, &off.fr, ring_size)), Some(KernelRing::new(c, &off.cr, ring_size))) }
+            unsafe {
+                (
+                    Some(KernelRing::new(f, &off.fr, ring_size)),
+                    Some(KernelRing::new(c, &off.cr, ring_size)),
+                )
+            }
         } else {
             (None, None)
         };
-        Ok(XskRings { fd, rx, tx, fill, completion })
+        Ok(XskRings {
+            fd,
+            rx,
+            tx,
+            fill,
+            completion,
+        })
     }
 
     /// Kick the kernel to transmit what is on the TX ring (copy mode needs it).
     pub fn kick_tx(&self) -> Result<()> {
         // SAFETY: zero-length sendto on our socket, as AF_XDP documents.
-        let rc = unsafe { libc::sendto(self.fd, std::ptr::null(), 0, libc::MSG_DONTWAIT, std::ptr::null(), 0) };
+        let rc = unsafe {
+            libc::sendto(
+                self.fd,
+                std::ptr::null(),
+                0,
+                libc::MSG_DONTWAIT,
+                std::ptr::null(),
+                0,
+            )
+        };
         if rc < 0 {
             let e = std::io::Error::last_os_error();
             match e.raw_os_error() {
-                Some(libc::EAGAIN) | Some(libc::EBUSY) | Some(libc::ENOBUFS) | Some(libc::ENETDOWN) => {}
-                _ => return Err(FlashError::Sys { what: "sendto (TX kick)".into(), source: e }),
+                Some(libc::EAGAIN) | Some(libc::EBUSY) | Some(libc::ENOBUFS)
+                | Some(libc::ENETDOWN) => {}
+                _ => {
+                    return Err(FlashError::Sys {
+                        what: "sendto (TX kick)".into(),
+                        source: e,
+                    })
+                }
             }
         }
         Ok(())
@@ -144,6 +247,15 @@ impl XskRings {
     /// Ask the kernel to refill from the fill ring (when it flags need-wakeup).
     pub fn kick_rx(&self) {
         // SAFETY: zero-length non-blocking recvfrom on our socket.
-        unsafe { libc::recvfrom(self.fd, std::ptr::null_mut(), 0, libc::MSG_DONTWAIT, std::ptr::null_mut(), std::ptr::null_mut()) };
+        unsafe {
+            libc::recvfrom(
+                self.fd,
+                std::ptr::null_mut(),
+                0,
+                libc::MSG_DONTWAIT,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            )
+        };
     }
 }

@@ -20,7 +20,11 @@ static SEQ: AtomicU32 = AtomicU32::new(0);
 
 /// A unique short tag for names in this test process.
 pub fn tag() -> String {
-    format!("{}x{}", std::process::id() % 100_000, SEQ.fetch_add(1, Ordering::Relaxed))
+    format!(
+        "{}x{}",
+        std::process::id() % 100_000,
+        SEQ.fetch_add(1, Ordering::Relaxed)
+    )
 }
 
 /// True when the test can run; otherwise prints a loud skip line.
@@ -31,7 +35,11 @@ pub fn root_or_skip(test: &str) -> bool {
         return false;
     }
     let probe = format!("nfcprobe{}", tag());
-    let ok = Command::new("ip").args(["netns", "add", &probe]).status().map(|s| s.success()).unwrap_or(false);
+    let ok = Command::new("ip")
+        .args(["netns", "add", &probe])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
     if ok {
         let _ = Command::new("ip").args(["netns", "del", &probe]).status();
         true
@@ -43,7 +51,12 @@ pub fn root_or_skip(test: &str) -> bool {
 
 fn ip(args: &[&str]) {
     let out = Command::new("ip").args(args).output().expect("run ip");
-    assert!(out.status.success(), "ip {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "ip {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// A network namespace deleted on drop.
@@ -62,7 +75,9 @@ impl NetNs {
 
 impl Drop for NetNs {
     fn drop(&mut self) {
-        let _ = Command::new("ip").args(["netns", "del", &self.name]).status();
+        let _ = Command::new("ip")
+            .args(["netns", "del", &self.name])
+            .status();
     }
 }
 
@@ -85,7 +100,10 @@ impl Topo {
         let dut = NetNs::new(format!("nfcdut{t}"));
         let peer = NetNs::new(format!("nfcpeer{t}"));
         for (a, b) in [("vi0", "vi1"), ("vo0", "vo1")] {
-            ip(&["-n", &peer.name, "link", "add", a, "type", "veth", "peer", "name", b, "netns", &dut.name]);
+            ip(&[
+                "-n", &peer.name, "link", "add", a, "type", "veth", "peer", "name", b, "netns",
+                &dut.name,
+            ]);
             ip(&["-n", &peer.name, "link", "set", a, "up"]);
             ip(&["-n", &dut.name, "link", "set", b, "up"]);
         }
@@ -94,7 +112,10 @@ impl Topo {
 
     /// `ip link show` of a DUT interface.
     pub fn dut_link(&self, ifname: &str) -> String {
-        let out = Command::new("ip").args(["-n", &self.dut.name, "link", "show", ifname]).output().expect("ip");
+        let out = Command::new("ip")
+            .args(["-n", &self.dut.name, "link", "show", ifname])
+            .output()
+            .expect("ip");
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 }
@@ -130,7 +151,13 @@ pub fn spawn_ready(mut cmd: Command, what: &str) -> (Proc, String) {
     let stdout: ChildStdout = child.stdout.take().expect("piped");
     let mut line = String::new();
     let _ = BufReader::new(stdout).read_line(&mut line);
-    (Proc { child, what: what.to_string() }, line)
+    (
+        Proc {
+            child,
+            what: what.to_string(),
+        },
+        line,
+    )
 }
 
 /// Collect the stderr of a finished process.
@@ -150,7 +177,11 @@ pub fn in_netns<T: Send + 'static>(ns: &str, f: impl FnOnce() -> T + Send + 'sta
     std::thread::spawn(move || {
         let file = std::fs::File::open(&path).expect("open netns");
         // SAFETY: setns on a namespace fd for this thread only.
-        assert_eq!(unsafe { libc::setns(file.as_raw_fd(), libc::CLONE_NEWNET) }, 0, "setns");
+        assert_eq!(
+            unsafe { libc::setns(file.as_raw_fd(), libc::CLONE_NEWNET) },
+            0,
+            "setns"
+        );
         f()
     })
     .join()
@@ -162,7 +193,11 @@ pub fn packet_socket(ifname: &str) -> (OwnedFd, i32) {
     let proto = (ETHERTYPE).to_be() as i32;
     // SAFETY: plain socket() call.
     let fd = unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW | libc::SOCK_CLOEXEC, proto) };
-    assert!(fd >= 0, "AF_PACKET socket: {}", std::io::Error::last_os_error());
+    assert!(
+        fd >= 0,
+        "AF_PACKET socket: {}",
+        std::io::Error::last_os_error()
+    );
     // SAFETY: fresh fd.
     let fd = unsafe { OwnedFd::from_raw_fd(fd) };
     let c = std::ffi::CString::new(ifname).unwrap();
@@ -175,11 +210,28 @@ pub fn packet_socket(ifname: &str) -> (OwnedFd, i32) {
     sa.sll_protocol = ETHERTYPE.to_be();
     sa.sll_ifindex = idx;
     // SAFETY: valid sockaddr_ll.
-    let rc = unsafe { libc::bind(fd.as_raw_fd(), (&sa as *const libc::sockaddr_ll).cast(), std::mem::size_of::<libc::sockaddr_ll>() as u32) };
+    let rc = unsafe {
+        libc::bind(
+            fd.as_raw_fd(),
+            (&sa as *const libc::sockaddr_ll).cast(),
+            std::mem::size_of::<libc::sockaddr_ll>() as u32,
+        )
+    };
     assert_eq!(rc, 0, "bind AF_PACKET: {}", std::io::Error::last_os_error());
-    let tv = libc::timeval { tv_sec: 10, tv_usec: 0 };
+    let tv = libc::timeval {
+        tv_sec: 10,
+        tv_usec: 0,
+    };
     // SAFETY: valid timeval; the timeout only bounds a failing test.
-    unsafe { libc::setsockopt(fd.as_raw_fd(), libc::SOL_SOCKET, libc::SO_RCVTIMEO, (&tv as *const libc::timeval).cast(), 16) };
+    unsafe {
+        libc::setsockopt(
+            fd.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_RCVTIMEO,
+            (&tv as *const libc::timeval).cast(),
+            16,
+        )
+    };
     (fd, idx)
 }
 
@@ -211,7 +263,12 @@ pub fn exchange(tx: &OwnedFd, rx: &OwnedFd, n: u32, window: u32) -> Vec<Vec<u8>>
             let f = frame(sent);
             // SAFETY: sending our buffer on a bound packet socket.
             let rc = unsafe { libc::send(tx.as_raw_fd(), f.as_ptr().cast(), f.len(), 0) };
-            assert_eq!(rc, f.len() as isize, "send: {}", std::io::Error::last_os_error());
+            assert_eq!(
+                rc,
+                f.len() as isize,
+                "send: {}",
+                std::io::Error::last_os_error()
+            );
             sent += 1;
         }
         // SAFETY: receiving into our buffer.
@@ -252,16 +309,29 @@ pub fn open_tempdir() -> tempfile::TempDir {
 
 /// MACs NF `i` writes.
 pub fn nf_macs(i: usize) -> ([u8; 6], [u8; 6]) {
-    ([0x02, 0, 0, 0, 0x10, i as u8], [0x02, 0, 0, 0, 0x20, i as u8])
+    (
+        [0x02, 0, 0, 0, 0x10, i as u8],
+        [0x02, 0, 0, 0, 0x20, i as u8],
+    )
 }
 
 fn mac_str(m: [u8; 6]) -> String {
-    m.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(":")
+    m.iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(":")
 }
 
 /// A deployment YAML for a chain of `k` L2fwd NFs between `in` and `out`,
 /// all in one UMEM group (zero-copy) or each in its own (single-copy).
-pub fn chain_yaml(k: usize, zero_copy: bool, so: &Path, sock: &Path, uid: u32, in_ifname: &str) -> String {
+pub fn chain_yaml(
+    k: usize,
+    zero_copy: bool,
+    so: &Path,
+    sock: &Path,
+    uid: u32,
+    in_ifname: &str,
+) -> String {
     let mut y = format!(
         "version: 1\nname: chain{k}\nmonitor:\n  socket: {}\n  xdp_mode: auto\n  interfaces:\n    - {{name: in, ifname: {in_ifname}}}\n    - {{name: out, ifname: vo1}}\nnfs:\n",
         sock.display()
@@ -276,11 +346,25 @@ pub fn chain_yaml(k: usize, zero_copy: bool, so: &Path, sock: &Path, uid: u32, i
         );
     }
     if zero_copy {
-        y += &format!("groups:\n  - {{name: chain, nfs: [{}]}}\n", (0..k).map(|i| format!("nf{i}")).collect::<Vec<_>>().join(", "));
+        y += &format!(
+            "groups:\n  - {{name: chain, nfs: [{}]}}\n",
+            (0..k)
+                .map(|i| format!("nf{i}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
     y += "links:\n  - {from: {iface: in}, to: {nf: nf0}}\n";
     for i in 1..k {
-        y += &format!("  - {{from: {{nf: nf{}}}, to: {{nf: nf{i}}}, mode: {}}}\n", i - 1, if zero_copy { "zero-copy" } else { "single-copy" });
+        y += &format!(
+            "  - {{from: {{nf: nf{}}}, to: {{nf: nf{i}}}, mode: {}}}\n",
+            i - 1,
+            if zero_copy {
+                "zero-copy"
+            } else {
+                "single-copy"
+            }
+        );
     }
     y += &format!("  - {{from: {{nf: nf{}}}, to: {{iface: out}}}}\n", k - 1);
     y

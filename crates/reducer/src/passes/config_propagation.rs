@@ -25,7 +25,12 @@ use nfc_core::diag::Diagnostic;
 pub struct ConfigPropagation;
 
 /// Replace global `g` by an `[N x i8]` global holding `bytes`.
-fn rebuild_global(m: inkwell::llvm_sys::prelude::LLVMModuleRef, g: Val, bytes: &[u8], constant: bool) -> Val {
+fn rebuild_global(
+    m: inkwell::llvm_sys::prelude::LLVMModuleRef,
+    g: Val,
+    bytes: &[u8],
+    constant: bool,
+) -> Val {
     unsafe {
         let ctx = c::LLVMGetModuleContext(m);
         let i8t = c::LLVMInt8TypeInContext(ctx);
@@ -33,7 +38,10 @@ fn rebuild_global(m: inkwell::llvm_sys::prelude::LLVMModuleRef, g: Val, bytes: &
         let name = g.name();
         let tmp = std::ffi::CString::new(format!("{name}.cfg")).unwrap_or_default();
         let ng = c::LLVMAddGlobal(m, arr_t, tmp.as_ptr());
-        let mut elems: Vec<_> = bytes.iter().map(|b| c::LLVMConstInt(i8t, *b as u64, 0)).collect();
+        let mut elems: Vec<_> = bytes
+            .iter()
+            .map(|b| c::LLVMConstInt(i8t, *b as u64, 0))
+            .collect();
         let init = c::LLVMConstArray2(i8t, elems.as_mut_ptr(), elems.len() as u64);
         c::LLVMSetInitializer(ng, init);
         c::LLVMSetAlignment(ng, c::LLVMGetAlignment(g.0).max(1));
@@ -61,7 +69,10 @@ impl Pass for ConfigPropagation {
             let blocking: Vec<&String> = unit
                 .pointer_globals
                 .iter()
-                .filter(|g| unit.config_globals.contains(&unit.renamed(g)) || unit.state_globals.contains(&unit.renamed(g)))
+                .filter(|g| {
+                    unit.config_globals.contains(&unit.renamed(g))
+                        || unit.state_globals.contains(&unit.renamed(g))
+                })
                 .collect();
             if !blocking.is_empty() {
                 cx.diags.push(
@@ -73,32 +84,43 @@ impl Pass for ConfigPropagation {
                 );
                 continue;
             }
-            let mut n_const = 0;
             for g in llvm_util::globals(m) {
                 let name = g.name();
-                let Some(orig) = unit.original(&name) else { continue };
+                let Some(orig) = unit.original(&name) else {
+                    continue;
+                };
                 if g.is_declaration() || g.is_global_constant() {
                     continue;
                 }
-                let Some(bytes) = unit.snapshot.get(orig) else { continue };
+                let Some(bytes) = unit.snapshot.get(orig) else {
+                    continue;
+                };
                 let size = llvm_util::type_store_size(m, g.global_value_type());
                 if size != bytes.len() as u64 {
                     continue;
                 }
                 let is_config = unit.config_globals.contains(&name);
-                let loc = None;
                 rebuild_global(m, g, bytes, is_config);
                 if is_config {
-                    n_const += 1;
-                    log.push((unit.id.clone(), format!("config variable `{orig}` ({} bytes) is now a constant", bytes.len()), loc));
+                    log.push((
+                        unit.id.clone(),
+                        format!(
+                            "config variable `{orig}` ({} bytes) is now a constant",
+                            bytes.len()
+                        ),
+                        None,
+                    ));
                 }
             }
             if let Some(init) = llvm_util::get_function(m, &unit.renamed("nf_init")) {
                 llvm_util::replace_body_with_return_i32(init, 0);
-                log.push((unit.id.clone(), "nf_init body: its effect is baked into global initialisers".to_string(), None));
+                log.push((
+                    unit.id.clone(),
+                    "nf_init body: its effect is baked into global initialisers".to_string(),
+                    None,
+                ));
             }
             unit.propagated = true;
-            let _ = n_const;
         }
         for (nf, what, loc) in log {
             cx.removed("config-propagation", &nf, what, loc);
@@ -121,12 +143,36 @@ mod tests {
     #[test]
     fn rules_become_constants_and_the_loop_is_unrolled() {
         let s = nf_source(&format!("#include <stdio.h>\n{RULES}"), INIT, PROCESS);
-        let r = reduce_c(&[(&s, &[("rules.len", "3"), ("rules.0", "22"), ("rules.1", "80"), ("rules.2", "443")])], |_| {}).unwrap();
-        assert!(r.removals.iter().any(|x| x.contains("config variable `rules`")), "{:?}", r.removals);
+        let r = reduce_c(
+            &[(
+                &s,
+                &[
+                    ("rules.len", "3"),
+                    ("rules.0", "22"),
+                    ("rules.1", "80"),
+                    ("rules.2", "443"),
+                ],
+            )],
+            |_| {},
+        )
+        .unwrap();
+        assert!(
+            r.removals
+                .iter()
+                .any(|x| x.contains("config variable `rules`")),
+            "{:?}",
+            r.removals
+        );
         let body = process_body(&r.ir);
-        assert!(!body.contains("@t0_rules") && !body.contains("@t0_n"), "{body}");
+        assert!(
+            !body.contains("@t0_rules") && !body.contains("@t0_n"),
+            "{body}"
+        );
         for port in ["22", "80", "443"] {
-            assert!(body.contains(&format!("i16 {port}")), "rule port {port} not folded in:\n{body}");
+            assert!(
+                body.contains(&format!("i16 {port}")),
+                "rule port {port} not folded in:\n{body}"
+            );
         }
     }
 
@@ -138,7 +184,16 @@ mod tests {
             "return pkt->len > *limits ? 0 : NF_DROP;",
         );
         let r = reduce_c(&[(&s, &[("limit", "70")])], |_| {}).unwrap();
-        assert!(r.diags.iter().any(|d| d.contains("R0102") && d.contains("limits")), "{:?}", r.diags);
-        assert!(!r.removals.iter().any(|x| x.starts_with("config-propagation")));
+        assert!(
+            r.diags
+                .iter()
+                .any(|d| d.contains("R0102") && d.contains("limits")),
+            "{:?}",
+            r.diags
+        );
+        assert!(!r
+            .removals
+            .iter()
+            .any(|x| x.starts_with("config-propagation")));
     }
 }

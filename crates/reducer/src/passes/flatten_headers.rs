@@ -44,8 +44,15 @@ fn instruction_uses(g: Val) -> Option<Vec<(Val, Val)>> {
 fn covers_all(i: Val, g: Val, size: u64) -> bool {
     match i.opcode() {
         Some(Opcode::LLVMCall) => {
-            let Some(callee) = i.called_function() else { return false };
-            callee.name().starts_with("llvm.memset") && i.operand(0) == Some(g) && i.operand(2).and_then(|l| l.const_int()).map(|l| l >= size).unwrap_or(false)
+            let Some(callee) = i.called_function() else {
+                return false;
+            };
+            callee.name().starts_with("llvm.memset")
+                && i.operand(0) == Some(g)
+                && i.operand(2)
+                    .and_then(|l| l.const_int())
+                    .map(|l| l >= size)
+                    .unwrap_or(false)
         }
         Some(Opcode::LLVMStore) => {
             let m = unsafe { c::LLVMGetGlobalParent(g.0) };
@@ -62,29 +69,47 @@ impl Pass for FlattenHeaders {
 
     fn run(&self, cx: &mut PassCtx<'_, '_>) -> Result<(), ReduceError> {
         let m = cx.llvm_module();
-        let Some(body) = llvm_util::get_function(m, CHAIN_BODY) else { return Ok(()) };
+        let Some(body) = llvm_util::get_function(m, CHAIN_BODY) else {
+            return Ok(());
+        };
         let mut log = vec![];
         for g in llvm_util::globals(m) {
             if g.is_declaration() || g.is_global_constant() {
                 continue;
             }
-            let Some(unit) = cx.nfs.iter().find(|u| g.name().starts_with(&u.prefix)) else { continue };
+            let Some(unit) = cx.nfs.iter().find(|u| g.name().starts_with(&u.prefix)) else {
+                continue;
+            };
             if unit.config_globals.contains(&g.name()) {
                 continue;
             }
-            let Some(uses) = instruction_uses(g) else { continue };
-            if uses.is_empty() || uses.iter().any(|(i, _)| i.parent_block().map(|b| b.parent_function()) != Some(body)) {
+            let Some(uses) = instruction_uses(g) else {
+                continue;
+            };
+            if uses.is_empty()
+                || uses
+                    .iter()
+                    .any(|(i, _)| i.parent_block().map(|b| b.parent_function()) != Some(body))
+            {
                 continue;
             }
-            if uses.iter().any(|(i, _)| i.opcode() == Some(Opcode::LLVMPHI)) {
+            if uses
+                .iter()
+                .any(|(i, _)| i.opcode() == Some(Opcode::LLVMPHI))
+            {
                 continue;
             }
             let size = llvm_util::type_store_size(m, g.global_value_type());
             let cfg = Cfg::new(body);
-            let Some(kill) = uses.iter().map(|(i, _)| *i).find(|i| covers_all(*i, g, size) && uses.iter().all(|(u, _)| u == i || cfg.inst_dominates(*i, *u))) else {
+            let killed_first = uses.iter().map(|(i, _)| *i).any(|i| {
+                covers_all(i, g, size)
+                    && uses
+                        .iter()
+                        .all(|(u, _)| *u == i || cfg.inst_dominates(i, *u))
+            });
+            if !killed_first {
                 continue;
-            };
-            let _ = kill;
+            }
             // Replace with a stack slot at the top of the body.
             let entry = body.entry_block().expect("body has an entry");
             let first = entry.first_instruction().expect("entry has instructions");
@@ -130,7 +155,13 @@ mod tests {
              st[0] += hdr.src; return hdr.proto == 6 ? NF_DROP : 0;",
         );
         let r = reduce_c(&[(&s, &[])], |_| {}).unwrap();
-        assert!(r.removals.iter().any(|x| x.contains("per-packet scratch global `hdr`")), "{:?}", r.removals);
+        assert!(
+            r.removals
+                .iter()
+                .any(|x| x.contains("per-packet scratch global `hdr`")),
+            "{:?}",
+            r.removals
+        );
         assert!(!process_body(&r.ir).contains("@t0_hdr"));
     }
 
@@ -142,6 +173,10 @@ mod tests {
             "uint32_t prev = hdr.last; memset(&hdr, 0, sizeof hdr); hdr.last = pkt->len; st[0] += prev; return 0;",
         );
         let r = reduce_c(&[(&s, &[])], |_| {}).unwrap();
-        assert!(!r.removals.iter().any(|x| x.starts_with("flatten-headers")), "{:?}", r.removals);
+        assert!(
+            !r.removals.iter().any(|x| x.starts_with("flatten-headers")),
+            "{:?}",
+            r.removals
+        );
     }
 }

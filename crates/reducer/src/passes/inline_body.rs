@@ -17,8 +17,14 @@ impl Pass for InlineBody {
     }
     fn run(&self, cx: &mut PassCtx<'_, '_>) -> Result<(), ReduceError> {
         if let Some(f) = cx.module.get_function(CHAIN_BODY) {
-            f.remove_enum_attribute(AttributeLoc::Function, Attribute::get_named_enum_kind_id("noinline"));
-            let always = cx.module.get_context().create_enum_attribute(Attribute::get_named_enum_kind_id("alwaysinline"), 0);
+            f.remove_enum_attribute(
+                AttributeLoc::Function,
+                Attribute::get_named_enum_kind_id("noinline"),
+            );
+            let always = cx
+                .module
+                .get_context()
+                .create_enum_attribute(Attribute::get_named_enum_kind_id("alwaysinline"), 0);
             f.add_attribute(AttributeLoc::Function, always);
         }
         Ok(())

@@ -36,7 +36,10 @@ impl Pass for InlineChain {
             let Some(fv) = fv else { continue };
             fv.remove_enum_attribute(AttributeLoc::Function, noinline);
             fv.remove_enum_attribute(AttributeLoc::Function, optnone);
-            let internal = matches!(f.linkage(), LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage);
+            let internal = matches!(
+                f.linkage(),
+                LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage
+            );
             let self_recursive = f
                 .instructions()
                 .iter()
@@ -44,7 +47,10 @@ impl Pass for InlineChain {
             if f.name() == crate::passes::consolidate::CHAIN_BODY {
                 // Kept out of line until the end: its noalias parameters are what
                 // the cross-NF CSE relies on (see packet_alias.rs).
-                fv.add_attribute(AttributeLoc::Function, ctx.create_enum_attribute(noinline, 0));
+                fv.add_attribute(
+                    AttributeLoc::Function,
+                    ctx.create_enum_attribute(noinline, 0),
+                );
             } else if internal && !self_recursive {
                 fv.add_attribute(AttributeLoc::Function, ctx.create_enum_attribute(always, 0));
             }
@@ -59,9 +65,18 @@ mod tests {
 
     #[test]
     fn every_nf_function_is_inlined_into_nf_process() {
-        let s = nf_source("static int helper(const struct nf_packet *p) { return p->len > 100; }", "", "return helper(pkt) ? 0 : NF_DROP;");
+        let s = nf_source(
+            "static int helper(const struct nf_packet *p) { return p->len > 100; }",
+            "",
+            "return helper(pkt) ? 0 : NF_DROP;",
+        );
         let r = reduce_c(&[(&s, &[]), (&s, &[])], |_| {}).unwrap();
         let body = process_body(&r.ir);
-        assert!(!body.contains("call i32 @t0_") && !body.contains("call i32 @t1_") && !body.contains("call i32 @__nfc_chain_body"), "{body}");
+        assert!(
+            !body.contains("call i32 @t0_")
+                && !body.contains("call i32 @t1_")
+                && !body.contains("call i32 @__nfc_chain_body"),
+            "{body}"
+        );
     }
 }

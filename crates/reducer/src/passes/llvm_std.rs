@@ -32,6 +32,9 @@ mod tests {
         let err = ir::run_pipeline(&m, &machine, "no-such-pass").unwrap_err();
         assert!(matches!(err, ReduceError::Llvm { .. }), "{err}");
         ir::run_pipeline(&m, &machine, "function(instcombine)").unwrap();
-        let _ = LlvmPasses { name: "x", pipeline: "function(adce)" };
+        let _ = LlvmPasses {
+            name: "x",
+            pipeline: "function(adce)",
+        };
     }
 }

@@ -8,6 +8,7 @@ pub mod inline_chain;
 pub mod llvm_std;
 pub mod overwritten_logic;
 pub mod packet_alias;
+pub mod packet_cse;
 pub mod slice;
 pub mod unused_logic;
 
@@ -47,6 +48,13 @@ pub fn pipeline() -> Vec<Box<dyn Pass>> {
         Box::new(LlvmPasses {
             name: "llvm-cse",
             pipeline: "function(sroa,early-cse<memssa>,simplifycfg,jump-threading,gvn,instcombine<no-verify-fixpoint>,simplifycfg,adce,break-crit-edges)",
+        }),
+        // Packet re-reads GVN could not merge (variable header offsets), then let
+        // GVN/instcombine fold the comparisons that now share operands.
+        Box::new(packet_cse::PacketCse),
+        Box::new(LlvmPasses {
+            name: "llvm-cse2",
+            pipeline: "function(early-cse<memssa>,gvn,instcombine<no-verify-fixpoint>,simplifycfg,jump-threading,simplifycfg,adce,break-crit-edges)",
         }),
         // §IV-C after duplicated logic is gone (so NF2's checks read NF1's values and
         // drops are explicit `ret -1` edges); critical edges were split just above.

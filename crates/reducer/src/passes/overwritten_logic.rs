@@ -26,6 +26,7 @@
 use crate::analysis::{roots, Cfg, Root};
 use crate::error::ReduceError;
 use crate::llvm_util::{self, Block, Opcode, Val};
+use crate::offsets::Ranges;
 use crate::pass::{Pass, PassCtx};
 use crate::passes::consolidate::CHAIN_BODY;
 use inkwell::llvm_sys::core as c;
@@ -38,12 +39,16 @@ fn decompose(p: Val) -> (Val, i64) {
     let mut off = 0i64;
     let mut cur = p;
     loop {
-        let is_gep = cur.opcode() == Some(Opcode::LLVMGetElementPtr) || cur.const_opcode() == Some(Opcode::LLVMGetElementPtr);
+        let is_gep = cur.opcode() == Some(Opcode::LLVMGetElementPtr)
+            || cur.const_opcode() == Some(Opcode::LLVMGetElementPtr);
         if !is_gep || cur.num_operands() != 2 {
             return (cur, off);
         }
         let ty = unsafe { c::LLVMGetGEPSourceElementType(cur.0) };
-        let is_i8 = unsafe { c::LLVMGetTypeKind(ty) == inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind && c::LLVMGetIntTypeWidth(ty) == 8 };
+        let is_i8 = unsafe {
+            c::LLVMGetTypeKind(ty) == inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind
+                && c::LLVMGetIntTypeWidth(ty) == 8
+        };
         match (is_i8, cur.operand(1).and_then(|i| i.const_int())) {
             (true, Some(k)) => {
                 off += k as i64;
@@ -55,22 +60,45 @@ fn decompose(p: Val) -> (Val, i64) {
 }
 
 struct Access {
+    ptr: Val,
     base: Val,
     off: i64,
     size: i64,
     roots: Vec<Root>,
 }
 
+thread_local! {
+    /// Interval facts about frame offsets, for the function being processed.
+    static RANGES: std::cell::RefCell<(Option<Val>, Ranges)> = std::cell::RefCell::new((None, Ranges::default()));
+}
+
 fn access_of(m: inkwell::llvm_sys::prelude::LLVMModuleRef, i: Val) -> Option<Access> {
     let p = i.pointer_operand()?;
     let (base, off) = decompose(p);
     let size = llvm_util::type_store_size(m, i.access_type()) as i64;
-    Some(Access { base, off, size, roots: roots(p) })
+    Some(Access {
+        ptr: p,
+        base,
+        off,
+        size,
+        roots: roots(p),
+    })
 }
 
-fn may_overlap(a: &Access, b: &Access) -> bool {
+fn may_overlap(m: inkwell::llvm_sys::prelude::LLVMModuleRef, a: &Access, b: &Access) -> bool {
     if a.base == b.base {
         return a.off < b.off + b.size && b.off < a.off + a.size;
+    }
+    // Both in the frame at bounded offsets: compare byte intervals.
+    if a.roots == [Root::Param(3)] && b.roots == [Root::Param(3)] {
+        let disjoint = RANGES.with(|r| {
+            let mut r = r.borrow_mut();
+            let data = r.0;
+            data.and_then(|d| r.1.disjoint(m, d, a.ptr, a.size, b.ptr, b.size))
+        });
+        if disjoint == Some(true) {
+            return false;
+        }
     }
     let unknown = |x: &Access| x.roots.iter().any(|r| matches!(r, Root::Unknown(_)));
     if unknown(a) || unknown(b) {
@@ -79,12 +107,33 @@ fn may_overlap(a: &Access, b: &Access) -> bool {
     a.roots.iter().any(|r| b.roots.contains(r))
 }
 
-const HARMLESS_INTRINSICS: &[&str] = &["llvm.lifetime", "llvm.dbg", "llvm.assume", "llvm.experimental.noalias.scope.decl", "llvm.bswap", "llvm.umin", "llvm.umax", "llvm.smin", "llvm.smax", "llvm.ctpop", "llvm.fshl", "llvm.fshr", "llvm.abs"];
+const HARMLESS_INTRINSICS: &[&str] = &[
+    "llvm.lifetime",
+    "llvm.dbg",
+    "llvm.assume",
+    "llvm.experimental.noalias.scope.decl",
+    "llvm.bswap",
+    "llvm.umin",
+    "llvm.umax",
+    "llvm.smin",
+    "llvm.smax",
+    "llvm.ctpop",
+    "llvm.fshl",
+    "llvm.fshr",
+    "llvm.abs",
+];
 
 /// Could `i` observe the bytes `s` wrote (or let the packet leave)?
-fn observes(m: inkwell::llvm_sys::prelude::LLVMModuleRef, i: Val, s: &Access, drop: &DropInfo) -> bool {
+fn observes(
+    m: inkwell::llvm_sys::prelude::LLVMModuleRef,
+    i: Val,
+    s: &Access,
+    drop: &DropInfo,
+) -> bool {
     match i.opcode() {
-        Some(Opcode::LLVMLoad) => access_of(m, i).map(|a| may_overlap(&a, s)).unwrap_or(true),
+        Some(Opcode::LLVMLoad) => access_of(m, i)
+            .map(|a| may_overlap(m, &a, s))
+            .unwrap_or(true),
         Some(Opcode::LLVMCall) => match i.called_function() {
             Some(f) => !HARMLESS_INTRINSICS.iter().any(|h| f.name().starts_with(h)),
             None => true,
@@ -108,7 +157,12 @@ impl DropInfo {
             let Some(t) = b.terminator() else { continue };
             if t.opcode() == Some(Opcode::LLVMRet) {
                 if let Some(v) = t.operand(0) {
-                    if v.opcode() == Some(Opcode::LLVMPHI) && v.parent_block() == Some(b) && insts.iter().all(|i| *i == t || i.opcode() == Some(Opcode::LLVMPHI)) {
+                    if v.opcode() == Some(Opcode::LLVMPHI)
+                        && v.parent_block() == Some(b)
+                        && insts
+                            .iter()
+                            .all(|i| *i == t || i.opcode() == Some(Opcode::LLVMPHI))
+                    {
                         ret_phi_blocks.insert(b, v);
                     }
                 }
@@ -117,7 +171,9 @@ impl DropInfo {
         DropInfo { ret_phi_blocks }
     }
     fn is_drop_value(v: Val) -> bool {
-        v.const_int().map(|k| (k as u32 as i32) < 0).unwrap_or(false)
+        v.const_int()
+            .map(|k| (k as u32 as i32) < 0)
+            .unwrap_or(false)
     }
     fn is_drop_ret(&self, ret: Val) -> bool {
         ret.operand(0).map(Self::is_drop_value).unwrap_or(false)
@@ -126,7 +182,11 @@ impl DropInfo {
     fn edge_verdict(&self, from: Block, to: Block) -> Option<bool> {
         let phi = self.ret_phi_blocks.get(&to)?;
         let inc = phi.phi_incoming();
-        let vals: Vec<Val> = inc.iter().filter(|(_, b)| *b == from).map(|(v, _)| *v).collect();
+        let vals: Vec<Val> = inc
+            .iter()
+            .filter(|(_, b)| *b == from)
+            .map(|(v, _)| *v)
+            .collect();
         if vals.is_empty() {
             return Some(false);
         }
@@ -138,7 +198,6 @@ impl DropInfo {
 /// in a drop without observing `s`? Cycles count as "no".
 fn all_paths_drop(
     m: inkwell::llvm_sys::prelude::LLVMModuleRef,
-    cfg: &Cfg,
     from: Block,
     b: Block,
     s: &Access,
@@ -179,7 +238,7 @@ fn all_paths_drop(
                     result = false;
                 }
                 for sb in succs {
-                    if !all_paths_drop(m, cfg, b, sb, s, drop, memo) {
+                    if !all_paths_drop(m, b, sb, s, drop, memo) {
                         result = false;
                         break;
                     }
@@ -195,9 +254,20 @@ fn all_paths_drop(
 fn reaches_drop(cfg: &Cfg, drop: &DropInfo, b: Block) -> bool {
     let seen = cfg.reachable_from(cfg.index[&b]);
     cfg.blocks.iter().enumerate().any(|(i, blk)| {
-        seen[i]
-            && blk.terminator().map(|t| t.opcode() == Some(Opcode::LLVMRet) && drop.is_drop_ret(t)).unwrap_or(false)
-            || seen[i] && drop.ret_phi_blocks.get(blk).map(|p| p.phi_incoming().iter().any(|(v, _)| DropInfo::is_drop_value(*v))).unwrap_or(false)
+        let drop_ret = blk
+            .terminator()
+            .map(|t| t.opcode() == Some(Opcode::LLVMRet) && drop.is_drop_ret(t))
+            .unwrap_or(false);
+        let drop_phi = drop
+            .ret_phi_blocks
+            .get(blk)
+            .map(|p| {
+                p.phi_incoming()
+                    .iter()
+                    .any(|(v, _)| DropInfo::is_drop_value(*v))
+            })
+            .unwrap_or(false);
+        seen[i] && (drop_ret || drop_phi)
     })
 }
 
@@ -208,17 +278,23 @@ impl Pass for OverwrittenLogic {
 
     fn run(&self, cx: &mut PassCtx<'_, '_>) -> Result<(), ReduceError> {
         let m = cx.llvm_module();
-        let Some(body) = llvm_util::get_function(m, CHAIN_BODY) else { return Ok(()) };
-        let params = body.params();
+        let Some(body) = llvm_util::get_function(m, CHAIN_BODY) else {
+            return Ok(());
+        };
+        RANGES.with(|r| *r.borrow_mut() = (Some(body.params()[3]), Ranges::default()));
+        // Parameters 1 (`pkt`) and 3 (`data`) of the chain body.
         let packet_roots = [Root::Param(1), Root::Param(3)];
-        let _ = &params;
         let is_packet_store = |i: Val| {
             i.opcode() == Some(Opcode::LLVMStore) && !i.volatile() && {
                 let rs = i.pointer_operand().map(roots).unwrap_or_default();
                 !rs.is_empty() && rs.iter().all(|r| packet_roots.contains(r))
             }
         };
-        let mut work: Vec<Val> = body.instructions().into_iter().filter(|i| is_packet_store(*i)).collect();
+        let mut work: Vec<Val> = body
+            .instructions()
+            .into_iter()
+            .filter(|i| is_packet_store(*i))
+            .collect();
         let (mut deleted, mut sunk) = (0usize, 0usize);
         let mut locs = vec![];
         let mut budget = 10_000usize;
@@ -246,7 +322,9 @@ impl Pass for OverwrittenLogic {
                 }
                 x = i.next_instruction();
             }
-            let Some(term) = term.filter(|_| !blocked) else { continue };
+            let Some(term) = term.filter(|_| !blocked) else {
+                continue;
+            };
             if term.opcode() == Some(Opcode::LLVMRet) {
                 if drop.is_drop_ret(term) {
                     locs.push(s.debug_location());
@@ -257,7 +335,10 @@ impl Pass for OverwrittenLogic {
             }
             let succs = b.successors();
             let mut memo = HashMap::new();
-            let drops: Vec<bool> = succs.iter().map(|t| all_paths_drop(m, &cfg, b, *t, &acc, &drop, &mut memo)).collect();
+            let drops: Vec<bool> = succs
+                .iter()
+                .map(|t| all_paths_drop(m, b, *t, &acc, &drop, &mut memo))
+                .collect();
             if drops.iter().all(|d| *d) {
                 locs.push(s.debug_location());
                 s.erase();
@@ -272,10 +353,17 @@ impl Pass for OverwrittenLogic {
             }
             // Sink into the non-drop successors (single-predecessor, not looping back).
             let bi = cfg.index[&b];
-            let targets: Vec<Block> = succs.iter().zip(&drops).filter(|(_, d)| !**d).map(|(t, _)| *t).collect();
+            let targets: Vec<Block> = succs
+                .iter()
+                .zip(&drops)
+                .filter(|(_, d)| !**d)
+                .map(|(t, _)| *t)
+                .collect();
             let ok = targets.iter().all(|t| {
                 let ti = cfg.index[t];
-                cfg.preds[ti].len() == 1 && !cfg.reachable_from(ti)[bi] && !drop.ret_phi_blocks.contains_key(t)
+                cfg.preds[ti].len() == 1
+                    && !cfg.reachable_from(ti)[bi]
+                    && !drop.ret_phi_blocks.contains_key(t)
             });
             let mut uniq = targets.clone();
             uniq.dedup();
@@ -322,16 +410,32 @@ mod tests {
     fn packet_write_before_a_drop_is_removed_from_the_drop_path() {
         let s = nf_source("", "", TTL);
         let r = reduce_c(&[(&s, &[])], |_| {}).unwrap();
-        assert!(r.removals.iter().any(|x| x.starts_with("overwritten-logic")), "{:?}", r.removals);
+        assert!(
+            r.removals
+                .iter()
+                .any(|x| x.starts_with("overwritten-logic")),
+            "{:?}",
+            r.removals
+        );
         // The state write on the drop path stays.
         assert!(process_body(&r.ir).contains("store i64"));
     }
 
     #[test]
     fn state_writes_before_a_drop_are_kept() {
-        let s = nf_source("", "", "st[3]++; if (pkt->len < 60) return NF_DROP; return 0;");
+        let s = nf_source(
+            "",
+            "",
+            "st[3]++; if (pkt->len < 60) return NF_DROP; return 0;",
+        );
         let r = reduce_c(&[(&s, &[])], |_| {}).unwrap();
-        assert!(!r.removals.iter().any(|x| x.starts_with("overwritten-logic")), "{:?}", r.removals);
+        assert!(
+            !r.removals
+                .iter()
+                .any(|x| x.starts_with("overwritten-logic")),
+            "{:?}",
+            r.removals
+        );
         assert!(process_body(&r.ir).contains("store i64"));
     }
 }

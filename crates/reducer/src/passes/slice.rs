@@ -37,7 +37,10 @@ impl Pass for Slice {
             let proc_f = llvm_util::get_function(m, &unit.renamed("nf_process"));
             let init_f = llvm_util::get_function(m, &unit.renamed("nf_init"));
             let (Some(proc_f), Some(init_f)) = (proc_f, init_f) else {
-                return Err(ReduceError::Abi { nf: unit.id.clone(), message: "nf_process/nf_init missing after consolidation".into() });
+                return Err(ReduceError::Abi {
+                    nf: unit.id.clone(),
+                    message: "nf_process/nf_init missing after consolidation".into(),
+                });
             };
             let (proc_reach, proc_indirect) = analysis::reachable(proc_f);
             let mut proc_writes = std::collections::BTreeSet::new();
@@ -63,7 +66,8 @@ impl Pass for Slice {
                     continue;
                 }
                 // Writes through unknown pointers may reach escaped globals.
-                let maybe_proc_written = proc_writes.contains(&g) || (proc_unknown && escaped.contains(&g));
+                let maybe_proc_written =
+                    proc_writes.contains(&g) || (proc_unknown && escaped.contains(&g));
                 if maybe_proc_written {
                     state.push(name);
                 } else if init_writes.contains(&g) {
@@ -94,31 +98,48 @@ impl Pass for Slice {
         // Observability logic outside the slice.
         let mut to_strip = vec![];
         for unit in cx.nfs.iter() {
-            let Some(proc_f) = llvm_util::get_function(m, &unit.renamed("nf_process")) else { continue };
+            let Some(proc_f) = llvm_util::get_function(m, &unit.renamed("nf_process")) else {
+                continue;
+            };
             let (reach, _) = analysis::reachable(proc_f);
             for f in reach {
                 for i in f.instructions() {
                     if i.opcode() != Some(Opcode::LLVMCall) {
                         continue;
                     }
-                    let Some(callee) = i.called_function() else { continue };
+                    let Some(callee) = i.called_function() else {
+                        continue;
+                    };
                     let name = callee.name();
                     if !OUTPUT_FUNCTIONS.contains(&name.as_str()) || !i.users().is_empty() {
                         continue;
                     }
                     let loc = i.debug_location();
                     let fname = unit.original(&f.name()).unwrap_or("?").to_string();
-                    to_strip.push((unit.id.clone(), i, format!("call to `{name}` in `{fname}`"), loc));
+                    to_strip.push((
+                        unit.id.clone(),
+                        i,
+                        format!("call to `{name}` in `{fname}`"),
+                        loc,
+                    ));
                 }
             }
         }
         for (nf, call, what, loc) in to_strip {
             if cx.opts.strip_observability {
                 call.erase();
-                cx.removed("slice", &nf, format!("{what}: output-only logic outside the packet-processing slice"), loc);
+                cx.removed(
+                    "slice",
+                    &nf,
+                    format!("{what}: output-only logic outside the packet-processing slice"),
+                    loc,
+                );
             } else {
-                let mut d = Diagnostic::warning("R0101", format!("NF `{nf}`: {what} cannot influence verdicts, packets or state"))
-                    .with_hint("set strip_observability to remove it from the reduced NF");
+                let mut d = Diagnostic::warning(
+                    "R0101",
+                    format!("NF `{nf}`: {what} cannot influence verdicts, packets or state"),
+                )
+                .with_hint("set strip_observability to remove it from the reduced NF");
                 if let Some(l) = &loc {
                     d = d.with_note(format!("at {l}"));
                 }
@@ -145,18 +166,43 @@ mod tests {
     fn labels_config_and_state_and_reports_logging() {
         let s = src();
         let r = reduce_c(&[(&s, &[("threshold", "60")])], |_| {}).unwrap();
-        let label = r.diags.iter().find(|d| d.contains("R0100")).expect("labels");
-        assert!(label.contains("1 config variable(s) [threshold]"), "{label}");
-        assert!(label.contains("1 state variable(s) in globals [seen]"), "{label}");
-        assert!(r.diags.iter().any(|d| d.contains("R0101") && d.contains("printf")), "{:?}", r.diags);
+        let label = r
+            .diags
+            .iter()
+            .find(|d| d.contains("R0100"))
+            .expect("labels");
+        assert!(
+            label.contains("1 config variable(s) [threshold]"),
+            "{label}"
+        );
+        assert!(
+            label.contains("1 state variable(s) in globals [seen]"),
+            "{label}"
+        );
+        assert!(
+            r.diags
+                .iter()
+                .any(|d| d.contains("R0101") && d.contains("printf")),
+            "{:?}",
+            r.diags
+        );
         assert!(r.ir.contains("@printf"), "logging is kept unless asked");
     }
 
     #[test]
     fn strip_observability_removes_output_calls() {
         let s = src();
-        let r = reduce_c(&[(&s, &[("threshold", "60")])], |o| o.strip_observability = true).unwrap();
-        assert!(r.removals.iter().any(|x| x.starts_with("slice: call to `printf`")), "{:?}", r.removals);
+        let r = reduce_c(&[(&s, &[("threshold", "60")])], |o| {
+            o.strip_observability = true
+        })
+        .unwrap();
+        assert!(
+            r.removals
+                .iter()
+                .any(|x| x.starts_with("slice: call to `printf`")),
+            "{:?}",
+            r.removals
+        );
         assert!(!r.ir.contains("@printf"));
     }
 }

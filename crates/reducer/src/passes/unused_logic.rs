@@ -58,7 +58,9 @@ fn cond_facts(cond: Val, truth: bool, out: &mut Vec<Fact>, depth: u32) {
     }
     match cond.opcode() {
         Some(Opcode::LLVMICmp) => {
-            let (Some(a), Some(b)) = (cond.operand(0), cond.operand(1)) else { return };
+            let (Some(a), Some(b)) = (cond.operand(0), cond.operand(1)) else {
+                return;
+            };
             let (x, k) = match (a.const_int(), b.const_int()) {
                 (None, Some(k)) => (a, k),
                 (Some(k), None) => (b, k),
@@ -83,7 +85,10 @@ fn cond_facts(cond: Val, truth: bool, out: &mut Vec<Fact>, depth: u32) {
             }
         }
         Some(Opcode::LLVMSelect) => {
-            let (Some(cn), Some(t), Some(f)) = (cond.operand(0), cond.operand(1), cond.operand(2)) else { return };
+            let (Some(cn), Some(t), Some(f)) = (cond.operand(0), cond.operand(1), cond.operand(2))
+            else {
+                return;
+            };
             // select a, b, false == a && b ; select a, true, b == a || b
             if truth && f.const_int() == Some(0) {
                 cond_facts(cn, true, out, depth + 1);
@@ -100,7 +105,9 @@ fn cond_facts(cond: Val, truth: bool, out: &mut Vec<Fact>, depth: u32) {
 /// Facts holding on edge from→to (from the terminator of `from`).
 fn edge_facts(from: Block, to: Block) -> Vec<Fact> {
     let mut out = vec![];
-    let Some(t) = from.terminator() else { return out };
+    let Some(t) = from.terminator() else {
+        return out;
+    };
     match t.opcode() {
         Some(Opcode::LLVMBr) if t.is_conditional_branch() => {
             let (ts, fs) = (t.successor(0), t.successor(1));
@@ -124,7 +131,11 @@ fn edge_facts(from: Block, to: Block) -> Vec<Fact> {
                 }
                 k += 2;
             }
-            let hits: Vec<u64> = cases.iter().filter(|(_, d)| *d == to).map(|(v, _)| *v).collect();
+            let hits: Vec<u64> = cases
+                .iter()
+                .filter(|(_, d)| *d == to)
+                .map(|(v, _)| *v)
+                .collect();
             if to == default {
                 if hits.is_empty() {
                     for (v, _) in &cases {
@@ -144,7 +155,9 @@ fn edge_facts(from: Block, to: Block) -> Vec<Fact> {
 
 /// Blocks that lie on a cycle (may execute more than once per packet).
 fn cyclic_blocks(cfg: &Cfg) -> Vec<bool> {
-    (0..cfg.blocks.len()).map(|b| cfg.reachable_from(b)[b]).collect()
+    (0..cfg.blocks.len())
+        .map(|b| cfg.reachable_from(b)[b])
+        .collect()
 }
 
 /// Keep only facts about values with one dynamic instance per packet
@@ -154,14 +167,22 @@ fn single_instance(facts: Vec<Fact>, cfg: &Cfg, cyclic: &[bool]) -> Vec<Fact> {
         .into_iter()
         .filter(|(x, _, _)| {
             x.is_argument()
-                || x.parent_block().and_then(|b| cfg.index.get(&b)).map(|i| !cyclic[*i]).unwrap_or(false)
+                || x.parent_block()
+                    .and_then(|b| cfg.index.get(&b))
+                    .map(|i| !cyclic[*i])
+                    .unwrap_or(false)
         })
         .collect()
 }
 
 /// Facts holding at the top of block `b`: from every dominating edge whose
 /// source block runs at most once.
-fn block_facts(cfg: &Cfg, cyclic: &[bool], b: usize, memo: &mut HashMap<usize, Vec<Fact>>) -> Vec<Fact> {
+fn block_facts(
+    cfg: &Cfg,
+    cyclic: &[bool],
+    b: usize,
+    memo: &mut HashMap<usize, Vec<Fact>>,
+) -> Vec<Fact> {
     if let Some(f) = memo.get(&b) {
         return f.clone();
     }
@@ -171,7 +192,11 @@ fn block_facts(cfg: &Cfg, cyclic: &[bool], b: usize, memo: &mut HashMap<usize, V
         out.extend(block_facts(cfg, cyclic, idom, memo));
         // The edge idom→b dominates b when b's only predecessor is idom.
         if cfg.preds[b].len() == 1 && cfg.preds[b][0] == idom && !cyclic[idom] {
-            out.extend(single_instance(edge_facts(cfg.blocks[idom], cfg.blocks[b]), cfg, cyclic));
+            out.extend(single_instance(
+                edge_facts(cfg.blocks[idom], cfg.blocks[b]),
+                cfg,
+                cyclic,
+            ));
         }
     }
     memo.insert(b, out.clone());
@@ -196,12 +221,42 @@ fn contradicts(a: &[Fact], b: &[Fact]) -> bool {
 
 fn is_pure(i: Val) -> bool {
     match i.opcode() {
-        Some(Opcode::LLVMAdd | Opcode::LLVMSub | Opcode::LLVMMul | Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr)
-        | Some(Opcode::LLVMAnd | Opcode::LLVMOr | Opcode::LLVMXor | Opcode::LLVMZExt | Opcode::LLVMSExt | Opcode::LLVMTrunc)
-        | Some(Opcode::LLVMICmp | Opcode::LLVMSelect | Opcode::LLVMFreeze | Opcode::LLVMGetElementPtr) => true,
+        Some(
+            Opcode::LLVMAdd
+            | Opcode::LLVMSub
+            | Opcode::LLVMMul
+            | Opcode::LLVMShl
+            | Opcode::LLVMLShr
+            | Opcode::LLVMAShr,
+        )
+        | Some(
+            Opcode::LLVMAnd
+            | Opcode::LLVMOr
+            | Opcode::LLVMXor
+            | Opcode::LLVMZExt
+            | Opcode::LLVMSExt
+            | Opcode::LLVMTrunc,
+        )
+        | Some(
+            Opcode::LLVMICmp | Opcode::LLVMSelect | Opcode::LLVMFreeze | Opcode::LLVMGetElementPtr,
+        ) => true,
         Some(Opcode::LLVMCall) => i
             .called_function()
-            .map(|f| ["llvm.bswap", "llvm.umin", "llvm.umax", "llvm.smin", "llvm.smax", "llvm.ctpop", "llvm.abs", "llvm.fshl", "llvm.fshr"].iter().any(|p| f.name().starts_with(p)))
+            .map(|f| {
+                [
+                    "llvm.bswap",
+                    "llvm.umin",
+                    "llvm.umax",
+                    "llvm.smin",
+                    "llvm.smax",
+                    "llvm.ctpop",
+                    "llvm.abs",
+                    "llvm.fshl",
+                    "llvm.fshr",
+                ]
+                .iter()
+                .any(|p| f.name().starts_with(p))
+            })
             .unwrap_or(false),
         _ => false,
     }
@@ -281,7 +336,9 @@ fn split_constant_loads(body: Val) -> usize {
         // addr = phi, or addr = gep(phi, constant indices...)
         let (phi, gep) = if p.opcode() == Some(Opcode::LLVMPHI) {
             (p, None)
-        } else if p.opcode() == Some(Opcode::LLVMGetElementPtr) && p.operands().iter().skip(1).all(|i| i.is_constant()) {
+        } else if p.opcode() == Some(Opcode::LLVMGetElementPtr)
+            && p.operands().iter().skip(1).all(|i| i.is_constant())
+        {
             match p.operand(0) {
                 Some(b) if b.opcode() == Some(Opcode::LLVMPHI) => (b, Some(p)),
                 _ => continue,
@@ -289,11 +346,17 @@ fn split_constant_loads(body: Val) -> usize {
         } else {
             continue;
         };
-        if phi.parent_block() != l.parent_block() && gep.map(|g| g.parent_block() != l.parent_block()).unwrap_or(true) {
+        if phi.parent_block() != l.parent_block()
+            && gep
+                .map(|g| g.parent_block() != l.parent_block())
+                .unwrap_or(true)
+        {
             continue;
         }
         let inc = phi.phi_incoming();
-        let const_mem = |v: Val| v.is_constant() && crate::analysis::roots(v).iter().all(|r| matches!(r, crate::analysis::Root::Global(g) if g.is_global_var() && g.is_global_constant()));
+        let const_mem = |v: Val| {
+            v.is_constant() && crate::analysis::roots(v).iter().all(|r| matches!(r, crate::analysis::Root::Global(g) if g.is_global_var() && g.is_global_constant()))
+        };
         if inc.is_empty() || !inc.iter().all(|(v, _)| const_mem(*v)) {
             continue;
         }
@@ -306,7 +369,12 @@ fn split_constant_loads(body: Val) -> usize {
                     None => v.0,
                     Some(g) => {
                         let mut idx: Vec<_> = g.operands().iter().skip(1).map(|i| i.0).collect();
-                        c::LLVMConstGEP2(c::LLVMGetGEPSourceElementType(g.0), v.0, idx.as_mut_ptr(), idx.len() as u32)
+                        c::LLVMConstGEP2(
+                            c::LLVMGetGEPSourceElementType(g.0),
+                            v.0,
+                            idx.as_mut_ptr(),
+                            idx.len() as u32,
+                        )
                     }
                 };
                 let t = inb.terminator().expect("predecessor has a terminator");
@@ -332,18 +400,28 @@ impl Pass for UnusedLogic {
 
     fn run(&self, cx: &mut PassCtx<'_, '_>) -> Result<(), ReduceError> {
         let m = cx.llvm_module();
-        let Some(body) = llvm_util::get_function(m, CHAIN_BODY) else { return Ok(()) };
+        let Some(body) = llvm_util::get_function(m, CHAIN_BODY) else {
+            return Ok(());
+        };
         let split = split_constant_loads(body);
         let cfg = Cfg::new(body);
         let cyclic = cyclic_blocks(&cfg);
         let mut memo = HashMap::new();
         let mut pruned = vec![];
-        for phi in body.instructions().into_iter().filter(|i| i.opcode() == Some(Opcode::LLVMPHI)) {
-            let Some(mb) = phi.parent_block() else { continue };
+        for phi in body
+            .instructions()
+            .into_iter()
+            .filter(|i| i.opcode() == Some(Opcode::LLVMPHI))
+        {
+            let Some(mb) = phi.parent_block() else {
+                continue;
+            };
             if cyclic[cfg.index[&mb]] {
                 continue;
             }
-            let Some(obs) = observations(phi, &cfg) else { continue };
+            let Some(obs) = observations(phi, &cfg) else {
+                continue;
+            };
             let obs_facts: Vec<Vec<Fact>> = obs
                 .iter()
                 .map(|(g, b)| {
@@ -356,7 +434,9 @@ impl Pass for UnusedLogic {
                 if v.is_constant() || v.is_argument() || !v.is_instruction() {
                     continue;
                 }
-                let Some(&pi) = cfg.index.get(&inb) else { continue };
+                let Some(&pi) = cfg.index.get(&inb) else {
+                    continue;
+                };
                 if cyclic[pi] {
                     continue;
                 }
@@ -416,7 +496,13 @@ mod tests {
     fn udp_port_decode_is_unused_when_rules_are_tcp_only() {
         let s = ids();
         let r = reduce_c(&[(&s, &[("proto", "6"), ("port", "22")])], |_| {}).unwrap();
-        assert!(r.removals.iter().any(|x| x.starts_with("unused-logic") && x.contains("infeasible")), "{:?}", r.removals);
+        assert!(
+            r.removals
+                .iter()
+                .any(|x| x.starts_with("unused-logic") && x.contains("infeasible")),
+            "{:?}",
+            r.removals
+        );
     }
 
     #[test]
