@@ -249,14 +249,122 @@ fn demo() -> Result<()> {
     Ok(())
 }
 
+/// One benchmark step of `cargo xtask bench`.
+struct BenchStep {
+    name: &'static str,
+    what: &'static str,
+    args: Vec<String>,
+    needs_root: bool,
+}
+
+fn strs(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// The last JSON value printed on stdout (a whole-output document, or the
+/// last line that parses), so benches can print tables for people and JSON
+/// for the report.
+fn last_json(stdout: &str) -> Option<serde_json::Value> {
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(stdout.trim()) {
+        return Some(v);
+    }
+    stdout.lines().rev().find_map(|l| {
+        let l = l.trim();
+        (l.starts_with('{') || l.starts_with('[')).then(|| serde_json::from_str(l).ok()).flatten()
+    })
+}
+
 fn bench(rest: &[String]) -> Result<()> {
     let out = root().join("target").join("nfc-bench");
     std::fs::create_dir_all(&out)?;
-    let mut c = cargo();
-    c.args(["bench", "--workspace"])
-        .args(rest)
-        .env("NFC_BENCH_OUT", &out);
-    run_cmd(&mut c)?;
-    eprintln!("bench report: {}", out.join("report.md").display());
+    let only: Vec<&str> = rest.iter().map(String::as_str).collect();
+    let steps = vec![
+        BenchStep {
+            name: "executor",
+            what: "reference executor: FlowMage 3-NF chain on 64-byte packets, 1 and 2 workers, shared vs shared-nothing",
+            args: strs(&["bench", "-p", "flash-rt", "--bench", "executor"]),
+            needs_root: false,
+        },
+        BenchStep {
+            name: "placer",
+            what: "placer: 16-NF chain, full placement and ILP alone",
+            args: strs(&["bench", "-p", "nfc-placer", "--bench", "solve"]),
+            needs_root: false,
+        },
+        BenchStep {
+            name: "analyzer",
+            what: "analyzer: static analysis time per NF, cold and cached",
+            args: strs(&["bench", "-p", "nfc-analyzer", "--bench", "analyze"]),
+            needs_root: false,
+        },
+        BenchStep {
+            name: "reducer",
+            what: "reducer: callgrind instructions/packet before -> after on NFReducer's scenarios, reduction time",
+            args: strs(&["run", "--release", "-p", "nfc-reducer", "--example", "reducer_bench", "--", "3000"]),
+            needs_root: false,
+        },
+        BenchStep {
+            name: "flash",
+            what: "flash-rt on veth: throughput vs chain length, zero-copy vs single-copy vs baselines, backpressure, idle CPU",
+            args: strs(&["bench", "-p", "flash-rt", "--bench", "flash_chain"]),
+            needs_root: true,
+        },
+    ];
+    let root_user = is_root();
+    let mut results = serde_json::Map::new();
+    let mut md = String::from("# nfc benchmark report\n\nEvery number below was measured in this run on this machine. Ratios compare configurations within one run; instruction counts come from valgrind callgrind.\n\n");
+    let mut failed = vec![];
+    for step in steps.iter().filter(|s| only.is_empty() || only.contains(&s.name)) {
+        eprintln!("\n==> bench {}: {}", step.name, step.what);
+        if step.needs_root && !root_user {
+            eprintln!("    SKIPPED: needs root (network namespaces, AF_XDP)");
+            md.push_str(&format!("## {}\n\n{}\n\nSKIPPED: needs root.\n\n", step.name, step.what));
+            results.insert(step.name.into(), serde_json::json!({"skipped": "needs root"}));
+            continue;
+        }
+        let started = std::time::Instant::now();
+        let output = cargo().args(&step.args).env("NFC_PRIVILEGED_TESTS", if root_user { "1" } else { "0" }).output()?;
+        let secs = started.elapsed().as_secs_f64();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        std::fs::write(out.join(format!("{}.log", step.name)), format!("{stdout}\n--- stderr ---\n{stderr}"))?;
+        let ok = output.status.success();
+        if !ok {
+            failed.push(step.name);
+            eprintln!("    FAILED ({}); log: {}", output.status, out.join(format!("{}.log", step.name)).display());
+        } else {
+            eprintln!("    done in {secs:.0} s");
+        }
+        // Criterion's per-benchmark lines and each bench's own summary.
+        let summary: Vec<&str> = stdout
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with("Benchmarking") && !l.contains("Warming up") && !l.contains("Collecting"))
+            .collect();
+        md.push_str(&format!(
+            "## {}\n\n{}\n\n`cargo {}` ({}, {secs:.0} s)\n\n```\n{}\n```\n\n",
+            step.name,
+            step.what,
+            step.args.join(" "),
+            if ok { "ok" } else { "FAILED" },
+            summary.join("\n")
+        ));
+        results.insert(
+            step.name.into(),
+            serde_json::json!({
+                "what": step.what,
+                "command": format!("cargo {}", step.args.join(" ")),
+                "ok": ok,
+                "seconds": secs,
+                "json": last_json(&stdout),
+                "summary": summary,
+            }),
+        );
+    }
+    std::fs::write(out.join("report.json"), serde_json::to_string_pretty(&serde_json::Value::Object(results))?)?;
+    std::fs::write(out.join("report.md"), md)?;
+    eprintln!("\nbench report: {} and report.json", out.join("report.md").display());
+    if !failed.is_empty() {
+        bail!("benchmarks failed: {}", failed.join(", "));
+    }
     Ok(())
 }

@@ -8,6 +8,10 @@
 //! Speaks the OpenAI chat-completions protocol through async-openai, to any
 //! compatible endpoint. Options come from the caller (no environment reads).
 
+// Failures are returned as the Diagnostic the caller reports (with its
+// fallback), so the Err variant is a full diagnostic by design.
+#![allow(clippy::result_large_err)]
+
 use async_openai::config::OpenAIConfig;
 use async_openai::types::{
     ChatCompletionRequestMessage, ChatCompletionRequestSystemMessageArgs,

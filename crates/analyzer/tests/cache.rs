@@ -42,7 +42,7 @@ fn cache_hits_until_the_source_closure_changes() {
         cache_dir: Some(cache.clone()),
         ..Default::default()
     };
-    let input = input_from_paths(None, &[nf.clone()]).unwrap();
+    let input = input_from_paths(None, std::slice::from_ref(&nf)).unwrap();
 
     let (first, _) = analyze(&input, &opts).unwrap();
     let files = cache_files(&cache);

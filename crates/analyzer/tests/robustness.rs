@@ -50,14 +50,22 @@ fn truncated_sources_do_not_panic() {
 }
 
 #[test]
-fn junk_inputs_do_not_panic() {
+fn junk_empty() {
     check("empty", "", "e.c");
+}
+
+#[test]
+fn junk_macros_and_binary_do_not_panic() {
     check("macros", "#define F(a, b) struct { a x; b\nVLIB_NODE_FN (x (y) { CLIB_PACKED(struct { int a; }\nF(int,", "m.c");
     check(
         "binary",
         &String::from_utf8_lossy(&(0u8..=255).cycle().take(4096).collect::<Vec<u8>>()),
         "b.c",
     );
+}
+
+#[test]
+fn junk_recursive_macro_and_deep_nesting() {
     check("recursive_macro", "#define A(x) A(x) + 1\nint nf_process(struct nf_ctx *ctx, struct nf_packet *pkt) { return A(1); }\n", "r.c");
     check(
         "deep",
@@ -68,5 +76,9 @@ fn junk_inputs_do_not_panic() {
         ),
         "d.c",
     );
+}
+
+#[test]
+fn junk_cpp() {
     check("cpp", "class A : public Element { Packet *simple_action(Packet *p) { return _t[IPFlowID(p)]++, p; } HashMap<IPFlowID, int> _t; };", "a.cc");
 }

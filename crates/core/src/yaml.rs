@@ -198,11 +198,14 @@ impl MarkedEventReceiver for Builder {
             }
             Event::MappingEnd => {
                 if let Some(Frame::Map(items, _, m, anchor)) = self.stack.pop() {
-                    let node = Node {
-                        kind: NodeKind::Map(items),
-                        line: m.line() as u32,
-                        col: m.col() as u32 + 1,
+                    // yaml-rust2 marks a block mapping where its first value starts;
+                    // its first key is where a reader sees the mapping begin.
+                    let (ml, mc) = (m.line() as u32, m.col() as u32 + 1);
+                    let (line, col) = match items.first() {
+                        Some((k, _)) if (k.line, k.col) < (ml, mc) => (k.line, k.col),
+                        _ => (ml, mc),
                     };
+                    let node = Node { kind: NodeKind::Map(items), line, col };
                     self.push_node(node, anchor);
                 }
             }

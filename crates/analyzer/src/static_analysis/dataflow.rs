@@ -63,11 +63,10 @@ impl Val {
                 self.hdr = Some(h);
                 self.off = o.off;
             }
-            (Some(a), Some(b)) if a == b => {
-                if self.off != o.off {
+            (Some(a), Some(b)) if a == b
+                && self.off != o.off => {
                     self.off = None;
                 }
-            }
             _ => {}
         }
         if self.konst != o.konst {
@@ -194,6 +193,7 @@ pub struct Engine<'p, 't> {
     loop_conds: Vec<String>,
     loop_depth: u32,
     insert_depth: u32,
+    nesting: u32,
 }
 
 /// Longest call string (caller fn, call site, callee fn, ...): 8 call levels.
@@ -201,6 +201,8 @@ const MAX_DEPTH: usize = 17;
 /// Beyond this many contexts, new calls share one context per function
 /// (context-insensitive), which bounds the cost on very large NFs.
 const MAX_CONTEXTS: usize = 3000;
+/// Expressions nested deeper than this are not evaluated (pathological input).
+const MAX_NESTING: u32 = 200;
 
 /// Split an identifier into lower-case words (snake_case and camelCase).
 fn words(name: &str) -> Vec<String> {
@@ -324,6 +326,7 @@ impl<'p, 't> Engine<'p, 't> {
             loop_conds: vec![],
             loop_depth: 0,
             insert_depth: 0,
+            nesting: 0,
         }
     }
 
@@ -1147,6 +1150,16 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     pub fn expr(&mut self, n: Node<'t>) -> Val {
+        if self.nesting > MAX_NESTING {
+            return Val::default();
+        }
+        self.nesting += 1;
+        let v = self.expr_inner(n);
+        self.nesting -= 1;
+        v
+    }
+
+    fn expr_inner(&mut self, n: Node<'t>) -> Val {
         match n.kind() {
             "number_literal" => parse_int(self.t(n)).map(Val::konst).unwrap_or_default(),
             "char_literal"

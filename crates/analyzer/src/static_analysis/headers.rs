@@ -139,7 +139,7 @@ pub fn field_at(hdr: Hdr, off: i64) -> Option<Field> {
             0..=5 => Some(Field::DstMac),
             6..=11 => Some(Field::SrcMac),
             12..=13 => None,
-            x if x >= 14 && x < 34 => field_at(Hdr::Ip4, x - 14),
+            x if (14..34).contains(&x) => field_at(Hdr::Ip4, x - 14),
             x if (34..38).contains(&x) => field_at(Hdr::L4, x - 34),
             _ => None,
         },

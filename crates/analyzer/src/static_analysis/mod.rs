@@ -148,8 +148,7 @@ fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
                     }) {
                         let state_ty = b.split_once('<').map(|(_, r)| {
                             r.trim_end_matches('>')
-                                .split(',')
-                                .last()
+                                .split(',').next_back()
                                 .unwrap_or("")
                                 .trim()
                                 .to_string()
@@ -306,6 +305,9 @@ fn collect_calls(n: tree_sitter::Node, src: &str, out: &mut BTreeSet<String>) {
         collect_calls(ch, src, out);
     }
 }
+
+/// One keyed use of an object: (key, is a write, file, line).
+type KeyUse<'a> = (&'a BTreeSet<Field>, bool, usize, u32);
 
 /// Where a state object is declared and how big its entries are.
 struct ObjDecl {
@@ -598,7 +600,7 @@ pub fn analyze_static(
             }
         }
         // Index keys: tbl[hash(src)] here, tbl[hash(dst)] there.
-        let mut keys_by_obj: BTreeMap<&str, Vec<(&BTreeSet<Field>, bool, usize, u32)>> =
+        let mut keys_by_obj: BTreeMap<&str, Vec<KeyUse>> =
             BTreeMap::new();
         for a in &ev.accesses {
             if a.kind == FnKind::Packet && !a.key.is_empty() {

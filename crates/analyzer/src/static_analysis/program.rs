@@ -635,8 +635,8 @@ impl<'t> Program<'t> {
         if matches!(
             ty.kind(),
             "struct_specifier" | "union_specifier" | "class_specifier"
-        ) {
-            if ty.child_by_field_name("body").is_some() {
+        )
+            && ty.child_by_field_name("body").is_some() {
                 let forced = if ty.child_by_field_name("name").is_none() {
                     Some(format!("anon@{}:{}", fi, ty.start_byte()))
                 } else {
@@ -644,7 +644,6 @@ impl<'t> Program<'t> {
                 };
                 self.add_struct(fi, ty, forced);
             }
-        }
         let mut c = n.walk();
         let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {

@@ -1019,7 +1019,7 @@ impl<'a> ChainParser<'a> {
                         self.err(
                             "E0040",
                             v,
-                            format!("protocol shares sum to {}, not 1", tcp + udp + icmp),
+                            format!("protocol shares sum to {:.3}, not 1", tcp + udp + icmp),
                         )
                         .hint = Some("e.g. {tcp: 0.75, udp: 0.25, icmp: 0}".into());
                     } else {
