@@ -90,7 +90,10 @@ fn check(yaml: &str, expect: &[&str], groups: usize) -> EmittedFlash {
 
 fn check_err(yaml: &str, expect: &str) {
     let (out, _dir) = emit(yaml);
-    let err = out.err().expect("emit should fail").to_string();
+    let Err(err) = out else {
+        panic!("emit should fail")
+    };
+    let err = err.to_string();
     assert!(err.contains(expect), "expected `{expect}` in: {err}");
 }
 

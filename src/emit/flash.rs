@@ -147,6 +147,7 @@ pub fn emit_flash_with(
     opts: &FlashOptions,
 ) -> Result<EmittedFlash, FlashEmitError> {
     let mut notes = vec![];
+    let entry = single_entry(chain)?;
     let objects = match_objects(chain, nf_objects)?;
     mkdir(out_dir)?;
     let out_dir = std::fs::canonicalize(out_dir).map_err(|source| FlashEmitError::Io {
@@ -179,7 +180,7 @@ pub fn emit_flash_with(
         set_mode(&dst, 0o644)?;
         installed.push(dst);
     }
-    let dep = lower(chain, &installed, &n_ports, opts, &mut notes)?;
+    let dep = lower(chain, entry, &installed, &n_ports, opts, &mut notes)?;
     let deployment_path = out_dir.join("deployment.json");
     let text = dep.to_json();
     let deployment = Deployment::parse(&text, &deployment_path)?;
@@ -261,14 +262,8 @@ fn match_objects(
     }
 }
 
-/// The deployment for `chain`: interfaces, NFs, links, groups.
-fn lower(
-    chain: &ChainSpec,
-    objects: &[PathBuf],
-    n_ports: &[u32],
-    opts: &FlashOptions,
-    notes: &mut Vec<String>,
-) -> Result<Deployment, FlashEmitError> {
+/// The one entry NF of `chain` (the ingress queue feeds exactly one NF).
+fn single_entry(chain: &ChainSpec) -> Result<usize, FlashEmitError> {
     let topo_err = |message: String| FlashEmitError::Topology {
         chain: chain.name.clone(),
         message,
@@ -293,6 +288,22 @@ fn lower(
                 ids.join(", ")
             )));
         }
+    };
+    Ok(entry)
+}
+
+/// The deployment for `chain`: interfaces, NFs, links, groups.
+fn lower(
+    chain: &ChainSpec,
+    entry: usize,
+    objects: &[PathBuf],
+    n_ports: &[u32],
+    opts: &FlashOptions,
+    notes: &mut Vec<String>,
+) -> Result<Deployment, FlashEmitError> {
+    let topo_err = |message: String| FlashEmitError::Topology {
+        chain: chain.name.clone(),
+        message,
     };
     let ingress = match &chain.targets.flash_in {
         Some(i) => i.clone(),

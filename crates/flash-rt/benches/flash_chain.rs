@@ -480,6 +480,8 @@ fn wait_readable(fd: &OwnedFd, ms: i32) -> bool {
 struct Load {
     kpps: f64,
     lost: u64,
+    /// Frames received over the whole call (warm-up included).
+    received: u64,
 }
 
 /// Closed-loop throughput over `secs` (after `warm` seconds of warm-up).
@@ -520,7 +522,11 @@ fn throughput(tx: &OwnedFd, rx: &OwnedFd, warm: f64, secs: f64) -> Load {
     }
     let (g0, t0) = got_at_warm.unwrap_or((0, start));
     let kpps = (got - g0) as f64 / ((now_ns() - t0) as f64 / 1e9) / 1e3;
-    Load { kpps, lost }
+    Load {
+        kpps,
+        lost,
+        received: got,
+    }
 }
 
 /// Round-trip latency of `n` single frames (µs): (median, p99).
@@ -735,6 +741,7 @@ fn main() {
     let mut kpps: Vec<Vec<Vec<f64>>> = vec![vec![vec![]; lengths.len()]; Mode::ALL.len()];
     let mut lat: Vec<Vec<Vec<(f64, f64)>>> = vec![vec![vec![]; lengths.len()]; Mode::ALL.len()];
     let mut lost: Vec<Vec<u64>> = vec![vec![0; lengths.len()]; Mode::ALL.len()];
+    let mut cpu: Vec<Vec<Vec<f64>>> = vec![vec![vec![]; lengths.len()]; Mode::ALL.len()];
     for rep in 0..repeats {
         for (li, &k) in lengths.iter().enumerate() {
             for (mi, &mode) in Mode::ALL.iter().enumerate() {
@@ -742,10 +749,23 @@ fn main() {
                     (0..k).map(|_| (l2fwd.clone(), vec![])).collect();
                 let run = Running::start(mode, &objects, PollingConfig::default());
                 let (tx, rx) = run.sockets();
+                let pids = run.pids();
+                let c0 = cpu_ticks(&pids);
                 let load = throughput(&tx, &rx, warm, secs);
+                // Chain CPU (monitor + NF hosts) per forwarded frame, in µs.
+                let cpu_us =
+                    (cpu_ticks(&pids) - c0) as f64 / clk_tck() * 1e6 / load.received.max(1) as f64;
                 let l = latency(&tx, &rx, pings);
-                eprintln!("flash_chain: rep {rep} {:<11} k={k}: {:>8.1} kpps, rtt p50 {:>7.1} us p99 {:>7.1} us, lost {}", mode.name(), load.kpps, l.0, l.1, load.lost);
+                eprintln!(
+                    "flash_chain: rep {rep} {:<11} k={k}: {:>8.1} kpps, {cpu_us:>6.2} CPU-us/frame, rtt p50 {:>7.1} us p99 {:>7.1} us, lost {}",
+                    mode.name(),
+                    load.kpps,
+                    l.0,
+                    l.1,
+                    load.lost
+                );
                 kpps[mi][li].push(load.kpps);
+                cpu[mi][li].push(cpu_us);
                 lat[mi][li].push(l);
                 lost[mi][li] += load.lost;
                 drop(run);
@@ -761,13 +781,19 @@ fn main() {
                 "mode": mode.name(), "nfs": k,
                 "kpps": kpps[mi][li].iter().map(|x| round(*x)).collect::<Vec<_>>(),
                 "median_kpps": round(median(&kpps[mi][li])),
+                "cpu_us_per_frame": round(median(&cpu[mi][li])),
                 "rtt_us_p50": round(median(&l50)), "rtt_us_p99": round(median(&l99)),
                 "lost_frames": lost[mi][li],
             }));
         }
     }
-    // Ratios of medians within this run, per chain length.
-    let ratio = |a: Mode, b: Mode| -> Value {
+    // Ratios of medians within this run, per chain length: throughput,
+    // chain CPU per frame and unloaded round-trip time.
+    let lat50: Vec<Vec<Vec<f64>>> = lat
+        .iter()
+        .map(|m| m.iter().map(|v| v.iter().map(|l| l.0).collect()).collect())
+        .collect();
+    let ratio = |metric: &Vec<Vec<Vec<f64>>>, a: Mode, b: Mode| -> Value {
         let (ia, ib) = (
             Mode::ALL.iter().position(|m| *m == a).unwrap(),
             Mode::ALL.iter().position(|m| *m == b).unwrap(),
@@ -778,18 +804,30 @@ fn main() {
             .map(|(li, k)| {
                 (
                     k.to_string(),
-                    round(median(&kpps[ia][li]) / median(&kpps[ib][li])),
+                    round(median(&metric[ia][li]) / median(&metric[ib][li])),
                 )
             })
             .collect();
         Value::Object(m)
     };
-    let ratios = json!({
-        "zero-copy/veth-chain": ratio(Mode::ZeroCopy, Mode::VethChain),
-        "zero-copy/single-copy": ratio(Mode::ZeroCopy, Mode::SingleCopy),
-        "threads/zero-copy": ratio(Mode::Threads, Mode::ZeroCopy),
-        "single-copy/veth-chain": ratio(Mode::SingleCopy, Mode::VethChain),
-    });
+    let pairs = [
+        ("zero-copy/veth-chain", Mode::ZeroCopy, Mode::VethChain),
+        ("zero-copy/single-copy", Mode::ZeroCopy, Mode::SingleCopy),
+        ("threads/zero-copy", Mode::Threads, Mode::ZeroCopy),
+        ("single-copy/veth-chain", Mode::SingleCopy, Mode::VethChain),
+    ];
+    let mut ratios = serde_json::Map::new();
+    for (what, metric) in [
+        ("kpps", &kpps),
+        ("cpu_us_per_frame", &cpu),
+        ("rtt_us_p50", &lat50),
+    ] {
+        let m: serde_json::Map<String, Value> = pairs
+            .iter()
+            .map(|(n, a, b)| (n.to_string(), ratio(metric, *a, *b)))
+            .collect();
+        ratios.insert(what.to_string(), Value::Object(m));
+    }
 
     // Backpressure: l2fwd -> l2fwd -> slow_fwd, offered 3x what slow_fwd takes.
     let spin_ns = 40_000u64;
