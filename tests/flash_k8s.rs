@@ -7,7 +7,9 @@
 //! with every capability dropped and the monitor's socket mounted. The
 //! deployment must load back through `Deployment::parse` with the chain's
 //! topology (fan-out by verdict port, fan-in on distinct input ports, exits
-//! to the egress interface); bad chains give clear errors.
+//! to the egress interface); bad chains give clear errors. A privileged
+//! test (module `live`, skips loudly without root) runs an emitted
+//! deployment on veth pairs and compares its output with the executor's.
 
 use flash_rt::deploy::{Deployment, LinkDest, LinkMode, LinkSource};
 use k8s_openapi::api::apps::v1::DaemonSet;
@@ -375,4 +377,284 @@ fn flash_missing_and_stray_objects_are_reported() {
         "{err}"
     );
     assert!(err.contains("`ghost`, which is not an NF"), "{err}");
+}
+
+// ---------------------------------------------------------------------------
+// The emitted deployment runs: a privileged test (skips loudly without root)
+// that emits a chain for two veth interfaces, runs the monitor and every NF
+// host in this process (monitor thread inside the DUT namespace, one thread
+// per NF), sends UDP frames from a peer namespace and checks that exactly the
+// frames the reference executor predicts come out of the egress.
+
+mod live {
+    use super::*;
+    use flash_rt::host::cnf::CNf;
+    use flash_rt::host::{NfHost, RunOptions};
+    use flash_rt::monitor::{Monitor, MonitorOptions};
+    use flash_rt::offline::{run_packets, ExecChain, ExecOptions};
+    use flash_rt::trace::craft::PacketBuilder;
+    use flash_rt::trace::Packets;
+    use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
+    use std::process::Command;
+
+    fn ip(args: &[&str]) -> bool {
+        Command::new("ip")
+            .args(args)
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false)
+    }
+
+    /// Namespaces deleted on drop.
+    struct Ns(Vec<String>);
+    impl Drop for Ns {
+        fn drop(&mut self) {
+            for n in &self.0 {
+                ip(&["netns", "del", n]);
+            }
+        }
+    }
+
+    fn in_ns<T: Send + 'static>(
+        ns: &str,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> std::thread::JoinHandle<T> {
+        let path = format!("/run/netns/{ns}");
+        std::thread::spawn(move || {
+            let file = std::fs::File::open(&path).expect("open netns");
+            // SAFETY: setns on a namespace fd, for this thread only.
+            assert_eq!(
+                unsafe { libc::setns(file.as_raw_fd(), libc::CLONE_NEWNET) },
+                0,
+                "setns"
+            );
+            f()
+        })
+    }
+
+    /// AF_PACKET socket on `ifname` seeing IPv4 frames only.
+    fn ip_socket(ifname: &str) -> OwnedFd {
+        let proto = 0x0800u16;
+        // SAFETY: plain socket() call.
+        let fd = unsafe {
+            libc::socket(
+                libc::AF_PACKET,
+                libc::SOCK_RAW | libc::SOCK_CLOEXEC,
+                i32::from(proto.to_be()),
+            )
+        };
+        assert!(fd >= 0);
+        // SAFETY: fresh fd.
+        let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+        let c = std::ffi::CString::new(ifname).unwrap();
+        // SAFETY: zeroed sockaddr_ll is valid; valid C string.
+        let mut sa: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
+        sa.sll_family = libc::AF_PACKET as u16;
+        sa.sll_protocol = proto.to_be();
+        // SAFETY: valid C string.
+        sa.sll_ifindex = unsafe { libc::if_nametoindex(c.as_ptr()) } as i32;
+        // SAFETY: valid sockaddr_ll.
+        let rc = unsafe {
+            libc::bind(
+                fd.as_raw_fd(),
+                (&sa as *const libc::sockaddr_ll).cast(),
+                std::mem::size_of::<libc::sockaddr_ll>() as u32,
+            )
+        };
+        assert_eq!(rc, 0, "bind {ifname}");
+        let tv = libc::timeval {
+            tv_sec: 10,
+            tv_usec: 0,
+        };
+        // SAFETY: valid timeval; bounds a failing test only.
+        unsafe {
+            libc::setsockopt(
+                fd.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_RCVTIMEO,
+                (&tv as *const libc::timeval).cast(),
+                16,
+            )
+        };
+        fd
+    }
+
+    const CHAIN: &str = "name: live\nnfs:\n  - {id: fw, nf: firewall, config: {default_action: allow, rules: [{proto: udp, dst_port: 53, action: drop}]}}\n  - {id: counter, nf: flow_counter}\n  - {id: fwd, nf: l2fwd, config: {src_mac: \"02:00:00:00:00:01\", dst_mac: \"02:00:00:00:00:02\"}}\nchain: [fw, counter, fwd]\ntargets:\n  flash: {ingress: vi1, egress: vo1, mode: single-copy}\n";
+
+    #[test]
+    fn flash_emitted_deployment_forwards_what_the_executor_predicts() {
+        let tag = format!("{}", std::process::id() % 100_000);
+        let (dut, peer) = (format!("nfcemd{tag}"), format!("nfcemp{tag}"));
+        // SAFETY: geteuid never fails.
+        if unsafe { libc::geteuid() } != 0 || !ip(&["netns", "add", &dut]) {
+            eprintln!("SKIPPED: needs root with netns support (flash_emitted_deployment_forwards_what_the_executor_predicts)");
+            return;
+        }
+        let _ns = Ns(vec![dut.clone(), peer.clone()]);
+        assert!(ip(&["netns", "add", &peer]));
+        for ns in [&dut, &peer] {
+            assert!(Command::new("ip")
+                .args([
+                    "netns",
+                    "exec",
+                    ns,
+                    "sysctl",
+                    "-qw",
+                    "net.ipv6.conf.all.disable_ipv6=1",
+                    "net.ipv6.conf.default.disable_ipv6=1"
+                ])
+                .status()
+                .unwrap()
+                .success());
+        }
+        for (a, b) in [("vi0", "vi1"), ("vo0", "vo1")] {
+            assert!(ip(&[
+                "-n", &peer, "link", "add", a, "type", "veth", "peer", "name", b, "netns", &dut
+            ]));
+            assert!(
+                ip(&["-n", &peer, "link", "set", a, "up"])
+                    && ip(&["-n", &dut, "link", "set", b, "up"])
+            );
+        }
+        // Emit, then run as root in-process (no per-NF uid) with a private socket.
+        let spec = chain(CHAIN);
+        let objs = objects(&spec);
+        let dir = tempfile::tempdir().unwrap();
+        let out = emit_flash(&spec, &objs, dir.path()).expect("emit");
+        let mut dep = out.deployment.clone();
+        dep.monitor.socket = dir.path().join("mon.sock");
+        for nf in &mut dep.nfs {
+            (nf.uid, nf.gid) = (None, None);
+        }
+        // Stop signal for every thread: an eventfd made readable at the end.
+        // SAFETY: plain eventfd() call.
+        let stop = std::sync::Arc::new(unsafe {
+            OwnedFd::from_raw_fd(libc::eventfd(0, libc::EFD_CLOEXEC))
+        });
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<(), String>>();
+        let monitor = {
+            let (dep, stop, ready) = (dep.clone(), stop.clone(), ready_tx.clone());
+            in_ns(&dut, move || {
+                let mut m = match Monitor::setup(dep, &MonitorOptions::default()) {
+                    Ok(m) => m,
+                    Err(e) => return ready.send(Err(e.to_string())).unwrap(),
+                };
+                ready.send(Ok(())).unwrap();
+                m.run(stop.as_fd(), &mut |_| {}).expect("monitor run");
+            })
+        };
+        ready_rx.recv().unwrap().expect("monitor setup");
+        let scratch = tempfile::tempdir().unwrap();
+        let mut hosts = vec![];
+        for nf in dep.nfs.clone() {
+            let (dep, stop, ready, scratch) = (
+                dep.clone(),
+                stop.clone(),
+                ready_tx.clone(),
+                scratch.path().to_path_buf(),
+            );
+            hosts.push(std::thread::spawn(move || {
+                let mut c = CNf::load(&nf.id, &nf.object, &nf.config, &scratch).expect("load NF");
+                let mut host = NfHost::attach(dep, &nf.id).expect("attach");
+                ready.send(Ok(())).unwrap();
+                host.run(&mut c, stop.as_fd(), &RunOptions::default())
+                    .expect("run");
+            }));
+        }
+        for _ in &dep.nfs {
+            ready_rx.recv().unwrap().unwrap();
+        }
+        // 300 UDP frames over 30 flows, every third one to port 53 (dropped).
+        let mut packets = Packets::new();
+        for i in 0..300u32 {
+            let dport = if i % 3 == 0 {
+                53
+            } else {
+                1000 + (i % 10) as u16
+            };
+            let f = PacketBuilder::udp(
+                [10, 0, 0, (i % 30) as u8 + 1].into(),
+                [192, 168, 1, 1].into(),
+                4000 + (i % 30) as u16,
+                dport,
+            )
+            .payload(&i.to_be_bytes())
+            .frame_len(96)
+            .build();
+            packets.push(u64::from(i) * 1000, &f);
+        }
+        let exec = ExecChain::from_spec(
+            &spec,
+            |inst| {
+                dep.nfs
+                    .iter()
+                    .find(|n| n.id == inst.id.0)
+                    .unwrap()
+                    .object
+                    .clone()
+            },
+            None,
+        );
+        let run = run_packets(
+            &exec,
+            &packets,
+            &ExecOptions {
+                collect_output: true,
+                ..ExecOptions::default()
+            },
+        )
+        .expect("executor");
+        let exits: Vec<bool> = {
+            let mut v = vec![false; packets.len()];
+            run.output_tags
+                .iter()
+                .for_each(|t| v[t.input as usize] = true);
+            v
+        };
+        assert_eq!(run.report.exited, 200, "{:#?}", run.report);
+        let frames: Vec<Vec<u8>> = packets.iter().map(|p| p.data.to_vec()).collect();
+        let mut got = in_ns(&peer, move || {
+            let (tx, rx) = (ip_socket("vi0"), ip_socket("vo0"));
+            let mut got = vec![];
+            let mut buf = vec![0u8; 2048];
+            for (f, exits) in frames.iter().zip(exits) {
+                // SAFETY: sending our buffer.
+                assert_eq!(
+                    unsafe { libc::send(tx.as_raw_fd(), f.as_ptr().cast(), f.len(), 0) },
+                    f.len() as isize
+                );
+                if exits {
+                    // SAFETY: receiving into our buffer.
+                    let rc = unsafe {
+                        libc::recv(rx.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len(), 0)
+                    };
+                    if rc < 0 {
+                        break;
+                    }
+                    got.push(buf[..rc as usize].to_vec());
+                }
+            }
+            got
+        })
+        .join()
+        .unwrap();
+        let one: u64 = 1;
+        // SAFETY: writing 8 bytes to our eventfd stops every thread.
+        unsafe { libc::write(stop.as_raw_fd(), (&one as *const u64).cast(), 8) };
+        for h in hosts {
+            h.join().expect("NF host thread");
+        }
+        monitor.join().expect("monitor thread");
+        let mut want: Vec<Vec<u8>> = run
+            .output
+            .unwrap()
+            .iter()
+            .map(|p| p.data.to_vec())
+            .collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got.len(), want.len(), "frames out of the emitted chain");
+        assert!(got == want, "frames differ from the executor's");
+        assert!(!dep.monitor.socket.exists(), "monitor socket left behind");
+    }
 }

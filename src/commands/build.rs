@@ -64,7 +64,13 @@ fn write(dir: &Path, name: &str, text: &str) -> anyhow::Result<PathBuf> {
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     for s in &args.emit {
         match s {
-            Stage::Reduced => return Err(nfc::Failure::not_available("reduce").into()),
+            Stage::Reduced => {
+                return Err(nfc::Failure::diag(
+                    Diagnostic::error("E0900", "the reduce stage is not available in `nfc build` yet")
+                        .with_hint("the NFReducer passes exist as a library (crates/reducer, see its reduce_one example) but are not wired into the driver"),
+                )
+                .into())
+            }
             Stage::Prediction => return Err(nfc::Failure::not_available("predict").into()),
             _ => {}
         }

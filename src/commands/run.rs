@@ -31,14 +31,16 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     let input = match (&args.pcap, &chain.traffic) {
         (Some(p), _) => p.clone(),
         (None, Traffic::Pcap { path }) => path.clone(),
-        (None, Traffic::Synthetic(_)) => return Err(nfc::Failure::diag(
-            Diagnostic::error("E0202", "no input pcap: the chain's traffic is synthetic")
-                .with_hint(format!(
+        (None, Traffic::Synthetic(_)) => {
+            return Err(nfc::Failure::diag(
+                Diagnostic::error("E0202", "no input pcap: the chain's traffic is synthetic")
+                    .with_hint(format!(
                 "generate one: nfc trace gen --chain {} -o trace.pcap, then pass --pcap trace.pcap",
                 args.chain.display()
             )),
-        )
-        .into()),
+            )
+            .into())
+        }
     };
     if !input.is_file() {
         return Err(nfc::Failure::diag(Diagnostic::error(

@@ -270,7 +270,9 @@ fn last_json(stdout: &str) -> Option<serde_json::Value> {
     }
     stdout.lines().rev().find_map(|l| {
         let l = l.trim();
-        (l.starts_with('{') || l.starts_with('[')).then(|| serde_json::from_str(l).ok()).flatten()
+        (l.starts_with('{') || l.starts_with('['))
+            .then(|| serde_json::from_str(l).ok())
+            .flatten()
     })
 }
 
@@ -314,31 +316,55 @@ fn bench(rest: &[String]) -> Result<()> {
     let mut results = serde_json::Map::new();
     let mut md = String::from("# nfc benchmark report\n\nEvery number below was measured in this run on this machine. Ratios compare configurations within one run; instruction counts come from valgrind callgrind.\n\n");
     let mut failed = vec![];
-    for step in steps.iter().filter(|s| only.is_empty() || only.contains(&s.name)) {
+    for step in steps
+        .iter()
+        .filter(|s| only.is_empty() || only.contains(&s.name))
+    {
         eprintln!("\n==> bench {}: {}", step.name, step.what);
         if step.needs_root && !root_user {
             eprintln!("    SKIPPED: needs root (network namespaces, AF_XDP)");
-            md.push_str(&format!("## {}\n\n{}\n\nSKIPPED: needs root.\n\n", step.name, step.what));
-            results.insert(step.name.into(), serde_json::json!({"skipped": "needs root"}));
+            md.push_str(&format!(
+                "## {}\n\n{}\n\nSKIPPED: needs root.\n\n",
+                step.name, step.what
+            ));
+            results.insert(
+                step.name.into(),
+                serde_json::json!({"skipped": "needs root"}),
+            );
             continue;
         }
         let started = std::time::Instant::now();
-        let output = cargo().args(&step.args).env("NFC_PRIVILEGED_TESTS", if root_user { "1" } else { "0" }).output()?;
+        let output = cargo()
+            .args(&step.args)
+            .env("NFC_PRIVILEGED_TESTS", if root_user { "1" } else { "0" })
+            .output()?;
         let secs = started.elapsed().as_secs_f64();
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        std::fs::write(out.join(format!("{}.log", step.name)), format!("{stdout}\n--- stderr ---\n{stderr}"))?;
+        std::fs::write(
+            out.join(format!("{}.log", step.name)),
+            format!("{stdout}\n--- stderr ---\n{stderr}"),
+        )?;
         let ok = output.status.success();
         if !ok {
             failed.push(step.name);
-            eprintln!("    FAILED ({}); log: {}", output.status, out.join(format!("{}.log", step.name)).display());
+            eprintln!(
+                "    FAILED ({}); log: {}",
+                output.status,
+                out.join(format!("{}.log", step.name)).display()
+            );
         } else {
             eprintln!("    done in {secs:.0} s");
         }
         // Criterion's per-benchmark lines and each bench's own summary.
         let summary: Vec<&str> = stdout
             .lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with("Benchmarking") && !l.contains("Warming up") && !l.contains("Collecting"))
+            .filter(|l| {
+                !l.trim().is_empty()
+                    && !l.starts_with("Benchmarking")
+                    && !l.contains("Warming up")
+                    && !l.contains("Collecting")
+            })
             .collect();
         md.push_str(&format!(
             "## {}\n\n{}\n\n`cargo {}` ({}, {secs:.0} s)\n\n```\n{}\n```\n\n",
@@ -360,9 +386,15 @@ fn bench(rest: &[String]) -> Result<()> {
             }),
         );
     }
-    std::fs::write(out.join("report.json"), serde_json::to_string_pretty(&serde_json::Value::Object(results))?)?;
+    std::fs::write(
+        out.join("report.json"),
+        serde_json::to_string_pretty(&serde_json::Value::Object(results))?,
+    )?;
     std::fs::write(out.join("report.md"), md)?;
-    eprintln!("\nbench report: {} and report.json", out.join("report.md").display());
+    eprintln!(
+        "\nbench report: {} and report.json",
+        out.join("report.md").display()
+    );
     if !failed.is_empty() {
         bail!("benchmarks failed: {}", failed.join(", "));
     }

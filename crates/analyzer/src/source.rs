@@ -161,9 +161,18 @@ mod tests {
     fn bad_paths_are_errors_not_panics() {
         let d = tempfile::tempdir().unwrap();
         let missing = d.path().join("nope");
-        assert!(matches!(input_from_paths(None, &[missing]), Err(AnalyzeError::Io { .. })));
-        assert!(matches!(input_from_paths(None, &[d.path().to_path_buf()]), Err(AnalyzeError::NoSources { .. })));
-        assert!(matches!(input_from_paths(Some("x"), &[]), Err(AnalyzeError::NoSources { .. })));
+        assert!(matches!(
+            input_from_paths(None, &[missing]),
+            Err(AnalyzeError::Io { .. })
+        ));
+        assert!(matches!(
+            input_from_paths(None, &[d.path().to_path_buf()]),
+            Err(AnalyzeError::NoSources { .. })
+        ));
+        assert!(matches!(
+            input_from_paths(Some("x"), &[]),
+            Err(AnalyzeError::NoSources { .. })
+        ));
         std::fs::write(d.path().join("a.c"), "int x;").unwrap();
         std::fs::write(d.path().join("notes.txt"), "x").unwrap();
         let i = input_from_paths(None, &[d.path().to_path_buf()]).unwrap();

@@ -205,7 +205,11 @@ impl MarkedEventReceiver for Builder {
                         Some((k, _)) if (k.line, k.col) < (ml, mc) => (k.line, k.col),
                         _ => (ml, mc),
                     };
-                    let node = Node { kind: NodeKind::Map(items), line, col };
+                    let node = Node {
+                        kind: NodeKind::Map(items),
+                        line,
+                        col,
+                    };
                     self.push_node(node, anchor);
                 }
             }

@@ -8,7 +8,9 @@
 //! forwards every new frame intact. It then kills and restarts the entry NF,
 //! which owns the RX socket and the UMEM frames, to check that a restarted
 //! host does not hand out frames still in flight (corrupted or duplicated
-//! frames would show up at the egress). Skips loudly without root.
+//! frames would show up at the egress), including under a burst larger
+//! than the NF's frame pool (drops allowed, duplicates not). Skips loudly
+//! without root.
 
 mod netns_common;
 
@@ -257,6 +259,37 @@ fn netns_resilience_kill_and_restart_nf() {
         );
         assert_eq!(all, want, "round {round}");
     }
+    // 5b. Restart nf0 once more and overload it with one burst larger than
+    //     its frame pool: frames may be dropped at the ingress, but a frame
+    //     must never be handed to the kernel twice (that would deliver one
+    //     packet twice or overwrite another in flight).
+    kill9(&mut nfs[0]);
+    nfs[0] = spawn_nf(&dep, "nf0");
+    send(&tx, 10_000..11_500);
+    let tv = libc::timeval {
+        tv_sec: 1,
+        tv_usec: 0,
+    };
+    // SAFETY: valid timeval; ends the receive loop once the burst is through.
+    unsafe {
+        libc::setsockopt(
+            rx.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_RCVTIMEO,
+            (&tv as *const libc::timeval).cast(),
+            16,
+        )
+    };
+    let mut burst = recv(&rx, 1500, K - 1);
+    let n = burst.len();
+    burst.sort_unstable();
+    burst.dedup();
+    assert_eq!(
+        burst.len(),
+        n,
+        "frames delivered twice after restarting nf0"
+    );
+    assert!(n > 0, "no burst frame delivered");
     assert!(
         monitor.child.try_wait().unwrap().is_none(),
         "monitor exited"

@@ -63,10 +63,9 @@ impl Val {
                 self.hdr = Some(h);
                 self.off = o.off;
             }
-            (Some(a), Some(b)) if a == b
-                && self.off != o.off => {
-                    self.off = None;
-                }
+            (Some(a), Some(b)) if a == b && self.off != o.off => {
+                self.off = None;
+            }
             _ => {}
         }
         if self.konst != o.konst {

@@ -148,7 +148,8 @@ fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
                     }) {
                         let state_ty = b.split_once('<').map(|(_, r)| {
                             r.trim_end_matches('>')
-                                .split(',').next_back()
+                                .split(',')
+                                .next_back()
                                 .unwrap_or("")
                                 .trim()
                                 .to_string()
@@ -600,8 +601,7 @@ pub fn analyze_static(
             }
         }
         // Index keys: tbl[hash(src)] here, tbl[hash(dst)] there.
-        let mut keys_by_obj: BTreeMap<&str, Vec<KeyUse>> =
-            BTreeMap::new();
+        let mut keys_by_obj: BTreeMap<&str, Vec<KeyUse>> = BTreeMap::new();
         for a in &ev.accesses {
             if a.kind == FnKind::Packet && !a.key.is_empty() {
                 keys_by_obj

@@ -635,15 +635,15 @@ impl<'t> Program<'t> {
         if matches!(
             ty.kind(),
             "struct_specifier" | "union_specifier" | "class_specifier"
-        )
-            && ty.child_by_field_name("body").is_some() {
-                let forced = if ty.child_by_field_name("name").is_none() {
-                    Some(format!("anon@{}:{}", fi, ty.start_byte()))
-                } else {
-                    None
-                };
-                self.add_struct(fi, ty, forced);
-            }
+        ) && ty.child_by_field_name("body").is_some()
+        {
+            let forced = if ty.child_by_field_name("name").is_none() {
+                Some(format!("anon@{}:{}", fi, ty.start_byte()))
+            } else {
+                None
+            };
+            self.add_struct(fi, ty, forced);
+        }
         let mut c = n.walk();
         let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
