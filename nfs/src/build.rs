@@ -187,7 +187,11 @@ pub fn build(name: &str, sources: &[PathBuf], opts: &BuildOptions) -> Result<Bui
     fs::create_dir_all(&dir).map_err(|e| NfsError::io(&dir, e))?;
     // Build into unique temporaries and rename, so concurrent builds of the
     // same NF never observe a half-written file.
-    let tmp = |ext: &str| dir.join(format!(".{name}.{}.{ext}", std::process::id()));
+    // The suffix must be unique per call, not per process: tests build the
+    // same NF from several threads at once.
+    static BUILD_SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let seq = BUILD_SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = |ext: &str| dir.join(format!(".{name}.{}.{seq}.{ext}", std::process::id()));
 
     let so_tmp = tmp("so");
     let mut cmd = Command::new(&clang);

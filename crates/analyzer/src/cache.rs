@@ -84,7 +84,10 @@ pub fn store(
         message: e.to_string(),
     })?;
     let p = path_for(dir, name, key);
-    let tmp = p.with_extension(format!("json.tmp{}", std::process::id()));
+    // Unique per call: threads of one process may store the same NF at once.
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = p.with_extension(format!("json.tmp{}-{seq}", std::process::id()));
     std::fs::write(&tmp, json).map_err(|e| AnalyzeError::Io {
         path: tmp.clone(),
         source: e,

@@ -39,7 +39,10 @@ pub fn build_nf(source: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join(format!("{name}-{}.so", &hex::encode(h.finalize())[..16]));
     if !out.is_file() {
-        let tmp = dir.join(format!("{name}.{}.tmp", std::process::id()));
+        // Unique per call: several test threads may build the same NF at once.
+        static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = dir.join(format!("{name}.{}.{seq}.tmp", std::process::id()));
         let status = Command::new("clang-19")
             .args([
                 "-O2",
