@@ -297,12 +297,23 @@ pub fn place_chain(
     opts: &PlaceOptions,
 ) -> Result<(nfc_core::Plan, Vec<Diagnostic>), Failure> {
     let nfs = nfc_placer::facts_for_chain(chain, facts).map_err(place_failure)?;
+    place_nfs(&nfs, &chain.resources, traffic, opts)
+}
+
+/// Place NFs given as (id, facts) on `resources`; the NIC's RSS input mode
+/// comes from the resources, overriding `opts`.
+pub fn place_nfs(
+    nfs: &[(String, Facts)],
+    resources: &nfc_core::chain::Resources,
+    traffic: &TrafficProfile,
+    opts: &PlaceOptions,
+) -> Result<(nfc_core::Plan, Vec<Diagnostic>), Failure> {
     let mut opts = opts.clone();
-    opts.rss_input = match chain.resources.nic.rss_input {
+    opts.rss_input = match resources.nic.rss_input {
         nfc_core::chain::RssInput::FieldSelect => nfc_placer::RssInputMode::FieldSelect,
         nfc_core::chain::RssInput::Tuple => nfc_placer::RssInputMode::Tuple,
     };
-    nfc_placer::place(&nfs, &chain.resources, traffic, &opts).map_err(place_failure)
+    nfc_placer::place(nfs, resources, traffic, &opts).map_err(place_failure)
 }
 
 fn place_failure(e: nfc_placer::PlaceError) -> Failure {

@@ -54,3 +54,70 @@ fn build_help_is_complete() {
 fn missing_chain_file() {
     assert_cmd_snapshot!(nfc().args(["check", "tests/bad/no-such-file.yaml"]));
 }
+
+/// FlowMage Fig. 7 through the CLI: an operator's .click is rewritten in place
+/// with the RSS configuration and each stateful element's sharing mode.
+#[test]
+fn click_config_is_rewritten_for_sharing() {
+    let out = tempfile::tempdir().unwrap();
+    let status = nfc()
+        .args([
+            "build",
+            "tests/data/operator.click",
+            "--target",
+            "fastclick",
+            "--source-root",
+            "nfs/click",
+            "--no-cache",
+            "-o",
+        ])
+        .arg(out.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let rewritten = std::fs::read_to_string(out.path().join("operator.click")).unwrap();
+    insta::assert_snapshot!(rewritten);
+}
+
+/// The analyzer's JSON contract: the keys the evaluation harness reads.
+#[test]
+fn analyze_json_has_the_stable_keys() {
+    let output = nfc()
+        .args([
+            "--format",
+            "json",
+            "analyze",
+            "nfs/flow_counter",
+            "nfs/policer",
+            "--no-cache",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let arr = v.as_array().unwrap();
+    assert_eq!(arr.len(), 2);
+    for nf in arr {
+        for key in [
+            "nf",
+            "stateful",
+            "flow_key",
+            "symmetric",
+            "intensity",
+            "pointer_chasing",
+            "evidence",
+        ] {
+            assert!(nf.get(key).is_some(), "missing `{key}` in {nf}");
+        }
+    }
+    assert_eq!(
+        arr[0]["flow_key"],
+        serde_json::json!(["src_ip", "dst_ip", "src_port", "dst_port", "proto"])
+    );
+    assert_eq!(arr[1]["flow_key"], serde_json::json!(["dst_ip"]));
+    assert_eq!(arr[1]["intensity"], "per-packet");
+}

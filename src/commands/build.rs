@@ -171,13 +171,12 @@ fn build_click(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
         cores: args.cores,
         ..Default::default()
     };
-    let (plan, d) = nfc_placer::place(
+    let (plan, d) = driver::place_nfs(
         &facts_by_element,
         &resources,
         &nfc_placer::TrafficProfile::default(),
         &driver::PlaceOptions::default(),
-    )
-    .map_err(|e| nfc::Failure::diag(Diagnostic::error("E0400", e.to_string())))?;
+    )?;
     let rewritten = nfc::emit::fastclick::rewrite_click(&text, &file, &facts_by_element, &plan)
         .map_err(nfc::Failure::Diagnostics)?;
     std::fs::create_dir_all(&args.output)?;
