@@ -27,7 +27,7 @@ use flash_rt::offline::{run_packets, ExecChain, ExecOptions, ExecRun};
 use flash_rt::trace::{pcap, Packets};
 use netns_common::*;
 use nfc_core::chain::{ChainSpec, NfSource, TrafficSpec};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Command;
@@ -186,50 +186,7 @@ fn ep_nf(id: &str, port: u32) -> Endpoint {
 
 /// An AF_PACKET socket on `ifname` that sees IPv4 frames only (no IPv6 noise).
 fn ip_socket(ifname: &str) -> OwnedFd {
-    // SAFETY: plain socket() call.
-    let fd = unsafe {
-        libc::socket(
-            libc::AF_PACKET,
-            libc::SOCK_RAW | libc::SOCK_CLOEXEC,
-            i32::from(ETH_P_IP.to_be()),
-        )
-    };
-    assert!(fd >= 0, "AF_PACKET: {}", std::io::Error::last_os_error());
-    // SAFETY: fresh fd.
-    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
-    let c = std::ffi::CString::new(ifname).unwrap();
-    // SAFETY: valid C string.
-    let idx = unsafe { libc::if_nametoindex(c.as_ptr()) } as i32;
-    assert!(idx > 0, "no {ifname}");
-    // SAFETY: zeroed sockaddr_ll is valid.
-    let mut sa: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
-    sa.sll_family = libc::AF_PACKET as u16;
-    sa.sll_protocol = ETH_P_IP.to_be();
-    sa.sll_ifindex = idx;
-    // SAFETY: valid sockaddr_ll.
-    let rc = unsafe {
-        libc::bind(
-            fd.as_raw_fd(),
-            (&sa as *const libc::sockaddr_ll).cast(),
-            std::mem::size_of::<libc::sockaddr_ll>() as u32,
-        )
-    };
-    assert_eq!(rc, 0, "bind: {}", std::io::Error::last_os_error());
-    let tv = libc::timeval {
-        tv_sec: 10,
-        tv_usec: 0,
-    };
-    // SAFETY: valid timeval; bounds a failing test only.
-    unsafe {
-        libc::setsockopt(
-            fd.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_RCVTIMEO,
-            (&tv as *const libc::timeval).cast(),
-            16,
-        )
-    };
-    fd
+    packet_socket_for(ifname, ETH_P_IP).0
 }
 
 /// Send every frame of `packets` on `tx` and collect what arrives on `rx`,

@@ -190,7 +190,13 @@ pub fn in_netns<T: Send + 'static>(ns: &str, f: impl FnOnce() -> T + Send + 'sta
 
 /// An AF_PACKET socket bound to `ifname` for our test ethertype.
 pub fn packet_socket(ifname: &str) -> (OwnedFd, i32) {
-    let proto = (ETHERTYPE).to_be() as i32;
+    packet_socket_for(ifname, ETHERTYPE)
+}
+
+/// An AF_PACKET socket bound to `ifname` that sees frames of `ethertype` only,
+/// with a receive timeout that bounds a failing test.
+pub fn packet_socket_for(ifname: &str, ethertype: u16) -> (OwnedFd, i32) {
+    let proto = ethertype.to_be() as i32;
     // SAFETY: plain socket() call.
     let fd = unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW | libc::SOCK_CLOEXEC, proto) };
     assert!(
@@ -207,7 +213,7 @@ pub fn packet_socket(ifname: &str) -> (OwnedFd, i32) {
     // SAFETY: zeroed sockaddr_ll is valid.
     let mut sa: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
     sa.sll_family = libc::AF_PACKET as u16;
-    sa.sll_protocol = ETHERTYPE.to_be();
+    sa.sll_protocol = ethertype.to_be();
     sa.sll_ifindex = idx;
     // SAFETY: valid sockaddr_ll.
     let rc = unsafe {
