@@ -34,36 +34,6 @@ fn spawn_nf(dep: &Path, id: &str) -> Proc {
     p
 }
 
-/// Turn IPv6 off in both namespaces so the kernels' neighbour discovery
-/// does not inject frames into the chain.
-fn quiet(topo: &Topo) {
-    for ns in [&topo.dut.name, &topo.peer.name] {
-        let st = Command::new("ip")
-            .args([
-                "netns",
-                "exec",
-                ns,
-                "sysctl",
-                "-qw",
-                "net.ipv6.conf.all.disable_ipv6=1",
-                "net.ipv6.conf.default.disable_ipv6=1",
-            ])
-            .status()
-            .expect("sysctl");
-        assert!(st.success(), "disable IPv6 in {ns}");
-    }
-}
-
-fn stats(dep: &Path) -> serde_json::Value {
-    let out = Command::new(BIN).arg("stats").arg(dep).output().unwrap();
-    assert!(
-        out.status.success(),
-        "stats: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
 fn counter(st: &serde_json::Value, nf: usize, name: &str) -> u64 {
     st["nfs"][nf]["counters"][name]
         .as_u64()
