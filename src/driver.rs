@@ -111,6 +111,21 @@ pub fn build_objects(
             );
             continue;
         }
+        // A prebuilt nf.h shared object (e.g. the module `nfc build --emit
+        // reduced` writes, named by its reduced.chain.yaml) runs as is.
+        if let [so] = files.as_slice() {
+            if so.extension().is_some_and(|e| e == "so") {
+                out.push((
+                    inst.id.0.clone(),
+                    nfc_nfs::BuiltNf {
+                        name: inst.id.0.clone(),
+                        so: so.clone(),
+                        ll: so.with_extension("ll"),
+                    },
+                ));
+                continue;
+            }
+        }
         let c_files: Vec<PathBuf> = files
             .into_iter()
             .filter(|f| f.extension().is_some_and(|e| e == "c"))
@@ -330,4 +345,15 @@ fn place_failure(e: nfc_placer::PlaceError) -> Failure {
 /// Human explanation of a plan.
 pub fn explain_plan(plan: &nfc_core::Plan) -> String {
     nfc_placer::explain(plan)
+}
+
+// ------------------------------------------------------------------- reduce
+
+pub use crate::reduce::{
+    reduce_chain, Progress as ReduceProgress, ReduceMode, ReduceStageOptions, ReducedOutcome,
+};
+
+/// Names of the reducer's passes, in pipeline order (for `--dump-after`).
+pub fn reduce_pass_names() -> Vec<&'static str> {
+    nfc_reducer::pass_names()
 }

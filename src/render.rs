@@ -69,3 +69,77 @@ pub fn internal(err: &anyhow::Error, format: Format) {
         Format::Human => writeln!(e, "internal error: {err:#}\n  = note: this is a bug or an environment problem, not a problem with your input"),
     };
 }
+
+/// One progress line of the reduce stage (stderr, human format).
+pub fn reduce_progress(p: &nfc::reduce::Progress) -> String {
+    use nfc::reduce::Progress;
+    match p {
+        Progress::Compile { nfs } => format!("reduce: building {nfs} NF(s) with clang-19"),
+        Progress::Probe { nfs } => format!("reduce: probing nf_init of {nfs} NF(s) with their configuration"),
+        Progress::Passes {
+            passes,
+            verify_packets,
+        } => format!(
+            "reduce: running {passes} passes, then the differential check on about {verify_packets} packets"
+        ),
+    }
+}
+
+/// The human summary of a reduction (stderr).
+pub fn reduce_summary(s: &nfc::reduce::ReduceSummary, files: &nfc::reduce::ReducedFiles) -> String {
+    let pct = |before: u64, after: u64| {
+        if before == 0 {
+            0.0
+        } else {
+            100.0 * (before as f64 - after as f64) / before as f64
+        }
+    };
+    let mut t = format!(
+        "reduced {} into {}\n",
+        s.nfs.join(" → "),
+        files.so.display()
+    );
+    t.push_str(&format!(
+        "  passes run: {} ({})\n",
+        s.passes.len(),
+        s.passes.join(", ")
+    ));
+    t.push_str(&format!(
+        "  instructions: {} → {} ({:.0}% removed)\n  basic blocks: {} → {} ({:.0}% removed)\n",
+        s.instructions_before,
+        s.instructions_after,
+        pct(s.instructions_before, s.instructions_after),
+        s.blocks_before,
+        s.blocks_after,
+        pct(s.blocks_before, s.blocks_after),
+    ));
+    let total: usize = s.removals_by_pass.values().sum();
+    let by: Vec<String> = s
+        .removals_by_pass
+        .iter()
+        .map(|(p, n)| format!("{p} {n}"))
+        .collect();
+    t.push_str(&format!(
+        "  changes reported: {total}{}\n",
+        if by.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", by.join(", "))
+        }
+    ));
+    if s.observability_kept > 0 {
+        t.push_str(&format!(
+            "  observability logic kept: {} call(s) (--strip-observability removes them)\n",
+            s.observability_kept
+        ));
+    }
+    match &s.verification {
+        Some(v) => t.push_str(&format!(
+            "  differential check: {} packets, 0 mismatches ({} dropped, {} forwarded), final state equal\n",
+            v.packets, v.dropped, v.forwarded
+        )),
+        None => t.push_str("  differential check: not run\n"),
+    }
+    t.push_str(&format!("  took {} ms\n", s.millis));
+    t
+}

@@ -121,3 +121,308 @@ fn analyze_json_has_the_stable_keys() {
     assert_eq!(arr[1]["flow_key"], serde_json::json!(["dst_ip"]));
     assert_eq!(arr[1]["intensity"], "per-packet");
 }
+
+// ------------------------------------------------------------ --emit reduced
+
+/// Reduce-stage runs: a scratch directory for outputs and the build cache,
+/// and filters that replace it and the volatile numbers of the summary.
+struct ReduceRun {
+    dir: tempfile::TempDir,
+}
+
+impl ReduceRun {
+    fn new() -> Self {
+        ReduceRun {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+    fn out(&self) -> std::path::PathBuf {
+        self.dir.path().join("out")
+    }
+    /// `nfc build <chain> --emit reduced -o <out> --cache-dir <cache>` plus `extra`.
+    fn build(&self, chain: &str, extra: &[&str]) -> Command {
+        let mut c = nfc();
+        c.args(["build", chain, "--emit", "reduced", "-o"])
+            .arg(self.out())
+            .arg("--cache-dir")
+            .arg(self.dir.path().join("cache"))
+            .args(extra);
+        c
+    }
+    fn settings(&self) -> insta::Settings {
+        let mut s = insta::Settings::clone_current();
+        s.add_filter(
+            &regex_escape(&self.dir.path().display().to_string()),
+            "[TMP]",
+        );
+        // Counts depend on the reducer's passes, which evolve; the tests below
+        // check the numbers that matter (packets, mismatches) from the JSON.
+        s.add_filter(r"passes run: .*", "passes run: [PASSES]");
+        s.add_filter(r"passes, in order: .*", "passes, in order: [PASSES]");
+        s.add_filter(r"changes reported: .*", "changes reported: [CHANGES]");
+        s.add_filter(r"running \d+ passes", "running [N] passes");
+        s.add_filter(r"\b\d+ (packets|ms|dropped|forwarded)\b", "[N] $1");
+        s.add_filter(r"\b\d+ → \d+ \(\d+% removed\)", "[N] → [N] ([P]% removed)");
+        s
+    }
+}
+
+fn regex_escape(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '/' || c == '_' || c == '-' {
+                c.to_string()
+            } else {
+                format!("\\{c}")
+            }
+        })
+        .collect()
+}
+
+/// `--emit reduced` on a firewall → IDS chain: progress and summary on
+/// stderr, the reduced .ll/.so, a JSON report that parses and says what was
+/// removed, and a chain file for the reduced module.
+#[test]
+fn emit_reduced_writes_artifacts_and_summary() {
+    let run = ReduceRun::new();
+    run.settings().bind(|| {
+        assert_cmd_snapshot!(run.build("tests/data/reduce/fw-ids.yaml", &[]));
+    });
+    let out = run.out();
+    for f in [
+        "reduced.ll",
+        "reduced.so",
+        "reduced.report.json",
+        "reduced.chain.yaml",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let ir = std::fs::read_to_string(out.join("reduced.ll")).unwrap();
+    assert!(ir.contains("define") && ir.contains("@nf_process"));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("reduced.report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["fell_back"], false);
+    let removals = report["chain"]["removals"].as_array().unwrap();
+    assert!(!removals.is_empty());
+    for r in removals {
+        assert!(
+            r["pass"].is_string() && r["nf"].is_string() && r["what"].is_string(),
+            "{r}"
+        );
+    }
+    assert!(report["verification"]["packets"].as_u64().unwrap() > 1000);
+}
+
+/// The same run as JSON: the summary lists every pass of the pipeline and
+/// shrinks the IR.
+#[test]
+fn emit_reduced_json_summary() {
+    let run = ReduceRun::new();
+    let output = nfc()
+        .args(["--format", "json"])
+        .args(run.build("tests/data/reduce/fw-ids.yaml", &[]).get_args())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let s = &v["reduced"]["summary"];
+    let passes: Vec<&str> = s["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(passes, nfc::driver::reduce_pass_names());
+    assert!(s["instructions_after"].as_u64() < s["instructions_before"].as_u64());
+    assert!(s["blocks_after"].as_u64() < s["blocks_before"].as_u64());
+    assert_eq!(s["nfs"], serde_json::json!(["fw", "ids"]));
+}
+
+/// `--dump-after <pass>` prints the IR after that pass on stdout.
+#[test]
+fn dump_after_prints_ir() {
+    let names = nfc::driver::reduce_pass_names();
+    let pass = names.iter().find(|n| !n.starts_with("llvm-")).unwrap();
+    let run = ReduceRun::new();
+    let output = run
+        .build("tests/data/reduce/fw-ids.yaml", &["--dump-after", pass])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let ir = String::from_utf8(output.stdout).unwrap();
+    assert!(ir.contains("define"), "{ir}");
+    assert!(
+        !ir.contains("wrote "),
+        "the file list must not mix with the IR"
+    );
+}
+
+/// An unknown pass name is a diagnostic listing the real ones.
+#[test]
+fn dump_after_unknown_pass() {
+    let run = ReduceRun::new();
+    let output = run
+        .build(
+            "tests/data/reduce/fw-ids.yaml",
+            &["--dump-after", "no-such-pass"],
+        )
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for n in nfc::driver::reduce_pass_names() {
+        assert!(stderr.contains(n), "{n} not listed in {stderr}");
+    }
+    run.settings().bind(|| {
+        assert_cmd_snapshot!(run.build(
+            "tests/data/reduce/fw-ids.yaml",
+            &["--dump-after", "no-such-pass"]
+        ));
+    });
+}
+
+/// Chains the reducer cannot take: strict fails with a diagnostic naming the
+/// NF and why (exit 1); best-effort warns the same and builds unreduced.
+#[test]
+fn strict_and_best_effort_on_unreducible_chains() {
+    for chain in [
+        // A DAG: the load balancer fans out to two NFs.
+        "examples/flash-dag.yaml",
+        // The firewall's nf_init rejects a rule's protocol.
+        "tests/data/reduce/bad-config.yaml",
+        // A two-port NF in the middle of a line.
+        "tests/data/reduce/lb-line.yaml",
+    ] {
+        for mode in ["strict", "best-effort"] {
+            let run = ReduceRun::new();
+            let name = format!(
+                "{}-{mode}",
+                Path::new(chain).file_stem().unwrap().to_string_lossy()
+            );
+            let mut s = run.settings();
+            s.set_snapshot_suffix(name);
+            s.bind(|| {
+                assert_cmd_snapshot!(run.build(chain, &[&format!("--reduce={mode}")]));
+            });
+            let report = run.out().join("reduced.report.json");
+            assert!(!run.out().join("reduced.so").exists());
+            if mode == "best-effort" {
+                let v: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+                assert_eq!(v["fell_back"], true);
+                assert!(!v["diagnostics"].as_array().unwrap().is_empty());
+            }
+        }
+    }
+}
+
+/// A .click configuration is Click elements, which the reducer cannot take.
+#[test]
+fn emit_reduced_on_click_config() {
+    let run = ReduceRun::new();
+    run.settings().bind(|| {
+        assert_cmd_snapshot!(run.build(
+            "tests/data/operator.click",
+            &[
+                "--target",
+                "fastclick",
+                "--source-root",
+                "nfs/click",
+                "--no-cache"
+            ]
+        ));
+    });
+}
+
+/// The reduced module is runnable: `nfc run` over the same trace through the
+/// original chain and through reduced.chain.yaml writes identical pcaps.
+#[test]
+fn reduced_module_runs_like_the_original_chain() {
+    let chain = "tests/data/reduce/fw-ids.yaml";
+    let run = ReduceRun::new();
+    let dir = run.dir.path();
+    let cache = dir.join("cache");
+    let ok = |c: &mut Command| {
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    ok(nfc()
+        .args(["trace", "gen", "--chain", chain, "-o"])
+        .arg(dir.join("trace.pcap")));
+    ok(&mut run.build(chain, &[]));
+    let original = ok(nfc()
+        .args(["run", chain, "--pcap"])
+        .arg(dir.join("trace.pcap"))
+        .arg("--out")
+        .arg(dir.join("original.pcap"))
+        .arg("--cache-dir")
+        .arg(&cache));
+    let reduced = ok(nfc()
+        .arg("run")
+        .arg(run.out().join("reduced.chain.yaml"))
+        .arg("--pcap")
+        .arg(dir.join("trace.pcap"))
+        .arg("--out")
+        .arg(dir.join("reduced.pcap"))
+        .arg("--cache-dir")
+        .arg(&cache));
+    // The trace exercises both NFs' drop rules, so equality is not vacuous.
+    let totals = |s: &str| s.lines().next().unwrap().to_string();
+    assert_eq!(totals(&original), totals(&reduced));
+    assert!(!original.contains(" 0 dropped"), "{original}");
+    let a = std::fs::read(dir.join("original.pcap")).unwrap();
+    let b = std::fs::read(dir.join("reduced.pcap")).unwrap();
+    assert!(a.len() > 24, "no packets left the chain");
+    assert!(a == b, "output pcaps differ");
+}
+
+/// Logging in a user NF is reported and kept by default, and removed (as a
+/// `slice` removal in the report) with `--strip-observability`.
+#[test]
+fn strip_observability_removes_logging_only_when_asked() {
+    let chain = "tests/data/reduce/logger-fw.yaml";
+    let calls_fprintf = |run: &ReduceRun| {
+        std::fs::read_to_string(run.out().join("reduced.ll"))
+            .unwrap()
+            .lines()
+            .any(|l| l.contains("call") && l.contains("@fprintf("))
+    };
+    let kept = ReduceRun::new();
+    let o = kept.build(chain, &[]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning[R0101]") && stderr.contains("fprintf"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--strip-observability"), "{stderr}");
+    assert!(calls_fprintf(&kept));
+
+    let stripped = ReduceRun::new();
+    let o = stripped
+        .build(chain, &["--strip-observability"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(!stderr.contains("R0101"), "{stderr}");
+    assert!(!calls_fprintf(&stripped));
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(stripped.out().join("reduced.report.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(report["chain"]["removals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["pass"] == "slice" && r["what"].as_str().unwrap().contains("fprintf")));
+}

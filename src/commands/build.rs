@@ -1,5 +1,7 @@
 //! `nfc build`: compile a chain (chain.yaml) or rewrite a FastClick
-//! configuration (.click) for a target, writing the stages' outputs on request.
+//! configuration (.click) for a target, writing the stages' outputs on request
+//! (`--emit facts,reduced,plan`). `--emit reduced` runs the reducer stage
+//! (`nfc::reduce`) and renders its progress and summary on stderr.
 
 use super::analyze::AnalyzerArgs;
 use super::{out, warnings, Format};
@@ -13,9 +15,10 @@ use std::process::ExitCode;
 pub struct Args {
     /// The chain: a chain.yaml, or an existing FastClick .click configuration to rewrite.
     pub input: PathBuf,
-    /// What to emit: a FastClick config, a flash-rt AF_XDP deployment, or an Agilio SmartNIC offload plan.
+    /// What to emit: a FastClick config, a flash-rt AF_XDP deployment, or an Agilio SmartNIC offload plan
+    /// (optional when `--emit` says what to write).
     #[arg(long, value_enum)]
-    pub target: Target,
+    pub target: Option<Target>,
     /// Output directory (created if missing).
     #[arg(short, long, default_value = "nfc-out")]
     pub output: PathBuf,
@@ -23,6 +26,19 @@ pub struct Args {
     /// (comma-separated: facts, reduced, plan, prediction).
     #[arg(long, value_delimiter = ',', value_enum)]
     pub emit: Vec<Stage>,
+    /// With `--emit reduced`: `strict` fails the build when the reducer cannot take the chain or
+    /// fails on it (exit 1); `best-effort` warns with the same diagnostic and builds the chain
+    /// unreduced.
+    #[arg(long, value_enum, default_value_t = ReduceArg::Strict)]
+    pub reduce: ReduceArg,
+    /// Print the reduced chain's LLVM IR right after this reducer pass to stdout (implies
+    /// `--emit reduced`; an unknown name lists the passes).
+    #[arg(long, value_name = "PASS")]
+    pub dump_after: Option<String>,
+    /// With `--emit reduced`: remove logging and statistics output (printf, syslog, ...) that
+    /// cannot influence verdicts, packets or state. Without it such logic is reported, not removed.
+    #[arg(long)]
+    pub strip_observability: bool,
     /// For a .click input: where the FastClick element sources live (searched for the element classes).
     #[arg(long)]
     pub source_root: Option<PathBuf>,
@@ -43,11 +59,21 @@ pub enum Target {
     Agilio,
 }
 
+/// What a reducer failure does to the build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReduceArg {
+    /// Any reducer failure is a build failure.
+    Strict,
+    /// A reducer failure is a warning; the chain is built unreduced.
+    BestEffort,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Stage {
     /// The analyzer's facts per NF.
     Facts,
-    /// The reducer's report and artefacts (not available yet).
+    /// The reducer's output: reduced.ll, reduced.so, reduced.report.json and reduced.chain.yaml
+    /// (one NF running the reduced module, for `nfc run`).
     Reduced,
     /// The placer's plan.
     Plan,
@@ -62,20 +88,18 @@ fn write(dir: &Path, name: &str, text: &str) -> anyhow::Result<PathBuf> {
 }
 
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
-    for s in &args.emit {
-        match s {
-            Stage::Reduced => {
-                return Err(nfc::Failure::diag(
-                    Diagnostic::error("E0900", "the reduce stage is not available in `nfc build` yet")
-                        .with_hint("the NFReducer passes exist as a library (crates/reducer, see its reduce_one example) but are not wired into the driver"),
-                )
-                .into())
-            }
-            Stage::Prediction => return Err(nfc::Failure::not_available("predict").into()),
-            _ => {}
-        }
+    if args.emit.contains(&Stage::Prediction) {
+        return Err(nfc::Failure::not_available("predict").into());
     }
-    if args.target == Target::Agilio {
+    let reduce = args.emit.contains(&Stage::Reduced) || args.dump_after.is_some();
+    if args.target.is_none() && args.emit.is_empty() && !reduce {
+        return Err(nfc::Failure::diag(
+            Diagnostic::error("E0503", "nothing to build: no --target and no --emit")
+                .with_hint("pass --target fastclick|flash|agilio, or --emit facts,reduced,plan"),
+        )
+        .into());
+    }
+    if args.target == Some(Target::Agilio) {
         return Err(nfc::Failure::not_available("agilio target").into());
     }
     if args.input.extension().is_some_and(|e| e == "click") {
@@ -85,44 +109,126 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     let opts = args.analyzer.options()?;
     std::fs::create_dir_all(&args.output)
         .with_context(|| format!("creating {}", args.output.display()))?;
-    let (facts, d) = driver::analyze_chain(&chain, &opts)?;
-    diags.extend(d);
-    let traffic = driver::traffic_profile(&chain)?;
-    let (plan, d) =
-        driver::place_chain(&chain, &facts, &traffic, &driver::PlaceOptions::default())?;
-    diags.extend(d);
+    let ws = driver::Workspace::new(&args.analyzer.cache_dir);
     let mut written = vec![];
-    if args.emit.contains(&Stage::Facts) {
-        written.push(write(
-            &args.output,
-            "facts.json",
-            &serde_json::to_string_pretty(&facts)?,
-        )?);
+    let mut reduced_json = None;
+    let mut dumped = false;
+    if reduce {
+        let ropts = driver::ReduceStageOptions {
+            out_dir: args.output.clone(),
+            mode: match args.reduce {
+                ReduceArg::Strict => driver::ReduceMode::Strict,
+                ReduceArg::BestEffort => driver::ReduceMode::BestEffort,
+            },
+            dump_after: args.dump_after.clone(),
+            strip_observability: args.strip_observability,
+            ..Default::default()
+        };
+        let mut progress = |p: driver::ReduceProgress| {
+            if fmt == Format::Human {
+                eprintln!("{}", crate::render::reduce_progress(&p));
+            }
+        };
+        match driver::reduce_chain(&ws, &chain, &ropts, &mut progress)? {
+            driver::ReducedOutcome::Reduced(r) => {
+                let nfc::reduce::Reduction {
+                    files,
+                    summary,
+                    dump,
+                    diagnostics,
+                    ..
+                } = *r;
+                diags.extend(diagnostics);
+                written.extend([
+                    files.ll.clone(),
+                    files.so.clone(),
+                    files.report.clone(),
+                    files.chain_file.clone(),
+                ]);
+                if fmt == Format::Human {
+                    eprint!("{}", crate::render::reduce_summary(&summary, &files));
+                }
+                if let Some(ir) = &dump {
+                    dumped = true;
+                    if fmt == Format::Human {
+                        out(ir)?;
+                    }
+                }
+                reduced_json = Some(serde_json::json!({
+                    "fell_back": false,
+                    "summary": summary,
+                    "files": files,
+                    "dump": dump,
+                }));
+            }
+            driver::ReducedOutcome::Unreduced {
+                report,
+                diagnostics,
+            } => {
+                diags.extend(diagnostics);
+                written.push(report.clone());
+                reduced_json = Some(serde_json::json!({ "fell_back": true, "report": report }));
+            }
+        }
     }
-    if args.emit.contains(&Stage::Plan) {
-        written.push(write(
-            &args.output,
-            "plan.json",
-            &serde_json::to_string_pretty(&plan)?,
-        )?);
-    }
-    match args.target {
-        Target::Fastclick => {
-            let text = nfc::emit::fastclick::emit_chain(&chain, &facts, &plan);
+    let needs_plan = args.target.is_some()
+        || args.emit.contains(&Stage::Facts)
+        || args.emit.contains(&Stage::Plan);
+    if needs_plan {
+        let (facts, d) = driver::analyze_chain(&chain, &opts)?;
+        diags.extend(d);
+        let traffic = driver::traffic_profile(&chain)?;
+        let (plan, d) =
+            driver::place_chain(&chain, &facts, &traffic, &driver::PlaceOptions::default())?;
+        diags.extend(d);
+        if args.emit.contains(&Stage::Facts) {
             written.push(write(
                 &args.output,
-                &format!("{}.click", chain.name),
-                &text,
+                "facts.json",
+                &serde_json::to_string_pretty(&facts)?,
             )?);
         }
-        Target::Flash => {
-            let ws = driver::Workspace::new(&args.analyzer.cache_dir);
-            written.extend(nfc::emit::flash_target(&chain, &ws, &args.output)?);
+        if args.emit.contains(&Stage::Plan) {
+            written.push(write(
+                &args.output,
+                "plan.json",
+                &serde_json::to_string_pretty(&plan)?,
+            )?);
         }
-        Target::Agilio => unreachable!("handled above"),
+        match args.target {
+            Some(Target::Fastclick) => {
+                let text = nfc::emit::fastclick::emit_chain(&chain, &facts, &plan);
+                written.push(write(
+                    &args.output,
+                    &format!("{}.click", chain.name),
+                    &text,
+                )?);
+            }
+            Some(Target::Flash) => {
+                written.extend(nfc::emit::flash_target(&chain, &ws, &args.output)?);
+            }
+            Some(Target::Agilio) => unreachable!("handled above"),
+            None => {}
+        }
     }
     warnings(&diags, fmt);
-    report(&written, fmt)
+    match (fmt, reduced_json) {
+        (Format::Json, Some(r)) => {
+            out(&format!(
+                "{}\n",
+                serde_json::json!({ "written": written, "reduced": r })
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        // The IR went to stdout; keep the file list apart from it.
+        (Format::Human, _) if dumped => {
+            for p in &written {
+                eprintln!("wrote {}", p.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        _ => report(&written, fmt),
+    }
 }
 
 fn report(written: &[PathBuf], fmt: Format) -> anyhow::Result<ExitCode> {
@@ -138,7 +244,29 @@ fn report(written: &[PathBuf], fmt: Format) -> anyhow::Result<ExitCode> {
 
 /// FlowMage Fig. 7: rewrite an existing FastClick configuration in place.
 fn build_click(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
-    if args.target != Target::Fastclick {
+    let mut all = vec![];
+    if args.emit.contains(&Stage::Reduced) || args.dump_after.is_some() {
+        let d = Diagnostic::error(
+            "E0702",
+            "a .click configuration is made of Click elements; the reducer needs NFs written in C against nfs/include/nf.h",
+        )
+        .with_span(nfc_core::Span::file_only(args.input.display().to_string()));
+        match args.reduce {
+            ReduceArg::Strict => {
+                return Err(nfc::Failure::diag(d.with_hint(
+                    "pass --reduce=best-effort to rewrite the configuration unreduced",
+                ))
+                .into())
+            }
+            ReduceArg::BestEffort => {
+                let mut w = d;
+                w.severity = nfc_core::Severity::Warning;
+                w.message.push_str(" (configuration rewritten unreduced)");
+                all.push(w);
+            }
+        }
+    }
+    if args.target != Some(Target::Fastclick) {
         return Err(nfc::Failure::diag(
             Diagnostic::error(
                 "E0500",
@@ -203,7 +331,7 @@ fn build_click(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
             &serde_json::to_string_pretty(&plan)?,
         )?);
     }
-    let mut all = diags;
+    all.extend(diags);
     all.extend(d);
     warnings(&all, fmt);
     report(&written, fmt)
