@@ -63,13 +63,16 @@ fn declares(text: &str, name: &str) -> bool {
     false
 }
 
+/// Facts per analysed element (by element name), and the warnings on the way.
+pub type ElementFacts = (Vec<(String, Facts)>, Vec<Diagnostic>);
+
 /// Analyze every named element of `text` whose class source is under `root`.
 pub fn analyze_click_elements(
     text: &str,
     file: &str,
     root: &Path,
     opts: &AnalyzeOptions,
-) -> Result<(Vec<(String, Facts)>, Vec<Diagnostic>), Failure> {
+) -> Result<ElementFacts, Failure> {
     let (config, mut diags) = nfc_core::click::parse(text, file);
     if nfc_core::diag::has_errors(&diags) {
         return Err(Failure::Diagnostics(diags));

@@ -330,8 +330,8 @@ impl<'a> Lexer<'a> {
                 self.pos += c.len_utf8();
             } else if rest.starts_with("//") {
                 self.pos += rest.find('\n').unwrap_or(rest.len());
-            } else if rest.starts_with("/*") {
-                match rest[2..].find("*/") {
+            } else if let Some(body) = rest.strip_prefix("/*") {
+                match body.find("*/") {
                     Some(end) => self.pos += end + 4,
                     None => {
                         self.diags.push((

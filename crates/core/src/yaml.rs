@@ -228,6 +228,9 @@ impl MarkedEventReceiver for Builder {
 }
 
 /// Parse one YAML document. Errors carry the file, line and column.
+// One diagnostic per parse and a cold error path: boxing it would only add
+// noise at every call site.
+#[allow(clippy::result_large_err)]
 pub fn parse(text: &str, file: &str) -> Result<Node, Diagnostic> {
     let mut builder = Builder {
         stack: vec![],
