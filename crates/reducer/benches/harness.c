@@ -7,12 +7,15 @@
  *
  * usage: harness PACKETS_FILE ROUNDS SO [key=value ...] [-- SO [key=value ...]] ...
  * PACKETS_FILE: repeated (u32 little-endian length, frame bytes).
+ * Prints the packet count and `elapsed_ns=N`, the wall time of the loop (the
+ * bench runs it natively, interleaving variants, for throughput ratios).
  */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "nf.h"
 
 #define MAX_NFS 8
@@ -117,8 +120,14 @@ int main(int argc, char **argv)
     fclose(f);
     {
         uint8_t *buf = calloc(1, 2048);
-        uint64_t fw = nfc_bench_loop(frames, lens, n, rounds, buf);
+        struct timespec t0, t1;
+        uint64_t fw;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        fw = nfc_bench_loop(frames, lens, n, rounds, buf);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
         printf("%u packets x %u rounds, %llu forwarded\n", n, rounds, (unsigned long long)fw);
+        printf("elapsed_ns=%llu\n",
+               (unsigned long long)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec)));
     }
     return 0;
 }

@@ -1,22 +1,42 @@
-//! Reducer measurements, printed as JSON (the lead's `cargo xtask bench`
-//! collects them): instructions per packet from `valgrind --tool=callgrind`
-//! (deterministic on this noisy VM) before and after reduction for
-//! - the IDS with L3-only rules,
-//! - the IDS and the firewall with TCP-only rules at 0/25/50% UDP,
-//! - monitor+IDS and firewall+firewall: spliced (two unreduced NFs called in
-//!   sequence) vs consolidated (one module, CSE only) vs reduced;
+//! Reducer measurements (the lead's `cargo xtask bench reducer` runs this and
+//! reads the JSON document on the LAST stdout line; a human table precedes it).
 //!
-//! and the wall time of each reduction.
+//! For every NFReducer scenario, on the built-in NFs of `nfs/` (configs from
+//! their `configs/*.yaml` or `tests/data/configs/`, flattened as the CLI
+//! does) and on the reducer's own test NFs (`tests/data/*.c`, labelled
+//! `own/`), it measures each variant of the NF or chain:
+//! - instructions per packet with `valgrind --tool=callgrind` (deterministic),
+//!   including the harness's own per-packet cost (frame copy, loop, call);
+//!   `-NF only` subtracts that cost, measured with a forward-all NF on the
+//!   same packets;
+//! - a throughput ratio against the scenario's baseline, timed natively by
+//!   the harness in the same run: variants interleaved in rotating order,
+//!   after a warm-up run each, [`REPEATS`] repeats, median of
+//!   the per-repeat ratios (gain = t_before / t_after - 1, NFReducer's
+//!   definition); this VM is noisy, so only ratios are meaningful;
+//! - the wall time of each reduction per phase (compile, probe, passes,
+//!   .so build, differential check).
+//!
+//! Scenarios: IDS with L3-only rules; IDS and firewall with TCP-only rules at
+//! 0/25/50% UDP; monitor+IDS and firewall+firewall (two different rule sets:
+//! an address ACL then a port filter) spliced vs consolidated vs reduced.
 //!
 //! `cargo run --release -p nfc-reducer --example reducer_bench [-- PACKETS]`
-//! needs clang-19 and valgrind on PATH.
+//! needs clang-19, llvm-strip-19 and valgrind on PATH.
+
+#[path = "../tests/support/builtin.rs"]
+mod builtin;
 
 use nfc_reducer::packets::{generate_mix, pools_from_config, Mix};
-use nfc_reducer::{reduce, ReduceInput, ReduceOptions};
+use nfc_reducer::{reduce, ReduceInput, ReduceOptions, ReduceTimings};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+
+type Cfg = Vec<(String, String)>;
+
+/// Timed runs per variant (the median ratio is reported).
+const REPEATS: usize = 7;
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -24,17 +44,48 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn kv(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+fn kv(pairs: &[(&str, &str)]) -> Cfg {
     pairs
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect()
 }
 
+/// One measured variant: a chain of (shared object, nf_init config).
+struct Variant {
+    label: &'static str,
+    chain: Vec<(PathBuf, Cfg)>,
+    timings: Option<ReduceTimings>,
+}
+
 struct Bench {
     dir: PathBuf,
     harness: PathBuf,
+    /// An NF that forwards everything: the harness's own cost per packet.
+    null_so: PathBuf,
     packets: usize,
+    rows: Vec<serde_json::Value>,
+    table: Vec<String>,
+    copies: usize,
+}
+
+fn mix(tcp: u64, udp: u64, icmp: u64, other: u64) -> Mix {
+    Mix {
+        tcp,
+        udp,
+        icmp,
+        other,
+        malformed: false,
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn pct(before: f64, after: f64) -> f64 {
+    ((before - after) / before * 1000.0).round() / 10.0
 }
 
 impl Bench {
@@ -51,36 +102,42 @@ impl Bench {
         path
     }
 
-    /// Instructions per packet of a chain of (so, config) run by the harness.
-    fn ipp(&self, packets: &Path, chain: &[(PathBuf, Vec<(String, String)>)]) -> f64 {
-        let out = self.dir.join(format!("cg.{}", std::process::id()));
-        let mut cmd = Command::new("valgrind");
-        cmd.args(["--tool=callgrind", "--toggle-collect=nfc_bench_loop"])
-            .arg(format!("--callgrind-out-file={}", out.display()));
-        cmd.arg(&self.harness).arg(packets).arg("1");
+    /// Harness arguments for a chain: a private, debug-stripped copy of each
+    /// object (two instances of one NF must not share globals; valgrind 3.19
+    /// cannot read LLVM 19's DWARF 5) followed by its key=value config.
+    fn chain_args(&mut self, chain: &[(PathBuf, Cfg)]) -> Vec<String> {
+        let mut args = vec![];
         for (k, (so, cfg)) in chain.iter().enumerate() {
             if k > 0 {
-                cmd.arg("--");
+                args.push("--".to_string());
             }
-            // A private copy per instance: two instances of one NF must not share globals.
-            let copy = self.dir.join(format!(
-                "inst{k}_{}",
-                so.file_name().and_then(|n| n.to_str()).unwrap_or("nf.so")
-            ));
+            self.copies += 1;
+            let copy = self.dir.join(format!("inst{}_{k}.so", self.copies));
             std::fs::copy(so, &copy).expect("copy so");
-            // valgrind 3.19 cannot read LLVM 19's DWARF 5; symbols are enough.
             let st = Command::new("llvm-strip-19")
                 .arg("--strip-debug")
                 .arg(&copy)
                 .status()
                 .expect("llvm-strip-19");
             assert!(st.success());
-            cmd.arg(&copy);
-            for (a, b) in cfg {
-                cmd.arg(format!("{a}={b}"));
-            }
+            args.push(copy.display().to_string());
+            args.extend(cfg.iter().map(|(a, b)| format!("{a}={b}")));
         }
-        let res = cmd.output().expect("run valgrind");
+        args
+    }
+
+    /// Instructions per packet of a chain, from callgrind.
+    fn ipp(&self, packets: &Path, args: &[String]) -> f64 {
+        let out = self.dir.join(format!("cg.{}", std::process::id()));
+        let res = Command::new("valgrind")
+            .args(["--tool=callgrind", "--toggle-collect=nfc_bench_loop"])
+            .arg(format!("--callgrind-out-file={}", out.display()))
+            .arg(&self.harness)
+            .arg(packets)
+            .arg("1")
+            .args(args)
+            .output()
+            .expect("run valgrind");
         assert!(
             res.status.success(),
             "harness failed: {}",
@@ -99,20 +156,152 @@ impl Bench {
         total as f64 / self.packets as f64
     }
 
-    fn reduce(&self, name: &str, nfs: &[ReduceInput], skip: &[&str]) -> (PathBuf, u128) {
+    /// Native wall time (ns) of the harness loop over `rounds` passes.
+    fn time_ns(&self, packets: &Path, rounds: usize, args: &[String]) -> f64 {
+        let res = Command::new(&self.harness)
+            .arg(packets)
+            .arg(rounds.to_string())
+            .args(args)
+            .output()
+            .expect("run harness");
+        assert!(res.status.success(), "harness failed");
+        String::from_utf8_lossy(&res.stdout)
+            .lines()
+            .find_map(|l| l.strip_prefix("elapsed_ns="))
+            .and_then(|v| v.trim().parse().ok())
+            .expect("elapsed_ns")
+    }
+
+    /// Measure every variant against the first one.
+    fn scenario(&mut self, case: &str, packets: &Path, variants: Vec<Variant>) {
+        let args: Vec<Vec<String>> = variants.iter().map(|v| self.chain_args(&v.chain)).collect();
+        let ipps: Vec<f64> = args.iter().map(|a| self.ipp(packets, a)).collect();
+        let null = self.chain_args(&[(self.null_so.clone(), vec![])]);
+        let overhead = self.ipp(packets, &null);
+        // ~1.5M packet visits per timed run (0.1-1 s); one warm-up run each.
+        let rounds = (1_500_000 / self.packets).max(1);
+        for a in &args {
+            self.time_ns(packets, rounds / 4 + 1, a);
+        }
+        let mut ratios = vec![vec![]; variants.len()];
+        for rep in 0..REPEATS {
+            // Rotate the order each repeat so no variant always runs first.
+            let mut ns = vec![0.0; args.len()];
+            for i in 0..args.len() {
+                let k = (i + rep) % args.len();
+                ns[k] = self.time_ns(packets, rounds, &args[k]);
+            }
+            for (k, t) in ns.iter().enumerate() {
+                ratios[k].push(ns[0] / t);
+            }
+        }
+        let mut out = vec![];
+        for (k, v) in variants.iter().enumerate() {
+            let gain = (median(ratios[k].clone()) - 1.0) * 100.0;
+            let instr = pct(ipps[0], ipps[k]);
+            let nf_only = pct(ipps[0] - overhead, ipps[k] - overhead);
+            let t = v.timings.map(|t| {
+                format!(
+                    "{} ms (compile {}, probe {}, passes {}, .so {}, verify {})",
+                    t.total_ms, t.compile_ms, t.probe_ms, t.passes_ms, t.codegen_ms, t.verify_ms
+                )
+            });
+            self.table.push(format!(
+                "{:<30} {:<13} {:>9.1} {:>7.1}% {:>7.1}% {:>+9.1}%  {}",
+                if k == 0 { case } else { "" },
+                v.label,
+                ipps[k],
+                instr,
+                nf_only,
+                (gain * 10.0).round() / 10.0,
+                t.unwrap_or_default()
+            ));
+            out.push(json!({
+                "variant": v.label,
+                "ipp": (ipps[k] * 10.0).round() / 10.0,
+                "instr_reduction_pct": instr,
+                "nf_only_instr_reduction_pct": nf_only,
+                "throughput_gain_pct": (gain * 10.0).round() / 10.0,
+                "reduce_ms": v.timings,
+            }));
+        }
+        self.rows.push(json!({"case": case, "baseline": variants[0].label, "harness_overhead_ipp": (overhead * 10.0).round() / 10.0, "variants": out}));
+    }
+
+    /// Reduce a chain; returns (reduced .so, originals, timings).
+    fn reduce(
+        &self,
+        name: &str,
+        nfs: &[ReduceInput],
+        skip: &[&str],
+    ) -> (PathBuf, Vec<PathBuf>, ReduceTimings) {
         let opts = ReduceOptions {
             out_dir: self.dir.join(name),
             verify_packets: 3000,
+            verify_each_pass: false,
             skip: skip.iter().map(|s| s.to_string()).collect(),
             ..Default::default()
         };
-        let t = Instant::now();
         let (art, _, _) = reduce(nfs, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
-        (art.so_path.expect("reduced so"), t.elapsed().as_millis())
+        (
+            art.so_path.expect("reduced so"),
+            art.original_sos,
+            art.timings,
+        )
+    }
+
+    /// Original vs reduced, one NF.
+    fn single(&mut self, case: &str, input: ReduceInput, packets: &Path) {
+        let (red, orig, t) = self.reduce(case, std::slice::from_ref(&input), &[]);
+        let variants = vec![
+            Variant {
+                label: "original",
+                chain: vec![(orig[0].clone(), input.config.clone())],
+                timings: None,
+            },
+            Variant {
+                label: "reduced",
+                chain: vec![(red, vec![])],
+                timings: Some(t),
+            },
+        ];
+        self.scenario(case, packets, variants);
+    }
+
+    /// Spliced (unreduced NFs in sequence) vs consolidated vs reduced.
+    fn chain(&mut self, case: &str, inputs: &[ReduceInput], packets: &Path) {
+        // "Consolidated": one module with duplicated logic removed (CSE), but no
+        // config propagation, overwritten- or unused-logic elimination.
+        let consolidate_only = ["config-propagation", "overwritten-logic", "unused-logic"];
+        let (con, orig, tc) = self.reduce(&format!("{case}-con"), inputs, &consolidate_only);
+        let (red, _, tr) = self.reduce(&format!("{case}-red"), inputs, &[]);
+        let spliced = orig
+            .iter()
+            .zip(inputs)
+            .map(|(so, i)| (so.clone(), i.config.clone()))
+            .collect();
+        let variants = vec![
+            Variant {
+                label: "spliced",
+                chain: spliced,
+                timings: None,
+            },
+            Variant {
+                label: "consolidated",
+                chain: vec![(con, vec![])],
+                timings: Some(tc),
+            },
+            Variant {
+                label: "reduced",
+                chain: vec![(red, vec![])],
+                timings: Some(tr),
+            },
+        ];
+        self.scenario(case, packets, variants);
     }
 }
 
-fn input(id: &str, file: &str, config: Vec<(String, String)>) -> ReduceInput {
+fn own(id: &str, file: &str, config: Cfg) -> ReduceInput {
     ReduceInput {
         id: id.into(),
         sources: vec![data(file)],
@@ -121,30 +310,11 @@ fn input(id: &str, file: &str, config: Vec<(String, String)>) -> ReduceInput {
     }
 }
 
-fn original_so(b: &Bench, file: &str) -> PathBuf {
-    let so = b.dir.join(format!("{file}.orig.so"));
-    let inc = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../nfs/include");
-    let st = Command::new("clang-19")
-        .args(["-O2", "-shared", "-fPIC", "-I"])
-        .arg(&inc)
-        .arg("-o")
-        .arg(&so)
-        .arg(data(file))
-        .status()
-        .expect("clang");
-    assert!(st.success());
-    so
-}
-
-fn pct(before: f64, after: f64) -> f64 {
-    ((before - after) / before * 1000.0).round() / 10.0
-}
-
 fn main() {
     let packets: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
-        .unwrap_or(5000);
+        .unwrap_or(3000);
     let dir = tempfile::tempdir().expect("temp dir");
     let harness = dir.path().join("harness");
     let inc = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../nfs/include");
@@ -158,15 +328,7 @@ fn main() {
         .status()
         .expect("clang-19");
     assert!(st.success(), "harness build failed");
-    let b = Bench {
-        dir: dir.path().to_path_buf(),
-        harness,
-        packets,
-    };
-    // The harness's own per-packet cost (frame copy, loop, indirect call),
-    // measured with an NF that forwards everything; reported separately so the
-    // NF-only ratios can be computed as (x - overhead).
-    let null_c = b.dir.join("null.c");
+    let null_c = dir.path().join("null.c");
     std::fs::write(
         &null_c,
         "#include \"nf.h\"\nstatic const struct nf_info i = {NF_ABI_VERSION, \"null\", 1};\n\
@@ -175,7 +337,7 @@ fn main() {
          int32_t nf_process(struct nf_ctx *c, struct nf_packet *p) { (void)c; (void)p; return 0; }\n",
     )
     .expect("write null NF");
-    let null_so = b.dir.join("null.so");
+    let null_so = dir.path().join("null.so");
     let st = Command::new("clang-19")
         .args(["-O2", "-shared", "-fPIC", "-I"])
         .arg(&inc)
@@ -183,20 +345,59 @@ fn main() {
         .arg(&null_so)
         .arg(&null_c)
         .status()
-        .expect("clang");
-    assert!(st.success());
-    let clean = Mix {
-        tcp: 5,
-        udp: 3,
-        icmp: 1,
-        other: 1,
-        malformed: false,
+        .expect("clang-19");
+    assert!(st.success(), "null NF build failed");
+    let mut b = Bench {
+        dir: dir.path().to_path_buf(),
+        harness,
+        null_so,
+        packets,
+        rows: vec![],
+        table: vec![],
+        copies: 0,
     };
-    let mut results = vec![];
-    let overhead_pkts = b.write_packets("overhead", &[], clean);
-    let overhead = b.ipp(&overhead_pkts, &[(null_so, vec![])]);
+    let clean = mix(5, 3, 1, 1);
+    let cfgs = |p: &str| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/configs")
+            .join(p)
+    };
+    let bi = builtin::builtin_input;
 
-    // IDS with L3-only rules.
+    // ---- built-in NFs (nfs/) ----
+    let ids_l3 = bi("ids", "ids", Path::new("l3_only.yaml"));
+    let pk = b.write_packets("b_ids_l3", &[&ids_l3.config], clean);
+    b.single("builtin/ids_l3_only", ids_l3, &pk);
+    let ids_tcp = bi("ids", "ids", &cfgs("ids_tcp_only.yaml"));
+    let fw_tcp = bi("fw", "firewall", &cfgs("fw_tcp_only.yaml"));
+    for udp in [0u64, 25, 50] {
+        let m = mix(100 - udp, udp, 0, 0);
+        let pk = b.write_packets(
+            &format!("b_tcp{udp}"),
+            &[&ids_tcp.config, &fw_tcp.config],
+            m,
+        );
+        b.single(
+            &format!("builtin/ids_tcp_only_udp{udp}"),
+            ids_tcp.clone(),
+            &pk,
+        );
+        b.single(
+            &format!("builtin/firewall_tcp_only_udp{udp}"),
+            fw_tcp.clone(),
+            &pk,
+        );
+    }
+    let mon = bi("monitor", "flow_monitor", Path::new("default.yaml"));
+    let ids = bi("ids", "ids", Path::new("default.yaml"));
+    let pk = b.write_packets("b_mon_ids", &[&mon.config, &ids.config], clean);
+    b.chain("builtin/monitor+ids", &[mon, ids], &pk);
+    let acl = bi("acl", "firewall", Path::new("default.yaml"));
+    let ports = bi("ports", "firewall", &cfgs("fw_port_filter.yaml"));
+    let pk = b.write_packets("b_fw_fw", &[&acl.config, &ports.config], clean);
+    b.chain("builtin/firewall+firewall", &[acl, ports], &pk);
+
+    // ---- the reducer's own test NFs (tests/data/*.c) ----
     let ids_l3 = kv(&[
         ("rules.len", "4"),
         ("rules.0.src", "10.0.0.0/8"),
@@ -211,14 +412,8 @@ fn main() {
         ("rules.3.action", "drop"),
         ("default", "pass"),
     ]);
-    let ids_so = original_so(&b, "ids.c");
-    let pk = b.write_packets("ids_l3", &[&ids_l3], clean);
-    let before = b.ipp(&pk, &[(ids_so.clone(), ids_l3.clone())]);
-    let (red, ms) = b.reduce("ids_l3", &[input("ids", "ids.c", ids_l3.clone())], &[]);
-    let after = b.ipp(&pk, &[(red, vec![])]);
-    results.push(json!({"case": "ids_l3_only", "ipp_before": before, "ipp_after": after, "reduction_pct": pct(before, after), "reduce_ms": ms}));
-
-    // IDS and firewall with TCP-only rules at 0/25/50% UDP.
+    let pk = b.write_packets("o_ids_l3", &[&ids_l3], clean);
+    b.single("own/ids_l3_only", own("ids", "ids.c", ids_l3), &pk);
     let ids_tcp = kv(&[
         ("rules.len", "4"),
         ("rules.0.src", "10.0.0.0/8"),
@@ -254,28 +449,20 @@ fn main() {
         ("rules.3.action", "allow"),
         ("default", "deny"),
     ]);
-    let fw_so = original_so(&b, "firewall.c");
-    let (ids_red, ids_ms) = b.reduce("ids_tcp", &[input("ids", "ids.c", ids_tcp.clone())], &[]);
-    let (fw_red, fw_ms) = b.reduce("fw_tcp", &[input("fw", "firewall.c", fw_tcp.clone())], &[]);
     for udp in [0u64, 25, 50] {
-        let mix = Mix {
-            tcp: 100 - udp,
-            udp,
-            icmp: 0,
-            other: 0,
-            malformed: false,
-        };
-        let pk = b.write_packets(&format!("tcp_udp{udp}"), &[&ids_tcp, &fw_tcp], mix);
-        let before = b.ipp(&pk, &[(ids_so.clone(), ids_tcp.clone())]);
-        let after = b.ipp(&pk, &[(ids_red.clone(), vec![])]);
-        results.push(json!({"case": format!("ids_tcp_only_udp{udp}"), "ipp_before": before, "ipp_after": after, "reduction_pct": pct(before, after), "reduce_ms": ids_ms}));
-        let before = b.ipp(&pk, &[(fw_so.clone(), fw_tcp.clone())]);
-        let after = b.ipp(&pk, &[(fw_red.clone(), vec![])]);
-        results.push(json!({"case": format!("firewall_tcp_only_udp{udp}"), "ipp_before": before, "ipp_after": after, "reduction_pct": pct(before, after), "reduce_ms": fw_ms}));
+        let m = mix(100 - udp, udp, 0, 0);
+        let pk = b.write_packets(&format!("o_tcp{udp}"), &[&ids_tcp, &fw_tcp], m);
+        b.single(
+            &format!("own/ids_tcp_only_udp{udp}"),
+            own("ids", "ids.c", ids_tcp.clone()),
+            &pk,
+        );
+        b.single(
+            &format!("own/firewall_tcp_only_udp{udp}"),
+            own("fw", "firewall.c", fw_tcp.clone()),
+            &pk,
+        );
     }
-
-    // Chains: spliced vs consolidated vs reduced.
-    let mon_so = original_so(&b, "monitor.c");
     let mon_cfg = kv(&[("log_every", "0")]);
     let fw1 = kv(&[
         ("rules.len", "2"),
@@ -288,60 +475,37 @@ fn main() {
         ("default", "allow"),
         ("mark_dscp", "46"),
     ]);
-    let consolidate_only = ["config-propagation", "overwritten-logic", "unused-logic"];
-    for udp in [0u64, 25, 50] {
-        let mix = Mix {
-            tcp: 100 - udp,
-            udp,
-            icmp: 0,
-            other: 0,
-            malformed: false,
-        };
-        // monitor + IDS (IDS with TCP-only rules)
-        let pk = b.write_packets(&format!("mon_ids{udp}"), &[&mon_cfg, &ids_tcp], mix);
-        let spliced = b.ipp(
-            &pk,
-            &[
-                (mon_so.clone(), mon_cfg.clone()),
-                (ids_so.clone(), ids_tcp.clone()),
-            ],
-        );
-        let chain = [
-            input("monitor", "monitor.c", mon_cfg.clone()),
-            input("ids", "ids.c", ids_tcp.clone()),
-        ];
-        let (con, _) = b.reduce(&format!("mon_ids_con{udp}"), &chain, &consolidate_only);
-        let (red, ms) = b.reduce(&format!("mon_ids_red{udp}"), &chain, &[]);
-        let consolidated = b.ipp(&pk, &[(con, vec![])]);
-        let reduced = b.ipp(&pk, &[(red, vec![])]);
-        results.push(json!({"case": format!("monitor+ids_udp{udp}"), "ipp_spliced": spliced, "ipp_consolidated": consolidated, "ipp_reduced": reduced,
-            "consolidated_vs_spliced_pct": pct(spliced, consolidated), "reduced_vs_spliced_pct": pct(spliced, reduced), "reduce_ms": ms}));
-        // firewall + firewall (second one TCP-only)
-        let pk = b.write_packets(&format!("fw_fw{udp}"), &[&fw1, &fw_tcp], mix);
-        let spliced = b.ipp(
-            &pk,
-            &[
-                (fw_so.clone(), fw1.clone()),
-                (fw_so.clone(), fw_tcp.clone()),
-            ],
-        );
-        let chain = [
-            input("fw1", "firewall.c", fw1.clone()),
-            input("fw2", "firewall.c", fw_tcp.clone()),
-        ];
-        let (con, _) = b.reduce(&format!("fw_fw_con{udp}"), &chain, &consolidate_only);
-        let (red, ms) = b.reduce(&format!("fw_fw_red{udp}"), &chain, &[]);
-        let consolidated = b.ipp(&pk, &[(con, vec![])]);
-        let reduced = b.ipp(&pk, &[(red, vec![])]);
-        results.push(json!({"case": format!("firewall+firewall_udp{udp}"), "ipp_spliced": spliced, "ipp_consolidated": consolidated, "ipp_reduced": reduced,
-            "consolidated_vs_spliced_pct": pct(spliced, consolidated), "reduced_vs_spliced_pct": pct(spliced, reduced),
-            "nf_only_consolidated_vs_spliced_pct": pct(spliced - overhead, consolidated - overhead),
-            "nf_only_reduced_vs_spliced_pct": pct(spliced - overhead, reduced - overhead), "reduce_ms": ms}));
+    let m = mix(75, 25, 0, 0);
+    let pk = b.write_packets("o_mon_ids", &[&mon_cfg, &ids_tcp], m);
+    b.chain(
+        "own/monitor+ids_udp25",
+        &[
+            own("monitor", "monitor.c", mon_cfg.clone()),
+            own("ids", "ids.c", ids_tcp.clone()),
+        ],
+        &pk,
+    );
+    let pk = b.write_packets("o_fw_fw", &[&fw1, &fw_tcp], m);
+    b.chain(
+        "own/firewall+firewall_udp25",
+        &[
+            own("fw1", "firewall.c", fw1),
+            own("fw2", "firewall.c", fw_tcp),
+        ],
+        &pk,
+    );
+
+    println!(
+        "{:<30} {:<13} {:>9} {:>8} {:>8} {:>10}  reduction wall time",
+        "case", "variant", "instr/pkt", "-instr", "-NF only", "throughput"
+    );
+    for line in &b.table {
+        println!("{line}");
     }
     println!(
         "{}",
-        serde_json::to_string_pretty(
-            &json!({"packets": packets, "harness_overhead_ipp": overhead, "results": results})
+        serde_json::to_string(
+            &json!({"packets": packets, "throughput_repeats": REPEATS, "results": b.rows})
         )
         .expect("json")
     );

@@ -2,10 +2,13 @@
 //! execution, and the `best_effort` fallback around all of it.
 
 use crate::error::ReduceError;
+use crate::jit::{self, JitFailure};
 use crate::llvm_util;
 use crate::native::LoadedNf;
 use crate::pass::{NfUnit, PassCtx};
-use crate::{ir, packets, passes, verify, ReduceInput, ReduceOptions, ReducedArtifacts};
+use crate::{
+    ir, packets, passes, verify, ReduceInput, ReduceOptions, ReduceTimings, ReducedArtifacts,
+};
 use inkwell::context::Context;
 use nfc_core::diag::{Diagnostic, Span};
 use nfc_core::reduced::{ReducedChain, ReducedModule, Removal};
@@ -24,51 +27,110 @@ pub fn reduce(
     }
     std::fs::create_dir_all(&opts.out_dir)
         .map_err(|e| ReduceError::io("cannot create output directory", &opts.out_dir, e))?;
-    // Inputs: IR and the unreduced shared objects. Failing here is fatal even
-    // in best-effort mode: there is no chain to fall back to.
-    let mut lls = vec![];
-    let mut sos = vec![];
-    for (k, input) in nfs.iter().enumerate() {
+    // Inputs: IR and the unreduced shared objects, one thread per NF (each
+    // is two clang runs). NFs built from the same sources (e.g. two instances
+    // of one firewall) are compiled once. Failing here is fatal even in
+    // best-effort mode: there is no chain to fall back to.
+    let t_compile = Instant::now();
+    for k in 0..nfs.len() {
         let dir = opts.out_dir.join(format!("nf{k}"));
         std::fs::create_dir_all(&dir)
             .map_err(|e| ReduceError::io("cannot create directory", &dir, e))?;
-        let ll = match (&input.ll, input.sources.is_empty()) {
-            (Some(ll), _) => vec![ll.clone()],
-            (None, false) => ir::compile_c_to_ll(
-                &opts.clang,
-                &input.id,
-                &input.sources,
-                &opts.include_dirs,
-                &dir,
-            )?,
-            (None, true) => {
-                return Err(ReduceError::NoInput {
-                    nf: input.id.clone(),
-                })
-            }
-        };
-        let so = match &input.so_path {
-            Some(so) => so.clone(),
-            None => {
-                let so = dir.join(format!("{}.orig.so", sanitize(&input.id)));
-                if input.sources.is_empty() {
-                    ir::compile_so(&opts.clang, &input.id, &ll[0], &so, 2)?;
-                } else {
-                    ir::compile_c_to_so(
-                        &opts.clang,
-                        &input.id,
-                        &input.sources,
-                        &opts.include_dirs,
-                        &so,
-                    )?;
-                }
-                so
-            }
-        };
-        lls.push(ll);
-        sos.push(so);
     }
-    match reduce_inner(nfs, opts, &lls, &sos, started) {
+    let first_with_same_sources = |k: usize| {
+        (0..k).find(|&j| {
+            nfs[k].ll.is_none()
+                && nfs[j].ll.is_none()
+                && nfs[j].so_path.is_none() == nfs[k].so_path.is_none()
+                && !nfs[k].sources.is_empty()
+                && nfs[j].sources == nfs[k].sources
+        })
+    };
+    type Built = (Vec<PathBuf>, PathBuf, Option<ir::PendingCompile>);
+    let built: Vec<Result<Built, ReduceError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = nfs
+            .iter()
+            .enumerate()
+            .map(|(k, input)| {
+                let dup = first_with_same_sources(k);
+                s.spawn(move || {
+                    if dup.is_some() {
+                        return Ok((vec![], PathBuf::new(), None));
+                    }
+                    compile_inputs(opts, input, &opts.out_dir.join(format!("nf{k}")))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(ReduceError::Compile {
+                        nf: "chain".into(),
+                        message: "compiler thread panicked".into(),
+                    })
+                })
+            })
+            .collect()
+    });
+    let mut lls: Vec<Vec<PathBuf>> = vec![];
+    let mut sos: Vec<PathBuf> = vec![];
+    let mut pending = vec![];
+    let mut first_err = None;
+    let mut results = vec![];
+    for b in built {
+        match b {
+            Ok((ll, so, p)) => {
+                pending.extend(p);
+                results.push((ll, so));
+            }
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    if let Some(e) = first_err {
+        for p in pending {
+            let _ = p.finish();
+        }
+        return Err(e);
+    }
+    for (k, (ll, so)) in results.into_iter().enumerate() {
+        match first_with_same_sources(k) {
+            Some(j) => {
+                lls.push(lls[j].clone());
+                sos.push(match &nfs[k].so_path {
+                    Some(so) => so.clone(),
+                    None => sos[j].clone(),
+                });
+            }
+            None => {
+                lls.push(ll);
+                sos.push(so);
+            }
+        }
+    }
+    let compile_ms = t_compile.elapsed().as_millis() as u64;
+    // The unreduced objects must exist before anything returns them.
+    let wait_originals = |pending: Vec<ir::PendingCompile>| -> Result<(), ReduceError> {
+        let mut res = Ok(());
+        for p in pending {
+            if let Err(e) = p.finish() {
+                if res.is_ok() {
+                    res = Err(e);
+                }
+            }
+        }
+        res
+    };
+    let mut pending = Some(pending);
+    let inner = reduce_inner(nfs, opts, &lls, &sos, started, compile_ms, &mut || {
+        wait_originals(pending.take().unwrap_or_default())
+    });
+    if let Some(p) = pending.take() {
+        wait_originals(p)?;
+    }
+    match inner {
         Ok(r) => Ok(r),
         Err(e) if opts.best_effort => {
             let diag = Diagnostic::error("R0001", format!("chain not reduced: {e}")).with_hint(
@@ -105,11 +167,83 @@ pub fn reduce(
                 dump: None,
                 verification: None,
                 fell_back: true,
+                timings: ReduceTimings {
+                    compile_ms,
+                    total_ms: started.elapsed().as_millis() as u64,
+                    ..Default::default()
+                },
             };
             Ok((art, chain, vec![diag]))
         }
         Err(e) => Err(e),
     }
+}
+
+/// IR and the unreduced shared object of one NF (compiled, or as given).
+/// The C-to-.so compile, when there is one, is returned still running.
+fn compile_inputs(
+    opts: &ReduceOptions,
+    input: &ReduceInput,
+    dir: &Path,
+) -> Result<(Vec<PathBuf>, PathBuf, Option<ir::PendingCompile>), ReduceError> {
+    let mut pending = None;
+    let ll = match (&input.ll, input.sources.is_empty()) {
+        (Some(ll), _) => vec![ll.clone()],
+        (None, false) => ir::compile_c_to_ll(
+            &opts.clang,
+            &input.id,
+            &input.sources,
+            &opts.include_dirs,
+            dir,
+        )?,
+        (None, true) => {
+            return Err(ReduceError::NoInput {
+                nf: input.id.clone(),
+            })
+        }
+    };
+    let so = match &input.so_path {
+        Some(so) => so.clone(),
+        None => {
+            let so = dir.join(format!("{}.orig.so", sanitize(&input.id)));
+            if input.sources.is_empty() {
+                ir::compile_so(&opts.clang, &input.id, &ll[0], &so, 2)?;
+            } else {
+                pending = Some(ir::spawn_c_to_so(
+                    &opts.clang,
+                    &input.id,
+                    &input.sources,
+                    &opts.include_dirs,
+                    &so,
+                )?);
+            }
+            so
+        }
+    };
+    Ok((ll, so, pending))
+}
+
+/// Run LLVM's verifier on the chain module. LLVM 19's passes occasionally
+/// leave debug records where the verifier rejects them (e.g. on a phi); the
+/// code itself is fine when the module verifies without debug info, so that
+/// case drops the debug info with a note instead of failing.
+fn verify_or_strip_debug(
+    module: &inkwell::module::Module<'_>,
+    stage: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<(), ReduceError> {
+    if let Err(e) = ir::verify(module, "chain", stage) {
+        module.strip_debug_info();
+        if module.verify().is_ok() {
+            diags.push(Diagnostic::note_diag(
+                "R0105",
+                format!("debug info dropped ({stage}): {e}"),
+            ));
+        } else {
+            return Err(e);
+        }
+    }
+    Ok(())
 }
 
 fn sanitize(id: &str) -> String {
@@ -169,6 +303,69 @@ fn probe(
     };
     let (has_state_init, has_digest, has_fini) =
         (has("nf_state_init"), has("nf_state_digest"), has("nf_fini"));
+    let mut probe_note = None;
+    let probed = if opts.probe_in_process {
+        let machine = ir::host_machine()?;
+        match jit::probe(m.clone(), &machine, &input.config, &sizes) {
+            Ok(p) => Some(p),
+            Err(JitFailure::Config(message)) => {
+                return Err(ReduceError::Config {
+                    nf: input.id.clone(),
+                    message,
+                })
+            }
+            Err(JitFailure::Abi(message)) => {
+                return Err(ReduceError::Abi {
+                    nf: input.id.clone(),
+                    message,
+                })
+            }
+            Err(JitFailure::Unsupported(why)) => {
+                probe_note = Some(why);
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let probed = match probed {
+        Some(p) => p,
+        None => probe_with_clang(opts, input, &m, &sizes)?,
+    };
+    let (n_ports, state_size, snapshot) = (probed.n_ports, probed.state_size, probed.snapshot);
+    Ok(NfUnit {
+        id: input.id.clone(),
+        prefix: format!("nf{k}_"),
+        config: input.config.clone(),
+        state_size,
+        state_offset: 0,
+        n_ports,
+        snapshot,
+        pointer_globals,
+        has_state_init,
+        has_digest,
+        has_fini,
+        config_globals: vec![],
+        state_globals: vec![],
+        propagated: false,
+        files: input
+            .sources
+            .iter()
+            .map(|s| s.display().to_string())
+            .chain(input.ll.iter().map(|l| l.display().to_string()))
+            .collect(),
+        probe_note,
+    })
+}
+
+/// The probe as a clang-built object: every internal global exported, loaded
+/// with dlopen (used when the in-process JIT cannot take the module).
+fn probe_with_clang(
+    opts: &ReduceOptions,
+    input: &ReduceInput,
+    m: &inkwell::module::Module<'_>,
+    sizes: &BTreeMap<String, u64>,
+) -> Result<jit::Probed, ReduceError> {
     let dir = tempfile::tempdir()
         .map_err(|e| ReduceError::io("cannot create temp dir", std::env::temp_dir(), e))?;
     let probe_ll = dir.path().join("probe.ll");
@@ -192,34 +389,17 @@ fn probe(
             message,
         })?;
     let mut snapshot = BTreeMap::new();
-    for (name, size) in sizes {
-        if let Some(addr) = nf.symbol_address(&name) {
+    for (name, &size) in sizes {
+        if let Some(addr) = nf.symbol_address(name) {
             // SAFETY: the symbol is a defined global of `size` bytes in the loaded object.
             let bytes = unsafe { std::slice::from_raw_parts(addr, size as usize) }.to_vec();
-            snapshot.insert(name, bytes);
+            snapshot.insert(name.clone(), bytes);
         }
     }
-    Ok(NfUnit {
-        id: input.id.clone(),
-        prefix: format!("nf{k}_"),
-        config: input.config.clone(),
-        state_size: nf.state_size() as u64,
-        state_offset: 0,
+    Ok(jit::Probed {
         n_ports,
+        state_size: nf.state_size() as u64,
         snapshot,
-        pointer_globals,
-        has_state_init,
-        has_digest,
-        has_fini,
-        config_globals: vec![],
-        state_globals: vec![],
-        propagated: false,
-        files: input
-            .sources
-            .iter()
-            .map(|s| s.display().to_string())
-            .chain(input.ll.iter().map(|l| l.display().to_string()))
-            .collect(),
     })
 }
 
@@ -229,6 +409,8 @@ fn reduce_inner(
     lls: &[Vec<PathBuf>],
     sos: &[PathBuf],
     started: Instant,
+    compile_ms: u64,
+    wait_originals: &mut dyn FnMut() -> Result<(), ReduceError>,
 ) -> Result<(ReducedArtifacts, ReducedChain, Vec<Diagnostic>), ReduceError> {
     let pipeline = passes::pipeline();
     if let Some(d) = &opts.dump_after {
@@ -236,12 +418,46 @@ fn reduce_inner(
             return Err(ReduceError::UnknownPass(d.clone()));
         }
     }
+    // Probes are independent (own LLVM context, own loaded object): one thread per NF.
     let t_probe = Instant::now();
+    let probed: Vec<Result<NfUnit, ReduceError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = nfs
+            .iter()
+            .enumerate()
+            .map(|(k, input)| s.spawn(move || probe(opts, input, &lls[k], k)))
+            .collect();
+        handles
+            .into_iter()
+            .zip(nfs)
+            .map(|(h, input)| {
+                h.join().unwrap_or_else(|_| {
+                    Err(ReduceError::Abi {
+                        nf: input.id.clone(),
+                        message: "probing nf_init crashed".into(),
+                    })
+                })
+            })
+            .collect()
+    });
     let mut units = vec![];
-    for (k, input) in nfs.iter().enumerate() {
-        units.push(probe(opts, input, &lls[k], k)?);
+    for u in probed {
+        units.push(u?);
     }
-    let probe_ms = t_probe.elapsed().as_millis();
+    let probe_ms = t_probe.elapsed().as_millis() as u64;
+    let probe_notes: Vec<Diagnostic> = units
+        .iter()
+        .filter_map(|u| {
+            u.probe_note.as_ref().map(|why| {
+                Diagnostic::note_diag(
+                    "R0107",
+                    format!(
+                        "NF `{}`: nf_init probed through a compiled object, not in process: {why}",
+                        u.id
+                    ),
+                )
+            })
+        })
+        .collect();
     let t_passes = Instant::now();
     let ctx = Context::create();
     let mut pending = vec![];
@@ -259,7 +475,7 @@ fn reduce_inner(
         nfs: &mut units,
         opts,
         removals: vec![],
-        diags: vec![],
+        diags: probe_notes,
         pending: std::cell::RefCell::new(pending),
     };
     let mut dump = None;
@@ -269,31 +485,18 @@ fn reduce_inner(
         }
         pass.run(&mut cx)?;
         if opts.verify_each_pass {
-            if let Err(e) = ir::verify(
+            verify_or_strip_debug(
                 &module,
-                "chain",
                 &format!("the IR after pass `{}`", pass.name()),
-            ) {
-                // LLVM 19's passes occasionally leave debug records where the
-                // verifier rejects them (e.g. on a phi); the code itself is fine
-                // when the module verifies without debug info.
-                module.strip_debug_info();
-                if module.verify().is_ok() {
-                    cx.diags.push(Diagnostic::note_diag(
-                        "R0105",
-                        format!("debug info dropped after pass `{}`: {e}", pass.name()),
-                    ));
-                } else {
-                    return Err(e);
-                }
-            }
+                &mut cx.diags,
+            )?;
         }
         if opts.dump_after.as_deref() == Some(pass.name()) {
             dump = Some(module.print_to_string().to_string());
         }
     }
-    ir::verify(&module, "chain", "the reduced IR")?;
-    let passes_ms = t_passes.elapsed().as_millis();
+    verify_or_strip_debug(&module, "the reduced IR", &mut cx.diags)?;
+    let passes_ms = t_passes.elapsed().as_millis() as u64;
     let t_codegen = Instant::now();
     let after = llvm_util::count_instructions(module.as_mut_ptr());
     let ll_path = opts.out_dir.join(format!("{}.ll", opts.name));
@@ -304,11 +507,16 @@ fn reduce_inner(
             message: format!("cannot write IR: {e}"),
         })?;
     let so_path = opts.out_dir.join(format!("{}.so", opts.name));
-    ir::compile_so(&opts.clang, "chain", &ll_path, &so_path, 2)?;
+    ir::module_to_so(&module, &machine, &opts.clang, "chain", &so_path)?;
     let removals: Vec<Removal> = std::mem::take(&mut cx.removals);
     let mut diags = std::mem::take(&mut cx.diags);
 
-    let codegen_ms = t_codegen.elapsed().as_millis();
+    let codegen_ms = t_codegen.elapsed().as_millis() as u64;
+    // The unreduced objects were compiled in the background meanwhile.
+    let t_wait = Instant::now();
+    wait_originals()?;
+    // Time blocked on the background compile counts as compile time.
+    let compile_ms = compile_ms + t_wait.elapsed().as_millis() as u64;
     let t_verify = Instant::now();
     // Proof by execution.
     let mut verification = None;
@@ -331,11 +539,11 @@ fn reduce_inner(
         ));
         verification = Some(rep);
     }
+    let verify_ms = t_verify.elapsed().as_millis() as u64;
     diags.push(Diagnostic::note_diag(
         "R0201",
         format!(
-            "timing: probe (nf_init) {probe_ms} ms, passes {passes_ms} ms, code generation {codegen_ms} ms, differential check {} ms",
-            t_verify.elapsed().as_millis()
+            "timing: compile {compile_ms} ms (not overlapped with later phases), probe (nf_init) {probe_ms} ms, passes {passes_ms} ms, code generation {codegen_ms} ms, differential check {verify_ms} ms"
         ),
     ));
     for d in diags.iter_mut() {
@@ -378,6 +586,14 @@ fn reduce_inner(
         dump,
         verification,
         fell_back: false,
+        timings: ReduceTimings {
+            compile_ms,
+            probe_ms,
+            passes_ms,
+            codegen_ms,
+            verify_ms,
+            total_ms: started.elapsed().as_millis() as u64,
+        },
     };
     Ok((art, chain, diags))
 }

@@ -148,6 +148,44 @@ pub fn run_pipeline(
         })
 }
 
+/// Optimise a module in process with LLVM's `default<O2>` pipeline (what
+/// `clang -O2` runs on IR), emit an object file with the host target machine
+/// and link it into a shared object with the clang driver (one short process
+/// instead of a full clang compile). The module is modified.
+pub fn module_to_so(
+    module: &Module<'_>,
+    machine: &TargetMachine,
+    clang: &Path,
+    nf: &str,
+    so: &Path,
+) -> Result<(), ReduceError> {
+    run_pipeline(module, machine, "default<O2>")?;
+    let obj = so.with_extension("o");
+    machine
+        .write_to_file(module, inkwell::targets::FileType::Object, &obj)
+        .map_err(|e| ReduceError::Compile {
+            nf: nf.to_string(),
+            message: format!("object emission: {e}"),
+        })?;
+    let res = Command::new(clang)
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(so)
+        .arg(&obj)
+        .output()
+        .map_err(|e| ReduceError::Compile {
+            nf: nf.to_string(),
+            message: format!("cannot run {}: {e}", clang.display()),
+        })?;
+    let _ = std::fs::remove_file(&obj);
+    if !res.status.success() {
+        return Err(ReduceError::Compile {
+            nf: nf.to_string(),
+            message: String::from_utf8_lossy(&res.stderr).trim().to_string(),
+        });
+    }
+    Ok(())
+}
+
 /// Compile textual IR into a shared object with `clang-19 -O<level> -shared`.
 pub fn compile_so(
     clang: &Path,
@@ -175,29 +213,57 @@ pub fn compile_so(
     Ok(())
 }
 
-/// Compile C sources straight into a shared object (the unreduced NF).
-pub fn compile_c_to_so(
+/// A clang run started in the background (see [`spawn_c_to_so`]).
+pub struct PendingCompile {
+    nf: String,
+    child: std::process::Child,
+}
+
+impl PendingCompile {
+    /// Wait for the compiler; its stderr becomes the error on failure.
+    pub fn finish(self) -> Result<(), ReduceError> {
+        let res = self
+            .child
+            .wait_with_output()
+            .map_err(|e| ReduceError::Compile {
+                nf: self.nf.clone(),
+                message: format!("waiting for clang: {e}"),
+            })?;
+        if !res.status.success() {
+            return Err(ReduceError::Compile {
+                nf: self.nf,
+                message: String::from_utf8_lossy(&res.stderr).trim().to_string(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Start compiling C sources into the unreduced shared object without
+/// waiting: it is only needed by the differential check at the very end, so
+/// it runs while the reducer probes and transforms.
+pub fn spawn_c_to_so(
     clang: &Path,
     nf: &str,
     sources: &[PathBuf],
     include_dirs: &[PathBuf],
     so: &Path,
-) -> Result<(), ReduceError> {
+) -> Result<PendingCompile, ReduceError> {
     let mut cmd = Command::new(clang);
     cmd.args(["-O2", "-g", "-shared", "-fPIC", "-o"]).arg(so);
     for inc in include_dirs {
         cmd.arg("-I").arg(inc);
     }
-    cmd.args(sources);
-    let res = cmd.output().map_err(|e| ReduceError::Compile {
+    cmd.args(sources)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let child = cmd.spawn().map_err(|e| ReduceError::Compile {
         nf: nf.to_string(),
         message: format!("cannot run {}: {e}", clang.display()),
     })?;
-    if !res.status.success() {
-        return Err(ReduceError::Compile {
-            nf: nf.to_string(),
-            message: String::from_utf8_lossy(&res.stderr).trim().to_string(),
-        });
-    }
-    Ok(())
+    Ok(PendingCompile {
+        nf: nf.to_string(),
+        child,
+    })
 }

@@ -14,6 +14,7 @@ mod analysis;
 mod driver;
 pub mod error;
 mod ir;
+mod jit;
 mod llvm_util;
 mod native;
 mod offsets;
@@ -76,6 +77,10 @@ pub struct ReduceOptions {
     pub clang: PathBuf,
     /// Include directories for NF sources (default: the workspace's `nfs/include`).
     pub include_dirs: Vec<PathBuf>,
+    /// Run each NF's nf_init in process through LLVM's JIT (default); when
+    /// false, or when the JIT cannot take the module, a clang-built probe
+    /// object is loaded instead.
+    pub probe_in_process: bool,
 }
 
 impl Default for ReduceOptions {
@@ -95,6 +100,7 @@ impl Default for ReduceOptions {
                 env!("CARGO_MANIFEST_DIR"),
                 "/../../nfs/include"
             ))],
+            probe_in_process: true,
         }
     }
 }
@@ -116,4 +122,25 @@ pub struct ReducedArtifacts {
     pub verification: Option<VerifyReport>,
     /// True when `best_effort` returned the chain unreduced.
     pub fell_back: bool,
+    /// Wall time of each phase of this reduction.
+    pub timings: ReduceTimings,
+}
+
+/// Wall time of each phase of one reduction, in milliseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct ReduceTimings {
+    /// clang-19 time not overlapped with other phases: each NF's IR (NFs in
+    /// parallel), plus any wait for the unreduced shared objects, which
+    /// compile in the background until the differential check needs them.
+    pub compile_ms: u64,
+    /// Loading each NF alone and running its nf_init on the configuration.
+    pub probe_ms: u64,
+    /// The pass pipeline (with the verifier after each pass when asked).
+    pub passes_ms: u64,
+    /// Writing the reduced IR and building its shared object.
+    pub codegen_ms: u64,
+    /// The differential check (original vs reduced over generated packets).
+    pub verify_ms: u64,
+    /// The whole reduction.
+    pub total_ms: u64,
 }

@@ -18,13 +18,13 @@ struct NfKv {
 }
 
 #[repr(C)]
-struct NfConfig {
+pub struct NfConfig {
     items: *const NfKv,
     n_items: u32,
 }
 
 #[repr(C)]
-struct NfInfo {
+pub struct NfInfo {
     abi_version: u32,
     name: *const c_char,
     n_ports: u32,
@@ -52,6 +52,61 @@ pub struct NfCtx {
 type ProcessFn = unsafe extern "C" fn(*mut NfCtx, *mut NfPacket) -> i32;
 type DigestEmit = unsafe extern "C" fn(*mut c_void, *const c_void, usize);
 type DigestFn = unsafe extern "C" fn(*const c_void, DigestEmit, *mut c_void);
+
+/// `nf_init` from nf.h.
+pub type InitFn = unsafe extern "C" fn(*const NfConfig, *mut c_char, usize) -> i32;
+/// `nf_describe` from nf.h.
+pub type DescribeFn = unsafe extern "C" fn() -> *const NfInfo;
+
+/// Call an NF's nf_init with flattened key/values; Err carries the NF's message.
+///
+/// # Safety
+/// `f` must be the nf_init of a loaded (or JIT-compiled) NF.
+pub unsafe fn call_init(f: InitFn, config: &[(String, String)]) -> Result<(), String> {
+    let keys: Vec<CString> = config
+        .iter()
+        .map(|(k, _)| CString::new(k.as_str()).unwrap_or_default())
+        .collect();
+    let vals: Vec<CString> = config
+        .iter()
+        .map(|(_, v)| CString::new(v.as_str()).unwrap_or_default())
+        .collect();
+    let items: Vec<NfKv> = keys
+        .iter()
+        .zip(&vals)
+        .map(|(k, v)| NfKv {
+            key: k.as_ptr(),
+            value: v.as_ptr(),
+        })
+        .collect();
+    let cfg = NfConfig {
+        items: items.as_ptr(),
+        n_items: items.len() as u32,
+    };
+    let mut err = vec![0u8; 256];
+    // SAFETY: all pointers outlive the call (caller guarantees `f`).
+    let rc = unsafe { f(&cfg, err.as_mut_ptr() as *mut c_char, err.len()) };
+    if rc != 0 {
+        let end = err.iter().position(|&b| b == 0).unwrap_or(err.len());
+        return Err(String::from_utf8_lossy(&err[..end]).into_owned());
+    }
+    Ok(())
+}
+
+/// (abi_version, n_ports) from an NF's nf_describe.
+///
+/// # Safety
+/// `f` must be the nf_describe of a loaded (or JIT-compiled) NF.
+pub unsafe fn call_describe(f: DescribeFn) -> Result<(u32, u32), String> {
+    // SAFETY: the returned pointer is static in the NF (caller guarantees `f`).
+    unsafe {
+        let p = f();
+        if p.is_null() {
+            return Err("nf_describe returned NULL".into());
+        }
+        Ok(((*p).abi_version, (*p).n_ports))
+    }
+}
 
 /// One loaded private copy of an NF shared object.
 pub struct LoadedNf {
@@ -130,40 +185,15 @@ impl LoadedNf {
 
     /// Call nf_init with flattened key/values; Err carries the NF's message.
     pub fn init(&self, config: &[(String, String)]) -> Result<(), String> {
-        let keys: Vec<CString> = config
-            .iter()
-            .map(|(k, _)| CString::new(k.as_str()).unwrap_or_default())
-            .collect();
-        let vals: Vec<CString> = config
-            .iter()
-            .map(|(_, v)| CString::new(v.as_str()).unwrap_or_default())
-            .collect();
-        let items: Vec<NfKv> = keys
-            .iter()
-            .zip(&vals)
-            .map(|(k, v)| NfKv {
-                key: k.as_ptr(),
-                value: v.as_ptr(),
-            })
-            .collect();
-        let cfg = NfConfig {
-            items: items.as_ptr(),
-            n_items: items.len() as u32,
-        };
-        let mut err = vec![0u8; 256];
-        // SAFETY: signature from nf.h; all pointers outlive the call.
-        let rc = unsafe {
-            let f: Symbol<unsafe extern "C" fn(*const NfConfig, *mut c_char, usize) -> i32> = self
+        // SAFETY: signature from nf.h.
+        let f = unsafe {
+            *self
                 .lib
-                .get(b"nf_init\0")
-                .map_err(|e| format!("nf_init: {e}"))?;
-            f(&cfg, err.as_mut_ptr() as *mut c_char, err.len())
+                .get::<InitFn>(b"nf_init\0")
+                .map_err(|e| format!("nf_init: {e}"))?
         };
-        if rc != 0 {
-            let end = err.iter().position(|&b| b == 0).unwrap_or(err.len());
-            return Err(String::from_utf8_lossy(&err[..end]).into_owned());
-        }
-        Ok(())
+        // SAFETY: `f` is this NF's nf_init.
+        unsafe { call_init(f, config) }
     }
 
     pub fn state_size(&self) -> usize {

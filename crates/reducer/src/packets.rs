@@ -4,7 +4,11 @@
 //! or port range becomes a port pool) and emits frames that hit every pool
 //! from inside and outside, over TCP, UDP, ICMP and another IP protocol, plus
 //! the odd frames parsers must survive: ARP, IPv6, VLAN tags, fragments,
-//! TCP options, bad IHL and truncations at every layer.
+//! TCP options, bad IHL and truncations at every layer. Every other string
+//! value (e.g. a payload pattern, but also keywords) becomes a payload pool:
+//! some frames carry it whole, some a near miss. Flows repeat (same 5-tuple,
+//! also reversed) so stateful NFs see hits, and the clock sometimes jumps by
+//! up to ~30 minutes so timeouts of every scale expire.
 
 /// A frame and its timestamp.
 #[derive(Debug, Clone)]
@@ -47,6 +51,8 @@ fn parse_ipv4(s: &str) -> Option<u32> {
 pub struct Pools {
     pub prefixes: Vec<(u32, u32)>,
     pub ports: Vec<u16>,
+    /// Other string values (payload patterns and keywords), 1..=64 bytes.
+    pub contents: Vec<Vec<u8>>,
 }
 
 /// Scan flattened key/values for addresses, prefixes, ports and ranges.
@@ -55,26 +61,31 @@ pub fn pools_from_config(configs: &[&[(String, String)]]) -> Pools {
     for cfg in configs {
         for (_, v) in cfg.iter() {
             let v = v.trim();
-            if let Some((a, l)) = v.split_once('/') {
-                if let (Some(a), Ok(l)) = (parse_ipv4(a), l.parse::<u32>()) {
-                    if l <= 32 {
-                        let mask = if l == 0 { 0 } else { u32::MAX << (32 - l) };
-                        pools.prefixes.push((a & mask, mask));
-                    }
-                }
+            let prefix = v.split_once('/').and_then(|(a, l)| {
+                let (a, l) = (parse_ipv4(a)?, l.parse::<u32>().ok()?);
+                (l <= 32).then_some((a, l))
+            });
+            if let Some((a, l)) = prefix {
+                let mask = if l == 0 { 0 } else { u32::MAX << (32 - l) };
+                pools.prefixes.push((a & mask, mask));
             } else if let Some(a) = parse_ipv4(v) {
                 pools.prefixes.push((a, u32::MAX));
-            } else if let Some((lo, hi)) = v.split_once('-') {
-                if let (Ok(lo), Ok(hi)) = (lo.parse::<u16>(), hi.parse::<u16>()) {
-                    pools
-                        .ports
-                        .extend([lo, hi, lo.saturating_sub(1), hi.saturating_add(1)]);
-                }
+            } else if let Some((lo, hi)) = v.split_once(['-', ':']).and_then(|(lo, hi)| {
+                Some((
+                    lo.trim().parse::<u16>().ok()?,
+                    hi.trim().parse::<u16>().ok()?,
+                ))
+            }) {
+                pools
+                    .ports
+                    .extend([lo, hi, lo.saturating_sub(1), hi.saturating_add(1)]);
             } else if let Ok(p) = v.parse::<u32>() {
                 if (1..=65535).contains(&p) {
                     let p = p as u16;
                     pools.ports.extend([p, p.saturating_add(1)]);
                 }
+            } else if !v.is_empty() && v.len() <= 64 && v.parse::<f64>().is_err() {
+                pools.contents.push(v.as_bytes().to_vec());
             }
         }
     }
@@ -82,6 +93,8 @@ pub fn pools_from_config(configs: &[&[(String, String)]]) -> Pools {
     pools.prefixes.dedup();
     pools.ports.sort();
     pools.ports.dedup();
+    pools.contents.sort();
+    pools.contents.dedup();
     pools
 }
 
@@ -107,6 +120,9 @@ struct Spec {
     frag: bool,
     tcp_opts: bool,
     payload: usize,
+    /// Bytes placed into the payload at `content_at` (the payload grows to fit).
+    content: Vec<u8>,
+    content_at: usize,
 }
 
 fn build(s: &Spec) -> Vec<u8> {
@@ -127,7 +143,12 @@ fn build(s: &Spec) -> Vec<u8> {
         1 => 8,
         _ => 0,
     };
-    let tot = 20 + l4_len + s.payload;
+    let payload_len = s.payload.max(if s.content.is_empty() {
+        0
+    } else {
+        s.content_at + s.content.len()
+    });
+    let tot = 20 + l4_len + payload_len;
     let ip_start = f.len();
     f.extend([0x45, s.tos]);
     f.extend((tot as u16).to_be_bytes());
@@ -153,13 +174,18 @@ fn build(s: &Spec) -> Vec<u8> {
         17 => {
             f.extend(s.sport.to_be_bytes());
             f.extend(s.dport.to_be_bytes());
-            f.extend(((8 + s.payload) as u16).to_be_bytes());
+            f.extend(((8 + payload_len) as u16).to_be_bytes());
             f.extend([0, 0]);
         }
         1 => f.extend([8, 0, 0, 0, 0, 1, 0, 1]),
         _ => {}
     }
-    f.extend((0..s.payload).map(|i| (i * 7) as u8));
+    let start = f.len();
+    f.extend((0..payload_len).map(|i| (i * 7) as u8));
+    if !s.content.is_empty() {
+        let at = start + s.content_at;
+        f[at..at + s.content.len()].copy_from_slice(&s.content);
+    }
     f
 }
 
@@ -212,7 +238,15 @@ pub fn generate_mix(pools: &Pools, count: usize, seed: u64, mix: Mix) -> Vec<Tes
         }
         pools.ports[rng.below(pools.ports.len() as u64) as usize]
     };
-    for i in 0..count {
+    let mut flows: Vec<(u32, u32, u8, u16, u16)> = vec![];
+    let mut now_ns = 0u64;
+    for _ in 0..count {
+        now_ns += 1_000_000;
+        // Sometimes the clock jumps (1 ns .. ~30 min) so idle timeouts of any scale expire.
+        if rng.below(40) == 0 {
+            let bits = rng.below(41);
+            now_ns += rng.below(1u64 << bits);
+        }
         let total = (mix.tcp + mix.udp + mix.icmp + mix.other).max(1);
         let r = rng.below(total);
         let proto = if r < mix.tcp {
@@ -225,17 +259,53 @@ pub fn generate_mix(pools: &Pools, count: usize, seed: u64, mix: Mix) -> Vec<Tes
             47
         };
         let odd = mix.malformed;
+        let (mut src, mut dst, mut sport, mut dport) = (
+            pick_addr(&mut rng),
+            pick_addr(&mut rng),
+            pick_port(&mut rng),
+            pick_port(&mut rng),
+        );
+        // Repeat an earlier flow of the same protocol (or its reverse direction).
+        if !flows.is_empty() && rng.below(3) == 0 {
+            let f = flows[rng.below(flows.len() as u64) as usize];
+            if f.2 == proto {
+                (src, dst, sport, dport) = if rng.below(4) == 0 {
+                    (f.1, f.0, f.4, f.3)
+                } else {
+                    (f.0, f.1, f.3, f.4)
+                };
+            }
+        }
+        flows.push((src, dst, proto, sport, dport));
+        // A payload pattern whole, or a near miss (last byte cut or changed).
+        let mut content = vec![];
+        if !pools.contents.is_empty() && rng.below(3) == 0 {
+            content = pools.contents[rng.below(pools.contents.len() as u64) as usize].clone();
+            match rng.below(4) {
+                0 => {
+                    content.pop();
+                }
+                1 => {
+                    if let Some(b) = content.last_mut() {
+                        *b ^= 0x20;
+                    }
+                }
+                _ => {}
+            }
+        }
         let spec = Spec {
-            src: pick_addr(&mut rng),
-            dst: pick_addr(&mut rng),
+            src,
+            dst,
             proto,
-            sport: pick_port(&mut rng),
-            dport: pick_port(&mut rng),
+            sport,
+            dport,
             tos: (rng.next() & 0xff) as u8,
             vlan: odd && rng.below(16) == 0,
             frag: odd && rng.below(20) == 0,
             tcp_opts: rng.below(8) == 0,
             payload: rng.below(64) as usize,
+            content_at: rng.below(24) as usize,
+            content,
         };
         let mut frame = build(&spec);
         // Truncate a few frames at a random point (runts, cut headers).
@@ -243,10 +313,7 @@ pub fn generate_mix(pools: &Pools, count: usize, seed: u64, mix: Mix) -> Vec<Tes
             let cut = rng.below(frame.len() as u64) as usize;
             frame.truncate(cut);
         }
-        out.push(TestPacket {
-            frame,
-            now_ns: 1_000_000 * i as u64,
-        });
+        out.push(TestPacket { frame, now_ns });
     }
     if !mix.malformed {
         return out;
@@ -273,6 +340,8 @@ pub fn generate_mix(pools: &Pools, count: usize, seed: u64, mix: Mix) -> Vec<Tes
         frag: false,
         tcp_opts: false,
         payload: 0,
+        content: vec![],
+        content_at: 0,
     });
     bad_ihl[14] = 0x43;
     let mut bad_ver = bad_ihl.clone();
@@ -283,7 +352,7 @@ pub fn generate_mix(pools: &Pools, count: usize, seed: u64, mix: Mix) -> Vec<Tes
     {
         out.push(TestPacket {
             frame,
-            now_ns: 1_000_000 * (count + k) as u64,
+            now_ns: now_ns + 1_000_000 * (k as u64 + 1),
         });
     }
     out
@@ -310,6 +379,30 @@ mod tests {
         for port in [22, 23, 79, 80, 90, 91] {
             assert!(p.ports.contains(&port), "{port}");
         }
+        assert_eq!(p.contents, vec![b"drop".to_vec()]);
+    }
+
+    #[test]
+    fn colon_ranges_and_payload_patterns_reach_the_frames() {
+        let cfg = vec![
+            ("rules.0.dst_port".to_string(), "1:1023".to_string()),
+            ("rules.0.content".to_string(), "/bin/sh".to_string()),
+        ];
+        let p = pools_from_config(&[&cfg]);
+        for port in [1, 1023, 1024] {
+            assert!(p.ports.contains(&port), "{port}");
+        }
+        let pkts = generate(&p, 600, 3);
+        let carrying = pkts
+            .iter()
+            .filter(|t| t.frame.windows(7).any(|w| w == b"/bin/sh"))
+            .count();
+        assert!(carrying > 30, "{carrying}");
+        // Flows repeat, and the clock is monotonic with some jumps.
+        assert!(pkts.windows(2).all(|w| w[0].now_ns < w[1].now_ns));
+        assert!(pkts
+            .windows(2)
+            .any(|w| w[1].now_ns - w[0].now_ns > 10_000_000));
     }
 
     #[test]

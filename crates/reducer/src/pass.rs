@@ -44,6 +44,8 @@ pub struct NfUnit {
     pub propagated: bool,
     /// Source file names of the NF (for diagnostics).
     pub files: Vec<String>,
+    /// Why nf_init was probed through a clang-built object instead of in process.
+    pub probe_note: Option<String>,
 }
 
 impl NfUnit {

@@ -19,12 +19,26 @@ use inkwell::llvm_sys::core as c;
 
 pub struct FlattenHeaders;
 
-/// Instruction users of `g`, looking through constant-expression GEPs:
-/// (instruction, the operand value that refers to g — g or a constexpr).
+/// Instruction users of `g`, looking through constant-expression GEPs and,
+/// for thread-local globals, `llvm.threadlocal.address(g)` calls (a
+/// `__thread` scratch struct): (instruction, the operand value that refers
+/// to g's start — g, a constexpr, or the address call).
 fn instruction_uses(g: Val) -> Option<Vec<(Val, Val)>> {
     let mut out = vec![];
     for u in g.users() {
-        if u.is_instruction() {
+        let tls_address = u.opcode() == Some(Opcode::LLVMCall)
+            && u.operand(0) == Some(g)
+            && u.called_function()
+                .is_some_and(|f| f.name().starts_with("llvm.threadlocal.address"));
+        if tls_address {
+            for uu in u.users() {
+                if uu.is_instruction() {
+                    out.push((uu, u));
+                } else {
+                    return None;
+                }
+            }
+        } else if u.is_instruction() {
             out.push((u, g));
         } else if u.const_opcode() == Some(Opcode::LLVMGetElementPtr) && u.operand(0) == Some(g) {
             for uu in u.users() {
@@ -41,14 +55,14 @@ fn instruction_uses(g: Val) -> Option<Vec<(Val, Val)>> {
     Some(out)
 }
 
-fn covers_all(i: Val, g: Val, size: u64) -> bool {
+fn covers_all(i: Val, g: Val, via: Val, size: u64) -> bool {
     match i.opcode() {
         Some(Opcode::LLVMCall) => {
             let Some(callee) = i.called_function() else {
                 return false;
             };
             callee.name().starts_with("llvm.memset")
-                && i.operand(0) == Some(g)
+                && i.operand(0) == Some(via)
                 && i.operand(2)
                     .and_then(|l| l.const_int())
                     .map(|l| l >= size)
@@ -56,7 +70,7 @@ fn covers_all(i: Val, g: Val, size: u64) -> bool {
         }
         Some(Opcode::LLVMStore) => {
             let m = unsafe { c::LLVMGetGlobalParent(g.0) };
-            i.operand(1) == Some(g) && llvm_util::type_store_size(m, i.access_type()) >= size
+            i.operand(1) == Some(via) && llvm_util::type_store_size(m, i.access_type()) >= size
         }
         _ => false,
     }
@@ -101,8 +115,8 @@ impl Pass for FlattenHeaders {
             }
             let size = llvm_util::type_store_size(m, g.global_value_type());
             let cfg = Cfg::new(body);
-            let killed_first = uses.iter().map(|(i, _)| *i).any(|i| {
-                covers_all(i, g, size)
+            let killed_first = uses.iter().any(|&(i, via)| {
+                covers_all(i, g, via, size)
                     && uses
                         .iter()
                         .all(|(u, _)| *u == i || cfg.inst_dominates(i, *u))
@@ -120,7 +134,8 @@ impl Pass for FlattenHeaders {
                 Val(a)
             };
             for (inst, via) in &uses {
-                let replacement = if *via == g {
+                let tls_address = via.opcode() == Some(Opcode::LLVMCall);
+                let replacement = if *via == g || tls_address {
                     slot
                 } else {
                     Builder::before(*inst).gep_like(*via, slot)

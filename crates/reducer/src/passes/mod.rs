@@ -10,6 +10,7 @@ pub mod overwritten_logic;
 pub mod packet_alias;
 pub mod packet_cse;
 pub mod slice;
+pub mod unroll_rules;
 pub mod unused_logic;
 
 use crate::pass::Pass;
@@ -38,6 +39,14 @@ pub fn pipeline() -> Vec<Box<dyn Pass>> {
         Box::new(LlvmPasses {
             name: "llvm-fold-unroll",
             pipeline: "always-inline,function(sroa,early-cse,instcombine<no-verify-fixpoint>,sccp,simplifycfg,loop-mssa(loop-rotate),loop(indvars,loop-unroll-full),instcombine<no-verify-fixpoint>,simplifycfg,loop-unroll<O3;upperbound;no-runtime;no-partial>,instcombine<no-verify-fixpoint>,simplifycfg),globaldce",
+        }),
+        // Rule loops the size-bounded unroller refused (big bodies, e.g. a payload
+        // search per rule) but whose count is now a small constant: unroll them
+        // anyway (§III-B step 3), then fold each copy's constant rule fields.
+        Box::new(unroll_rules::UnrollRules),
+        Box::new(LlvmPasses {
+            name: "llvm-unroll-rules",
+            pipeline: "function(loop(loop-unroll-full),sroa,instcombine<no-verify-fixpoint>,sccp,simplifycfg,early-cse),globaldce",
         }),
         // §IV-B CSE across NFs: make the ABI's disjointness visible (noalias frame and
         // state), then turn per-packet header structs into scalars.
@@ -72,8 +81,9 @@ pub fn pipeline() -> Vec<Box<dyn Pass>> {
             name: "llvm-cleanup",
             pipeline: "function(instcombine<no-verify-fixpoint>,sccp,gvn,simplifycfg,adce,dse,instcombine<no-verify-fixpoint>,simplifycfg),globaldce",
         }),
-        // Everything is reduced: fold the chain body into nf_process (its noalias
-        // facts survive as scoped alias metadata) for one call less per packet.
+        // Everything is reduced: fold a loop-free chain body into nf_process (its
+        // noalias facts survive as scoped alias metadata) for one call less per
+        // packet; a body with a loop stays out of line (measured cost check there).
         Box::new(inline_body::InlineBody),
         Box::new(LlvmPasses { name: "llvm-final", pipeline: "always-inline,function(sroa,instcombine<no-verify-fixpoint>,simplifycfg),globaldce" }),
     ]
