@@ -247,6 +247,25 @@ pub fn analyze_chain(
     let mut diags = vec![];
     for inst in &chain.nfs {
         let (files, framework) = nf_sources(inst)?;
+        // A prebuilt shared object (e.g. the reducer's consolidated module)
+        // has no source to read; analysing its bytes as C would only produce
+        // a misleading "no entry point".
+        if !files.is_empty() && files.iter().all(|f| is_shared_object(f)) {
+            return Err(Failure::diag(
+                Diagnostic::error(
+                    "E0504",
+                    format!(
+                        "NF `{}` is only a shared object ({}); nfc analyses NF sources, not machine code",
+                        inst.id.0,
+                        files[0].display()
+                    ),
+                )
+                .with_span_opt(inst.span.clone())
+                .with_hint(
+                    "analyse and place the original chain (the reduced module keeps its NFs' flow keys and sharing needs), or give the NF's C sources",
+                ),
+            ));
+        }
         let input = nfc_analyzer::AnalysisInput {
             name: inst.id.0.clone(),
             files,
@@ -258,6 +277,10 @@ pub fn analyze_chain(
         all.push(facts);
     }
     Ok((all, diags))
+}
+
+fn is_shared_object(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "so")
 }
 
 // -------------------------------------------------------------------- place

@@ -383,6 +383,16 @@ fn reduced_module_runs_like_the_original_chain() {
     let b = std::fs::read(dir.join("reduced.pcap")).unwrap();
     assert!(a.len() > 24, "no packets left the chain");
     assert!(a == b, "output pcaps differ");
+
+    // The reduced chain runs but cannot be analysed: its NF is machine code.
+    let analyze = nfc()
+        .arg("analyze")
+        .arg(run.out().join("reduced.chain.yaml"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&analyze.stderr);
+    assert_eq!(analyze.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("E0504"), "{stderr}");
 }
 
 /// Logging in a user NF is reported and kept by default, and removed (as a
