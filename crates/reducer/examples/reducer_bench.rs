@@ -21,7 +21,7 @@
 //! 0/25/50% UDP; monitor+IDS and firewall+firewall (two different rule sets:
 //! an address ACL then a port filter) spliced vs consolidated vs reduced.
 //!
-//! `cargo run --release -p nfc-reducer --example reducer_bench [-- PACKETS]`
+//! `cargo run --release -p nfc-reducer --example reducer_bench [-- PACKETS] [--skip PASS]...`
 //! needs clang-19, llvm-strip-19 and valgrind on PATH.
 
 #[path = "../tests/support/builtin.rs"]
@@ -67,6 +67,8 @@ struct Bench {
     rows: Vec<serde_json::Value>,
     table: Vec<String>,
     copies: usize,
+    /// Passes skipped in every reduction (`--skip PASS`, to measure a pass's effect).
+    skip_all: Vec<String>,
 }
 
 fn mix(tcp: u64, udp: u64, icmp: u64, other: u64) -> Mix {
@@ -239,7 +241,11 @@ impl Bench {
             out_dir: self.dir.join(name),
             verify_packets: 3000,
             verify_each_pass: false,
-            skip: skip.iter().map(|s| s.to_string()).collect(),
+            skip: skip
+                .iter()
+                .map(|s| s.to_string())
+                .chain(self.skip_all.iter().cloned())
+                .collect(),
             ..Default::default()
         };
         let (art, _, _) = reduce(nfs, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -272,7 +278,12 @@ impl Bench {
     fn chain(&mut self, case: &str, inputs: &[ReduceInput], packets: &Path) {
         // "Consolidated": one module with duplicated logic removed (CSE), but no
         // config propagation, overwritten- or unused-logic elimination.
-        let consolidate_only = ["config-propagation", "overwritten-logic", "unused-logic"];
+        let consolidate_only = [
+            "config-propagation",
+            "overwritten-logic",
+            "specialise-paths",
+            "unused-logic",
+        ];
         let (con, orig, tc) = self.reduce(&format!("{case}-con"), inputs, &consolidate_only);
         let (red, _, tr) = self.reduce(&format!("{case}-red"), inputs, &[]);
         let spliced = orig
@@ -311,10 +322,16 @@ fn own(id: &str, file: &str, config: Cfg) -> ReduceInput {
 }
 
 fn main() {
-    let packets: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(3000);
+    let mut packets: usize = 3000;
+    let mut skip_all = vec![];
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--skip" {
+            skip_all.extend(args.next());
+        } else if let Ok(n) = a.parse() {
+            packets = n;
+        }
+    }
     let dir = tempfile::tempdir().expect("temp dir");
     let harness = dir.path().join("harness");
     let inc = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../nfs/include");
@@ -355,6 +372,7 @@ fn main() {
         rows: vec![],
         table: vec![],
         copies: 0,
+        skip_all,
     };
     let clean = mix(5, 3, 1, 1);
     let cfgs = |p: &str| {

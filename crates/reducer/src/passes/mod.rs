@@ -10,6 +10,7 @@ pub mod overwritten_logic;
 pub mod packet_alias;
 pub mod packet_cse;
 pub mod slice;
+pub mod specialise_paths;
 pub mod unroll_rules;
 pub mod unused_logic;
 
@@ -73,8 +74,19 @@ pub fn pipeline() -> Vec<Box<dyn Pass>> {
             name: "llvm-sink",
             pipeline: "function(sink,instcombine<no-verify-fixpoint>,simplifycfg,adce)",
         }),
-        // §IV-A last, on the smallest program: per-path pruning of values only
-        // infeasible paths observe.
+        // §IV-A (unused logic) group, last, on the smallest program. First per-path
+        // constant folding: it needs the rules already constant and unrolled (config
+        // propagation, unroll-rules) — otherwise nothing re-tests the dispatched
+        // field yet — and runs after the duplicated/overwritten passes so the copies
+        // are of the smallest body. Copy the code after a dispatch on a packet field
+        // once per constant case, then let LLVM fold each copy (unreachable blocks
+        // first, so the copies' phis collapse to the case's constant).
+        Box::new(specialise_paths::SpecialisePaths::default()),
+        Box::new(LlvmPasses {
+            name: "llvm-fold-paths",
+            pipeline: "function(simplifycfg,instcombine<no-verify-fixpoint>,sccp,simplifycfg,adce)",
+        }),
+        // Then per-path pruning of values only infeasible paths observe.
         Box::new(unused_logic::UnusedLogic),
         // Fold what the per-path pruning exposed; remove dead decode work.
         Box::new(LlvmPasses {
