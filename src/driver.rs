@@ -273,11 +273,20 @@ pub fn analyze_chain(
         };
         let (mut facts, d) = nfc_analyzer::analyze(&input, opts).map_err(analyze_failure)?;
         facts.nf = inst.id.0.clone();
+        // Without a per-packet entry point the "facts" describe nothing the
+        // NF does (a garbage file reads as stateless); report none, so the
+        // placer refuses to guess rather than drop a lock it needs.
+        let no_entry_point = d.iter().any(|d| d.code == NO_ENTRY_POINT);
         diags.extend(d);
-        all.push(facts);
+        if !no_entry_point {
+            all.push(facts);
+        }
     }
     Ok((all, diags))
 }
+
+/// The analyzer's code for "no per-packet entry point found".
+const NO_ENTRY_POINT: &str = "A0103";
 
 fn is_shared_object(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "so")
@@ -328,41 +337,136 @@ pub fn traffic_profile(chain: &ChainSpec) -> Result<TrafficProfile, Failure> {
 }
 
 /// Place the chain: RSS fields, Toeplitz key, RETA, and sharing per NF.
+/// The chain's own placement demands (`sharing:` pins, `nic.symmetric`) are
+/// added to `opts`; an NF without facts is placed only when pinned `shared`.
 pub fn place_chain(
     chain: &ChainSpec,
     facts: &[Facts],
     traffic: &TrafficProfile,
     opts: &PlaceOptions,
 ) -> Result<(nfc_core::Plan, Vec<Diagnostic>), Failure> {
-    let nfs = nfc_placer::facts_for_chain(chain, facts).map_err(place_failure)?;
-    place_nfs(&nfs, &chain.resources, traffic, opts)
+    let mut opts = opts.clone();
+    for nf in &chain.nfs {
+        if let Some(pin) = nf.sharing {
+            opts.pins.retain(|(id, _)| *id != nf.id.0);
+            opts.pins.push((nf.id.0.clone(), pin));
+        }
+    }
+    // An NF the analyzer could not read is still placeable when the operator
+    // pins it shared: a stateful NF with no known key is never split.
+    let mut facts = facts.to_vec();
+    for nf in &chain.nfs {
+        let pinned_shared = nf.sharing == Some(nfc_core::plan::Sharing::Shared);
+        if pinned_shared && !facts.iter().any(|f| f.nf == nf.id.0) {
+            let mut unknown = Facts::stateless(nf.id.0.clone());
+            unknown.stateful = true;
+            unknown.confidence = 0.0;
+            facts.push(unknown);
+        }
+    }
+    let nfs = nfc_placer::facts_for_chain(chain, &facts)
+        .map_err(|e| place_failure(e, &chain.resources, Some(chain)))?;
+    place_with(&nfs, &chain.resources, traffic, &opts, Some(chain))
 }
 
 /// Place NFs given as (id, facts) on `resources`; the NIC's RSS input mode
-/// comes from the resources, overriding `opts`.
+/// and symmetry demand come from the resources, overriding `opts`.
 pub fn place_nfs(
     nfs: &[(String, Facts)],
     resources: &nfc_core::chain::Resources,
     traffic: &TrafficProfile,
     opts: &PlaceOptions,
 ) -> Result<(nfc_core::Plan, Vec<Diagnostic>), Failure> {
+    place_with(nfs, resources, traffic, opts, None)
+}
+
+fn place_with(
+    nfs: &[(String, Facts)],
+    resources: &nfc_core::chain::Resources,
+    traffic: &TrafficProfile,
+    opts: &PlaceOptions,
+    chain: Option<&ChainSpec>,
+) -> Result<(nfc_core::Plan, Vec<Diagnostic>), Failure> {
     let mut opts = opts.clone();
     opts.rss_input = match resources.nic.rss_input {
         nfc_core::chain::RssInput::FieldSelect => nfc_placer::RssInputMode::FieldSelect,
         nfc_core::chain::RssInput::Tuple => nfc_placer::RssInputMode::Tuple,
     };
-    nfc_placer::place(nfs, resources, traffic, &opts).map_err(place_failure)
+    use nfc_core::chain::SymmetryDemand;
+    opts.symmetry = match resources.nic.symmetric {
+        SymmetryDemand::Auto => opts.symmetry,
+        SymmetryDemand::Required => nfc_placer::SymmetryPolicy::Require,
+        SymmetryDemand::Forbidden => nfc_placer::SymmetryPolicy::Forbid,
+    };
+    nfc_placer::place(nfs, resources, traffic, &opts)
+        .map_err(|e| place_failure(e, resources, chain))
 }
 
-fn place_failure(e: nfc_placer::PlaceError) -> Failure {
-    let hint = match &e {
-        nfc_placer::PlaceError::NoUsableFieldSet { .. } => {
-            "list field sets the NIC can hash in `resources.nic.hash_fields`"
-        }
-        nfc_placer::PlaceError::MissingFacts { .. } => "analyze the NF first (`nfc analyze`)",
-        _ => "see `nfc explain` for the candidates the placer considered",
+/// Placement failures as located diagnostics: E0400 the NIC's field sets,
+/// E0401 symmetry, E0402 no hash keeps the pinned NFs shared-nothing, E0403
+/// NFs without facts, E0404 anything else. NF-level failures point at the
+/// (first) NF, NIC-level ones at `resources.nic`.
+fn place_failure(
+    e: nfc_placer::PlaceError,
+    resources: &nfc_core::chain::Resources,
+    chain: Option<&ChainSpec>,
+) -> Failure {
+    use nfc_placer::PlaceError as E;
+    let nf_span = |id: Option<&String>| {
+        let id = id?;
+        chain?.nfs.iter().find(|n| &n.id.0 == id)?.span.clone()
     };
-    Failure::diag(Diagnostic::error("E0400", e.to_string()).with_hint(hint))
+    let nic_span = resources.nic_span.clone();
+    let (code, hint, span) = match &e {
+        E::NoUsableFieldSet { .. } => (
+            "E0400",
+            "list field sets the NIC can hash in `resources.nic.hash_fields` (addresses or ports)",
+            nic_span,
+        ),
+        E::ConflictingSymmetry(_) => (
+            "E0401",
+            "relax `resources.nic.symmetric`, list a mirror-closed field set (e.g. [src_ip, dst_ip]), or unpin the NF",
+            nic_span,
+        ),
+        E::Infeasible { pinned, .. } => (
+            "E0402",
+            "pin fewer NFs `shared-nothing`, or give the NIC a field set inside every pinned NF's flow key",
+            nf_span(pinned.first()),
+        ),
+        E::MissingFacts { nfs } => (
+            "E0403",
+            "point `source:` at the NF's per-packet code (nf_process, a Click element's simple_action/push), or pin it `sharing: shared`",
+            nf_span(nfs.first()),
+        ),
+        E::SemanticViolation { nf, .. } => (
+            "E0404",
+            "this is a placer bug: please report it with the chain file",
+            nf_span(Some(nf)),
+        ),
+        _ => (
+            "E0404",
+            "see `nfc explain` for the candidates the placer considered",
+            None,
+        ),
+    };
+    // The infeasibility detail names every candidate hash; keep the first
+    // reason in the message and the rest as notes.
+    let (message, notes) = match &e {
+        E::Infeasible { pinned, detail } => (
+            format!(
+                "no RSS hash keeps {} shared-nothing together: {}",
+                pinned.join(", "),
+                detail.first().map(String::as_str).unwrap_or("no candidate hash")
+            ),
+            detail.iter().skip(1).cloned().collect(),
+        ),
+        _ => (e.to_string(), vec![]),
+    };
+    let mut d = Diagnostic::error(code, message)
+        .with_hint(hint)
+        .with_span_opt(span);
+    d.notes = notes;
+    Failure::diag(d)
 }
 
 /// Human explanation of a plan.

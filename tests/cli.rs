@@ -20,6 +20,44 @@ fn bad_inputs_produce_diagnostics() {
     });
 }
 
+/// Chains that check clean but cannot be placed: each file in
+/// tests/data/place-bad/ gets a located placement diagnostic and exit 1 from
+/// `nfc explain`.
+#[test]
+fn unplaceable_chains_produce_diagnostics() {
+    insta::glob!("data/place-bad/*.yaml", |path| {
+        let rel = Path::new("tests/data/place-bad").join(path.file_name().unwrap());
+        assert_cmd_snapshot!(nfc().arg("explain").arg(&rel));
+    });
+}
+
+/// An NF the analyzer cannot read is placed once the operator pins it shared.
+#[test]
+fn unreadable_nf_is_placed_when_pinned_shared() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/place-bad/not_an_nf.c");
+    let chain = dir.path().join("pinned.yaml");
+    std::fs::write(
+        &chain,
+        format!(
+            "name: pinned\nnfs:\n  - id: mystery\n    source: [{}]\n    sharing: shared\nchain: [mystery]\ntraffic:\n  synthetic: {{flows: 64, packets: 500, seed: 1}}\n",
+            src.display()
+        ),
+    )
+    .unwrap();
+    let out = nfc().arg("explain").arg(&chain).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let chosen = stdout
+        .lines()
+        .find(|l| l.starts_with("=>"))
+        .unwrap_or_else(|| panic!("no chosen plan in {stdout}"));
+    assert!(chosen.contains("shared [mystery]"), "{chosen}");
+    assert!(chosen.contains("shared-nothing []"), "{chosen}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("A0103"), "{stderr}");
+}
+
 /// The same diagnostics as JSON for tools.
 #[test]
 fn bad_input_as_json() {

@@ -147,6 +147,10 @@ pub struct NfInstance {
     pub ports: u32,
     /// Location of the instance in chain.yaml.
     pub span: Option<crate::Span>,
+    /// The operator's pin of the NF's state layout (`sharing:` in chain.yaml);
+    /// `None` lets the placer decide.
+    #[serde(default)]
+    pub sharing: Option<crate::plan::Sharing>,
 }
 
 /// A link from an output port of one NF to the input of another.
@@ -170,6 +174,22 @@ pub struct Nic {
     /// How the NIC builds the Toeplitz input for a chosen field set.
     #[serde(default)]
     pub rss_input: RssInput,
+    /// Whether the NIC's hash must (or cannot) be symmetric.
+    #[serde(default)]
+    pub symmetric: SymmetryDemand,
+}
+
+/// What the NIC (or the operator) demands of the hash's symmetry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SymmetryDemand {
+    /// Symmetric or not, whichever the placer finds cheaper.
+    #[default]
+    Auto,
+    /// Only symmetric keys (e.g. the NIC already runs one for other users).
+    Required,
+    /// Only plain keys (the NIC cannot load a symmetric key pattern).
+    Forbidden,
 }
 
 /// How a NIC feeds packet fields to its Toeplitz hash.
@@ -209,6 +229,7 @@ impl Default for Nic {
             key_bytes: 40,
             reta_size: 128,
             rss_input: RssInput::FieldSelect,
+            symmetric: SymmetryDemand::Auto,
         }
     }
 }
@@ -227,6 +248,9 @@ pub struct Resources {
     pub cores: u32,
     pub nic: Nic,
     pub smartnic: Option<SmartNic>,
+    /// Location of `resources.nic` in chain.yaml, for placement diagnostics.
+    #[serde(skip)]
+    pub nic_span: Option<crate::Span>,
 }
 
 impl Default for Resources {
@@ -235,6 +259,7 @@ impl Default for Resources {
             cores: 2,
             nic: Nic::default(),
             smartnic: None,
+            nic_span: None,
         }
     }
 }
@@ -402,7 +427,10 @@ impl ChainSpec {
                 })
                 .collect(),
             edges,
-            resources: self.resources.clone(),
+            resources: Resources {
+                nic_span: None,
+                ..self.resources.clone()
+            },
             traffic: self.traffic.clone(),
             targets: self.targets.clone(),
         }

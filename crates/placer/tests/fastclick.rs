@@ -156,6 +156,7 @@ fn instance(id: &str, builtin: &str, ports: u32, config: ConfigValue) -> NfInsta
         config,
         ports,
         span: None,
+        sharing: None,
     }
 }
 

@@ -16,6 +16,9 @@ use rand_chacha::ChaCha8Rng;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+mod support;
+use support::{diverse_traffic, random_chain};
+
 use Field::*;
 
 fn stateful(id: &str, key: &[Field], intensity: Intensity, cost: u64) -> (String, Facts) {
@@ -57,23 +60,6 @@ fn resources(cores: u32) -> Resources {
         cores,
         ..Resources::default()
     }
-}
-
-/// Random 5-tuples over the whole address space (CAIDA-like diversity).
-fn diverse_traffic(flows: usize, seed: u64) -> TrafficProfile {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut t = TrafficProfile::new();
-    for _ in 0..flows {
-        let h = PacketHeader {
-            src_ip: rng.gen(),
-            dst_ip: rng.gen(),
-            src_port: rng.gen(),
-            dst_port: rng.gen(),
-            proto: 6,
-        };
-        t.push(h, rng.gen_range(1..50));
-    }
-    t
 }
 
 fn sharing(plan: &Plan, nf: &str) -> Sharing {
@@ -482,49 +468,12 @@ fn pins_are_honoured() {
         .any(|p| p.reason == "pinned shared by the operator"));
 }
 
-fn random_facts(rng: &mut ChaCha8Rng, id: String) -> (String, Facts) {
-    if rng.gen_bool(0.2) {
-        return (id.clone(), Facts::stateless(id));
-    }
-    let keys: [&[Field]; 7] = [
-        &[SrcIp],
-        &[DstIp],
-        &[SrcIp, DstIp],
-        &[SrcIp, DstIp, SrcPort, DstPort, Proto],
-        &[DstIp, DstPort],
-        &[SrcIp, SrcPort],
-        &[],
-    ];
-    let intensities = [
-        Intensity::PerPacket,
-        Intensity::PerFlow,
-        Intensity::ReadOnly,
-    ];
-    let mut f = Facts {
-        stateful: true,
-        flow_key: keys[rng.gen_range(0..keys.len())].to_vec(),
-        intensity: intensities[rng.gen_range(0..3)],
-        pointer_chasing: rng.gen_bool(0.3),
-        // Few distinct values so exact ties happen often.
-        per_packet_cost: Some([50, 100, 200][rng.gen_range(0..3)]),
-        state_entry_bytes: Some([16, 64, 256][rng.gen_range(0..3)]),
-        ..Facts::stateless(id.clone())
-    };
-    f.symmetric = f.flow_key.len() >= 2
-        && rng.gen_bool(0.3)
-        && f.flow_key.contains(&SrcIp)
-        && f.flow_key.contains(&DstIp);
-    (id, f)
-}
-
 #[test]
 fn ilp_equals_brute_force_on_random_chains() {
     let mut rng = ChaCha8Rng::seed_from_u64(2024);
     for round in 0..220 {
         let n = rng.gen_range(1..=8);
-        let chain: Vec<(String, Facts)> = (0..n)
-            .map(|i| random_facts(&mut rng, format!("nf{i}")))
-            .collect();
+        let chain = random_chain(&mut rng, n);
         let cores = [1, 2, 4, 8, 16][rng.gen_range(0..5)];
         let traffic = if rng.gen_bool(0.5) {
             TrafficProfile::new()

@@ -127,7 +127,7 @@ const TOP_KEYS: &[&str] = &[
     "traffic",
     "targets",
 ];
-const NF_KEYS: &[&str] = &["id", "nf", "source", "framework", "config"];
+const NF_KEYS: &[&str] = &["id", "nf", "source", "framework", "config", "sharing"];
 const EDGE_KEYS: &[&str] = &["from", "to", "port"];
 const RES_KEYS: &[&str] = &["cores", "nic", "smartnic"];
 const NIC_KEYS: &[&str] = &[
@@ -137,6 +137,7 @@ const NIC_KEYS: &[&str] = &[
     "key_bytes",
     "reta_size",
     "rss_input",
+    "symmetric",
 ];
 const SMARTNIC_KEYS: &[&str] = &["model", "cores"];
 const TRAFFIC_KEYS: &[&str] = &["pcap", "synthetic"];
@@ -536,12 +537,28 @@ impl<'a> ChainParser<'a> {
                 }
             }
         };
+        let sharing = match get("sharing") {
+            None => None,
+            Some(v) => match self.str_value(v, "`sharing`").as_deref() {
+                Some("auto") | None => None,
+                Some("shared") => Some(crate::plan::Sharing::Shared),
+                Some("shared-nothing") => Some(crate::plan::Sharing::SharedNothing),
+                Some(other) => {
+                    self.err("E0032", v, format!("unknown sharing mode `{other}` for NF `{id}`"))
+                        .hint = Some(
+                        "use `auto` (the placer decides), `shared` or `shared-nothing`".into(),
+                    );
+                    None
+                }
+            },
+        };
         Some(NfInstance {
             id: NfId(id),
             source,
             config,
             ports: 1,
             span: Some(self.span(n)),
+            sharing,
         })
     }
 
@@ -816,6 +833,7 @@ impl<'a> ChainParser<'a> {
                     }
                 }
                 "nic" => {
+                    res.nic_span = Some(self.span(v));
                     let Some(nic) = self.map(v, "`nic`", NIC_KEYS) else {
                         continue;
                     };
@@ -839,8 +857,43 @@ impl<'a> ChainParser<'a> {
                                         .hint = Some("list at least one set, e.g. [src_ip, dst_ip]".into());
                                     continue;
                                 }
-                                res.nic.hash_fields =
-                                    sets.iter().filter_map(|s| self.fields(s)).collect();
+                                let parsed: Vec<(Vec<Field>, &Node)> = sets
+                                    .iter()
+                                    .filter_map(|s| self.fields(s).map(|f| (f, s)))
+                                    .collect();
+                                // Toeplitz hashes addresses and ports; a set of
+                                // only other fields (proto, MACs) spreads nothing.
+                                let hashable = |f: &[Field]| {
+                                    f.iter().any(|f| {
+                                        matches!(
+                                            f,
+                                            Field::SrcIp | Field::DstIp | Field::SrcPort | Field::DstPort
+                                        )
+                                    })
+                                };
+                                let any_usable = parsed.iter().any(|(f, _)| hashable(f));
+                                if !any_usable && parsed.len() == sets.len() {
+                                    self.err(
+                                        "E0031",
+                                        val,
+                                        "none of the NIC's field sets can be hashed: a Toeplitz hash covers only src_ip, dst_ip, src_port and dst_port",
+                                    )
+                                    .hint = Some(
+                                        "list at least one set with an address or a port, e.g. [src_ip, dst_ip]".into(),
+                                    );
+                                } else {
+                                    for (f, node) in &parsed {
+                                        if !hashable(f) {
+                                            let d = Diagnostic::warning(
+                                                "E0033",
+                                                "this field set has no address or port, so a Toeplitz hash cannot depend on it; the placer skips it",
+                                            )
+                                            .with_span(self.span(node));
+                                            self.diags.push(d);
+                                        }
+                                    }
+                                }
+                                res.nic.hash_fields = parsed.into_iter().map(|(f, _)| f).collect();
                             }
                             "key_bytes" => {
                                 if let Some(kb) = self.uint(val, "`nic.key_bytes`", 0, 1024) {
@@ -868,6 +921,22 @@ impl<'a> ChainParser<'a> {
                                     } else {
                                         res.nic.reta_size = r as u32;
                                     }
+                                }
+                            }
+                            "symmetric" => {
+                                match self.str_value(val, "`nic.symmetric`").as_deref() {
+                                    Some("auto") => res.nic.symmetric = SymmetryDemand::Auto,
+                                    Some("required") => {
+                                        res.nic.symmetric = SymmetryDemand::Required
+                                    }
+                                    Some("forbidden") => {
+                                        res.nic.symmetric = SymmetryDemand::Forbidden
+                                    }
+                                    Some(other) => {
+                                        self.err("E0032", val, format!("unknown symmetry demand `{other}`"))
+                                        .hint = Some("use `auto`, `required` (only symmetric keys) or `forbidden` (only plain keys)".into());
+                                    }
+                                    None => {}
                                 }
                             }
                             "rss_input" => {

@@ -3,13 +3,18 @@
 //! NFs' `nf_process` directly through function pointers. Per packet there is
 //! one copy (input arena to a reusable worker buffer with headroom) and no
 //! allocation; a port with several successors is the only place a packet is
-//! copied again. Shared state instances are entered under their NF's mutex.
+//! copied again. A shared state instance is entered under its NF's lock for
+//! the whole `nf_process` call (one lock per state table, as a shared-state
+//! NF in FastClick/FlowMage takes it); acquisitions that found the lock held
+//! by another worker are counted, so a report shows whether the workers
+//! actually contended.
 
 use super::abi::{NfCtx, NfPacket, ProcessFn, NF_DROP};
+use super::StateLock;
 use super::{ExecError, Executor, ExitTag};
 use crate::trace::Packets;
 use std::ffi::c_void;
-use std::sync::{Barrier, Mutex};
+use std::sync::{Barrier, TryLockError};
 use std::time::Instant;
 
 /// Per-NF counters of one worker (summed over workers afterwards).
@@ -19,6 +24,8 @@ pub(super) struct Counters {
     pub drops: u64,
     pub invalid: u64,
     pub out: Vec<u64>,
+    /// Lock acquisitions that found the shared state held by another worker.
+    pub contended: u64,
 }
 
 /// What a run produced.
@@ -27,6 +34,9 @@ pub(super) struct Outcome {
     pub wall_ns: u64,
     /// CPU time the workers spent in their packet loops, summed.
     pub cpu_ns: u64,
+    /// CPU time of the whole process (all threads, `getrusage`) over the
+    /// same window as `wall_ns`.
+    pub process_cpu_ns: u64,
     pub output: Option<Packets>,
     pub tags: Vec<ExitTag>,
 }
@@ -35,7 +45,7 @@ pub(super) struct Outcome {
 struct HotNf<'a> {
     process: ProcessFn,
     state: *mut c_void,
-    lock: Option<&'a Mutex<()>>,
+    lock: Option<&'a StateLock>,
     routes: &'a [Vec<(u32, u32)>],
 }
 
@@ -167,7 +177,14 @@ impl<'a> Worker<'a> {
                     // buffer; the state instance is this worker's own.
                     None => unsafe { (nf.process)(&mut ctx, &mut pkt) },
                     Some(m) => {
-                        let _g = m.lock().unwrap_or_else(|e| e.into_inner());
+                        let _g = match m.0.try_lock() {
+                            Ok(g) => g,
+                            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+                            Err(TryLockError::WouldBlock) => {
+                                self.counters[job.nf as usize].contended += 1;
+                                m.0.lock().unwrap_or_else(|e| e.into_inner())
+                            }
+                        };
                         // SAFETY: as above; the shared instance is entered under its lock.
                         unsafe { (nf.process)(&mut ctx, &mut pkt) }
                     }
@@ -268,6 +285,23 @@ fn run_worker(mut w: Worker<'_>, packets: &Packets, indices: &[u32]) -> WorkerOu
     }
 }
 
+/// CPU time consumed by the whole process (user + system, all threads), in
+/// ns (0 if `getrusage` fails).
+fn process_cpu_ns() -> u64 {
+    // SAFETY: an all-zero rusage is a valid value for getrusage to overwrite.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: ru is a valid rusage to write into.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } != 0 {
+        return 0;
+    }
+    let ns = |t: libc::timeval| {
+        (t.tv_sec as u64)
+            .saturating_mul(1_000_000_000)
+            .saturating_add((t.tv_usec as u64).saturating_mul(1000))
+    };
+    ns(ru.ru_utime).saturating_add(ns(ru.ru_stime))
+}
+
 /// Run the partitions (one per worker) and merge the results.
 pub(super) fn execute(
     ex: &Executor,
@@ -277,11 +311,14 @@ pub(super) fn execute(
     let cap = packets.max_len().max(64) + ex.headroom as usize;
     let outs: Vec<WorkerOut>;
     let wall_ns;
+    let process_cpu;
     if parts.len() == 1 {
         let w = Worker::new(ex, 0, cap, ex.collect);
+        let cpu0 = process_cpu_ns();
         let start = Instant::now();
         outs = vec![run_worker(w, packets, &parts[0])];
         wall_ns = start.elapsed().as_nanos() as u64;
+        process_cpu = process_cpu_ns().saturating_sub(cpu0);
     } else {
         let barrier = Barrier::new(parts.len() + 1);
         let result = std::thread::scope(|s| {
@@ -298,15 +335,18 @@ pub(super) fn execute(
                 })
                 .collect();
             barrier.wait();
+            let cpu0 = process_cpu_ns();
             let start = Instant::now();
             let mut outs = Vec::with_capacity(handles.len());
             for (id, h) in handles.into_iter().enumerate() {
                 outs.push(h.join().map_err(|_| ExecError::Worker(id as u32))?);
             }
-            Ok::<_, ExecError>((outs, start.elapsed().as_nanos() as u64))
+            let wall = start.elapsed().as_nanos() as u64;
+            Ok::<_, ExecError>((outs, wall, process_cpu_ns().saturating_sub(cpu0)))
         })?;
         outs = result.0;
         wall_ns = result.1;
+        process_cpu = result.2;
     }
     let mut counters: Vec<Counters> = ex
         .nfs
@@ -321,6 +361,7 @@ pub(super) fn execute(
             total.rx += c.rx;
             total.drops += c.drops;
             total.invalid += c.invalid;
+            total.contended += c.contended;
             for (t, x) in total.out.iter_mut().zip(&c.out) {
                 *t += *x;
             }
@@ -336,6 +377,7 @@ pub(super) fn execute(
         counters,
         wall_ns,
         cpu_ns,
+        process_cpu_ns: process_cpu,
         output,
         tags,
     })

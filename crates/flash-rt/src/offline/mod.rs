@@ -13,8 +13,9 @@
 //! worker. Exit packets are collected in input order regardless of the worker
 //! count, so runs with different layouts can be compared frame for frame.
 //!
-//! State layout: a `Shared` NF has one state instance, entered under a mutex
-//! when there is more than one worker; `SharedNothing` and `Stateless` NFs
+//! State layout: a `Shared` NF has one state instance, entered under its
+//! lock (one per state table, on its own cache line, held for the whole
+//! `nf_process` call) when there is more than one worker; `SharedNothing` and `Stateless` NFs
 //! get one instance per worker (a `Stateless` NF normally has a 0-byte
 //! state, and if it does keep state, per-worker instances need no lock).
 
@@ -236,6 +237,10 @@ pub struct NfReport {
     pub invalid_verdicts: u64,
     /// Packets out of each declared port.
     pub out: Vec<u64>,
+    /// Acquisitions of the shared state's lock that found it held by another
+    /// worker (0 unless shared with several workers).
+    #[serde(default)]
+    pub lock_contended: u64,
     /// SHA-256 (hex) of the final state: of the instance when there is one,
     /// else over the per-worker instance digests in worker order.
     pub state_digest: String,
@@ -272,6 +277,13 @@ pub struct ExecReport {
     pub cpu_ns: u64,
     /// Input packets per CPU-second, in millions (`packets / cpu_ns`).
     pub mpps_per_cpu: f64,
+    /// CPU time of the whole process (user + system of every thread, from
+    /// `getrusage`) over the `wall_ns` window.
+    #[serde(default)]
+    pub process_cpu_ns: u64,
+    /// Input packets per process CPU-second, in millions.
+    #[serde(default)]
+    pub mpps_per_process_cpu: f64,
 }
 
 /// Where one exit packet left the chain.
@@ -294,6 +306,12 @@ pub struct ExecRun {
     pub output_tags: Vec<ExitTag>,
 }
 
+/// The lock of a shared state table, alone on its cache line so that taking
+/// it bounces only its own line (as a real per-table lock would).
+#[repr(align(64))]
+#[derive(Default)]
+struct StateLock(Mutex<()>);
+
 /// One loaded NF instance: its library and state instances.
 struct LoadedNf {
     id: String,
@@ -302,7 +320,7 @@ struct LoadedNf {
     routes: Vec<Vec<(u32, u32)>>,
     /// Dropped before `lib` (field order), so no state outlives its code.
     states: Vec<StateBlock>,
-    lock: Mutex<()>,
+    lock: StateLock,
     lib: NfLibrary,
 }
 
@@ -448,7 +466,7 @@ impl Executor {
                 sharing: nf.sharing,
                 routes,
                 states,
-                lock: Mutex::new(()),
+                lock: StateLock::default(),
                 lib,
             });
         }
@@ -532,6 +550,7 @@ impl Executor {
                 drops: c.drops,
                 invalid_verdicts: c.invalid,
                 out: c.out.clone(),
+                lock_contended: c.contended,
                 state_digest,
                 instance_digests: digests.iter().map(hex::encode).collect(),
             });
@@ -557,6 +576,12 @@ impl Executor {
             cpu_ns: outcome.cpu_ns,
             mpps_per_cpu: if outcome.cpu_ns > 0 {
                 n as f64 / (outcome.cpu_ns as f64 / 1e9) / 1e6
+            } else {
+                0.0
+            },
+            process_cpu_ns: outcome.process_cpu_ns,
+            mpps_per_process_cpu: if outcome.process_cpu_ns > 0 {
+                n as f64 / (outcome.process_cpu_ns as f64 / 1e9) / 1e6
             } else {
                 0.0
             },
