@@ -273,6 +273,17 @@ fn last_json(stdout: &str) -> Option<serde_json::Value> {
     })
 }
 
+/// Cargo's build progress on stderr, which has no place in the report.
+fn is_cargo_chatter(line: &str) -> bool {
+    const STATUS: &[&str] = &[
+        "Compiling", "Finished", "Running", "Blocking", "Downloaded", "Downloading",
+        "Updating", "Locking", "Adding", "Fresh", "Building", "Executable", "Checking",
+        "warning:", "Gnuplot", "Removed", "Packaging",
+    ];
+    let t = line.trim_start();
+    t.is_empty() || STATUS.iter().any(|s| t.starts_with(s))
+}
+
 fn bench(rest: &[String]) -> Result<()> {
     let out = root().join("target").join("nfc-bench");
     std::fs::create_dir_all(&out)?;
@@ -280,13 +291,13 @@ fn bench(rest: &[String]) -> Result<()> {
     let steps = vec![
         BenchStep {
             name: "executor",
-            what: "reference executor: FlowMage 3-NF chain on 64-byte packets, 1 and 2 workers, shared vs shared-nothing",
+            what: "reference executor, 2 workers: the placer's plan vs the default (5-tuple RSS, every NF shared) on both FlowMage chains, wall and per-CPU-second throughput ratios",
             args: strs(&["bench", "-p", "flash-rt", "--bench", "executor"]),
             needs_root: false,
         },
         BenchStep {
             name: "placer",
-            what: "placer: 16-NF chain, full placement and ILP alone",
+            what: "placer (release, HiGHS): ILP and full placement time on random 16-NF chains and the FlowMage chains, vs brute force",
             args: strs(&["bench", "-p", "nfc-placer", "--bench", "solve"]),
             needs_root: false,
         },
@@ -353,15 +364,23 @@ fn bench(rest: &[String]) -> Result<()> {
         } else {
             eprintln!("    done in {secs:.0} s");
         }
-        // Criterion's per-benchmark lines and each bench's own summary.
+        // Each bench's tables for people: criterion lines and summaries on
+        // stdout (minus the JSON document, which goes to report.json) and
+        // tables on stderr (minus cargo's own build chatter).
+        let json_line = stdout.lines().rev().find(|l| {
+            let l = l.trim();
+            l.starts_with('{') && serde_json::from_str::<serde_json::Value>(l).is_ok()
+        });
         let summary: Vec<&str> = stdout
             .lines()
             .filter(|l| {
                 !l.trim().is_empty()
+                    && Some(*l) != json_line
                     && !l.starts_with("Benchmarking")
                     && !l.contains("Warming up")
                     && !l.contains("Collecting")
             })
+            .chain(stderr.lines().filter(|l| !is_cargo_chatter(l)))
             .collect();
         md.push_str(&format!(
             "## {}\n\n{}\n\n`cargo {}` ({}, {secs:.0} s)\n\n```\n{}\n```\n\n",
