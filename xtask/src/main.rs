@@ -273,6 +273,31 @@ fn last_json(stdout: &str) -> Option<serde_json::Value> {
     })
 }
 
+/// The current UTC time as `YYYY-MM-DD HH:MM:SS UTC` (civil-from-days,
+/// so xtask needs no date crate).
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
 /// Cargo's build progress on stderr, which has no place in the report.
 fn is_cargo_chatter(line: &str) -> bool {
     const STATUS: &[&str] = &[
@@ -321,8 +346,13 @@ fn bench(rest: &[String]) -> Result<()> {
         },
     ];
     let root_user = is_root();
-    let mut results = serde_json::Map::new();
-    let mut md = String::from("# nfc benchmark report\n\nEvery number below was measured in this run on this machine. Ratios compare configurations within one run; instruction counts come from valgrind callgrind.\n\n");
+    // Steps run now replace their own entries; the others keep what an
+    // earlier `cargo xtask bench <step>` measured (each section says when).
+    let mut results = std::fs::read_to_string(out.join("report.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v.as_object().cloned())
+        .unwrap_or_default();
     let mut failed = vec![];
     for step in steps
         .iter()
@@ -331,10 +361,10 @@ fn bench(rest: &[String]) -> Result<()> {
         eprintln!("\n==> bench {}: {}", step.name, step.what);
         if step.needs_root && !root_user {
             eprintln!("    SKIPPED: needs root (network namespaces, AF_XDP)");
-            md.push_str(&format!(
-                "## {}\n\n{}\n\nSKIPPED: needs root.\n\n",
-                step.name, step.what
-            ));
+            std::fs::write(
+                out.join(format!("{}.md", step.name)),
+                format!("## {}\n\n{}\n\nSKIPPED: needs root.\n\n", step.name, step.what),
+            )?;
             results.insert(
                 step.name.into(),
                 serde_json::json!({"skipped": "needs root"}),
@@ -382,14 +412,18 @@ fn bench(rest: &[String]) -> Result<()> {
             })
             .chain(stderr.lines().filter(|l| !is_cargo_chatter(l)))
             .collect();
-        md.push_str(&format!(
-            "## {}\n\n{}\n\n`cargo {}` ({}, {secs:.0} s)\n\n```\n{}\n```\n\n",
-            step.name,
-            step.what,
-            step.args.join(" "),
-            if ok { "ok" } else { "FAILED" },
-            summary.join("\n")
-        ));
+        let when = utc_now();
+        std::fs::write(
+            out.join(format!("{}.md", step.name)),
+            format!(
+                "## {}\n\n{}\n\n`cargo {}` ({}, {secs:.0} s, run at {when})\n\n```\n{}\n```\n\n",
+                step.name,
+                step.what,
+                step.args.join(" "),
+                if ok { "ok" } else { "FAILED" },
+                summary.join("\n")
+            ),
+        )?;
         results.insert(
             step.name.into(),
             serde_json::json!({
@@ -397,6 +431,7 @@ fn bench(rest: &[String]) -> Result<()> {
                 "command": format!("cargo {}", step.args.join(" ")),
                 "ok": ok,
                 "seconds": secs,
+                "run_at": when,
                 "json": last_json(&stdout),
                 "summary": summary,
             }),
@@ -406,6 +441,12 @@ fn bench(rest: &[String]) -> Result<()> {
         out.join("report.json"),
         serde_json::to_string_pretty(&serde_json::Value::Object(results))?,
     )?;
+    let mut md = String::from("# nfc benchmark report\n\nEvery number below was measured on this machine by `cargo xtask bench` (each section says when). Ratios compare configurations within one run; instruction counts come from valgrind callgrind.\n\n");
+    for step in &steps {
+        if let Ok(section) = std::fs::read_to_string(out.join(format!("{}.md", step.name))) {
+            md.push_str(&section);
+        }
+    }
     std::fs::write(out.join("report.md"), md)?;
     eprintln!(
         "\nbench report: {} and report.json",
