@@ -11,25 +11,50 @@
 //!   pairs in the kernel (a kernel copy per hop, what chaining plain AF_XDP
 //!   applications looks like).
 //!
-//! Throughput is closed-loop (at most 256 frames in flight, so nothing is
-//! dropped) over a fixed window; latency is the round trip of single frames
-//! (timestamps in the payload), median and p99. Every configuration is run
-//! `repeats` times, interleaved, and medians and ratios are taken within this
-//! run (this 2-core VM is noisy by up to 2x between runs).
+//! Traffic comes from a user-space AF_XDP generator and goes to an AF_XDP
+//! sink (`flash_rt::xdp::loadgen`) on the peer's ends of the two veth pairs,
+//! the software stand-in for FLASH's hardware generator: pre-built frames
+//! in a UMEM, batched TX (only sequence number and timestamp rewritten),
+//! batched RX, no socket call per packet. Its own ceiling is measured first
+//! through a plain veth pair (no chain) and printed, so every chain number
+//! can be read against it.
+//!
+//! Throughput is closed-loop with a large window: at most `WINDOW` (1024)
+//! frames in flight, sent in batches of `BATCH` (64) whenever the window
+//! has room. Closed rather than open loop because this VM has 2 cores that
+//! the generator, sink and chain share: an open-loop generator at full rate
+//! would burn a core on frames the chain drops at its ingress, so chains
+//! would be measured with half the machine. When the window is full the
+//! generator blocks in poll() on the sink socket instead of spinning, and a
+//! window stuck for 50 ms counts its frames as lost (reported). Latency is
+//! reported twice: under that load (send-to-sink time of every frame in the
+//! window, p50/p99: mostly queueing behind the window) and unloaded (round
+//! trip of single frames). Where CPU went is printed per run: the bench
+//! process (generator + sink), the monitor and the NF hosts, as
+//! utime+stime from /proc/<pid>/stat (softirq work run by ksoftirqd is not
+//! in any of them). Each configuration runs `repeats` times, interleaved;
+//! medians and the target ratios (zc8/zc1 >= 0.8, zc8/veth8 >= 2) are taken
+//! within this run (this 2-core VM is noisy by up to 2x between runs, and
+//! far worse while other jobs compile: the load average is printed).
 //!
 //! Backpressure: a 3-NF chain ending in a deliberately slow NF
-//! (`benches/data/slow_fwd.c`) is offered more than it can take; total CPU of
-//! the monitor and NF hosts (utime+stime from /proc/<pid>/stat) is compared
-//! between smart polling (FLASH §4.4: sleep when idle, throttle on a full
-//! downstream ring) and busy polling everywhere, at (near) equal
-//! throughput. Idle: CPU of a 4-NF chain with no traffic, both ways.
+//! (`benches/data/slow_fwd.c`, 40 us/packet) is offered 3x what it takes,
+//! open loop. The slow NF is pinned alone on the last CPU and the rest
+//! (generator, monitor, upstream NFs) on the others, so both policies are
+//! limited by the same NF and deliver (near) equal throughput; total CPU of
+//! the monitor and NF hosts is compared between smart polling (FLASH §4.4:
+//! sleep when idle, throttle on a full downstream ring) and busy polling
+//! everywhere, with both throughputs shown. Idle: CPU of a 4-NF chain with
+//! no traffic, both ways.
 //!
-//! Prints one JSON document on stdout (progress on stderr). Needs root
-//! (namespaces, XDP); otherwise prints `{"skipped": ...}` and exits 0.
-//! Options: `--quick` (1 repeat, shorter windows), `--repeats N`. Without
-//! `--bench` (which `cargo bench` passes) it assumes `cargo test` mode and
-//! skips. With `NFC_BENCH_OUT` set (by `cargo xtask bench`) the JSON is also
-//! written to `$NFC_BENCH_OUT/flash_chain.json`.
+//! Output: a human table on stderr (after per-run progress lines) and ONE
+//! JSON document as the last stdout line (`cargo xtask bench flash` reads
+//! it). Needs root (namespaces, XDP); otherwise prints `{"skipped": ...}`
+//! and exits 0. Options: `--quick` (1 repeat, shorter windows),
+//! `--repeats N`, `--never-busy` (chains under test never busy-poll).
+//! Without `--bench` (which `cargo bench` passes) it assumes
+//! `cargo test` mode and skips. With `NFC_BENCH_OUT` set (by `cargo xtask
+//! bench`) the JSON is also written to `$NFC_BENCH_OUT/flash_chain.json`.
 //! Internal: `__threads <deployment>` hosts every NF as a thread.
 
 #[path = "../tests/netns_common/mod.rs"]
@@ -40,18 +65,22 @@ use flash_rt::deploy::{
     PollingConfig, XdpMode,
 };
 use flash_rt::host::now_ns;
+use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
 use netns_common::{
     in_netns, nf_macs, open_tempdir, spawn_ready, stderr_of, tag, NetNs, Proc, BIN, ETHERTYPE,
 };
 use serde_json::{json, Value};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
 const NOBODY: u32 = 65534;
-const WINDOW: u64 = 256;
+/// Frames in flight at most (closed loop).
+const WINDOW: u64 = 1024;
+/// Frames per generator send batch.
+const BATCH: usize = 64;
 const FRAME_LEN: usize = 64;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -279,6 +308,7 @@ struct Running {
     hosts: Vec<Proc>,
     monitor: Proc,
     net: Net,
+    dep: PathBuf,
     _dir: tempfile::TempDir,
 }
 
@@ -334,6 +364,7 @@ impl Running {
             hosts,
             monitor,
             net,
+            dep,
             _dir: dir,
         }
     }
@@ -345,232 +376,192 @@ impl Running {
             .collect()
     }
 
-    fn sockets(&self) -> (OwnedFd, OwnedFd) {
-        in_netns(&self.net.peer.name, || {
-            (packet_socket("vi0"), packet_socket("vo0"))
-        })
+    /// Generator on the peer's ingress end, sink on its egress end.
+    fn loadgen(&self) -> LoadGen {
+        loadgen(&self.net.peer.name, "vi0", "vo0")
     }
-}
 
-/// AF_PACKET socket on `ifname` for the bench ethertype, non-blocking.
-fn packet_socket(ifname: &str) -> OwnedFd {
-    // SAFETY: plain socket() call.
-    let fd = unsafe {
-        libc::socket(
-            libc::AF_PACKET,
-            libc::SOCK_RAW | libc::SOCK_CLOEXEC | libc::SOCK_NONBLOCK,
-            i32::from(ETHERTYPE.to_be()),
-        )
-    };
-    assert!(fd >= 0, "AF_PACKET: {}", std::io::Error::last_os_error());
-    // SAFETY: fresh fd.
-    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
-    let c = std::ffi::CString::new(ifname).unwrap();
-    // SAFETY: valid C string.
-    let idx = unsafe { libc::if_nametoindex(c.as_ptr()) } as i32;
-    // SAFETY: zeroed sockaddr_ll is valid.
-    let mut sa: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
-    sa.sll_family = libc::AF_PACKET as u16;
-    sa.sll_protocol = ETHERTYPE.to_be();
-    sa.sll_ifindex = idx;
-    // SAFETY: valid sockaddr_ll.
-    let rc = unsafe {
-        libc::bind(
-            fd.as_raw_fd(),
-            (&sa as *const libc::sockaddr_ll).cast(),
-            std::mem::size_of::<libc::sockaddr_ll>() as u32,
-        )
-    };
-    assert_eq!(rc, 0, "bind {ifname}: {}", std::io::Error::last_os_error());
-    let big: i32 = 4 << 20;
-    for opt in [libc::SO_RCVBUF, libc::SO_SNDBUF] {
-        // SAFETY: valid int option.
-        unsafe {
-            libc::setsockopt(
-                fd.as_raw_fd(),
-                libc::SOL_SOCKET,
-                opt,
-                (&big as *const i32).cast(),
-                4,
-            )
+    /// Per-packet wakeup/syscall counters of the NF hosts (from the
+    /// monitor's stats), summed over NFs and divided by `packets`.
+    fn wakeup_stats(&self, packets: u64) -> Value {
+        let out = Command::new(BIN)
+            .arg("stats")
+            .arg(self.dep.as_path())
+            .output();
+        let Ok(out) = out else { return Value::Null };
+        let Ok(st) = serde_json::from_slice::<Value>(&out.stdout) else {
+            return Value::Null;
         };
-    }
-    fd
-}
-
-/// Frames carry (sequence, send timestamp) after the Ethernet header.
-fn fill_frame(buf: &mut [u8; FRAME_LEN], seq: u64, ts: u64) {
-    buf[12..14].copy_from_slice(&ETHERTYPE.to_be_bytes());
-    buf[14..22].copy_from_slice(&seq.to_be_bytes());
-    buf[22..30].copy_from_slice(&ts.to_be_bytes());
-}
-
-/// Send `n` frames in one sendmmsg; returns how many went.
-fn send_batch(fd: &OwnedFd, bufs: &mut [[u8; FRAME_LEN]], seq0: u64) -> usize {
-    let ts = now_ns();
-    let mut iovs: Vec<libc::iovec> = Vec::with_capacity(bufs.len());
-    for (i, b) in bufs.iter_mut().enumerate() {
-        fill_frame(b, seq0 + i as u64, ts);
-        iovs.push(libc::iovec {
-            iov_base: b.as_mut_ptr().cast(),
-            iov_len: FRAME_LEN,
-        });
-    }
-    // SAFETY: zeroed mmsghdr is valid; fields set below.
-    let mut msgs: Vec<libc::mmsghdr> = (0..bufs.len())
-        .map(|_| unsafe { std::mem::zeroed() })
-        .collect();
-    for (m, iov) in msgs.iter_mut().zip(iovs.iter_mut()) {
-        m.msg_hdr.msg_iov = iov;
-        m.msg_hdr.msg_iovlen = 1;
-    }
-    // SAFETY: msgs and iovs point at live buffers.
-    let rc = unsafe { libc::sendmmsg(fd.as_raw_fd(), msgs.as_mut_ptr(), msgs.len() as u32, 0) };
-    rc.max(0) as usize
-}
-
-/// Receive what is waiting (non-blocking); returns latencies (ns) of each frame.
-fn recv_batch(fd: &OwnedFd, bufs: &mut [[u8; FRAME_LEN]], lat: &mut Vec<u64>) -> usize {
-    let mut iovs: Vec<libc::iovec> = bufs
-        .iter_mut()
-        .map(|b| libc::iovec {
-            iov_base: b.as_mut_ptr().cast(),
-            iov_len: FRAME_LEN,
+        let sum = |name: &str| -> u64 {
+            st["nfs"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|n| n["counters"][name].as_u64()).sum())
+                .unwrap_or(0)
+        };
+        let per = |name: &str| round3(sum(name) as f64 / packets.max(1) as f64);
+        json!({
+            "sleeps": per("sleeps"), "wakeups_sent": per("wakeups_sent"),
+            "tx_kicks": per("tx_kicks"), "batches": per("batches"),
+            "throttle_sleeps": per("throttle_sleeps"),
         })
-        .collect();
-    // SAFETY: zeroed mmsghdr is valid.
-    let mut msgs: Vec<libc::mmsghdr> = (0..bufs.len())
-        .map(|_| unsafe { std::mem::zeroed() })
-        .collect();
-    for (m, iov) in msgs.iter_mut().zip(iovs.iter_mut()) {
-        m.msg_hdr.msg_iov = iov;
-        m.msg_hdr.msg_iovlen = 1;
     }
-    // SAFETY: as above.
-    let rc = unsafe {
-        libc::recvmmsg(
-            fd.as_raw_fd(),
-            msgs.as_mut_ptr(),
-            msgs.len() as u32,
-            libc::MSG_DONTWAIT,
-            std::ptr::null_mut(),
-        )
-    };
-    if rc <= 0 {
-        return 0;
-    }
-    let now = now_ns();
-    for b in &bufs[..rc as usize] {
-        let ts = u64::from_be_bytes(b[22..30].try_into().unwrap());
-        lat.push(now.saturating_sub(ts));
-    }
-    rc as usize
 }
 
-fn wait_readable(fd: &OwnedFd, ms: i32) -> bool {
-    let mut p = libc::pollfd {
-        fd: fd.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: one valid pollfd.
-    unsafe { libc::poll(&mut p, 1, ms) > 0 }
+/// The frame every generator run transmits: test MACs, the bench
+/// ethertype, room for sequence number and timestamp; 64 bytes.
+fn template() -> Vec<u8> {
+    let mut f = vec![0u8; FRAME_LEN];
+    f[0..6].copy_from_slice(&netns_common::DST_MAC);
+    f[6..12].copy_from_slice(&netns_common::SRC_MAC);
+    f[12..14].copy_from_slice(&ETHERTYPE.to_be_bytes());
+    f
 }
 
+/// An AF_XDP generator on `tx_if` and sink on `rx_if` in namespace `ns`.
+fn loadgen(ns: &str, tx_if: &'static str, rx_if: &'static str) -> LoadGen {
+    in_netns(ns, move || {
+        LoadGen::new(tx_if, rx_if, &template(), &LoadGenConfig::default())
+            .unwrap_or_else(|e| panic!("load generator {tx_if} -> {rx_if}: {e}"))
+    })
+}
+
+/// Closed-loop result of one run.
 struct Load {
     kpps: f64,
     lost: u64,
     /// Frames received over the whole call (warm-up included).
     received: u64,
+    /// Latency under load (send to sink), µs: p50, p99.
+    loaded_us: (f64, f64),
+    /// CPU seconds per process over the measured window.
+    cpu: CpuSplit,
 }
 
-/// Closed-loop throughput over `secs` (after `warm` seconds of warm-up).
-fn throughput(tx: &OwnedFd, rx: &OwnedFd, warm: f64, secs: f64) -> Load {
-    let mut sbufs = vec![[0u8; FRAME_LEN]; 32];
-    let mut rbufs = vec![[0u8; FRAME_LEN]; 64];
-    for b in sbufs.iter_mut() {
-        b[0..6].copy_from_slice(&netns_common::DST_MAC);
-        b[6..12].copy_from_slice(&netns_common::SRC_MAC);
+/// Where CPU went during a measurement (seconds of utime+stime).
+#[derive(Default, Clone, Copy)]
+struct CpuSplit {
+    generator: f64,
+    monitor: f64,
+    nfs: f64,
+    wall: f64,
+}
+
+impl CpuSplit {
+    fn pct(v: f64, wall: f64) -> f64 {
+        v / wall.max(1e-9) * 100.0
     }
-    let mut lat = Vec::with_capacity(1 << 16);
-    let (mut sent, mut got, mut lost) = (0u64, 0u64, 0u64);
+    fn describe(&self) -> String {
+        format!(
+            "cpu gen {:>3.0}% mon {:>2.0}% nfs {:>3.0}%",
+            Self::pct(self.generator, self.wall),
+            Self::pct(self.monitor, self.wall),
+            Self::pct(self.nfs, self.wall)
+        )
+    }
+}
+
+/// Per-process CPU snapshot: (bench/generator, monitor, NF hosts), ticks.
+fn cpu_snapshot(chain: &[u32]) -> (u64, u64, u64) {
+    let me = cpu_ticks(&[std::process::id()]);
+    let mon = chain.first().map(|p| cpu_ticks(&[*p])).unwrap_or(0);
+    let nfs = cpu_ticks(chain.get(1..).unwrap_or(&[]));
+    (me, mon, nfs)
+}
+
+fn cpu_since(chain: &[u32], s0: (u64, u64, u64), t0: u64) -> CpuSplit {
+    let s1 = cpu_snapshot(chain);
+    let t = clk_tck();
+    CpuSplit {
+        generator: (s1.0 - s0.0) as f64 / t,
+        monitor: (s1.1 - s0.1) as f64 / t,
+        nfs: (s1.2 - s0.2) as f64 / t,
+        wall: (now_ns() - t0) as f64 / 1e9,
+    }
+}
+
+fn quantiles_us(lat: &mut [u64]) -> (f64, f64) {
+    if lat.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    lat.sort_unstable();
+    let q = |f: f64| lat[((lat.len() - 1) as f64 * f) as usize] as f64 / 1e3;
+    (q(0.5), q(0.99))
+}
+
+/// Closed-loop throughput over `secs` (after `warm` seconds of warm-up):
+/// at most `WINDOW` frames in flight, sent in batches of `BATCH` whenever
+/// the window has room; when it has none the generator blocks in poll()
+/// on the sink socket (so it does not steal a core from the chain). A
+/// window stuck for 50 ms counts what is in flight as lost and reopens.
+fn throughput(g: &mut LoadGen, chain: &[u32], warm: f64, secs: f64) -> Load {
+    let mut lat = Vec::with_capacity(1 << 20);
+    let (mut lost, mut got) = (0u64, 0u64);
+    let sent0 = g.sent;
     let start = now_ns();
     let t_warm = start + (warm * 1e9) as u64;
     let t_end = t_warm + (secs * 1e9) as u64;
-    let mut got_at_warm = None;
+    let mut at_warm: Option<(u64, u64, (u64, u64, u64))> = None;
     loop {
         let now = now_ns();
         if now >= t_end {
             break;
         }
-        if got_at_warm.is_none() && now >= t_warm {
-            got_at_warm = Some((got, now));
+        if at_warm.is_none() && now >= t_warm {
+            at_warm = Some((got, now, cpu_snapshot(chain)));
+            lat.clear();
         }
-        let in_flight = sent.saturating_sub(got + lost);
-        let room = (WINDOW - in_flight.min(WINDOW)) as usize;
-        if room >= 16 {
-            let n = room.min(32);
-            sent += send_batch(tx, &mut sbufs[..n], sent) as u64;
+        let in_flight = (g.sent - sent0).saturating_sub(got + lost);
+        let room = WINDOW.saturating_sub(in_flight) as usize;
+        if room >= BATCH {
+            g.send(room.min(4 * BATCH), now);
+        } else if g.tx_backlog() > 0 {
+            g.kick();
         }
-        lat.clear();
-        let r = recv_batch(rx, &mut rbufs, &mut lat) as u64;
+        let r = g.recv(4 * BATCH, now_ns(), Some(&mut lat)) as u64;
         got += r;
-        if r == 0 && in_flight >= WINDOW && !wait_readable(rx, 50) {
-            // The window is stuck: count what is in flight as lost.
+        if r == 0 && room < BATCH && !g.wait_rx(50) {
             lost += in_flight;
         }
     }
-    let (g0, t0) = got_at_warm.unwrap_or((0, start));
+    let (g0, t0, s0) = at_warm.unwrap_or((0, start, cpu_snapshot(chain)));
+    let cpu = cpu_since(chain, s0, t0);
     let kpps = (got - g0) as f64 / ((now_ns() - t0) as f64 / 1e9) / 1e3;
+    // Drain what is still in flight so the next measurement starts clean.
+    while g.wait_rx(20) {
+        g.recv(usize::MAX, now_ns(), None);
+    }
     Load {
         kpps,
         lost,
         received: got,
+        loaded_us: quantiles_us(&mut lat),
+        cpu,
     }
 }
 
-/// Round-trip latency of `n` single frames (µs): (median, p99).
-fn latency(tx: &OwnedFd, rx: &OwnedFd, n: usize) -> (f64, f64) {
-    let mut sbuf = vec![[0u8; FRAME_LEN]; 1];
-    sbuf[0][0..6].copy_from_slice(&netns_common::DST_MAC);
-    let mut rbufs = vec![[0u8; FRAME_LEN]; 8];
+/// Round-trip latency of `n` single frames through an idle chain (µs):
+/// (median, p99).
+fn latency(g: &mut LoadGen, n: usize) -> (f64, f64) {
     let mut lat = vec![];
-    let mut one = vec![];
-    for i in 0..n {
-        send_batch(tx, &mut sbuf, 1 << 40 | i as u64);
-        one.clear();
-        while one.is_empty() && wait_readable(rx, 200) {
-            recv_batch(rx, &mut rbufs, &mut one);
+    for _ in 0..n {
+        g.send(1, now_ns());
+        let before = lat.len();
+        while lat.len() == before && g.wait_rx(200) {
+            g.recv(1, now_ns(), Some(&mut lat));
         }
-        lat.extend_from_slice(&one[..one.len().min(1)]);
     }
-    lat.sort_unstable();
-    if lat.is_empty() {
-        return (f64::NAN, f64::NAN);
-    }
-    let q = |f: f64| lat[((lat.len() - 1) as f64 * f) as usize] as f64 / 1e3;
-    (q(0.5), q(0.99))
+    quantiles_us(&mut lat)
 }
 
-/// Open-loop load at `rate_pps` for `secs`: delivered kpps.
-fn paced(
-    tx: &OwnedFd,
-    rx: &OwnedFd,
-    rate_pps: f64,
-    secs: f64,
-    on_window: &mut dyn FnMut(bool),
-) -> f64 {
-    let mut sbufs = vec![[0u8; FRAME_LEN]; 16];
-    for b in sbufs.iter_mut() {
-        b[0..6].copy_from_slice(&netns_common::DST_MAC);
-    }
-    let mut rbufs = vec![[0u8; FRAME_LEN]; 64];
-    let mut lat = vec![];
-    let gap = (16.0 / rate_pps * 1e9) as u64;
+/// Open-loop load at `rate_pps` for `secs` (after 0.3 s of warm-up);
+/// `on_window(true|false)` marks the measured window. Returns delivered kpps.
+fn paced(g: &mut LoadGen, rate_pps: f64, secs: f64, on_window: &mut dyn FnMut(bool)) -> f64 {
+    const PACE_BATCH: usize = 16;
+    let gap = (PACE_BATCH as f64 / rate_pps * 1e9) as u64;
     let start = now_ns();
     let warm = start + 300_000_000;
     let end = warm + (secs * 1e9) as u64;
-    let (mut next, mut sent, mut got) = (start, 0u64, 0u64);
+    let (mut next, mut got) = (start, 0u64);
     let mut at_warm = None;
     loop {
         let now = now_ns();
@@ -582,11 +573,12 @@ fn paced(
             on_window(true);
         }
         if now >= next {
-            sent += send_batch(tx, &mut sbufs, sent) as u64;
+            g.send(PACE_BATCH, now);
             next += gap;
+        } else if g.tx_backlog() > 0 {
+            g.kick();
         }
-        lat.clear();
-        got += recv_batch(rx, &mut rbufs, &mut lat) as u64;
+        got += g.recv(usize::MAX, now, None) as u64;
         if now < next {
             std::thread::sleep(Duration::from_nanos((next - now).min(200_000)));
         }
@@ -594,6 +586,28 @@ fn paced(
     on_window(false);
     let (g0, t0) = at_warm.unwrap_or((0, start));
     (got - g0) as f64 / ((now_ns() - t0) as f64 / 1e9) / 1e3
+}
+
+/// Pin process/thread `pid` (0 = the calling thread) to the CPUs in `cpus`.
+fn pin(pid: u32, cpus: &[usize]) {
+    // SAFETY: zeroed cpu_set_t is valid; CPU_SET on in-range indices.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        for &c in cpus {
+            libc::CPU_SET(c, &mut set);
+        }
+        libc::sched_setaffinity(pid as i32, std::mem::size_of::<libc::cpu_set_t>(), &set);
+    }
+}
+
+/// Every thread of process `pid`.
+fn threads_of(pid: u32) -> Vec<u32> {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .map(|d| {
+            d.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// utime+stime (ticks) of every pid, summed.
@@ -620,6 +634,14 @@ fn median(v: &[f64]) -> f64 {
     }
     s.sort_by(|a, b| a.partial_cmp(b).unwrap());
     s[s.len() / 2]
+}
+
+fn round3(x: f64) -> Value {
+    if x.is_finite() {
+        json!((x * 1000.0).round() / 1000.0)
+    } else {
+        Value::Null
+    }
 }
 
 fn round(x: f64) -> Value {
@@ -721,8 +743,19 @@ fn main() {
     } else {
         (0.2, 1.0, 200)
     };
+    // `--never-busy`: chains under test never busy-poll (sleep in poll()
+    // whenever idle), to compare against the default smart polling.
+    let chain_polling = PollingConfig {
+        never_busy: args.iter().any(|a| a == "--never-busy"),
+        ..PollingConfig::default()
+    };
     let lengths = [1usize, 2, 4, 8];
     let t_start = std::time::Instant::now();
+    let ncpu = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let all_cpus: Vec<usize> = (0..ncpu).collect();
+    let load_before = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
 
     let build_dir = open_tempdir();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -737,99 +770,173 @@ fn main() {
         build_dir.path(),
     );
 
+    // The generator's own ceiling: a plain veth pair, no chain.
+    let mut ceiling = vec![];
+    for _ in 0..repeats {
+        let ns = NetNs::new(format!("nfbl{}", tag()));
+        ip(&[
+            "-n", &ns.name, "link", "add", "lA", "type", "veth", "peer", "name", "lB",
+        ]);
+        ip(&["-n", &ns.name, "link", "set", "lA", "up"]);
+        ip(&["-n", &ns.name, "link", "set", "lB", "up"]);
+        let mut g = loadgen(&ns.name, "lA", "lB");
+        let load = throughput(&mut g, &[], warm, secs);
+        eprintln!(
+            "flash_chain: generator ceiling (veth pair, no chain): {:>8.1} kpps, lost {}, {}",
+            load.kpps,
+            load.lost,
+            load.cpu.describe()
+        );
+        ceiling.push(load.kpps);
+        drop(g);
+    }
+
     // Throughput and latency, interleaved repeats.
-    let mut kpps: Vec<Vec<Vec<f64>>> = vec![vec![vec![]; lengths.len()]; Mode::ALL.len()];
-    let mut lat: Vec<Vec<Vec<(f64, f64)>>> = vec![vec![vec![]; lengths.len()]; Mode::ALL.len()];
-    let mut lost: Vec<Vec<u64>> = vec![vec![0; lengths.len()]; Mode::ALL.len()];
-    let mut cpu: Vec<Vec<Vec<f64>>> = vec![vec![vec![]; lengths.len()]; Mode::ALL.len()];
+    let n = (Mode::ALL.len(), lengths.len());
+    let mut kpps = vec![vec![Vec::<f64>::new(); n.1]; n.0];
+    let mut rtt = vec![vec![Vec::<(f64, f64)>::new(); n.1]; n.0];
+    let mut loaded = vec![vec![Vec::<(f64, f64)>::new(); n.1]; n.0];
+    let mut lost = vec![vec![0u64; n.1]; n.0];
+    let mut cpu = vec![vec![Vec::<f64>::new(); n.1]; n.0];
+    let mut split = vec![vec![Vec::<CpuSplit>::new(); n.1]; n.0];
+    let mut stats_last: Vec<Vec<Value>> = vec![vec![Value::Null; n.1]; n.0];
     for rep in 0..repeats {
         for (li, &k) in lengths.iter().enumerate() {
             for (mi, &mode) in Mode::ALL.iter().enumerate() {
                 let objects: Vec<(PathBuf, Vec<(String, String)>)> =
                     (0..k).map(|_| (l2fwd.clone(), vec![])).collect();
-                let run = Running::start(mode, &objects, PollingConfig::default());
-                let (tx, rx) = run.sockets();
+                let run = Running::start(mode, &objects, chain_polling);
+                let mut g = run.loadgen();
                 let pids = run.pids();
-                let c0 = cpu_ticks(&pids);
-                let load = throughput(&tx, &rx, warm, secs);
+                let load = throughput(&mut g, &pids, warm, secs);
                 // Chain CPU (monitor + NF hosts) per forwarded frame, in µs.
-                let cpu_us =
-                    (cpu_ticks(&pids) - c0) as f64 / clk_tck() * 1e6 / load.received.max(1) as f64;
-                let l = latency(&tx, &rx, pings);
+                let cpu_us = (load.cpu.monitor + load.cpu.nfs) * 1e6
+                    / (load.kpps * 1e3 * load.cpu.wall).max(1.0);
+                let l = latency(&mut g, pings);
                 eprintln!(
-                    "flash_chain: rep {rep} {:<11} k={k}: {:>8.1} kpps, {cpu_us:>6.2} CPU-us/frame, rtt p50 {:>7.1} us p99 {:>7.1} us, lost {}",
+                    "flash_chain: rep {rep} {:<11} k={k}: {:>8.1} kpps, {cpu_us:>6.2} CPU-us/frame, loaded p50 {:>7.1} us p99 {:>7.1}, rtt p50 {:>6.1} us p99 {:>7.1}, lost {}, {}",
                     mode.name(),
                     load.kpps,
+                    load.loaded_us.0,
+                    load.loaded_us.1,
                     l.0,
                     l.1,
-                    load.lost
+                    load.lost,
+                    load.cpu.describe()
                 );
                 kpps[mi][li].push(load.kpps);
                 cpu[mi][li].push(cpu_us);
-                lat[mi][li].push(l);
+                rtt[mi][li].push(l);
+                loaded[mi][li].push(load.loaded_us);
                 lost[mi][li] += load.lost;
+                split[mi][li].push(load.cpu);
+                if mode != Mode::Threads {
+                    stats_last[mi][li] = run.wakeup_stats(load.received);
+                }
+                drop(g);
                 drop(run);
             }
         }
     }
     let mut results = vec![];
+    let mut table = vec![];
     for (mi, mode) in Mode::ALL.iter().enumerate() {
         for (li, &k) in lengths.iter().enumerate() {
-            let l50: Vec<f64> = lat[mi][li].iter().map(|l| l.0).collect();
-            let l99: Vec<f64> = lat[mi][li].iter().map(|l| l.1).collect();
+            let col = |v: &Vec<(f64, f64)>, f: fn(&(f64, f64)) -> f64| {
+                median(&v.iter().map(f).collect::<Vec<_>>())
+            };
+            let (r50, r99) = (col(&rtt[mi][li], |l| l.0), col(&rtt[mi][li], |l| l.1));
+            let (l50, l99) = (col(&loaded[mi][li], |l| l.0), col(&loaded[mi][li], |l| l.1));
+            let sp = &split[mi][li];
+            let pct = |f: fn(&CpuSplit) -> f64| {
+                median(
+                    &sp.iter()
+                        .map(|s| CpuSplit::pct(f(s), s.wall))
+                        .collect::<Vec<_>>(),
+                )
+            };
+            let (gen_pct, mon_pct, nfs_pct) =
+                (pct(|s| s.generator), pct(|s| s.monitor), pct(|s| s.nfs));
+            let mk = median(&kpps[mi][li]);
+            table.push(format!(
+                "{:<11} {k:>2}  {:>7.3}  {:>8.1} {:>8.1}  {:>7.1} {:>8.1}  {:>6.2}  {:>4.0}/{:>3.0}/{:>4.0}  {:>5}",
+                mode.name(),
+                mk / 1e3,
+                l50,
+                l99,
+                r50,
+                r99,
+                median(&cpu[mi][li]),
+                gen_pct,
+                mon_pct,
+                nfs_pct,
+                lost[mi][li]
+            ));
             results.push(json!({
                 "mode": mode.name(), "nfs": k,
                 "kpps": kpps[mi][li].iter().map(|x| round(*x)).collect::<Vec<_>>(),
-                "median_kpps": round(median(&kpps[mi][li])),
+                "median_kpps": round(mk),
+                "median_mpps": round3(mk / 1e3),
                 "cpu_us_per_frame": round(median(&cpu[mi][li])),
-                "rtt_us_p50": round(median(&l50)), "rtt_us_p99": round(median(&l99)),
+                "cpu_pct": {"generator": round(gen_pct), "monitor": round(mon_pct), "nf_hosts": round(nfs_pct)},
+                "loaded_latency_us_p50": round(l50), "loaded_latency_us_p99": round(l99),
+                "rtt_us_p50": round(r50), "rtt_us_p99": round(r99),
                 "lost_frames": lost[mi][li],
+                "per_packet_last_run": stats_last[mi][li].clone(),
             }));
         }
     }
-    // Ratios of medians within this run, per chain length: throughput,
-    // chain CPU per frame and unloaded round-trip time.
-    let lat50: Vec<Vec<Vec<f64>>> = lat
-        .iter()
-        .map(|m| m.iter().map(|v| v.iter().map(|l| l.0).collect()).collect())
-        .collect();
-    let ratio = |metric: &Vec<Vec<Vec<f64>>>, a: Mode, b: Mode| -> Value {
-        let (ia, ib) = (
-            Mode::ALL.iter().position(|m| *m == a).unwrap(),
-            Mode::ALL.iter().position(|m| *m == b).unwrap(),
-        );
-        let m: serde_json::Map<String, Value> = lengths
-            .iter()
-            .enumerate()
-            .map(|(li, k)| {
-                (
-                    k.to_string(),
-                    round(median(&metric[ia][li]) / median(&metric[ib][li])),
-                )
-            })
-            .collect();
-        Value::Object(m)
+    // Ratios of medians within this run.
+    let at = |m: Mode, k: usize| -> f64 {
+        let mi = Mode::ALL.iter().position(|x| *x == m).unwrap();
+        let li = lengths.iter().position(|x| *x == k).unwrap();
+        median(&kpps[mi][li])
     };
-    let pairs = [
-        ("zero-copy/veth-chain", Mode::ZeroCopy, Mode::VethChain),
-        ("zero-copy/single-copy", Mode::ZeroCopy, Mode::SingleCopy),
-        ("threads/zero-copy", Mode::Threads, Mode::ZeroCopy),
-        ("single-copy/veth-chain", Mode::SingleCopy, Mode::VethChain),
+    let ratio_rows = [
+        (
+            "zc8/zc1",
+            at(Mode::ZeroCopy, 8) / at(Mode::ZeroCopy, 1),
+            Some(0.8),
+        ),
+        (
+            "zc8/veth8",
+            at(Mode::ZeroCopy, 8) / at(Mode::VethChain, 8),
+            Some(2.0),
+        ),
+        (
+            "sc8/veth8",
+            at(Mode::SingleCopy, 8) / at(Mode::VethChain, 8),
+            None,
+        ),
+        (
+            "threads8/zc8",
+            at(Mode::Threads, 8) / at(Mode::ZeroCopy, 8),
+            None,
+        ),
+        (
+            "sc8/sc1",
+            at(Mode::SingleCopy, 8) / at(Mode::SingleCopy, 1),
+            None,
+        ),
+        (
+            "zc1/generator",
+            at(Mode::ZeroCopy, 1) / median(&ceiling),
+            None,
+        ),
     ];
     let mut ratios = serde_json::Map::new();
-    for (what, metric) in [
-        ("kpps", &kpps),
-        ("cpu_us_per_frame", &cpu),
-        ("rtt_us_p50", &lat50),
-    ] {
-        let m: serde_json::Map<String, Value> = pairs
-            .iter()
-            .map(|(n, a, b)| (n.to_string(), ratio(metric, *a, *b)))
-            .collect();
-        ratios.insert(what.to_string(), Value::Object(m));
+    for (name, v, target) in &ratio_rows {
+        ratios.insert(
+            name.to_string(),
+            json!({"value": round(*v), "target_min": target, "met": target.map(|t| *v >= t)}),
+        );
     }
 
-    // Backpressure: l2fwd -> l2fwd -> slow_fwd, offered 3x what slow_fwd takes.
+    // Backpressure: l2fwd -> l2fwd -> slow_fwd, offered 3x what slow_fwd
+    // takes. The slow NF is pinned alone on the last CPU, everything else
+    // (generator, monitor, the two upstream NFs) on the others, so both
+    // polling policies are limited by the same slow NF (equal throughput)
+    // and the CPU difference is what the upstream NFs burn waiting.
     let spin_ns = 40_000u64;
     let offered = 3.0 * 1e9 / spin_ns as f64;
     let busy = PollingConfig {
@@ -838,8 +945,15 @@ fn main() {
         throttle_us: 0,
         ..PollingConfig::default()
     };
+    let (slow_cpu, rest_cpus): (Vec<usize>, Vec<usize>) = if ncpu > 1 {
+        (vec![ncpu - 1], (0..ncpu - 1).collect())
+    } else {
+        (vec![0], vec![0])
+    };
     let mut bp = serde_json::Map::new();
     let mut bp_cpu = vec![];
+    let mut bp_rate = vec![];
+    let mut bp_rows = vec![];
     for (name, polling) in [("smart", PollingConfig::default()), ("busy", busy)] {
         let objects = vec![
             (l2fwd.clone(), vec![]),
@@ -849,43 +963,91 @@ fn main() {
                 vec![("spin_ns".to_string(), spin_ns.to_string())],
             ),
         ];
-        let mut cpu = vec![];
+        let mut cpu_runs = vec![];
+        let mut per_nf_runs: Vec<Vec<f64>> = vec![];
         let mut rates = vec![];
         for _ in 0..repeats {
             let run = Running::start(Mode::ZeroCopy, &objects, polling);
-            let (tx, rx) = run.sockets();
+            let mut g = run.loadgen();
             let pids = run.pids();
-            let mut mark = (0u64, 0u64);
+            // pids: monitor, nf0, nf1, nf2 (slow).
+            for (i, &p) in pids.iter().enumerate() {
+                let cpus = if i == 3 { &slow_cpu } else { &rest_cpus };
+                for t in threads_of(p) {
+                    pin(t, cpus);
+                }
+            }
+            pin(0, &rest_cpus);
+            let mut mark = (vec![], 0u64);
             let mut cpu_pct = 0.0;
-            let rate = paced(&tx, &rx, offered, secs * 1.5, &mut |start| {
+            let mut per_nf = vec![];
+            let rate = paced(&mut g, offered, secs * 1.5, &mut |start| {
+                let ticks: Vec<u64> = pids.iter().map(|p| cpu_ticks(&[*p])).collect();
                 if start {
-                    mark = (cpu_ticks(&pids), now_ns());
+                    mark = (ticks, now_ns());
                 } else {
                     let dt = (now_ns() - mark.1) as f64 / 1e9;
-                    cpu_pct = (cpu_ticks(&pids) - mark.0) as f64 / clk_tck() / dt * 100.0;
+                    per_nf = ticks
+                        .iter()
+                        .zip(&mark.0)
+                        .map(|(a, b)| (a - b) as f64 / clk_tck() / dt * 100.0)
+                        .collect();
+                    cpu_pct = per_nf.iter().sum();
                 }
             });
-            eprintln!("flash_chain: backpressure {name}: {rate:.1} kpps delivered of {:.1} offered, chain CPU {cpu_pct:.0}%", offered / 1e3);
-            cpu.push(cpu_pct);
+            pin(0, &all_cpus);
+            eprintln!(
+                "flash_chain: backpressure {name:<5}: {rate:>6.1} kpps delivered of {:.1} offered, chain CPU {cpu_pct:>4.0}% (monitor/nf0/nf1/slow: {})",
+                offered / 1e3,
+                per_nf.iter().map(|p| format!("{p:.0}%")).collect::<Vec<_>>().join("/")
+            );
+            cpu_runs.push(cpu_pct);
+            per_nf_runs.push(per_nf);
             rates.push(rate);
+            drop(g);
+            drop(run);
         }
-        bp_cpu.push(median(&cpu));
+        let (mc, mr) = (median(&cpu_runs), median(&rates));
+        bp_cpu.push(mc);
+        bp_rate.push(mr);
+        let per_proc: Vec<Value> = (0..4)
+            .map(|i| {
+                round(median(
+                    &per_nf_runs
+                        .iter()
+                        .filter_map(|r| r.get(i).copied())
+                        .collect::<Vec<_>>(),
+                ))
+            })
+            .collect();
+        bp_rows.push(format!(
+            "{name:<6} {mr:>8.1} kpps  chain CPU {mc:>5.0}%  (monitor/nf0/nf1/slow: {})",
+            per_proc
+                .iter()
+                .map(|v| format!("{v}%"))
+                .collect::<Vec<_>>()
+                .join("/")
+        ));
         bp.insert(
             name.to_string(),
             json!({
-                "delivered_kpps": round(median(&rates)),
-                "cpu_pct": round(median(&cpu)),
-                "cpu_pct_runs": cpu.iter().map(|x| round(*x)).collect::<Vec<_>>(),
-                // CPU-µs per delivered packet: comparable when throughputs differ.
-                "cpu_us_per_packet": round(median(&cpu.iter().zip(&rates).map(|(c, r)| c / 100.0 / (r * 1e3) * 1e6).collect::<Vec<_>>())),
+                "delivered_kpps": round(mr),
+                "delivered_kpps_runs": rates.iter().map(|x| round(*x)).collect::<Vec<_>>(),
+                "cpu_pct": round(mc),
+                "cpu_pct_runs": cpu_runs.iter().map(|x| round(*x)).collect::<Vec<_>>(),
+                "cpu_pct_per_process": {"monitor": per_proc[0], "nf0": per_proc[1], "nf1": per_proc[2], "slow": per_proc[3]},
             }),
         );
     }
+    let cpu_drop = 1.0 - bp_cpu[0] / bp_cpu[1];
+    let rate_ratio = bp_rate[0] / bp_rate[1];
     bp.insert("offered_kpps".into(), round(offered / 1e3));
     bp.insert("slow_nf_spin_ns".into(), json!(spin_ns));
+    bp.insert("throughput_smart_over_busy".into(), round3(rate_ratio));
     bp.insert(
-        "cpu_ratio_busy_over_smart".into(),
-        round(bp_cpu[1] / bp_cpu[0]),
+        "cpu_drop_smart_vs_busy".into(),
+        json!({"value": round3(cpu_drop), "target_min": 0.4, "met": cpu_drop >= 0.4,
+               "equal_throughput": (rate_ratio - 1.0).abs() <= 0.05}),
     );
 
     // Idle: a 4-NF zero-copy chain with no traffic.
@@ -894,9 +1056,9 @@ fn main() {
         let objects: Vec<(PathBuf, Vec<(String, String)>)> =
             (0..4).map(|_| (l2fwd.clone(), vec![])).collect();
         let run = Running::start(Mode::ZeroCopy, &objects, polling);
-        let (tx, rx) = run.sockets();
+        let mut g = run.loadgen();
         // A short burst first, so busy pollers have switched to busy mode.
-        let _ = throughput(&tx, &rx, 0.0, 0.1);
+        let _ = throughput(&mut g, &[], 0.0, 0.1);
         let pids = run.pids();
         let (c0, t0) = (cpu_ticks(&pids), now_ns());
         std::thread::sleep(Duration::from_secs_f64(secs));
@@ -904,23 +1066,69 @@ fn main() {
             (cpu_ticks(&pids) - c0) as f64 / clk_tck() / ((now_ns() - t0) as f64 / 1e9) * 100.0;
         eprintln!("flash_chain: idle 4-NF chain, {name} polling: {pct:.1}% CPU");
         idle.insert(format!("cpu_pct_{name}"), round(pct));
+        drop(g);
     }
     idle.insert("nfs".into(), json!(4));
 
+    // The human table.
+    eprintln!();
+    eprintln!(
+        "flash_chain: {} repeat(s), medians; load average before: {}",
+        repeats,
+        load_before.trim()
+    );
+    eprintln!(
+        "generator ceiling (plain veth pair): {:.3} Mpps",
+        median(&ceiling) / 1e3
+    );
+    eprintln!("mode        NFs    Mpps   loaded-us p50/p99   rtt-us p50/p99  CPUus/f  gen/mon/nfs %   lost");
+    for row in &table {
+        eprintln!("{row}");
+    }
+    for (name, v, target) in &ratio_rows {
+        let t = target.map(|t| {
+            format!(
+                " (target >= {t}: {})",
+                if *v >= t { "met" } else { "NOT met" }
+            )
+        });
+        eprintln!("{name:<14} {v:>6.2}{}", t.unwrap_or_default());
+    }
+    eprintln!(
+        "backpressure (3-NF chain, slow last NF {spin_ns} ns/pkt, offered {:.0} kpps):",
+        offered / 1e3
+    );
+    for row in &bp_rows {
+        eprintln!("  {row}");
+    }
+    eprintln!(
+        "  CPU drop smart vs busy: {:.0}% (target >= 40%), throughput smart/busy {:.3}",
+        cpu_drop * 100.0,
+        rate_ratio
+    );
+    eprintln!(
+        "idle 4-NF chain CPU: smart {}%, busy {}%",
+        idle.get("cpu_pct_smart").cloned().unwrap_or(Value::Null),
+        idle.get("cpu_pct_busy").cloned().unwrap_or(Value::Null)
+    );
+
     let doc = json!({
         "bench": "flash_chain",
-        "machine": {"cpus": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0), "clk_tck": clk_tck()},
+        "machine": {"cpus": ncpu, "clk_tck": clk_tck(), "loadavg_before": load_before.trim()},
         "repeats": repeats,
         "frame_bytes": FRAME_LEN,
         "window_frames": WINDOW,
+        "batch_frames": BATCH,
         "measure_secs": secs,
+        "generator_ceiling_kpps": round(median(&ceiling)),
+        "generator_ceiling_kpps_runs": ceiling.iter().map(|x| round(*x)).collect::<Vec<_>>(),
         "throughput": results,
         "ratios_of_medians": ratios,
         "backpressure": bp,
         "idle": idle,
         "wall_secs": round(t_start.elapsed().as_secs_f64()),
     });
-    let text = serde_json::to_string_pretty(&doc).unwrap();
+    let text = serde_json::to_string(&doc).unwrap();
     println!("{text}");
     // `cargo xtask bench` collects reports in NFC_BENCH_OUT.
     if let Some(dir) = std::env::var_os("NFC_BENCH_OUT") {

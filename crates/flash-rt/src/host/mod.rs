@@ -14,15 +14,23 @@
 //! 5. run the NF on each packet and route by verdict port: TX ring of an
 //!    interface socket, or the inbox of the next NF (batched, one CAS per
 //!    destination), waking it if it sleeps;
-//! 6. let the smart poller decide: spin, or sleep in poll() on the RX socket,
-//!    this NF's eventfd and the stop fd.
+//! 6. let the smart poller decide: spin (yielding the core on idle
+//!    iterations, so NFs sharing a core do not starve each other), or sleep
+//!    in poll() on the RX socket, this NF's eventfd and the stop fd.
+//!
+//! Crash safety: frames taken from the inbox or a completion ring are first
+//! mirrored in the fabric's hand, and every enqueue into a shared ring is
+//! logged, so when a host is SIGKILLed the monitor repairs the ring it was
+//! enqueueing into and the restarted host returns the frames its
+//! predecessor held to their owners (see `links::recover`).
 
 pub mod cnf;
 pub mod packet;
 pub mod poll;
 
 use crate::deploy::{Deployment, LinkDest, LinkMode, LinkSource, Topology};
-use crate::links::fabric::{Fabric, FabricLayout, LinkDesc, NfCounter};
+use crate::links::fabric::{hand_entry, hand_split, Fabric, FabricLayout, LinkDesc, NfCounter};
+use crate::links::recover::{free_ring_id, inbox_ring_id, SKIP_FRAME, SKIP_LINK};
 use crate::monitor::protocol::{request, FdRole, Request, Response};
 use crate::xdp::mem::{fd_len, Mapping};
 use crate::xdp::socket::XskRings;
@@ -265,7 +273,7 @@ impl NfHost {
         fabric
             .pid(me)
             .store(u64::from(std::process::id()), Ordering::Release);
-        Ok(NfHost {
+        let mut host = NfHost {
             dep,
             topo,
             me,
@@ -282,7 +290,68 @@ impl NfHost {
             pending_free: vec![vec![]; n],
             pending_out: Default::default(),
             owners,
-        })
+        };
+        let recovered = host.recover_predecessor();
+        host.count(NfCounter::FramesRecovered, recovered as u64);
+        Ok(host)
+    }
+
+    /// Return the frames a dead predecessor of this host held (mirrored in
+    /// the fabric's hand) to their owners; returns how many. Frames it was
+    /// still taking (the source ring did not advance) and frames already on
+    /// this NF's TX/completion rings or inbox are not held; this NF's own
+    /// frames are not returned (attach put them in the pool, as they are in
+    /// no ring).
+    fn recover_predecessor(&mut self) -> usize {
+        let me = self.me;
+        let hand = self.fabric.hand(me);
+        let mut entries = hand.entries();
+        if let Some((src, pos, n)) = hand.pending_take() {
+            let not_taken = if src == 0 {
+                self.fabric.inbox(me).consumer_index() == pos
+            } else {
+                self.socks
+                    .get((src - 1) as usize)
+                    .and_then(|s| s.rings.completion.as_ref())
+                    .is_some_and(|c| u64::from(c.consumer_index()) == pos)
+            };
+            if not_taken {
+                let keep = entries.len().saturating_sub(n as usize);
+                entries.truncate(keep);
+            }
+        }
+        let mut visible = std::collections::HashSet::new();
+        let fs = self.frame_size;
+        for s in &self.socks {
+            s.rings.tx.in_flight().iter().for_each(|d| {
+                visible.insert(d.addr - d.addr % fs);
+            });
+            if let Some(c) = &s.rings.completion {
+                c.in_flight().iter().for_each(|&a| {
+                    visible.insert(a - a % fs);
+                });
+            }
+        }
+        for d in self.fabric.inbox(me).peek_all() {
+            visible.insert(d.addr - d.addr % fs);
+        }
+        let my_group = self.topo.nf_group[me];
+        let mut returned = 0;
+        for e in entries {
+            let (o, a) = hand_split(e);
+            if o == me || o >= self.pending_free.len() {
+                continue;
+            }
+            if self.topo.nf_group[o] == my_group && visible.contains(&a) {
+                continue;
+            }
+            self.pending_free[o].push(a);
+            returned += 1;
+        }
+        hand.set(std::iter::empty());
+        hand.taken();
+        self.flush_frees();
+        returned
     }
 
     /// The NF's spec in the deployment.
@@ -332,19 +401,74 @@ impl NfHost {
                 continue;
             }
             let ring = self.fabric.free_ring(o);
-            let n = ring.enqueue_batch(&self.pending_free[o]);
+            let log = self.fabric.log(self.me);
+            let hand = self.fabric.hand(self.me);
+            let others = self.held_except(Some(o));
+            let mine = &self.pending_free[o];
+            let n = ring.enqueue_batch_logged(mine, &log, free_ring_id(o), |n| {
+                hand.set(
+                    others
+                        .iter()
+                        .copied()
+                        .chain(mine[n..].iter().map(|&a| hand_entry(o, a))),
+                )
+            });
             self.pending_free[o].drain(..n);
             self.wake(o);
         }
     }
 
+    /// Hand entries for every frame this host holds outside the shared
+    /// rings (pending output and pending returns), except the returns for
+    /// owner `skip_free` and the output batch `skip_out`.
+    fn held_except(&self, skip_free: Option<usize>) -> Vec<u64> {
+        let group = self.topo.nf_group[self.me];
+        let mut v = Vec::new();
+        for (o, frees) in self.pending_free.iter().enumerate() {
+            if Some(o) != skip_free {
+                v.extend(frees.iter().map(|&a| hand_entry(o, a)));
+            }
+        }
+        let out_entry = |o: &Out| {
+            let base = o.addr - o.addr % self.frame_size;
+            self.owner(group, base).map(|w| hand_entry(w, base))
+        };
+        v.extend(self.pending_out.iter().filter_map(out_entry));
+        v
+    }
+
+    /// Rewrite the fabric's copy of the held frames.
+    fn mirror_hand(&self) {
+        let held = self.held_except(None);
+        self.fabric.hand(self.me).set(held.into_iter());
+    }
+
     fn reclaim(&mut self, scratch: &mut Vec<u64>) {
         let group = self.topo.nf_group[self.me];
+        let room = self.fabric.hand(self.me).capacity() / 2;
         for s in 0..self.socks.len() {
             if let Some(c) = self.socks[s].rings.completion.as_mut() {
                 scratch.clear();
-                c.consume(scratch, 4096);
+                let pos = c.consumer_index();
+                let n = c.peek(scratch, room);
+                if n == 0 {
+                    continue;
+                }
                 let done = std::mem::take(scratch);
+                // Mirror the frames before taking them off the ring.
+                let entries: Vec<u64> = done
+                    .iter()
+                    .filter_map(|&a| {
+                        let base = a - a % self.frame_size;
+                        self.owner(group, base).map(|o| hand_entry(o, base))
+                    })
+                    .collect();
+                let hand = self.fabric.hand(self.me);
+                hand.begin_take(1 + s as u64, u64::from(pos), entries.into_iter());
+                if let Some(c) = self.socks[s].rings.completion.as_mut() {
+                    c.release(n);
+                }
+                hand.taken();
                 for &a in &done {
                     self.free_frame(group, a);
                 }
@@ -357,11 +481,13 @@ impl NfHost {
             .free_ring(self.me)
             .dequeue_batch(scratch, usize::MAX);
         self.count(NfCounter::FramesReturned, n as u64);
-        self.pool.extend_from_slice(scratch);
+        self.pool
+            .extend(scratch.iter().copied().filter(|&a| a != SKIP_FRAME));
         self.flush_frees();
     }
 
     fn refill(&mut self) {
+        let mut in_fill = 0u64;
         for s in self.socks.iter_mut().filter(|s| s.rx) {
             if let Some(f) = s.rings.fill.as_mut() {
                 let want = f.free(f.size()).min(self.pool.len() as u32) as usize;
@@ -370,8 +496,23 @@ impl NfHost {
                     let n = f.produce(&self.pool[start..]);
                     self.pool.truncate(start + (want - n));
                 }
+                in_fill += u64::from(f.outstanding());
             }
         }
+        self.fabric
+            .free_gauge(self.me)
+            .store(self.pool.len() as u64 + in_fill, Ordering::Relaxed);
+    }
+
+    /// Hand entry (owner, frame base) of a descriptor arriving in the inbox.
+    fn hand_entry_of(&self, d: &LinkDesc) -> Option<u64> {
+        let link = self.topo.links.get(d.link as usize)?;
+        let LinkSource::Nf { nf: src, .. } = link.source else {
+            return None;
+        };
+        let g = self.topo.nf_group[src];
+        let base = d.addr - d.addr % self.frame_size;
+        self.owner(g, base).map(|o| hand_entry(o, base))
     }
 
     /// Try to push pending output; returns true when everything went out.
@@ -385,7 +526,22 @@ impl NfHost {
             }
         }
         let mut left: Vec<Out> = vec![];
-        for (route, outs) in by_dest {
+        let group = self.topo.nf_group[self.me];
+        let entry = |h: &NfHost, o: &Out| {
+            let base = o.addr - o.addr % h.frame_size;
+            h.owner(group, base).map(|w| hand_entry(w, base))
+        };
+        let n_dest = by_dest.len();
+        for di in 0..n_dest {
+            let (route, outs) = std::mem::replace(&mut by_dest[di], (Route::Nowhere, vec![]));
+            // Held after this batch went out: later batches, leftovers,
+            // pending returns (+ this batch's unsent tail, added below).
+            let mut others = self.held_except(None);
+            for (_, v) in &by_dest[di + 1..] {
+                others.extend(v.iter().filter_map(|o| entry(self, o)));
+            }
+            others.extend(left.iter().filter_map(|o| entry(self, o)));
+            let tail_entries: Vec<Option<u64>> = outs.iter().map(|o| entry(self, o)).collect();
             let sent = match route {
                 Route::Iface { sock, link } => {
                     let descs: Vec<libc::xdp_desc> = outs
@@ -398,6 +554,13 @@ impl NfHost {
                         .collect();
                     let s = &mut self.socks[sock];
                     let n = s.rings.tx.produce(&descs);
+                    // Frames on our TX ring are found there by a successor.
+                    self.fabric.hand(self.me).set(
+                        others
+                            .iter()
+                            .copied()
+                            .chain(tail_entries[n..].iter().flatten().copied()),
+                    );
                     if n > 0 {
                         if s.rings.tx.needs_wakeup() {
                             let _ = s.rings.kick_tx();
@@ -422,7 +585,21 @@ impl NfHost {
                             link: link as u32,
                         })
                         .collect();
-                    let n = self.fabric.inbox(nf).enqueue_batch(&descs);
+                    let log = self.fabric.log(self.me);
+                    let hand = self.fabric.hand(self.me);
+                    let n = self.fabric.inbox(nf).enqueue_batch_logged(
+                        &descs,
+                        &log,
+                        inbox_ring_id(nf),
+                        |n| {
+                            hand.set(
+                                others
+                                    .iter()
+                                    .copied()
+                                    .chain(tail_entries[n..].iter().flatten().copied()),
+                            )
+                        },
+                    );
                     if n > 0 {
                         self.count(NfCounter::TxLink, n as u64);
                         self.fabric
@@ -522,9 +699,23 @@ impl NfHost {
             } else {
                 batch
             };
-            self.fabric
-                .inbox(me)
-                .dequeue_batch(&mut inbox_descs, inbox_room);
+            {
+                let inbox = self.fabric.inbox(me);
+                let (pos, n) = inbox.peek_batch(&mut inbox_descs, inbox_room);
+                if n > 0 {
+                    // Mirror the frames before taking them off the inbox.
+                    let hand = self.fabric.hand(me);
+                    let entries: Vec<u64> = inbox_descs
+                        .iter()
+                        .filter(|d| d.link != SKIP_LINK)
+                        .filter_map(|d| self.hand_entry_of(d))
+                        .collect();
+                    hand.begin_take(0, pos, entries.into_iter());
+                    inbox.release(n);
+                    hand.taken();
+                    inbox_descs.retain(|d| d.link != SKIP_LINK);
+                }
+            }
             let got = rx_descs.len() + inbox_descs.len();
             if got > 0 {
                 self.count(NfCounter::Batches, 1);
@@ -630,12 +821,23 @@ impl NfHost {
                 self.flush_out();
             }
             self.flush_frees();
+            if got > 0 {
+                self.mirror_hand();
+            }
             let tx_backlog = self.kick_tx_backlog();
             if opts.max_packets > 0 && handled_total >= opts.max_packets {
                 break;
             }
             match poller.on_iteration(now_ns(), got) {
                 Action::Spin => {
+                    // An idle busy-poll iteration gives the core away if
+                    // another NF (or the kernel's softirq thread) is
+                    // runnable: on a host with fewer cores than NFs,
+                    // spinning would only delay the NF that has work.
+                    if got == 0 {
+                        // SAFETY: sched_yield has no arguments.
+                        unsafe { libc::sched_yield() };
+                    }
                     self.fabric.mode(me).store(
                         if poller.mode() == poll::Mode::Busy {
                             1
@@ -791,6 +993,14 @@ fn frames_in_flight<'a>(
         .peek_all()
         .iter()
         .for_each(|&a| note(a));
+    for nf in (0..dep.nfs.len()).filter(|&nf| nf != me) {
+        for e in fabric.hand(nf).entries() {
+            let (o, a) = hand_split(e);
+            if o == me {
+                note(a);
+            }
+        }
+    }
     let group = topo.nf_group[me];
     for nf in 0..dep.nfs.len() {
         for d in fabric.inbox(nf).peek_all() {

@@ -5,7 +5,7 @@
 //! deployment, so only the fd crosses the Unix socket. The monitor reads the
 //! counters for `flash-rt stats` without disturbing the data path.
 
-use super::ring::ShmRing;
+use super::ring::{ReserveLog, ShmRing, LOG_BYTES};
 use crate::deploy::{Deployment, Topology};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
@@ -42,6 +42,7 @@ pub const NF_COUNTERS: &[&str] = &[
     "wakeups_sent",
     "frames_returned",
     "tx_kicks",
+    "frames_recovered",
 ];
 
 /// Index of a counter in [`NF_COUNTERS`].
@@ -68,6 +69,7 @@ pub enum NfCounter {
     WakeupsSent,
     FramesReturned,
     TxKicks,
+    FramesRecovered,
 }
 
 /// Per-link counters.
@@ -88,6 +90,10 @@ pub struct FabricLayout {
     pub free: Vec<usize>,
     pub free_cap: Vec<u32>,
     pub link_block: Vec<usize>,
+    /// Per NF: its reserve log and held-frame list ("hand", see [`Hand`]).
+    pub hand: Vec<usize>,
+    /// Entries of each hand.
+    pub hand_cap: u32,
 }
 
 /// Bytes of one NF block: sleeping flag, mode, pid line, then counters.
@@ -112,6 +118,12 @@ impl FabricLayout {
             off += ShmRing::<u64>::bytes(cap);
         }
         debug_assert_eq!(nf_block.len(), n);
+        let hand_cap = (8 * d.monitor.batch_size.max(64)).next_power_of_two();
+        let mut hand = vec![];
+        for _ in &d.nfs {
+            hand.push(off);
+            off += (LOG_BYTES + HAND_HEADER + hand_cap as usize * 8).next_multiple_of(64);
+        }
         let mut link_block = vec![];
         for _ in &t.links {
             link_block.push(off);
@@ -125,7 +137,104 @@ impl FabricLayout {
             free,
             free_cap,
             link_block,
+            hand,
+            hand_cap,
         }
+    }
+}
+
+/// Bytes of a hand's header (length, then the pending take: source ring
+/// id + 1, source position, count).
+const HAND_HEADER: usize = 64;
+
+/// Hand entry encoding: owner NF index in the top 16 bits, frame address below.
+pub fn hand_entry(owner: usize, addr: u64) -> u64 {
+    ((owner as u64) << 48) | (addr & ((1 << 48) - 1))
+}
+
+/// Owner and address of a hand entry.
+pub fn hand_split(e: u64) -> (usize, u64) {
+    ((e >> 48) as usize, e & ((1 << 48) - 1))
+}
+
+/// The frames an NF host holds outside every shared ring (taken from its
+/// inbox or completion ring and not yet handed on), mirrored in the
+/// fabric so that when the host dies its restarted successor can return
+/// them to their owners instead of losing them. Protocol: a take first
+/// appends the frames and records where they came from (`take`), then
+/// advances the source ring, then clears `take`; a give writes the ring
+/// slots, rewrites the hand without the given frames (in the ring log's
+/// `written` step), then publishes.
+#[derive(Debug)]
+pub struct Hand<'a> {
+    len: &'a AtomicU64,
+    take_src: &'a AtomicU64,
+    take_pos: &'a AtomicU64,
+    take_n: &'a AtomicU64,
+    entries: *mut u64,
+    cap: usize,
+}
+
+impl Hand<'_> {
+    /// Capacity in entries.
+    pub fn capacity(&self) -> usize {
+        self.cap
+    }
+
+    /// Current entries.
+    pub fn entries(&self) -> Vec<u64> {
+        let n = (self.len.load(Ordering::Acquire) as usize).min(self.cap);
+        // SAFETY: n entries inside the hand region.
+        (0..n)
+            .map(|i| unsafe { self.entries.add(i).read_volatile() })
+            .collect()
+    }
+
+    /// Replace the entries (at most `capacity`; the rest is not mirrored).
+    pub fn set(&self, items: impl Iterator<Item = u64>) {
+        let mut n = 0;
+        for e in items.take(self.cap) {
+            // SAFETY: n < cap.
+            unsafe { self.entries.add(n).write_volatile(e) };
+            n += 1;
+        }
+        self.len.store(n as u64, Ordering::Release);
+    }
+
+    /// Append entries before taking them from source `src` at position
+    /// `pos` (cleared with [`Self::taken`] once the source advanced).
+    pub fn begin_take(&self, src: u64, pos: u64, items: impl Iterator<Item = u64>) {
+        let mut n = self.len.load(Ordering::Relaxed) as usize;
+        let first = n;
+        for e in items {
+            if n >= self.cap {
+                break;
+            }
+            // SAFETY: n < cap.
+            unsafe { self.entries.add(n).write_volatile(e) };
+            n += 1;
+        }
+        self.take_pos.store(pos, Ordering::Relaxed);
+        self.take_n.store((n - first) as u64, Ordering::Relaxed);
+        self.take_src.store(src + 1, Ordering::Release);
+        self.len.store(n as u64, Ordering::Release);
+    }
+
+    /// The take recorded by [`Self::begin_take`] completed.
+    pub fn taken(&self) {
+        self.take_src.store(0, Ordering::Release);
+    }
+
+    /// The take in progress, if any: (source id, source position, count).
+    pub fn pending_take(&self) -> Option<(u64, u64, u64)> {
+        let s = self.take_src.load(Ordering::Acquire);
+        (s != 0).then(|| {
+            (
+                s - 1,
+                self.take_pos.load(Ordering::Acquire),
+                self.take_n.load(Ordering::Acquire),
+            )
+        })
     }
 }
 
@@ -201,6 +310,31 @@ impl Fabric {
     /// Counter `c` of NF `nf`.
     pub fn nf_counter(&self, nf: usize, c: NfCounter) -> &AtomicU64 {
         self.word(self.layout.nf_block[nf] + 64 + c as usize * 8)
+    }
+
+    /// The reserve log of NF `nf` (its enqueue in progress).
+    pub fn log(&self, nf: usize) -> ReserveLog<'_> {
+        // SAFETY: LOG_BYTES at the start of the NF's hand area.
+        unsafe { ReserveLog::at(self.base.add(self.layout.hand[nf])) }
+    }
+
+    /// The held-frame list of NF `nf`.
+    pub fn hand(&self, nf: usize) -> Hand<'_> {
+        let off = self.layout.hand[nf] + LOG_BYTES;
+        Hand {
+            len: self.word(off),
+            take_src: self.word(off + 8),
+            take_pos: self.word(off + 16),
+            take_n: self.word(off + 24),
+            // SAFETY: entries follow the header inside the hand area.
+            entries: unsafe { self.base.add(off + HAND_HEADER).cast::<u64>() },
+            cap: self.layout.hand_cap as usize,
+        }
+    }
+
+    /// Free frames of NF `nf` (its pool plus its fill rings), published by its host.
+    pub fn free_gauge(&self, nf: usize) -> &AtomicU64 {
+        self.word(self.layout.nf_block[nf] + 24)
     }
 
     /// Counter `i` (index into [`LINK_COUNTERS`]) of link `link`.

@@ -16,4 +16,5 @@
 //! frames (completion, drops, copies) and the path that needs them (fill).
 
 pub mod fabric;
+pub mod recover;
 pub mod ring;

@@ -60,6 +60,8 @@ pub struct Monitor {
     listener: OwnedFd,
     socket_path: PathBuf,
     monitor_uid: u32,
+    /// pidfd of the host process attached as each NF (None while detached).
+    watch: Vec<Option<OwnedFd>>,
 }
 
 impl std::fmt::Debug for Monitor {
@@ -165,6 +167,7 @@ impl Monitor {
             }
         }
         let socket_path = dep.monitor.socket.clone();
+        let n_nfs = dep.nfs.len();
         let listener = listen(&socket_path, opts.socket_mode)?;
         // SAFETY: geteuid never fails.
         let monitor_uid = unsafe { libc::geteuid() };
@@ -181,6 +184,7 @@ impl Monitor {
             listener,
             socket_path,
             monitor_uid,
+            watch: (0..n_nfs).map(|_| None).collect(),
         })
     }
 
@@ -206,7 +210,7 @@ impl Monitor {
     /// `log` and do not stop the monitor.
     pub fn run(&mut self, stop: BorrowedFd<'_>, log: &mut dyn FnMut(String)) -> Result<()> {
         loop {
-            let mut fds = [
+            let mut fds = vec![
                 libc::pollfd {
                     fd: self.listener.as_raw_fd(),
                     events: libc::POLLIN,
@@ -218,8 +222,20 @@ impl Monitor {
                     revents: 0,
                 },
             ];
+            let watched: Vec<usize> = (0..self.watch.len())
+                .filter(|&i| self.watch[i].is_some())
+                .collect();
+            for &i in &watched {
+                if let Some(w) = &self.watch[i] {
+                    fds.push(libc::pollfd {
+                        fd: w.as_raw_fd(),
+                        events: libc::POLLIN,
+                        revents: 0,
+                    });
+                }
+            }
             // SAFETY: fds is a valid array.
-            let rc = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+            let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) };
             if rc < 0 {
                 let e = std::io::Error::last_os_error();
                 if e.raw_os_error() == Some(libc::EINTR) {
@@ -229,6 +245,12 @@ impl Monitor {
                     what: "poll on monitor socket".into(),
                     source: e,
                 });
+            }
+            for (k, &nf) in watched.iter().enumerate() {
+                if fds[2 + k].revents != 0 {
+                    self.watch[nf] = None;
+                    log(self.nf_gone(nf));
+                }
             }
             if fds[1].revents != 0 {
                 return Ok(());
@@ -401,7 +423,37 @@ impl Monitor {
         self.fabric
             .pid(nf)
             .store(cred.pid as u64, Ordering::Release);
+        self.watch[nf] = pidfd(cred.pid);
         Ok((Grant { nf, fds: roles }, fds, ro_fds))
+    }
+
+    /// NF `nf`'s host process exited (killed or detached): take its RX
+    /// sockets out of the XSKMAPs, so frames stop piling up in sockets
+    /// nobody drains (a restarted host puts them back when it attaches), and
+    /// recover what it left half-done in the shared rings. Returns a log line.
+    fn nf_gone(&mut self, nf: usize) -> String {
+        let mut notes = vec![];
+        for s in self.topo.sockets.iter().filter(|s| s.nf == nf && s.rx) {
+            let queue = self.dep.monitor.interfaces[s.iface].queue;
+            if let Some(x) = self.xdp[s.iface].as_mut() {
+                match x.remove_socket(queue) {
+                    Ok(()) => notes.push(format!(
+                        "XSKMAP[{queue}] of {} cleared",
+                        self.dep.monitor.interfaces[s.iface].ifname
+                    )),
+                    Err(e) => notes.push(e.to_string()),
+                }
+            }
+        }
+        self.fabric.mode(nf).store(4, Ordering::Relaxed);
+        let rec = crate::links::recover::recover_dead_nf(&self.fabric, &self.topo, &self.dep, nf);
+        notes.push(rec.describe());
+        format!(
+            "NF `{}` (pid {}) exited: {}",
+            self.dep.nfs[nf].id,
+            self.fabric.pid(nf).load(Ordering::Relaxed),
+            notes.join("; ")
+        )
     }
 
     /// Stats: counters of every NF and link, kernel statistics of every socket.
@@ -425,6 +477,8 @@ impl Monitor {
                     "mode": MODE_NAMES.get(mode).copied().unwrap_or("unknown"),
                     "group": self.topo.groups[self.topo.nf_group[i]].name,
                     "inbox_depth": self.fabric.inbox(i).len(),
+                    "attached": self.watch[i].is_some(),
+                    "free_frames": self.fabric.free_gauge(i).load(Ordering::Relaxed),
                     "counters": counters,
                 })
             })
@@ -498,6 +552,15 @@ impl Drop for Monitor {
             x.take();
         }
     }
+}
+
+/// A pidfd for `pid` (None if the process is already gone or pidfds are
+/// unavailable; the NF is then simply not watched).
+fn pidfd(pid: i32) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open(pid, 0) has no memory arguments.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    // SAFETY: a fresh fd on success.
+    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
 }
 
 fn xdp_statistics(fd: RawFd) -> Option<libc::xdp_statistics> {

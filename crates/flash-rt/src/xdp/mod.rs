@@ -5,6 +5,7 @@
 //! XDP, fill XSKMAPs); NF hosts use the unprivileged half (map the fds they
 //! were handed and drive the rings).
 
+pub mod loadgen;
 pub mod mem;
 pub mod program;
 pub mod ring;

@@ -8,7 +8,10 @@ use super::{FlashError, Result};
 use crate::deploy::XdpMode;
 use aya::maps::XskMap;
 use aya::programs::{Xdp, XdpFlags};
-use std::os::fd::RawFd;
+use std::os::fd::{AsFd, AsRawFd, RawFd};
+
+/// `bpf(2)` command number of BPF_MAP_DELETE_ELEM (uapi/linux/bpf.h).
+const BPF_MAP_DELETE_ELEM: libc::c_long = 3;
 
 /// The compiled XDP object.
 pub static XDP_REDIRECT_OBJ: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/xdp_redirect.o"));
@@ -87,5 +90,41 @@ impl AttachedXdp {
         let mut xsks = XskMap::try_from(map).map_err(|e| err(&ifname, e))?;
         xsks.set(queue, fd, 0)
             .map_err(|e| err(&ifname, format!("XSKMAP[{queue}] = socket: {e}")))
+    }
+
+    /// Empty the XSKMAP slot of `queue` (its NF died or detached): frames on
+    /// that queue then go to the kernel stack instead of piling up in a
+    /// socket nobody drains. An already empty slot is not an error.
+    pub fn remove_socket(&mut self, queue: u32) -> Result<()> {
+        let ifname = self.ifname.clone();
+        let map = self
+            .ebpf
+            .map("flash_xsks")
+            .ok_or_else(|| err(&ifname, "object has no flash_xsks map"))?;
+        let aya::maps::Map::XskMap(data) = map else {
+            return Err(err(&ifname, "flash_xsks is not an XSKMAP"));
+        };
+        let map_fd = data.fd().as_fd().as_raw_fd();
+        // SAFETY: a zeroed bpf_attr with map_fd/key set is the documented
+        // BPF_MAP_DELETE_ELEM argument; `key` outlives the call.
+        let rc = unsafe {
+            let mut attr = [0u64; 16];
+            let key: u32 = queue;
+            attr[0] = u64::from(map_fd as u32);
+            attr[1] = &key as *const u32 as u64;
+            libc::syscall(
+                libc::SYS_bpf,
+                BPF_MAP_DELETE_ELEM,
+                attr.as_mut_ptr(),
+                std::mem::size_of_val(&attr),
+            )
+        };
+        if rc != 0 {
+            let e = std::io::Error::last_os_error();
+            if e.raw_os_error() != Some(libc::ENOENT) {
+                return Err(err(&ifname, format!("delete XSKMAP[{queue}]: {e}")));
+            }
+        }
+        Ok(())
     }
 }

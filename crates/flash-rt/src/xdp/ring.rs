@@ -154,6 +154,39 @@ impl<T: Copy> KernelRing<T> {
             .collect()
     }
 
+    /// Copy up to `max` waiting entries into `out` without consuming them
+    /// (finish with [`Self::release`]); returns how many.
+    pub fn peek(&mut self, out: &mut Vec<T>, max: usize) -> usize {
+        let mut avail = self.cached_prod.wrapping_sub(self.cached_cons);
+        if avail == 0 {
+            // SAFETY: live mapping; Acquire pairs with the kernel's release.
+            self.cached_prod = unsafe { (*self.producer).load(Ordering::Acquire) };
+            avail = self.cached_prod.wrapping_sub(self.cached_cons);
+        }
+        let n = (avail as usize).min(max);
+        for i in 0..n {
+            let idx = self.cached_cons.wrapping_add(i as u32) & self.mask;
+            // SAFETY: idx is masked; the kernel published this slot.
+            out.push(unsafe { self.entries.add(idx as usize).read() });
+        }
+        n
+    }
+
+    /// Consume `n` entries returned by [`Self::peek`].
+    pub fn release(&mut self, n: usize) {
+        if n > 0 {
+            self.cached_cons = self.cached_cons.wrapping_add(n as u32);
+            // SAFETY: live mapping; Release hands the slots back.
+            unsafe { (*self.consumer).store(self.cached_cons, Ordering::Release) };
+        }
+    }
+
+    /// The shared consumer index (what the consumer has released so far).
+    pub fn consumer_index(&self) -> u32 {
+        // SAFETY: live mapping.
+        unsafe { (*self.consumer).load(Ordering::Acquire) }
+    }
+
     /// Whether the consumer side has entries waiting.
     pub fn has_entries(&mut self) -> bool {
         // SAFETY: live mapping.
