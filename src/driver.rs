@@ -456,7 +456,10 @@ fn place_failure(
             format!(
                 "no RSS hash keeps {} shared-nothing together: {}",
                 pinned.join(", "),
-                detail.first().map(String::as_str).unwrap_or("no candidate hash")
+                detail
+                    .first()
+                    .map(String::as_str)
+                    .unwrap_or("no candidate hash")
             ),
             detail.iter().skip(1).cloned().collect(),
         ),

@@ -17,6 +17,7 @@
 
 pub mod driver;
 pub mod emit;
+pub mod online;
 pub mod reduce;
 
 pub use nfc_core as core;

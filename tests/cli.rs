@@ -47,7 +47,11 @@ fn unreadable_nf_is_placed_when_pinned_shared() {
     .unwrap();
     let out = nfc().arg("explain").arg(&chain).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let chosen = stdout
         .lines()
         .find(|l| l.starts_with("=>"))
@@ -56,6 +60,15 @@ fn unreadable_nf_is_placed_when_pinned_shared() {
     assert!(chosen.contains("shared-nothing []"), "{chosen}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("A0103"), "{stderr}");
+}
+
+/// `nfc run` on a directory that holds no flash deployment.
+#[test]
+fn run_on_a_directory_without_a_deployment() {
+    let o = nfc().args(["run", "tests/data"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("E0600"), "{stderr}");
 }
 
 /// The same diagnostics as JSON for tools.

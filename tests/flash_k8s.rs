@@ -481,16 +481,17 @@ mod live {
 
     const CHAIN: &str = "name: live\nnfs:\n  - {id: fw, nf: firewall, config: {default_action: allow, rules: [{proto: udp, dst_port: 53, action: drop}]}}\n  - {id: counter, nf: flow_counter}\n  - {id: fwd, nf: l2fwd, config: {src_mac: \"02:00:00:00:00:01\", dst_mac: \"02:00:00:00:00:02\"}}\nchain: [fw, counter, fwd]\ntargets:\n  flash: {ingress: vi1, egress: vo1, mode: single-copy}\n";
 
-    #[test]
-    fn flash_emitted_deployment_forwards_what_the_executor_predicts() {
+    /// Two namespaces joined by veth pairs vi0<->vi1 and vo0<->vo1 (the `1`
+    /// ends in the DUT namespace), deleted on drop; `None` without root.
+    fn dut_and_peer(prefix: &str, test: &str) -> Option<(Ns, String, String)> {
         let tag = format!("{}", std::process::id() % 100_000);
-        let (dut, peer) = (format!("nfcemd{tag}"), format!("nfcemp{tag}"));
+        let (dut, peer) = (format!("{prefix}d{tag}"), format!("{prefix}p{tag}"));
         // SAFETY: geteuid never fails.
         if unsafe { libc::geteuid() } != 0 || !ip(&["netns", "add", &dut]) {
-            eprintln!("SKIPPED: needs root with netns support (flash_emitted_deployment_forwards_what_the_executor_predicts)");
-            return;
+            eprintln!("SKIPPED: needs root with netns support ({test})");
+            return None;
         }
-        let _ns = Ns(vec![dut.clone(), peer.clone()]);
+        let ns = Ns(vec![dut.clone(), peer.clone()]);
         assert!(ip(&["netns", "add", &peer]));
         for ns in [&dut, &peer] {
             assert!(Command::new("ip")
@@ -516,6 +517,17 @@ mod live {
                     && ip(&["-n", &dut, "link", "set", b, "up"])
             );
         }
+        Some((ns, dut, peer))
+    }
+
+    #[test]
+    fn flash_emitted_deployment_forwards_what_the_executor_predicts() {
+        let Some((_ns, dut, peer)) = dut_and_peer(
+            "nfcem",
+            "flash_emitted_deployment_forwards_what_the_executor_predicts",
+        ) else {
+            return;
+        };
         // Emit, then run as root in-process (no per-NF uid) with a private socket.
         let spec = chain(CHAIN);
         let objs = objects(&spec);
@@ -564,7 +576,25 @@ mod live {
         for _ in &dep.nfs {
             ready_rx.recv().unwrap().unwrap();
         }
-        // 300 UDP frames over 30 flows, every third one to port 53 (dropped).
+        let (exits, want) = executor_prediction(&spec, &dep);
+        let got = exchange(&peer, exits);
+        let one: u64 = 1;
+        // SAFETY: writing 8 bytes to our eventfd stops every thread.
+        unsafe { libc::write(stop.as_raw_fd(), (&one as *const u64).cast(), 8) };
+        for h in hosts {
+            h.join().expect("NF host thread");
+        }
+        monitor.join().expect("monitor thread");
+        same_frames(got, want);
+        assert!(!dep.monitor.socket.exists(), "monitor socket left behind");
+    }
+
+    /// A frame to send, and whether the executor predicts it leaves the chain.
+    type SentFrame = (Vec<u8>, bool);
+
+    /// The frames of the live tests: 300 UDP frames over 30 flows, every
+    /// third one to port 53 (the chain's firewall drops those).
+    fn test_packets() -> Packets {
         let mut packets = Packets::new();
         for i in 0..300u32 {
             let dport = if i % 3 == 0 {
@@ -583,8 +613,16 @@ mod live {
             .build();
             packets.push(u64::from(i) * 1000, &f);
         }
+        packets
+    }
+
+    /// What the reference executor predicts for the test frames through the
+    /// deployment's NF objects: per input frame whether it leaves the chain,
+    /// and the frames that leave.
+    fn executor_prediction(spec: &ChainSpec, dep: &Deployment) -> (Vec<SentFrame>, Vec<Vec<u8>>) {
+        let packets = test_packets();
         let exec = ExecChain::from_spec(
-            &spec,
+            spec,
             |inst| {
                 dep.nfs
                     .iter()
@@ -604,26 +642,35 @@ mod live {
             },
         )
         .expect("executor");
-        let exits: Vec<bool> = {
-            let mut v = vec![false; packets.len()];
-            run.output_tags
-                .iter()
-                .for_each(|t| v[t.input as usize] = true);
-            v
-        };
+        let mut exits = vec![false; packets.len()];
+        run.output_tags
+            .iter()
+            .for_each(|t| exits[t.input as usize] = true);
         assert_eq!(run.report.exited, 200, "{:#?}", run.report);
-        let frames: Vec<Vec<u8>> = packets.iter().map(|p| p.data.to_vec()).collect();
-        let mut got = in_ns(&peer, move || {
+        let frames = packets.iter().map(|p| p.data.to_vec()).zip(exits).collect();
+        let want = run
+            .output
+            .unwrap()
+            .iter()
+            .map(|p| p.data.to_vec())
+            .collect();
+        (frames, want)
+    }
+
+    /// Send each frame into vi0 from the peer namespace and, when it is
+    /// predicted to leave the chain, receive one frame from vo0.
+    fn exchange(peer: &str, frames: Vec<SentFrame>) -> Vec<Vec<u8>> {
+        in_ns(peer, move || {
             let (tx, rx) = (ip_socket("vi0"), ip_socket("vo0"));
             let mut got = vec![];
             let mut buf = vec![0u8; 2048];
-            for (f, exits) in frames.iter().zip(exits) {
+            for (f, exits) in &frames {
                 // SAFETY: sending our buffer.
                 assert_eq!(
                     unsafe { libc::send(tx.as_raw_fd(), f.as_ptr().cast(), f.len(), 0) },
                     f.len() as isize
                 );
-                if exits {
+                if *exits {
                     // SAFETY: receiving into our buffer.
                     let rc = unsafe {
                         libc::recv(rx.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len(), 0)
@@ -637,24 +684,143 @@ mod live {
             got
         })
         .join()
-        .unwrap();
-        let one: u64 = 1;
-        // SAFETY: writing 8 bytes to our eventfd stops every thread.
-        unsafe { libc::write(stop.as_raw_fd(), (&one as *const u64).cast(), 8) };
-        for h in hosts {
-            h.join().expect("NF host thread");
-        }
-        monitor.join().expect("monitor thread");
-        let mut want: Vec<Vec<u8>> = run
-            .output
-            .unwrap()
-            .iter()
-            .map(|p| p.data.to_vec())
-            .collect();
+        .unwrap()
+    }
+
+    fn same_frames(mut got: Vec<Vec<u8>>, mut want: Vec<Vec<u8>>) {
         got.sort();
         want.sort();
         assert_eq!(got.len(), want.len(), "frames out of the emitted chain");
         assert!(got == want, "frames differ from the executor's");
+    }
+
+    /// `nfc run <deployment dir>` as the operator runs it: the monitor in the
+    /// nfc process, each NF a separate process as uid 65534 (the emitted
+    /// deployment's user), the output equal to the executor's prediction,
+    /// and SIGTERM stopping everything with no XDP program left behind.
+    #[test]
+    fn nfc_run_serves_an_emitted_deployment_with_unprivileged_nfs() {
+        use std::io::BufRead;
+        use std::os::unix::fs::PermissionsExt;
+        let Some((_ns, dut, peer)) = dut_and_peer(
+            "nfcrun",
+            "nfc_run_serves_an_emitted_deployment_with_unprivileged_nfs",
+        ) else {
+            return;
+        };
+        // Everything the NF user opens must be readable by it: a 0755 dir
+        // under /tmp holding the objects, the deployment and the socket.
+        let spec = chain(CHAIN);
+        let dir = tempfile::tempdir_in("/tmp").unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let objs: Vec<(String, PathBuf)> = objects(&spec)
+            .into_iter()
+            .map(|(id, so)| {
+                let copy = dir.path().join(format!("{id}.so"));
+                std::fs::copy(&so, &copy).unwrap();
+                (id, copy)
+            })
+            .collect();
+        let out = emit_flash(&spec, &objs, dir.path()).expect("emit");
+        let mut dep = out.deployment.clone();
+        assert!(dep.nfs.iter().all(|n| n.uid == Some(NF_UID)));
+        dep.monitor.socket = dir.path().join("mon.sock");
+        std::fs::write(
+            &out.deployment_path,
+            serde_json::to_string_pretty(&dep).unwrap(),
+        )
+        .unwrap();
+        let mut nfc = Command::new("ip")
+            .args(["netns", "exec", &dut, env!("CARGO_BIN_EXE_nfc"), "run"])
+            .arg(dir.path())
+            .args(["--duration", "120"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Wait until the monitor says every NF attached (as uid 65534).
+        let (tx, rx) = std::sync::mpsc::channel::<String>();
+        let stderr = nfc.stderr.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut all = String::new();
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                all.push_str(&line);
+                all.push('\n');
+                let _ = tx.send(line);
+            }
+            all
+        });
+        let mut attached = 0;
+        while attached < dep.nfs.len() {
+            match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+                Ok(line) if line.contains("attached NF") => {
+                    assert!(line.contains(&format!("uid {NF_UID}")), "{line}");
+                    attached += 1;
+                }
+                Ok(_) => {}
+                Err(_) => {
+                    let _ = nfc.kill();
+                    panic!("NFs did not attach: {}", reader.join().unwrap());
+                }
+            }
+        }
+        let (exits, want) = executor_prediction(&spec, &dep);
+        let got = exchange(&peer, exits);
+        // SAFETY: signalling our child (ip netns exec execs nfc in place).
+        unsafe { libc::kill(nfc.id() as i32, libc::SIGTERM) };
+        let status = nfc.wait().unwrap();
+        let log = reader.join().unwrap();
+        let mut stdout = String::new();
+        std::io::Read::read_to_string(&mut nfc.stdout.take().unwrap(), &mut stdout).unwrap();
+        assert!(status.success(), "{status}\n{log}\n{stdout}");
+        same_frames(got, want);
+        assert!(stdout.contains("stopped"), "{stdout}");
+        assert!(!dep.monitor.socket.exists(), "monitor socket left behind");
+        let link = Command::new("ip")
+            .args(["-n", &dut, "link", "show", "vi1"])
+            .output()
+            .unwrap();
+        assert!(
+            !String::from_utf8_lossy(&link.stdout).contains("xdp"),
+            "XDP left on vi1"
+        );
+    }
+
+    /// `nfc run` on a deployment whose interface does not exist: a located
+    /// diagnostic, exit 1, and nothing left behind (socket, NF processes).
+    #[test]
+    fn nfc_run_reports_a_missing_interface() {
+        use std::os::unix::fs::PermissionsExt;
+        let Some((_ns, dut, _peer)) = dut_and_peer("nfcmis", "nfc_run_reports_a_missing_interface")
+        else {
+            return;
+        };
+        let spec = chain(&CHAIN.replace("ingress: vi1", "ingress: nosuch0"));
+        let dir = tempfile::tempdir_in("/tmp").unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let out = emit_flash(&spec, &objects(&spec), dir.path()).expect("emit");
+        let mut dep = out.deployment.clone();
+        dep.monitor.socket = dir.path().join("mon.sock");
+        std::fs::write(
+            &out.deployment_path,
+            serde_json::to_string_pretty(&dep).unwrap(),
+        )
+        .unwrap();
+        let run = Command::new("ip")
+            .args(["netns", "exec", &dut, env!("CARGO_BIN_EXE_nfc"), "run"])
+            .arg(dir.path())
+            .args(["--duration", "30"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("E0603") && stderr.contains("nosuch0"),
+            "{stderr}"
+        );
         assert!(!dep.monitor.socket.exists(), "monitor socket left behind");
     }
 }

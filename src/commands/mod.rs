@@ -4,6 +4,7 @@ mod analyze;
 mod build;
 mod check;
 mod explain;
+mod nf_host;
 mod run;
 mod trace;
 
@@ -44,8 +45,11 @@ pub enum Command {
     Build(build::Args),
     /// Explain what each stage decides for a chain, and why.
     Explain(explain::Args),
-    /// Run a chain over a pcap with the reference executor.
+    /// Run a chain over a pcap with the reference executor, or a flash deployment on line.
     Run(run::Args),
+    /// Host one NF of a flash deployment (started by `nfc run <deployment>`).
+    #[command(hide = true)]
+    NfHost(nf_host::Args),
     /// Traffic traces: generate pcaps for tests and benchmarks.
     Trace(trace::Args),
 }
@@ -59,6 +63,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Build(a) => build::run(a, fmt),
         Command::Explain(a) => explain::run(a, fmt),
         Command::Run(a) => run::run(a, fmt),
+        Command::NfHost(a) => nf_host::run(a),
         Command::Trace(a) => trace::run(a, fmt),
     }
 }

@@ -301,9 +301,23 @@ fn utc_now() -> String {
 /// Cargo's build progress on stderr, which has no place in the report.
 fn is_cargo_chatter(line: &str) -> bool {
     const STATUS: &[&str] = &[
-        "Compiling", "Finished", "Running", "Blocking", "Downloaded", "Downloading",
-        "Updating", "Locking", "Adding", "Fresh", "Building", "Executable", "Checking",
-        "warning:", "Gnuplot", "Removed", "Packaging",
+        "Compiling",
+        "Finished",
+        "Running",
+        "Blocking",
+        "Downloaded",
+        "Downloading",
+        "Updating",
+        "Locking",
+        "Adding",
+        "Fresh",
+        "Building",
+        "Executable",
+        "Checking",
+        "warning:",
+        "Gnuplot",
+        "Removed",
+        "Packaging",
     ];
     let t = line.trim_start();
     t.is_empty() || STATUS.iter().any(|s| t.starts_with(s))
@@ -363,7 +377,10 @@ fn bench(rest: &[String]) -> Result<()> {
             eprintln!("    SKIPPED: needs root (network namespaces, AF_XDP)");
             std::fs::write(
                 out.join(format!("{}.md", step.name)),
-                format!("## {}\n\n{}\n\nSKIPPED: needs root.\n\n", step.name, step.what),
+                format!(
+                    "## {}\n\n{}\n\nSKIPPED: needs root.\n\n",
+                    step.name, step.what
+                ),
             )?;
             results.insert(
                 step.name.into(),

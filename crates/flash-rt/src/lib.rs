@@ -9,5 +9,6 @@ pub mod links;
 pub mod monitor;
 pub mod offline;
 pub mod rss;
+pub mod signals;
 pub mod trace;
 pub mod xdp;

@@ -544,8 +544,12 @@ impl<'a> ChainParser<'a> {
                 Some("shared") => Some(crate::plan::Sharing::Shared),
                 Some("shared-nothing") => Some(crate::plan::Sharing::SharedNothing),
                 Some(other) => {
-                    self.err("E0032", v, format!("unknown sharing mode `{other}` for NF `{id}`"))
-                        .hint = Some(
+                    self.err(
+                        "E0032",
+                        v,
+                        format!("unknown sharing mode `{other}` for NF `{id}`"),
+                    )
+                    .hint = Some(
                         "use `auto` (the placer decides), `shared` or `shared-nothing`".into(),
                     );
                     None
@@ -867,7 +871,10 @@ impl<'a> ChainParser<'a> {
                                     f.iter().any(|f| {
                                         matches!(
                                             f,
-                                            Field::SrcIp | Field::DstIp | Field::SrcPort | Field::DstPort
+                                            Field::SrcIp
+                                                | Field::DstIp
+                                                | Field::SrcPort
+                                                | Field::DstPort
                                         )
                                     })
                                 };

@@ -17,7 +17,7 @@ use flash_rt::monitor::protocol::{request, Request, Response};
 use flash_rt::monitor::{Monitor, MonitorOptions};
 use flash_rt::xdp::FlashError;
 use std::io::Write;
-use std::os::fd::{AsFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsFd, OwnedFd};
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -50,21 +50,9 @@ enum Cmd {
     Check { deployment: PathBuf },
 }
 
-/// Block SIGINT/SIGTERM and return a signalfd that becomes readable on them.
+/// SIGINT/SIGTERM as a readable fd (see [`flash_rt::signals`]).
 fn stop_fd() -> anyhow::Result<OwnedFd> {
-    // SAFETY: sigset manipulation on a local set, then signalfd on it.
-    unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGINT);
-        libc::sigaddset(&mut set, libc::SIGTERM);
-        libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
-        let fd = libc::signalfd(-1, &set, libc::SFD_CLOEXEC | libc::SFD_NONBLOCK);
-        if fd < 0 {
-            anyhow::bail!("signalfd: {}", std::io::Error::last_os_error());
-        }
-        Ok(OwnedFd::from_raw_fd(fd))
-    }
+    Ok(flash_rt::signals::stop_signal_fd()?)
 }
 
 fn user_error(e: &FlashError) -> bool {

@@ -1,0 +1,35 @@
+//! `nfc nf-host` (hidden): host one NF of a flash deployment, attached to the
+//! monitor `nfc run <deployment>` started; `nfc run` launches one per NF as
+//! the deployment's unprivileged user. Same as `flash-rt nf`.
+
+use std::io::Write;
+use std::os::fd::AsFd;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The deployment file (deployment.json).
+    pub deployment: PathBuf,
+    /// The NF id to host.
+    pub nf: String,
+    /// Writable directory for the loader's private copy of the NF object.
+    #[arg(long, default_value = "/tmp")]
+    pub scratch: PathBuf,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let stop = flash_rt::signals::stop_signal_fd()?;
+    flash_rt::host::run_c_nf(
+        &args.deployment,
+        &args.nf,
+        &args.scratch,
+        stop.as_fd(),
+        &mut |h| {
+            println!("NF `{}` attached (pid {})", h.spec().id, std::process::id());
+            let _ = std::io::stdout().flush();
+        },
+    )
+    .map_err(|e| anyhow::anyhow!("NF `{}`: {e}", args.nf))?;
+    Ok(ExitCode::SUCCESS)
+}

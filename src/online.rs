@@ -1,0 +1,335 @@
+//! Running an emitted flash deployment on line (`nfc run <deployment dir>`):
+//! the privileged monitor in this process, one unprivileged NF host process
+//! per NF (`<host_exe> nf-host <deployment> <nf>`, started as the uid/gid the
+//! deployment names, so the monitor's SO_PEERCRED check admits it), until the
+//! caller's stop fd becomes readable; then the hosts are stopped and the
+//! monitor detaches its XDP programs and removes its socket.
+//!
+//! Everything that would fail later for a reason the operator can fix is
+//! checked first and reported as a diagnostic: not root, a deployment that
+//! does not load, files the NF user cannot read, interfaces that do not
+//! exist. Nothing here prints; progress goes through the `log` callback.
+
+use crate::Failure;
+use flash_rt::deploy::Deployment;
+use flash_rt::monitor::{Monitor, MonitorOptions};
+use nfc_core::Diagnostic;
+use serde::Serialize;
+use std::os::fd::{AsFd, BorrowedFd};
+use std::os::unix::fs::MetadataExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How to run a deployment.
+#[derive(Debug, Clone)]
+pub struct OnlineOptions {
+    /// The executable that hosts one NF when run as `<host_exe> nf-host
+    /// <deployment> <nf>` (the `nfc` binary itself).
+    pub host_exe: PathBuf,
+    /// Bind AF_XDP sockets with XDP_ZEROCOPY (drivers that support it; not veth).
+    pub zerocopy: bool,
+    /// How long NF hosts get to exit after SIGTERM before SIGKILL.
+    pub stop_grace: Duration,
+}
+
+impl OnlineOptions {
+    pub fn new(host_exe: PathBuf) -> Self {
+        OnlineOptions {
+            host_exe,
+            zerocopy: false,
+            stop_grace: Duration::from_secs(3),
+        }
+    }
+}
+
+/// What a finished run leaves: the monitor's final counters and how each NF
+/// host ended.
+#[derive(Debug, Clone, Serialize)]
+pub struct OnlineReport {
+    pub deployment: String,
+    /// The monitor's stats (per NF and link), as `flash-rt stats` prints them.
+    pub stats: serde_json::Value,
+    /// Per NF host: its id and how it ended (`exit 0`, `signal 15`, ...).
+    pub hosts: Vec<(String, String)>,
+}
+
+/// The deployment file a path names: the file itself, or `deployment.json`
+/// inside a directory written by `nfc build --target flash`.
+pub fn deployment_file(path: &Path) -> Option<PathBuf> {
+    if path.is_dir() {
+        let f = path.join("deployment.json");
+        return f.is_file().then_some(f);
+    }
+    (path.extension().is_some_and(|e| e == "json") && path.is_file()).then(|| path.to_path_buf())
+}
+
+/// Run the deployment at `path` until `stop` is readable.
+pub fn run_deployment(
+    path: &Path,
+    opts: &OnlineOptions,
+    stop: BorrowedFd<'_>,
+    log: &mut dyn FnMut(String),
+) -> Result<OnlineReport, Failure> {
+    let file = deployment_file(path).ok_or_else(|| {
+        Failure::diag(
+            Diagnostic::error(
+                "E0600",
+                format!("{} is not a flash deployment", path.display()),
+            )
+            .with_hint("give the directory `nfc build --target flash -o DIR` wrote, or its deployment.json"),
+        )
+    })?;
+    // SAFETY: geteuid never fails.
+    if unsafe { libc::geteuid() } != 0 {
+        return Err(Failure::diag(
+            Diagnostic::error(
+                "E0601",
+                "running a flash deployment needs root: the monitor attaches XDP programs and creates AF_XDP sockets",
+            )
+            .with_hint("run `nfc run` as root (the NF hosts still run unprivileged, as the deployment's uid)"),
+        ));
+    }
+    let dep = Deployment::load(&file).map_err(|e| {
+        Failure::diag(
+            Diagnostic::error("E0602", format!("{}: {e}", file.display()))
+                .with_hint("re-emit it with `nfc build <chain.yaml> --target flash -o DIR`"),
+        )
+    })?;
+    check_readable_by_nf_users(&dep, &file)?;
+    let mut monitor = Monitor::setup(
+        dep.clone(),
+        &MonitorOptions {
+            zerocopy: opts.zerocopy,
+            ..MonitorOptions::default()
+        },
+    )
+    .map_err(|e| {
+        Failure::diag(
+            Diagnostic::error("E0603", format!("the monitor cannot set up `{}`: {e}", dep.name))
+                .with_hint("check that the deployment's interfaces exist in this network namespace (`ip link`) and that no other XDP program holds them"),
+        )
+    })?;
+    log(format!(
+        "monitor ready: {} NFs, socket {}, xdp [{}]",
+        dep.nfs.len(),
+        dep.monitor.socket.display(),
+        monitor
+            .xdp_modes()
+            .into_iter()
+            .map(|(i, m)| format!("{i}={m}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    let mut hosts: Vec<(String, Child)> = vec![];
+    for nf in &dep.nfs {
+        match spawn_host(opts, &file, &nf.id, nf.uid, nf.gid) {
+            Ok(child) => {
+                log(format!("started NF `{}` (pid {})", nf.id, child.id()));
+                hosts.push((nf.id.clone(), child));
+            }
+            Err(e) => {
+                stop_hosts(&mut hosts, opts.stop_grace);
+                return Err(Failure::io(
+                    format!(
+                        "starting the host of NF `{}` ({})",
+                        nf.id,
+                        opts.host_exe.display()
+                    ),
+                    e,
+                ));
+            }
+        }
+    }
+    let served = monitor.run(stop, log);
+    let outcomes = stop_hosts(&mut hosts, opts.stop_grace);
+    let stats = monitor.stats();
+    drop(monitor);
+    log("monitor stopped, XDP detached".into());
+    served.map_err(|e| Failure::Internal {
+        stage: "flash monitor",
+        message: e.to_string(),
+    })?;
+    Ok(OnlineReport {
+        deployment: dep.name.clone(),
+        stats,
+        hosts: outcomes,
+    })
+}
+
+/// Start one NF host as the deployment's user for it, its stdout going to
+/// our stderr (stdout stays for results).
+fn spawn_host(
+    opts: &OnlineOptions,
+    file: &Path,
+    nf: &str,
+    uid: Option<u32>,
+    gid: Option<u32>,
+) -> std::io::Result<Child> {
+    let mut cmd = Command::new(&opts.host_exe);
+    cmd.arg("nf-host").arg(file).arg(nf);
+    cmd.stdin(Stdio::null());
+    cmd.stdout(Stdio::from(std::io::stderr().as_fd().try_clone_to_owned()?));
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            flash_rt::signals::unblock_stop_signals();
+            // Die with us rather than outlive a killed runner.
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+            if let Some(g) = gid {
+                if libc::setgroups(0, std::ptr::null()) != 0 || libc::setgid(g) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            if let Some(u) = uid {
+                if libc::setuid(u) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+    cmd.spawn()
+}
+
+/// SIGTERM every host, wait up to `grace`, then SIGKILL the rest; returns
+/// how each ended.
+fn stop_hosts(hosts: &mut [(String, Child)], grace: Duration) -> Vec<(String, String)> {
+    for (_, child) in hosts.iter() {
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    }
+    let deadline = Instant::now() + grace;
+    let mut out = vec![];
+    for (id, child) in hosts.iter_mut() {
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(s)) => break Some(s),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20))
+                }
+                _ => {
+                    let _ = child.kill();
+                    break child.wait().ok();
+                }
+            }
+        };
+        use std::os::unix::process::ExitStatusExt;
+        let how = match status {
+            Some(s) => match (s.code(), s.signal()) {
+                (Some(c), _) => format!("exit {c}"),
+                (None, Some(sig)) => format!("signal {sig}"),
+                _ => "unknown".into(),
+            },
+            None => "unknown".into(),
+        };
+        out.push((id.clone(), how));
+    }
+    out
+}
+
+/// NF hosts run as the deployment's uid: every file they open (the
+/// deployment and each NF's object) must be reachable and readable by that
+/// user, or the host fails after the monitor is already up.
+fn check_readable_by_nf_users(dep: &Deployment, file: &Path) -> Result<(), Failure> {
+    let mut diags = vec![];
+    for nf in &dep.nfs {
+        let Some(uid) = nf.uid else { continue };
+        let gid = nf.gid.unwrap_or(uid);
+        for path in [file, nf.object.as_path()] {
+            if let Err(why) = readable_by(path, uid, gid) {
+                diags.push(
+                    Diagnostic::error(
+                        "E0604",
+                        format!(
+                            "NF `{}` runs as uid {uid} but cannot read {}: {why}",
+                            nf.id,
+                            path.display()
+                        ),
+                    )
+                    .with_hint("emit the deployment where that user can read it (e.g. under /srv or /tmp with mode 755), or relax the directory's permissions"),
+                );
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(())
+    } else {
+        diags.dedup_by(|a, b| a.message == b.message);
+        Err(Failure::Diagnostics(diags))
+    }
+}
+
+/// Whether `uid`/`gid` may traverse every ancestor of `path` and read it,
+/// by the permission bits (the check the kernel makes for an unprivileged
+/// user without ACLs).
+fn readable_by(path: &Path, uid: u32, gid: u32) -> Result<(), String> {
+    let path = path
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let allows = |meta: &std::fs::Metadata, bit: u32| {
+        let mode = meta.mode();
+        if meta.uid() == uid {
+            mode & (bit << 6) != 0
+        } else if meta.gid() == gid {
+            mode & (bit << 3) != 0
+        } else {
+            mode & bit != 0
+        }
+    };
+    for dir in path.ancestors().skip(1) {
+        let meta = std::fs::metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        if !allows(&meta, 0o1) {
+            return Err(format!(
+                "directory {} is not searchable by it",
+                dir.display()
+            ));
+        }
+    }
+    let meta = std::fs::metadata(&path).map_err(|e| e.to_string())?;
+    if !allows(&meta, 0o4) {
+        return Err("the file is not readable by it".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn readability_follows_permission_bits() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("deployment.json");
+        std::fs::write(&f, "{}").unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o644)).unwrap();
+        // Someone else: the 0700 directory stops them.
+        let other = 4_000_000;
+        let err = readable_by(&f, other, other).unwrap_err();
+        assert!(err.contains("not searchable"), "{err}");
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        // /tmp's ancestors are searchable by everyone.
+        if readable_by(dir.path(), other, other).is_ok() {
+            assert_eq!(readable_by(&f, other, other), Ok(()));
+            std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).unwrap();
+            assert!(readable_by(&f, other, other).is_err());
+        }
+        // The owner reads through its own bits.
+        let me = std::fs::metadata(&f).unwrap();
+        assert_eq!(readable_by(&f, me.uid(), me.gid()), Ok(()));
+    }
+
+    #[test]
+    fn deployment_file_accepts_dirs_and_json() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(deployment_file(dir.path()), None);
+        let f = dir.path().join("deployment.json");
+        std::fs::write(&f, "{}").unwrap();
+        assert_eq!(deployment_file(dir.path()), Some(f.clone()));
+        assert_eq!(deployment_file(&f), Some(f));
+        assert_eq!(deployment_file(&dir.path().join("chain.yaml")), None);
+    }
+}
