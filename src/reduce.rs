@@ -474,10 +474,20 @@ fn check_ports(
                 .with_span_opt(inst.span.clone()),
             ),
             Ok(_) => {}
-            Err(e) => reasons.push(
+            // Only nf_init's verdict is about the configuration; anything
+            // else is the NF's object not following nf.h.
+            Err(
+                e @ (flash_rt::offline::ExecError::Init { .. }
+                | flash_rt::offline::ExecError::BadConfig { .. }),
+            ) => reasons.push(
                 Diagnostic::error("E0703", e.to_string())
                     .with_span_opt(inst.span.clone())
                     .with_hint("fix this NF's `config:` in the chain file (see the NF's configs/default.yaml)"),
+            ),
+            Err(e) => reasons.push(
+                Diagnostic::error("E0700", format!("cannot reduce the chain: {e}"))
+                    .with_span_opt(inst.span.clone())
+                    .with_hint("the NF must implement the nf.h ABI (nf_describe, nf_init, nf_state_size, nf_process) to be reduced or run"),
             ),
         }
     }

@@ -351,6 +351,8 @@ fn strict_and_best_effort_on_unreducible_chains() {
         "tests/data/reduce/bad-config.yaml",
         // A two-port NF in the middle of a line.
         "tests/data/reduce/lb-line.yaml",
+        // An NF that compiles but does not implement the nf.h ABI.
+        "tests/data/reduce/no-entry.yaml",
     ] {
         for mode in ["strict", "best-effort"] {
             let run = ReduceRun::new();
