@@ -51,7 +51,14 @@
 //! JSON document as the last stdout line (`cargo xtask bench flash` reads
 //! it). Needs root (namespaces, XDP); otherwise prints `{"skipped": ...}`
 //! and exits 0. Options: `--quick` (1 repeat, shorter windows),
-//! `--repeats N`, `--never-busy` (chains under test never busy-poll).
+//! `--repeats N`, `--never-busy` (chains under test never busy-poll),
+//! `--no-coalesce` (wake downstream NFs on every enqueue: the runtime
+//! without wakeup coalescing),
+//! `--nf-batch N` (NF host batch size, default 64), `--wake-batch N`
+//! (queued entries that wake a sleeping NF, default 32),
+//! `--wait-when-shared` (with more NF hosts than CPUs, busy-mode NFs
+//! sleep on idle iterations instead of spinning), `--pin-generator`
+//! (throughput runs: generator/sink alone on CPU 0, chain on the rest).
 //! Without `--bench` (which `cargo bench` passes) it assumes
 //! `cargo test` mode and skips. With `NFC_BENCH_OUT` set (by `cargo xtask
 //! bench`) the JSON is also written to `$NFC_BENCH_OUT/flash_chain.json`.
@@ -77,6 +84,8 @@ use std::process::Command;
 use std::time::Duration;
 
 const NOBODY: u32 = 65534;
+/// Packets per NF host batch (`monitor.batch_size`; `--nf-batch N`).
+static NF_BATCH: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(64);
 /// Frames in flight at most (closed loop).
 const WINDOW: u64 = 1024;
 /// Frames per generator send batch.
@@ -295,7 +304,7 @@ fn deployment(
             frame_size: 2048,
             ring_size: 2048,
             inbox_size: 1024,
-            batch_size: 64,
+            batch_size: NF_BATCH.load(std::sync::atomic::Ordering::Relaxed),
         },
         nfs,
         links,
@@ -403,6 +412,7 @@ impl Running {
             "sleeps": per("sleeps"), "wakeups_sent": per("wakeups_sent"),
             "tx_kicks": per("tx_kicks"), "batches": per("batches"),
             "throttle_sleeps": per("throttle_sleeps"),
+            "batch_waits": per("batch_waits"), "wakeups_deferred": per("wakeups_deferred"),
         })
     }
 }
@@ -745,8 +755,26 @@ fn main() {
     };
     // `--never-busy`: chains under test never busy-poll (sleep in poll()
     // whenever idle), to compare against the default smart polling.
+    // `--no-coalesce`: wake downstream NFs on every enqueue (the runtime
+    // before wakeup coalescing), for A/B runs.
+    let no_coalesce = args.iter().any(|a| a == "--no-coalesce");
+    let num_arg = |name: &str| -> Option<u32> {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse().ok())
+    };
+    if let Some(b) = num_arg("--nf-batch") {
+        NF_BATCH.store(b, std::sync::atomic::Ordering::Relaxed);
+    }
     let chain_polling = PollingConfig {
         never_busy: args.iter().any(|a| a == "--never-busy"),
+        wake_batch: if no_coalesce {
+            1
+        } else {
+            num_arg("--wake-batch").unwrap_or(PollingConfig::default().wake_batch)
+        },
+        busy_when_shared: no_coalesce || !args.iter().any(|a| a == "--wait-when-shared"),
         ..PollingConfig::default()
     };
     let lengths = [1usize, 2, 4, 8];
@@ -756,6 +784,11 @@ fn main() {
         .unwrap_or(1);
     let all_cpus: Vec<usize> = (0..ncpu).collect();
     let load_before = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    // `--pin-generator`: throughput runs put the generator/sink thread alone
+    // on CPU 0 and the chain (monitor, NF hosts) on the others, so the
+    // traffic source does not compete with the chain (FLASH's generator is
+    // separate hardware).
+    let pin_generator = args.iter().any(|a| a == "--pin-generator");
 
     let build_dir = open_tempdir();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -808,6 +841,14 @@ fn main() {
                 let run = Running::start(mode, &objects, chain_polling);
                 let mut g = run.loadgen();
                 let pids = run.pids();
+                if pin_generator && ncpu > 1 {
+                    for &p in &pids {
+                        for t in threads_of(p) {
+                            pin(t, &all_cpus[1..]);
+                        }
+                    }
+                    pin(0, &all_cpus[..1]);
+                }
                 let load = throughput(&mut g, &pids, warm, secs);
                 // Chain CPU (monitor + NF hosts) per forwarded frame, in µs.
                 let cpu_us = (load.cpu.monitor + load.cpu.nfs) * 1e6
@@ -824,6 +865,9 @@ fn main() {
                     load.lost,
                     load.cpu.describe()
                 );
+                if pin_generator {
+                    pin(0, &all_cpus);
+                }
                 kpps[mi][li].push(load.kpps);
                 cpu[mi][li].push(cpu_us);
                 rtt[mi][li].push(l);
@@ -943,6 +987,7 @@ fn main() {
         busy_threshold_pps: 0,
         busy_timeout_us: 3_600_000_000,
         throttle_us: 0,
+        busy_when_shared: true,
         ..PollingConfig::default()
     };
     let (slow_cpu, rest_cpus): (Vec<usize>, Vec<usize>) = if ncpu > 1 {

@@ -197,6 +197,22 @@ pub struct PollingConfig {
     pub idle_poll_ms: u32,
     /// Disable busy polling entirely (always sleep when idle).
     pub never_busy: bool,
+    /// Wakeup coalescing (NAPI-like): an upstream NF wakes a sleeping NF
+    /// as soon as its inbox (or free-buffer return ring) holds this many
+    /// entries; below that, only when the upstream NF itself runs out of
+    /// input. 0 or 1 wakes on every enqueue.
+    pub wake_batch: u32,
+    /// Longest wait (microseconds) of an NF that sleeps on a partial batch
+    /// because an upstream NF is still running (bounds the added latency).
+    pub coalesce_us: u64,
+    /// Busy-poll (spin, yielding the core, on idle iterations) even when
+    /// the deployment has more NF hosts than CPUs. When false, a busy-mode
+    /// NF on such a host sleeps in poll() on idle iterations and waits for
+    /// its next (coalesced) batch instead. Default true: on the 2-core VM
+    /// the waiting variant measured slower at 4-8 NFs (sleep/wake round
+    /// trips cost more than yields, and woken NFs preempt the traffic
+    /// source), see `benches/flash_chain.rs --wait-when-shared`.
+    pub busy_when_shared: bool,
 }
 
 impl Default for PollingConfig {
@@ -208,6 +224,9 @@ impl Default for PollingConfig {
             throttle_us: 100,
             idle_poll_ms: 1_000,
             never_busy: false,
+            wake_batch: 32,
+            coalesce_us: 200,
+            busy_when_shared: true,
         }
     }
 }

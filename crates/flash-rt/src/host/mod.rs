@@ -13,10 +13,20 @@
 //!    copied once into this NF's own frames);
 //! 5. run the NF on each packet and route by verdict port: TX ring of an
 //!    interface socket, or the inbox of the next NF (batched, one CAS per
-//!    destination), waking it if it sleeps;
+//!    destination);
 //! 6. let the smart poller decide: spin (yielding the core on idle
-//!    iterations, so NFs sharing a core do not starve each other), or sleep
-//!    in poll() on the RX socket, this NF's eventfd and the stop fd.
+//!    iterations), or sleep in poll() on the RX socket, this NF's eventfd
+//!    and the stop fd. With `PollingConfig::busy_when_shared` off and more
+//!    NF hosts than CPUs, a busy-mode NF sleeps on idle iterations too.
+//!
+//! Wakeups are coalesced like NAPI interrupts: an enqueue wakes a sleeping
+//! NF only once its inbox (or free-buffer return ring) holds a wake batch
+//! (`PollingConfig::wake_batch`); smaller backlogs are flushed when the
+//! producing NF runs out of input (an idle iteration, or before it sleeps).
+//! A sleeping NF's flag is cleared by the one waker that signals it, so
+//! concurrent producers pay one eventfd write between them. An NF may
+//! sleep on a partial batch only while another NF runs (which will flush),
+//! and then at most `coalesce_us`.
 //!
 //! Crash safety: frames taken from the inbox or a completion ring are first
 //! mirrored in the fabric's hand, and every enqueue into a shared ring is
@@ -84,7 +94,8 @@ pub struct NfHost {
     wakes: Vec<OwnedFd>,
     routes: Vec<Route>,
     /// Input port of each link delivering to this NF.
-    link_in_port: HashMap<usize, u32>,
+    /// (Indexed by link; 0 for links that do not deliver here.)
+    link_in_port: Vec<u32>,
     frame_size: u64,
     pool: Vec<u64>,
     pending_free: Vec<Vec<u64>>,
@@ -208,7 +219,7 @@ impl NfHost {
         });
         let n_ports = max_port.max().map(|p| p as usize + 1).unwrap_or(0);
         let mut routes = vec![Route::Nowhere; n_ports];
-        let mut link_in_port = HashMap::new();
+        let mut link_in_port = vec![0u32; topo.links.len()];
         for (li, l) in topo.links.iter().enumerate() {
             if let LinkSource::Nf { nf, port } = l.source {
                 if nf == me {
@@ -227,7 +238,7 @@ impl NfHost {
             }
             if let LinkDest::Nf { nf, port } = l.dest {
                 if nf == me {
-                    link_in_port.insert(li, port);
+                    link_in_port[li] = port;
                 }
             }
         }
@@ -385,14 +396,68 @@ impl NfHost {
         }
     }
 
-    fn wake(&self, nf: usize) {
+    /// Entries a ring of `cap` must hold before an enqueue wakes its
+    /// sleeping consumer (the wake batch, at most half the ring).
+    fn wake_at(&self, cap: usize) -> usize {
+        (self.dep.nfs[self.me].polling.wake_batch as usize).clamp(1, (cap / 2).max(1))
+    }
+
+    /// After enqueueing into a ring of NF `nf` that now holds `queued` of
+    /// `cap` entries: wake `nf` if it sleeps and a batch is ready; a smaller
+    /// backlog waits for this NF's next idle point ([`Self::flush_wakes`]).
+    fn wake_batched(&self, nf: usize, queued: usize, cap: usize) {
         fence(Ordering::SeqCst);
-        if self.fabric.sleeping(nf).load(Ordering::SeqCst) != 0 {
+        if self.fabric.sleeping(nf).load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        if queued >= self.wake_at(cap) {
+            self.signal(nf);
+        } else {
+            self.count(NfCounter::WakeupsDeferred, 1);
+        }
+    }
+
+    /// Wake NF `nf` if it still sleeps. Clearing its sleeping flag first
+    /// makes exactly one waker pay for the eventfd write.
+    fn signal(&self, nf: usize) {
+        if self
+            .fabric
+            .sleeping(nf)
+            .compare_exchange(1, 0, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
             let one: u64 = 1;
             // SAFETY: writing 8 bytes to an eventfd.
             unsafe { libc::write(self.wakes[nf].as_raw_fd(), (&one as *const u64).cast(), 8) };
             self.count(NfCounter::WakeupsSent, 1);
         }
+    }
+
+    /// This NF ran out of input (an idle iteration, or about to sleep):
+    /// wake every sleeping NF with anything queued, so partial batches
+    /// whose wakeup was deferred go out now (NAPI's flush on an empty
+    /// poll).
+    fn flush_wakes(&self) {
+        fence(Ordering::SeqCst);
+        for n in 0..self.dep.nfs.len() {
+            if n == self.me || self.fabric.sleeping(n).load(Ordering::SeqCst) == 0 {
+                continue;
+            }
+            if !self.fabric.inbox(n).is_empty() || !self.fabric.free_ring(n).is_empty() {
+                self.signal(n);
+            }
+        }
+    }
+
+    /// Whether another NF host is running (not sleeping in poll(), not
+    /// stopped): it will flush deferred wakeups when it runs out of input.
+    fn peer_running(&self) -> bool {
+        (0..self.dep.nfs.len()).any(|n| {
+            n != self.me
+                && self.fabric.pid(n).load(Ordering::Relaxed) != 0
+                && self.fabric.mode(n).load(Ordering::Relaxed) != 4
+                && self.fabric.sleeping(n).load(Ordering::SeqCst) == 0
+        })
     }
 
     fn flush_frees(&mut self) {
@@ -414,7 +479,7 @@ impl NfHost {
                 )
             });
             self.pending_free[o].drain(..n);
-            self.wake(o);
+            self.wake_batched(o, ring.len(), ring.capacity());
         }
     }
 
@@ -608,7 +673,8 @@ impl NfHost {
                         self.fabric
                             .link_counter(link, 1)
                             .fetch_add(1, Ordering::Relaxed);
-                        self.wake(nf);
+                        let inbox = self.fabric.inbox(nf);
+                        self.wake_batched(nf, inbox.len(), inbox.capacity());
                     }
                     n
                 }
@@ -670,6 +736,11 @@ impl NfHost {
                 .unwrap_or((0, None));
         let mut handled_total: u64 = 0;
         let mut iter: u64 = 0;
+        // Busy polling pays only while NF hosts do not outnumber the CPUs.
+        let cpus = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
+        let wait_when_idle = !cfg.busy_when_shared && self.dep.nfs.len() > cpus;
         self.fabric.mode(me).store(0, Ordering::Relaxed);
         loop {
             iter += 1;
@@ -685,6 +756,7 @@ impl NfHost {
                 if readable(stop, 0) {
                     break;
                 }
+                self.flush_wakes();
                 std::thread::sleep(std::time::Duration::from_micros(cfg.throttle_us));
                 continue;
             }
@@ -738,11 +810,7 @@ impl NfHost {
             }
             for d in &inbox_descs {
                 let link = &self.topo.links[d.link as usize];
-                let in_port = self
-                    .link_in_port
-                    .get(&(d.link as usize))
-                    .copied()
-                    .unwrap_or(0);
+                let in_port = self.link_in_port.get(d.link as usize).copied().unwrap_or(0);
                 match link.mode {
                     LinkMode::SingleCopy => {
                         let LinkSource::Nf { nf: src, .. } = link.source else {
@@ -830,13 +898,24 @@ impl NfHost {
             }
             match poller.on_iteration(now_ns(), got) {
                 Action::Spin => {
-                    // An idle busy-poll iteration gives the core away if
-                    // another NF (or the kernel's softirq thread) is
-                    // runnable: on a host with fewer cores than NFs,
-                    // spinning would only delay the NF that has work.
                     if got == 0 {
-                        // SAFETY: sched_yield has no arguments.
-                        unsafe { libc::sched_yield() };
+                        self.flush_wakes();
+                        if wait_when_idle && self.pending_out.is_empty() && !tx_backlog {
+                            // Cores are shared by more NF hosts than there
+                            // are CPUs: spinning would only delay the NF
+                            // that has work, so wait for the next batch.
+                            self.reclaim(&mut scratch);
+                            self.refill();
+                            if self.sleep(rx_sock, stop, cfg.idle_poll_ms)? {
+                                break;
+                            }
+                        } else {
+                            // An idle busy-poll iteration gives the core
+                            // away if another NF (or the kernel's softirq
+                            // thread) is runnable.
+                            // SAFETY: sched_yield has no arguments.
+                            unsafe { libc::sched_yield() };
+                        }
                     }
                     self.fabric.mode(me).store(
                         if poller.mode() == poll::Mode::Busy {
@@ -913,12 +992,35 @@ impl NfHost {
         let me = self.me;
         self.fabric.sleeping(me).store(1, Ordering::SeqCst);
         fence(Ordering::SeqCst);
-        let ready = !self.fabric.inbox(me).is_empty()
-            || !self.fabric.free_ring(me).is_empty()
-            || rx_sock.is_some_and(|s| self.socks[s].rings.rx.has_entries());
+        // Going idle: partial batches this NF left downstream go out now.
+        self.flush_wakes();
+        let (inbox, free) = (self.fabric.inbox(me), self.fabric.free_ring(me));
+        let (n_in, n_free) = (inbox.len(), free.len());
+        let partial = n_in > 0 || n_free > 0;
+        let batch_ready =
+            n_in >= self.wake_at(inbox.capacity()) || n_free >= self.wake_at(free.capacity());
+        // A partial batch may wait for more while another NF runs: that NF
+        // wakes this one when the batch fills or when it goes idle itself
+        // (it sees our sleeping flag: both sides store, fence, then load).
+        let ready = rx_sock.is_some_and(|s| self.socks[s].rings.rx.has_entries())
+            || batch_ready
+            || (partial && !self.peer_running());
         let mut stopped = false;
         if !ready {
-            self.count(NfCounter::Sleeps, 1);
+            let timeout = if partial {
+                self.count(NfCounter::BatchWaits, 1);
+                let us = self.dep.nfs[me].polling.coalesce_us;
+                libc::timespec {
+                    tv_sec: (us / 1_000_000) as libc::time_t,
+                    tv_nsec: ((us % 1_000_000) * 1000) as libc::c_long,
+                }
+            } else {
+                self.count(NfCounter::Sleeps, 1);
+                libc::timespec {
+                    tv_sec: (idle_poll_ms / 1000) as libc::time_t,
+                    tv_nsec: ((idle_poll_ms % 1000) as libc::c_long) * 1_000_000,
+                }
+            };
             let mut fds = vec![
                 libc::pollfd {
                     fd: stop.as_raw_fd(),
@@ -938,12 +1040,13 @@ impl NfHost {
                     revents: 0,
                 });
             }
-            // SAFETY: fds is a valid array.
+            // SAFETY: fds is a valid array, timeout a valid timespec.
             let rc = unsafe {
-                libc::poll(
+                libc::ppoll(
                     fds.as_mut_ptr(),
                     fds.len() as libc::nfds_t,
-                    idle_poll_ms as i32,
+                    &timeout,
+                    std::ptr::null(),
                 )
             };
             if rc < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {

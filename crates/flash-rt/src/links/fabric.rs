@@ -43,6 +43,8 @@ pub const NF_COUNTERS: &[&str] = &[
     "frames_returned",
     "tx_kicks",
     "frames_recovered",
+    "wakeups_deferred",
+    "batch_waits",
 ];
 
 /// Index of a counter in [`NF_COUNTERS`].
@@ -70,6 +72,10 @@ pub enum NfCounter {
     FramesReturned,
     TxKicks,
     FramesRecovered,
+    /// Enqueues into a sleeping NF's ring below the wake batch (no wakeup).
+    WakeupsDeferred,
+    /// Sleeps taken on a partial batch while an upstream NF was running.
+    BatchWaits,
 }
 
 /// Per-link counters.
