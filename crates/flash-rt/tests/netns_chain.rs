@@ -29,15 +29,7 @@ fn start_chain(k: usize, zero_copy: bool) -> Running {
     let dep = dir.path().join("deploy.yaml");
     std::fs::write(&dep, chain_yaml(k, zero_copy, &so, &sock, NOBODY, "vi1")).unwrap();
     let topo = Topo::new();
-    let mut cmd = Command::new("ip");
-    cmd.args(["netns", "exec", &topo.dut.name, BIN, "monitor"])
-        .arg(&dep);
-    let (mut monitor, line) = spawn_ready(cmd, "monitor");
-    assert!(
-        line.contains("monitor ready"),
-        "monitor did not start: {line}{}",
-        stderr_of(&mut monitor)
-    );
+    let monitor = spawn_monitor(&topo.dut.name, &dep);
     assert!(
         topo.dut_link("vi1").contains("xdp"),
         "no XDP program on vi1:\n{}",

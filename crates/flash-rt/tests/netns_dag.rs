@@ -266,15 +266,7 @@ fn check_against_executor(yaml: &str, traffic: TrafficSpec, zero_copy: bool) {
 
     let topo = Topo::new();
     quiet(&topo);
-    let mut cmd = Command::new("ip");
-    cmd.args(["netns", "exec", &topo.dut.name, BIN, "monitor"])
-        .arg(&dep);
-    let (mut monitor, line) = spawn_ready(cmd, "monitor");
-    assert!(
-        line.contains("monitor ready"),
-        "monitor: {line}{}",
-        stderr_of(&mut monitor)
-    );
+    let mut monitor = spawn_monitor(&topo.dut.name, &dep);
     let mut hosts = vec![];
     for nf in &chain.nfs {
         let mut cmd = Command::new(BIN);

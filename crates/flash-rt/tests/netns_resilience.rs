@@ -138,15 +138,7 @@ fn netns_resilience_kill_and_restart_nf() {
     std::fs::write(&dep, chain_yaml(K, true, &so, &sock, NOBODY, "vi1")).unwrap();
     let topo = Topo::new();
     quiet(&topo);
-    let mut cmd = Command::new("ip");
-    cmd.args(["netns", "exec", &topo.dut.name, BIN, "monitor"])
-        .arg(&dep);
-    let (mut monitor, line) = spawn_ready(cmd, "monitor");
-    assert!(
-        line.contains("monitor ready"),
-        "monitor did not start: {line}{}",
-        stderr_of(&mut monitor)
-    );
+    let mut monitor = spawn_monitor(&topo.dut.name, &dep);
     let mut nfs: Vec<Proc> = (0..K).map(|i| spawn_nf(&dep, &format!("nf{i}"))).collect();
     let (tx, rx) = in_netns(&topo.peer.name, || {
         (packet_socket("vi0").0, packet_socket("vo0").0)
@@ -322,15 +314,7 @@ fn netns_resilience_kill_under_traffic_loses_no_frames() {
     std::fs::write(&dep, yaml).unwrap();
     let topo = Topo::new();
     quiet(&topo);
-    let mut cmd = Command::new("ip");
-    cmd.args(["netns", "exec", &topo.dut.name, BIN, "monitor"])
-        .arg(&dep);
-    let (mut monitor, line) = spawn_ready(cmd, "monitor");
-    assert!(
-        line.contains("monitor ready"),
-        "{line}{}",
-        stderr_of(&mut monitor)
-    );
+    let mut monitor = spawn_monitor(&topo.dut.name, &dep);
     let mut nfs: Vec<Proc> = (0..K).map(|i| spawn_nf(&dep, &format!("nf{i}"))).collect();
     let (tx, rx) = in_netns(&topo.peer.name, || {
         (packet_socket("vi0").0, packet_socket("vo0").0)

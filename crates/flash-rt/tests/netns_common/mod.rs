@@ -161,6 +161,20 @@ pub fn spawn_ready(mut cmd: Command, what: &str) -> (Proc, String) {
 }
 
 /// Collect the stderr of a finished process.
+/// Start `flash-rt monitor <dep>` in namespace `ns` and wait for its ready
+/// line; panics with the monitor's stderr when it does not come up.
+pub fn spawn_monitor(ns: &str, dep: &std::path::Path) -> Proc {
+    let mut cmd = Command::new("ip");
+    cmd.args(["netns", "exec", ns, BIN, "monitor"]).arg(dep);
+    let (mut monitor, line) = spawn_ready(cmd, "monitor");
+    assert!(
+        line.contains("monitor ready"),
+        "monitor did not start: {line}{}",
+        stderr_of(&mut monitor)
+    );
+    monitor
+}
+
 pub fn stderr_of(p: &mut Proc) -> String {
     use std::io::Read;
     let mut s = String::new();
