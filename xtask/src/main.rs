@@ -237,6 +237,20 @@ fn demo() -> Result<()> {
                 out.join("out.pcap").display().to_string(),
             ],
         ),
+        (
+            "reduce NFReducer's firewall + IDS chain (proven by differential execution)",
+            vec![
+                "build".into(),
+                root.join("examples")
+                    .join("ids-firewall.yaml")
+                    .display()
+                    .to_string(),
+                "--emit".into(),
+                "reduced".into(),
+                "-o".into(),
+                out.join("reduced").display().to_string(),
+            ],
+        ),
     ];
     for (what, args) in steps {
         eprintln!("\n==> {what}: nfc {}", args.join(" "));
