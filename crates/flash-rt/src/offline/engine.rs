@@ -14,7 +14,7 @@ use super::StateLock;
 use super::{ExecError, Executor, ExitTag};
 use crate::trace::Packets;
 use std::ffi::c_void;
-use std::sync::{Barrier, TryLockError};
+use std::sync::Barrier;
 use std::time::Instant;
 
 /// Per-NF counters of one worker (summed over workers afterwards).
@@ -176,17 +176,14 @@ impl<'a> Worker<'a> {
                     // SAFETY: pkt points at `cap` writable bytes of this worker's
                     // buffer; the state instance is this worker's own.
                     None => unsafe { (nf.process)(&mut ctx, &mut pkt) },
-                    Some(m) => {
-                        let _g = match m.0.try_lock() {
-                            Ok(g) => g,
-                            Err(TryLockError::Poisoned(e)) => e.into_inner(),
-                            Err(TryLockError::WouldBlock) => {
-                                self.counters[job.nf as usize].contended += 1;
-                                m.0.lock().unwrap_or_else(|e| e.into_inner())
-                            }
-                        };
+                    Some(lock) => {
+                        if lock.acquire() {
+                            self.counters[job.nf as usize].contended += 1;
+                        }
                         // SAFETY: as above; the shared instance is entered under its lock.
-                        unsafe { (nf.process)(&mut ctx, &mut pkt) }
+                        let v = unsafe { (nf.process)(&mut ctx, &mut pkt) };
+                        lock.release();
+                        v
                     }
                 };
                 let c = &mut self.counters[job.nf as usize];
