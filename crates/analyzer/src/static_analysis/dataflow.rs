@@ -2454,58 +2454,36 @@ impl<'p, 't> Engine<'p, 't> {
     // ------------------------------------------------------------ accelerators
 
     fn note_accelerator_call(&mut self, name: &str, n: Node<'t>) {
-        let l = name.to_ascii_lowercase();
-        let add = |a: Accelerator, why: String, ev: &mut Events, file: usize, line: u32| {
-            ev.accels.entry(a).or_insert((file, line, why));
-        };
-        let file = self.file();
-        let line = Self::line(n);
-        if l.contains("crc") {
-            add(
-                Accelerator::Crc,
-                format!("calls `{name}`"),
-                &mut self.events,
-                file,
-                line,
-            );
-        }
-        if l.contains("csum") || l.contains("cksum") || l.contains("checksum") {
-            add(
-                Accelerator::Checksum,
-                format!("calls `{name}`"),
-                &mut self.events,
-                file,
-                line,
-            );
-        }
-        if l.contains("hash")
-            || l.contains("jhash")
-            || l.contains("murmur")
-            || l.contains("fnv")
-            || l.contains("xxhash")
-        {
-            add(
+        /// Callee-name fragments that mark a call as work an accelerator
+        /// could take (Clara's accelerator mapping).
+        const HINTS: [(Accelerator, &[&str]); 4] = [
+            (Accelerator::Crc, &["crc"]),
+            (Accelerator::Checksum, &["csum", "cksum", "checksum"]),
+            (
                 Accelerator::Hash,
-                format!("calls `{name}`"),
-                &mut self.events,
-                file,
-                line,
-            );
-        }
-        if l.contains("lpm")
-            || l.contains("fib")
-            || l.contains("radix")
-            || l.contains("trie")
-            || l.contains("longest_prefix")
-            || l.contains("lookup_route")
-        {
-            add(
+                &["hash", "jhash", "murmur", "fnv", "xxhash"],
+            ),
+            (
                 Accelerator::Lpm,
-                format!("calls `{name}`"),
-                &mut self.events,
-                file,
-                line,
-            );
+                &[
+                    "lpm",
+                    "fib",
+                    "radix",
+                    "trie",
+                    "longest_prefix",
+                    "lookup_route",
+                ],
+            ),
+        ];
+        let l = name.to_ascii_lowercase();
+        let (file, line) = (self.file(), Self::line(n));
+        for (accel, fragments) in HINTS {
+            if fragments.iter().any(|f| l.contains(f)) {
+                self.events
+                    .accels
+                    .entry(accel)
+                    .or_insert((file, line, format!("calls `{name}`")));
+            }
         }
     }
 

@@ -773,6 +773,20 @@ impl<'t> Program<'t> {
 
     fn collect_locals(&self, fi: usize, n: Node<'t>, out: &mut HashMap<String, VarDecl>) {
         let src = &self.files[fi].text;
+        let line = n.start_position().row as u32 + 1;
+        let mut local = |name: String, ty: TypeRef| {
+            out.insert(
+                name.clone(),
+                VarDecl {
+                    name,
+                    ty,
+                    file: fi,
+                    line,
+                    is_const: false,
+                    thread_local: false,
+                },
+            );
+        };
         match n.kind() {
             "declaration" => {
                 if let Some(ty) = n.child_by_field_name("type") {
@@ -783,38 +797,16 @@ impl<'t> Program<'t> {
                                 .child_by_field_name("declarator")
                                 .filter(|x| x.kind() == "identifier")
                             {
-                                let name = text(nm, src).to_string();
                                 let tr = TypeRef {
                                     name: norm_type(text(ty, src)),
                                     ..Default::default()
                                 };
-                                out.insert(
-                                    name.clone(),
-                                    VarDecl {
-                                        name,
-                                        ty: tr,
-                                        file: fi,
-                                        line: n.start_position().row as u32 + 1,
-                                        is_const: false,
-                                        thread_local: false,
-                                    },
-                                );
+                                local(text(nm, src).to_string(), tr);
                             }
                             continue;
                         }
-                        let (name, tr) = self.declarator_type(fi, ty, d);
-                        if let Some(name) = name {
-                            out.insert(
-                                name.clone(),
-                                VarDecl {
-                                    name,
-                                    ty: tr,
-                                    file: fi,
-                                    line: n.start_position().row as u32 + 1,
-                                    is_const: false,
-                                    thread_local: false,
-                                },
-                            );
+                        if let (Some(name), tr) = self.declarator_type(fi, ty, d) {
+                            local(name, tr);
                         }
                     }
                 }
@@ -824,19 +816,8 @@ impl<'t> Program<'t> {
                     n.child_by_field_name("type"),
                     n.child_by_field_name("declarator"),
                 ) {
-                    let (name, tr) = self.declarator_type(fi, ty, d);
-                    if let Some(name) = name {
-                        out.insert(
-                            name.clone(),
-                            VarDecl {
-                                name,
-                                ty: tr,
-                                file: fi,
-                                line: n.start_position().row as u32 + 1,
-                                is_const: false,
-                                thread_local: false,
-                            },
-                        );
+                    if let (Some(name), tr) = self.declarator_type(fi, ty, d) {
+                        local(name, tr);
                     }
                 }
             }
