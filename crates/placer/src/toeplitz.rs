@@ -572,7 +572,8 @@ mod tests {
     /// Verification suite from the Microsoft RSS specification: source
     /// address and port, destination address and port, then the expected
     /// hash of the IPv4-only input and of the IPv4+TCP input.
-    const MICROSOFT_VECTORS: [([u8; 4], u16, [u8; 4], u16, u32, u32); 5] = [
+    type RssVector = ([u8; 4], u16, [u8; 4], u16, u32, u32);
+    const MICROSOFT_VECTORS: [RssVector; 5] = [
         (
             [66, 9, 149, 187],
             2794,
