@@ -86,6 +86,24 @@ impl PassCtx<'_, '_> {
             location,
         });
     }
+    /// Record a removal that concerns the consolidated chain as a whole
+    /// (reported against `nf1+nf2+...`), at the given debug locations
+    /// (sorted, deduplicated; none known -> no location).
+    pub fn removed_in_chain(
+        &mut self,
+        pass: &str,
+        what: impl Into<String>,
+        locations: impl IntoIterator<Item = Option<String>>,
+    ) {
+        let chain: Vec<&str> = self.nfs.iter().map(|u| u.id.as_str()).collect();
+        let chain = chain.join("+");
+        let mut locs: Vec<String> = locations.into_iter().flatten().collect();
+        locs.sort();
+        locs.dedup();
+        let location = (!locs.is_empty()).then(|| locs.join(", "));
+        self.removed(pass, &chain, what, location);
+    }
+
     pub fn llvm_module(&self) -> inkwell::llvm_sys::prelude::LLVMModuleRef {
         self.module.as_mut_ptr()
     }

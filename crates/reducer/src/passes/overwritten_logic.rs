@@ -384,15 +384,10 @@ impl Pass for OverwrittenLogic {
             sunk += 1;
         }
         if deleted + sunk > 0 {
-            let ids: Vec<String> = cx.nfs.iter().map(|u| u.id.clone()).collect();
-            let mut locs: Vec<String> = locs.into_iter().flatten().collect();
-            locs.sort();
-            locs.dedup();
-            cx.removed(
+            cx.removed_in_chain(
                 "overwritten-logic",
-                &ids.join("+"),
                 format!("{deleted} packet write(s) removed and {sunk} sunk off paths that end in a drop (a later drop makes them invisible)"),
-                if locs.is_empty() { None } else { Some(locs.join(", ")) },
+                locs,
             );
         }
         Ok(())

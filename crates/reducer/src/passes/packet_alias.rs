@@ -241,14 +241,12 @@ impl Pass for PacketAlias {
             }
         }
         {
-            let ids: Vec<String> = cx.nfs.iter().map(|u| u.id.clone()).collect();
-            cx.removed(
+            cx.removed_in_chain(
                 "packet-alias",
-                &ids.join("+"),
                 format!(
                     "chain body parameters marked noalias (frame, state, ctx and descriptor are disjoint by the nf.h ABI); {n} load(s) of pkt->data now use the frame pointer; {hoisted} re-load(s) of unchanged descriptor fields merged"
                 ),
-                None,
+                [],
             );
         }
         Ok(())

@@ -190,15 +190,10 @@ impl Pass for PacketCse {
             }
         }
         if merged > 0 {
-            let ids: Vec<String> = cx.nfs.iter().map(|u| u.id.clone()).collect();
-            let mut locs: Vec<String> = locs.into_iter().flatten().collect();
-            locs.sort();
-            locs.dedup();
-            cx.removed(
+            cx.removed_in_chain(
                 "packet-cse",
-                &ids.join("+"),
                 format!("{merged} re-read(s) of packet bytes replaced by an earlier read (no write in between can reach those bytes)"),
-                if locs.is_empty() { None } else { Some(locs.join(", ")) },
+                locs,
             );
         }
         Ok(())

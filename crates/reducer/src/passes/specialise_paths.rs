@@ -489,13 +489,11 @@ impl Pass for SpecialisePaths {
             preludes.insert(p);
             done.push((describe(&pick.case), pick.retests, pick.cost));
         }
-        let ids: Vec<String> = cx.nfs.iter().map(|u| u.id.clone()).collect();
         for (what, n, cost) in &done {
-            cx.removed(
+            cx.removed_in_chain(
                 "specialise-paths",
-                &ids.join("+"),
                 format!("code after {what} copied for that case ({cost} instructions) so {n} re-test(s) of the value fold on that path"),
-                None,
+                [],
             );
         }
         for (what, cost) in over {

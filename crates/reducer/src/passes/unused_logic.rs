@@ -454,19 +454,14 @@ impl Pass for UnusedLogic {
                 }
             }
         }
-        let ids: Vec<String> = cx.nfs.iter().map(|u| u.id.clone()).collect();
         if split > 0 {
-            cx.removed("unused-logic", &ids.join("+"), format!("{split} load(s) of rule data through a rule-dependent address split per path and folded to constants"), None);
+            cx.removed_in_chain("unused-logic", format!("{split} load(s) of rule data through a rule-dependent address split per path and folded to constants"), []);
         }
         if !pruned.is_empty() {
-            let mut locs: Vec<String> = pruned.iter().flatten().cloned().collect();
-            locs.sort();
-            locs.dedup();
-            cx.removed(
+            cx.removed_in_chain(
                 "unused-logic",
-                &ids.join("+"),
                 format!("{} value(s) computed only for paths the configuration makes infeasible (e.g. parsing a protocol no rule matches) are no longer kept alive", pruned.len()),
-                if locs.is_empty() { None } else { Some(locs.join(", ")) },
+                pruned,
             );
         }
         Ok(())
