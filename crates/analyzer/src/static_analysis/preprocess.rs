@@ -117,6 +117,36 @@ fn splice(text: &mut String, start: usize, end: usize, with: &str) {
 }
 
 /// Find `word` as a whole identifier at or after `from`.
+/// Rewrite every call-like use `word (args)` of `word` outside preprocessor
+/// directive lines: `rewrite(text, start, open, close)` gets the word's start
+/// and its parentheses and returns where the replaced span ends and what
+/// replaces it (newlines inside are kept, see [`splice`]).
+fn rewrite_calls(
+    text: &mut String,
+    word: &str,
+    mut rewrite: impl FnMut(&str, usize, usize, usize) -> (usize, String),
+) {
+    let mut from = 0;
+    while let Some(s) = find_word(text, word, from) {
+        from = s + word.len();
+        if on_directive_line(text, s) {
+            continue;
+        }
+        let b = text.as_bytes();
+        let mut open = s + word.len();
+        while open < b.len() && (b[open] == b' ' || b[open] == b'\t') {
+            open += 1;
+        }
+        if open < b.len() && b[open] == b'(' {
+            if let Some(close) = matching_paren(b, open) {
+                let (end, with) = rewrite(text, s, open, close);
+                splice(text, s, end, &with);
+                from = s;
+            }
+        }
+    }
+}
+
 fn find_word(text: &str, word: &str, from: usize) -> Option<usize> {
     let b = text.as_bytes();
     let mut pos = from;
@@ -202,42 +232,21 @@ pub fn preprocess(src: &str, type_macros: &HashMap<String, TypeMacro>) -> String
         "alignas",
     ];
     for w in DROP_CALLS {
-        let mut from = 0;
-        while let Some(s) = find_word(&text, w, from) {
-            if on_directive_line(&text, s) {
-                from = s + w.len();
-                continue;
+        rewrite_calls(&mut text, w, |text, s, _open, close| {
+            let mut end = close + 1;
+            // `EXPORT_ELEMENT(X);` also drops the semicolon.
+            if (w.starts_with("EXPORT") || w.starts_with("ELEMENT") || w.starts_with("CLIB_CACHE"))
+                && text.as_bytes().get(end) == Some(&b';')
+            {
+                end += 1;
             }
-            let b = text.as_bytes();
-            let mut j = s + w.len();
-            while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
-                j += 1;
-            }
-            if j < b.len() && b[j] == b'(' {
-                if let Some(close) = matching_paren(text.as_bytes(), j) {
-                    let mut end = close + 1;
-                    // `EXPORT_ELEMENT(X);` also drops the semicolon.
-                    if w.starts_with("EXPORT")
-                        || w.starts_with("ELEMENT")
-                        || w.starts_with("CLIB_CACHE")
-                    {
-                        let bb = text.as_bytes();
-                        if end < bb.len() && bb[end] == b';' {
-                            end += 1;
-                        }
-                    }
-                    let rep = if text[s..end].contains("packed") {
-                        "/*packed*/"
-                    } else {
-                        " "
-                    };
-                    splice(&mut text, s, end, rep);
-                    from = s;
-                    continue;
-                }
-            }
-            from = s + w.len();
-        }
+            let rep = if text[s..end].contains("packed") {
+                "/*packed*/"
+            } else {
+                " "
+            };
+            (end, rep.to_string())
+        });
     }
     // Wrappers whose argument stays: CLIB_PACKED(x), CLIB_UNUSED(x), CLICK_NAME(x).
     for w in [
@@ -246,60 +255,21 @@ pub fn preprocess(src: &str, type_macros: &HashMap<String, TypeMacro>) -> String
         "__rte_deprecated_msg",
         "CLIB_ALIGN_MARK",
     ] {
-        let mut from = 0;
-        while let Some(s) = find_word(&text, w, from) {
-            if on_directive_line(&text, s) {
-                from = s + w.len();
-                continue;
-            }
-            let b = text.as_bytes();
-            let mut j = s + w.len();
-            while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
-                j += 1;
-            }
-            if j < b.len() && b[j] == b'(' {
-                if let Some(close) = matching_paren(text.as_bytes(), j) {
-                    let inner = text[j + 1..close].to_string();
-                    let keep = match w {
-                        "CLIB_ALIGN_MARK" => String::new(),
-                        "CLIB_PACKED" => format!("/*packed*/ {inner}"),
-                        _ => inner,
-                    };
-                    splice(&mut text, s, close + 1, &keep);
-                    from = s;
-                    continue;
-                }
-            }
-            from = s + w.len();
-        }
+        rewrite_calls(&mut text, w, |text, _s, open, close| {
+            let inner = text[open + 1..close].to_string();
+            let keep = match w {
+                "CLIB_ALIGN_MARK" => String::new(),
+                "CLIB_PACKED" => format!("/*packed*/ {inner}"),
+                _ => inner,
+            };
+            (close + 1, keep)
+        });
     }
     // VLIB_NODE_FN (name) (args) { ... }  ->  uword vlib_node_fn_name (args) { ... }
-    let mut from = 0;
-    while let Some(s) = find_word(&text, "VLIB_NODE_FN", from) {
-        if on_directive_line(&text, s) {
-            from = s + 12;
-            continue;
-        }
-        let b = text.as_bytes();
-        let mut j = s + 12;
-        while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
-            j += 1;
-        }
-        if j < b.len() && b[j] == b'(' {
-            if let Some(close) = matching_paren(text.as_bytes(), j) {
-                let name = text[j + 1..close].trim().to_string();
-                splice(
-                    &mut text,
-                    s,
-                    close + 1,
-                    &format!("uword vlib_node_fn_{name}"),
-                );
-                from = s + 1;
-                continue;
-            }
-        }
-        from = s + 12;
-    }
+    rewrite_calls(&mut text, "VLIB_NODE_FN", |text, _s, open, close| {
+        let name = text[open + 1..close].trim();
+        (close + 1, format!("uword vlib_node_fn_{name}"))
+    });
     // Function-like macros defined in the source closure (a few rounds for nesting).
     for _round in 0..3 {
         let before = text.len();
