@@ -8,16 +8,18 @@ pub mod flash;
 
 use crate::driver::{self, Workspace};
 use crate::Failure;
-use nfc_core::{ChainSpec, Diagnostic};
+use nfc_core::{ChainSpec, Diagnostic, Facts};
 use std::path::{Path, PathBuf};
 
 /// Build the chain's NFs and write the flash-rt deployment and Kubernetes
-/// manifests into `out_dir`. Returns the files written.
+/// manifests into `out_dir`. Returns the files written and the emitter's
+/// notes (defaults taken, modes changed, CPU pinning) for the operator.
 pub fn flash_target(
     chain: &ChainSpec,
+    facts: &[Facts],
     ws: &Workspace,
     out_dir: &Path,
-) -> Result<Vec<PathBuf>, Failure> {
+) -> Result<(Vec<PathBuf>, Vec<String>), Failure> {
     let objects = driver::build_objects(chain, ws)?;
     // The deployment names shared objects by absolute path, so it runs from any directory.
     let objs: Vec<(String, PathBuf)> = objects
@@ -29,7 +31,15 @@ pub fn flash_target(
             )
         })
         .collect();
-    let emitted = flash::emit_flash(chain, &objs, out_dir).map_err(|e| {
+    // The analyzer's per-packet cost balances NFs over `resources.cpus`.
+    let opts = flash::FlashOptions {
+        nf_costs: facts
+            .iter()
+            .filter_map(|f| Some((f.nf.clone(), f.per_packet_cost.or(f.source_cost)? as f64)))
+            .collect(),
+        ..flash::FlashOptions::default()
+    };
+    let emitted = flash::emit_flash_with(chain, &objs, out_dir, &opts).map_err(|e| {
         Failure::diag(
             Diagnostic::error("E0510", e.to_string())
                 .with_hint("see docs/chain-format.md, `targets.flash`"),
@@ -40,5 +50,5 @@ pub fn flash_target(
         emitted.monitor_manifest.clone(),
     ];
     written.extend(emitted.nf_manifests.iter().map(|(_, p)| p.clone()));
-    Ok(written)
+    Ok((written, emitted.notes))
 }

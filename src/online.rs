@@ -8,18 +8,25 @@
 //! Everything that would fail later for a reason the operator can fix is
 //! checked first and reported as a diagnostic: not root, a deployment that
 //! does not load, files the NF user cannot read, interfaces that do not
-//! exist. Nothing here prints; progress goes through the `log` callback.
+//! exist. An NF whose host exits before attaching (reported at once, with
+//! its exit status and the tail of its stderr) or that has not attached by
+//! the attach deadline stops the run with E0606 after everything is torn
+//! down. Nothing here prints; progress goes through the `log` callback (the
+//! hosts' own stdout and stderr are passed through to this process's stderr).
 
 use crate::Failure;
 use flash_rt::deploy::Deployment;
-use flash_rt::monitor::{Monitor, MonitorOptions};
+use flash_rt::monitor::{Monitor, MonitorError, MonitorOptions, DEFAULT_ATTACH_TIMEOUT};
 use nfc_core::Diagnostic;
 use serde::Serialize;
+use std::io::{Read, Write};
 use std::os::fd::{AsFd, BorrowedFd};
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// How to run a deployment.
@@ -32,6 +39,9 @@ pub struct OnlineOptions {
     pub zerocopy: bool,
     /// How long NF hosts get to exit after SIGTERM before SIGKILL.
     pub stop_grace: Duration,
+    /// Every NF must attach to the monitor within this long of the monitor
+    /// starting to serve (None: wait forever).
+    pub attach_timeout: Option<Duration>,
 }
 
 impl OnlineOptions {
@@ -40,6 +50,7 @@ impl OnlineOptions {
             host_exe,
             zerocopy: false,
             stop_grace: Duration::from_secs(3),
+            attach_timeout: Some(DEFAULT_ATTACH_TIMEOUT),
         }
     }
 }
@@ -93,7 +104,7 @@ pub fn run_deployment(
     }
     let dep = Deployment::load(&file).map_err(|e| {
         Failure::diag(
-            Diagnostic::error("E0602", format!("{}: {e}", file.display()))
+            Diagnostic::error("E0602", e.to_string())
                 .with_hint("re-emit it with `nfc build <chain.yaml> --target flash -o DIR`"),
         )
     })?;
@@ -102,6 +113,7 @@ pub fn run_deployment(
         dep.clone(),
         &MonitorOptions {
             zerocopy: opts.zerocopy,
+            attach_timeout: opts.attach_timeout,
             ..MonitorOptions::default()
         },
     )
@@ -123,11 +135,21 @@ pub fn run_deployment(
             .join(", ")
     ));
     let mut hosts: Vec<(String, Child)> = vec![];
+    let mut tails: Vec<(String, StderrTail)> = vec![];
     for nf in &dep.nfs {
         match spawn_host(opts, &file, &nf.id, nf.uid, nf.gid) {
-            Ok(child) => {
+            Ok((child, tail)) => {
                 log(format!("started NF `{}` (pid {})", nf.id, child.id()));
+                let watched = monitor.watch_host(&nf.id, child.id());
                 hosts.push((nf.id.clone(), child));
+                tails.push((nf.id.clone(), tail));
+                if let Err(e) = watched {
+                    stop_hosts(&mut hosts, opts.stop_grace);
+                    return Err(Failure::Internal {
+                        stage: "flash monitor",
+                        message: e.to_string(),
+                    });
+                }
             }
             Err(e) => {
                 stop_hosts(&mut hosts, opts.stop_grace);
@@ -147,10 +169,10 @@ pub fn run_deployment(
     let stats = monitor.stats();
     drop(monitor);
     log("monitor stopped, XDP detached".into());
-    served.map_err(|e| Failure::Internal {
-        stage: "flash monitor",
-        message: e.to_string(),
-    })?;
+    // Every host has exited, so each tail is complete once its reader ends.
+    let tails: Vec<(String, Vec<String>)> =
+        tails.into_iter().map(|(id, t)| (id, t.finish())).collect();
+    served.map_err(|e| attach_failure(e, &dep, &tails))?;
     Ok(OnlineReport {
         deployment: dep.name.clone(),
         stats,
@@ -158,19 +180,117 @@ pub fn run_deployment(
     })
 }
 
+/// The diagnostic for a run that ended because NFs did not attach (E0606),
+/// with the last stderr lines of the hosts concerned; other monitor errors
+/// are internal.
+fn attach_failure(e: MonitorError, dep: &Deployment, tails: &[(String, Vec<String>)]) -> Failure {
+    let with_tail = |mut d: Diagnostic, nf: &str| {
+        if let Some((_, lines)) = tails.iter().find(|(id, _)| id == nf) {
+            if !lines.is_empty() {
+                d = d.with_note(format!(
+                    "last stderr of NF `{nf}`'s host:\n    {}",
+                    lines.join("\n    ")
+                ));
+            }
+        }
+        d
+    };
+    let user_of = |nf: &str| {
+        dep.nfs
+            .iter()
+            .find(|n| n.id == nf)
+            .and_then(|n| n.uid)
+            .map_or("root".to_string(), |u| format!("uid {u}"))
+    };
+    match e {
+        MonitorError::HostExited { ref nf, .. } => {
+            let d = Diagnostic::error("E0606", e.to_string()).with_hint(format!(
+                "the host runs as {}: it must be able to reach the monitor socket {} (search permission on every directory above it) and load its NF; its stderr says what failed",
+                user_of(nf),
+                dep.monitor.socket.display()
+            ));
+            Failure::diag(with_tail(d, nf))
+        }
+        MonitorError::NeverAttached { ref nfs, .. } => {
+            let mut d = Diagnostic::error("E0606", e.to_string()).with_hint(
+                "a host that is alive but never attaches is stuck before connecting (e.g. in its NF's init); see its stderr",
+            );
+            for p in nfs.clone() {
+                d = with_tail(d, &p.id);
+            }
+            Failure::diag(d)
+        }
+        MonitorError::Flash(e) => Failure::Internal {
+            stage: "flash monitor",
+            message: e.to_string(),
+        },
+    }
+}
+
+/// The stderr of an NF host, passed through to this process's stderr by a
+/// reader thread that keeps the last bytes for diagnostics.
+struct StderrTail {
+    kept: Arc<Mutex<Vec<u8>>>,
+    reader: JoinHandle<()>,
+}
+
+/// Bytes of a host's stderr kept for diagnostics.
+const TAIL_BYTES: usize = 4096;
+/// Lines of it shown in a diagnostic.
+const TAIL_LINES: usize = 6;
+
+impl StderrTail {
+    fn start(mut from: std::process::ChildStderr) -> std::io::Result<StderrTail> {
+        let mut to = std::fs::File::from(std::io::stderr().as_fd().try_clone_to_owned()?);
+        let kept = Arc::new(Mutex::new(Vec::new()));
+        let keep = kept.clone();
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = from.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let _ = to.write_all(&buf[..n]);
+                if let Ok(mut k) = keep.lock() {
+                    k.extend_from_slice(&buf[..n]);
+                    let excess = k.len().saturating_sub(TAIL_BYTES);
+                    k.drain(..excess);
+                }
+            }
+        });
+        Ok(StderrTail { kept, reader })
+    }
+
+    /// Wait for the host's stderr to close; its last non-empty lines.
+    fn finish(self) -> Vec<String> {
+        let _ = self.reader.join();
+        let kept = self.kept.lock().map(|k| k.clone()).unwrap_or_default();
+        let text = String::from_utf8_lossy(&kept);
+        let lines: Vec<String> = text
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| !l.is_empty())
+            .map(String::from)
+            .collect();
+        lines[lines.len().saturating_sub(TAIL_LINES)..].to_vec()
+    }
+}
+
 /// Start one NF host as the deployment's user for it, its stdout going to
-/// our stderr (stdout stays for results).
+/// our stderr (stdout stays for results) and its stderr through a
+/// [`StderrTail`].
 fn spawn_host(
     opts: &OnlineOptions,
     file: &Path,
     nf: &str,
     uid: Option<u32>,
     gid: Option<u32>,
-) -> std::io::Result<Child> {
+) -> std::io::Result<(Child, StderrTail)> {
     let mut cmd = Command::new(&opts.host_exe);
     cmd.arg("nf-host").arg(file).arg(nf);
     cmd.stdin(Stdio::null());
     cmd.stdout(Stdio::from(std::io::stderr().as_fd().try_clone_to_owned()?));
+    cmd.stderr(Stdio::piped());
     // SAFETY: only async-signal-safe calls between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
@@ -190,7 +310,20 @@ fn spawn_host(
             Ok(())
         });
     }
-    cmd.spawn()
+    let mut child = cmd.spawn()?;
+    let tail = child
+        .stderr
+        .take()
+        .ok_or_else(|| std::io::Error::other("the host's stderr is not a pipe"))
+        .and_then(StderrTail::start);
+    match tail {
+        Ok(t) => Ok((child, t)),
+        Err(e) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(e)
+        }
+    }
 }
 
 /// SIGTERM every host, wait up to `grace`, then SIGKILL the rest; returns

@@ -327,6 +327,40 @@ fn flash_hairpin_single_copy_groups_nfs_on_one_queue() {
         .any(|(_, p)| p.ends_with("k8s/nf-counter.yaml")));
 }
 
+/// `resources.cpus` pins NF hosts: a CPU each when there are enough, else
+/// contiguous runs of the chain; without it nothing is pinned.
+#[test]
+fn flash_pins_nf_hosts_to_resources_cpus_in_chain_order() {
+    let cpus_of = |yaml: &str| -> Vec<Vec<u32>> {
+        let (out, _dir) = emit(yaml);
+        let out = out.expect("emits");
+        out.deployment.nfs.iter().map(|n| n.cpus.clone()).collect()
+    };
+    assert_eq!(cpus_of(LINE), vec![Vec::<u32>::new(); 3]);
+    assert_eq!(
+        cpus_of(&format!("{LINE}resources:\n  cpus: [4, 5, 6, 7]\n")),
+        vec![vec![4], vec![5], vec![6]]
+    );
+    assert_eq!(
+        cpus_of(&format!("{LINE}resources:\n  cpus: [2, 3]\n")),
+        vec![vec![2], vec![2], vec![3]]
+    );
+    // The chain's order, not the order NFs are declared in.
+    let reordered = LINE.replace("chain: [fw, counter, fwd]", "chain: [fwd, counter, fw]");
+    assert_eq!(
+        cpus_of(&format!("{reordered}resources:\n  cpus: [2, 3]\n")),
+        vec![vec![3], vec![2], vec![2]]
+    );
+    let (out, _dir) = emit(&format!("{LINE}resources:\n  cpus: [2, 3]\n"));
+    let notes = out.unwrap().notes;
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("fw@2, counter@2, fwd@3") && n.contains("more NFs than CPUs")),
+        "{notes:?}"
+    );
+}
+
 #[test]
 fn flash_defaults_are_zero_copy_on_eth0() {
     let out = check(
@@ -822,5 +856,157 @@ mod live {
             "{stderr}"
         );
         assert!(!dep.monitor.socket.exists(), "monitor socket left behind");
+    }
+
+    /// `nfc run` where one NF's host cannot reach the monitor socket: the
+    /// deployment runs `counter` as uid 4242 but the socket lives in a
+    /// directory only uid 65534 may enter. Its host exits at once; the run
+    /// stops with E0606 naming that NF, its exit status and its stderr, exit
+    /// 1, and leaves no socket, XDP program or NF process behind.
+    #[test]
+    fn nfc_run_reports_an_nf_that_cannot_attach() {
+        use std::os::unix::fs::PermissionsExt;
+        let Some((_ns, dut, _peer)) =
+            dut_and_peer("nfcatt", "nfc_run_reports_an_nf_that_cannot_attach")
+        else {
+            return;
+        };
+        let spec = chain(CHAIN);
+        let dir = tempfile::tempdir_in("/tmp").unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let objs: Vec<(String, PathBuf)> = objects(&spec)
+            .into_iter()
+            .map(|(id, so)| {
+                let copy = dir.path().join(format!("{id}.so"));
+                std::fs::copy(&so, &copy).unwrap();
+                (id, copy)
+            })
+            .collect();
+        let out = emit_flash(&spec, &objs, dir.path()).expect("emit");
+        let private = dir.path().join("private");
+        std::fs::create_dir(&private).unwrap();
+        std::os::unix::fs::chown(&private, Some(NF_UID), Some(NF_UID)).unwrap();
+        std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let mut dep = out.deployment.clone();
+        dep.monitor.socket = private.join("mon.sock");
+        let counter = dep.nf_index("counter").expect("counter NF");
+        dep.nfs[counter].uid = Some(4242);
+        dep.nfs[counter].gid = Some(4242);
+        std::fs::write(
+            &out.deployment_path,
+            serde_json::to_string_pretty(&dep).unwrap(),
+        )
+        .unwrap();
+        let run = Command::new("ip")
+            .args(["netns", "exec", &dut, env!("CARGO_BIN_EXE_nfc"), "run"])
+            .arg(dir.path())
+            .args(["--duration", "120"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{stderr}");
+        let sock = dep.monitor.socket.display().to_string();
+        // The pid differs per run: compare the diagnostic with it blanked.
+        let diag: Vec<String> = stderr
+            .lines()
+            .skip_while(|l| !l.starts_with("error[E0606]"))
+            .map(blank_pid)
+            .collect();
+        let want = [
+            "error[E0606]: the host of NF `counter` (pid _) exited with status 1 before attaching to the monitor".to_string(),
+            "  = note: last stderr of NF `counter`'s host:".to_string(),
+            format!("    error[E0607]: NF `counter`: cannot reach the monitor at {sock}: Permission denied (os error 13) (is `flash-rt monitor` running?)"),
+            "      = hint: the host must run as the deployment's uid for this NF, reach the monitor's socket, and read the NF object".to_string(),
+            "    1 error found".to_string(),
+            format!("  = hint: the host runs as uid 4242: it must be able to reach the monitor socket {sock} (search permission on every directory above it) and load its NF; its stderr says what failed"),
+            "1 error found".to_string(),
+        ];
+        assert_eq!(diag, want, "{stderr}");
+        assert!(!dep.monitor.socket.exists(), "monitor socket left behind");
+        for itf in ["vi1", "vo1"] {
+            let link = Command::new("ip")
+                .args(["-n", &dut, "link", "show", itf])
+                .output()
+                .unwrap();
+            assert!(
+                !String::from_utf8_lossy(&link.stdout).contains("xdp"),
+                "XDP left on {itf}"
+            );
+        }
+        // No NF host of this deployment is still running.
+        let deployment = out.deployment_path.display().to_string();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            if let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) {
+                let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+                assert!(
+                    !(cmd.contains("nf-host") && cmd.contains(&deployment)),
+                    "NF host left running: {cmd}"
+                );
+            }
+        }
+    }
+
+    /// `line` with the number after `(pid ` replaced by `_`.
+    fn blank_pid(line: &str) -> String {
+        match line.split_once("(pid ") {
+            Some((head, rest)) => {
+                let tail = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+                format!("{head}(pid _{tail}")
+            }
+            None => line.to_string(),
+        }
+    }
+
+    /// `nfc run` refusals before anything is set up, on an emitted
+    /// deployment: not root (E0601), a deployment that does not load
+    /// (E0602), a deployment the NF user cannot read (E0604). Each exits 1
+    /// with the diagnostic's first line as given.
+    #[test]
+    fn nfc_run_refuses_before_setup() {
+        use std::os::unix::fs::PermissionsExt;
+        use std::os::unix::process::CommandExt;
+        // SAFETY: geteuid never fails.
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("SKIPPED: needs root (nfc_run_refuses_before_setup)");
+            return;
+        }
+        let spec = chain(CHAIN);
+        let dir = tempfile::tempdir_in("/tmp").unwrap();
+        let out = emit_flash(&spec, &objects(&spec), dir.path()).expect("emit");
+        let file = out.deployment_path.clone();
+        let check = |as_nobody: bool, mode: u32, text: Option<&str>, expect: &str| {
+            std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(mode)).unwrap();
+            if let Some(t) = text {
+                std::fs::write(&file, t).unwrap();
+            }
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_nfc"));
+            cmd.arg("run").arg(dir.path());
+            if as_nobody {
+                cmd.uid(NF_UID).gid(NF_UID);
+            }
+            let run = cmd.output().unwrap();
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert_eq!(run.status.code(), Some(1), "{stderr}");
+            assert_eq!(stderr.lines().next(), Some(expect), "{stderr}");
+        };
+        let d = dir.path().display();
+        check(
+            true,
+            0o755,
+            None,
+            "error[E0601]: running a flash deployment needs root: the monitor attaches XDP programs and creates AF_XDP sockets",
+        );
+        check(
+            false,
+            0o700,
+            None,
+            &format!("error[E0604]: NF `fw` runs as uid {NF_UID} but cannot read {}: directory {d} is not searchable by it", file.display()),
+        );
+        check(
+            false,
+            0o755,
+            Some("{\"version\": 1,"),
+            &format!("error[E0602]: malformed deployment {}: EOF while parsing a value at line 1 column 14", file.display()),
+        );
     }
 }

@@ -205,7 +205,11 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                 )?);
             }
             Some(Target::Flash) => {
-                written.extend(nfc::emit::flash_target(&chain, &ws, &args.output)?);
+                let (files, notes) = nfc::emit::flash_target(&chain, &facts, &ws, &args.output)?;
+                for note in notes {
+                    eprintln!("note: {note}");
+                }
+                written.extend(files);
             }
             Some(Target::Agilio) => unreachable!("handled above"),
             None => {}

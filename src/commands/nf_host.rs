@@ -30,6 +30,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let _ = std::io::stdout().flush();
         },
     )
-    .map_err(|e| anyhow::anyhow!("NF `{}`: {e}", args.nf))?;
+    // Everything that stops a host (monitor unreachable, refused, the NF
+    // object failing to load) comes from the deployment or its machine.
+    .map_err(|e| {
+        nfc::Failure::diag(
+            nfc_core::Diagnostic::error("E0607", format!("NF `{}`: {e}", args.nf)).with_hint(
+                "the host must run as the deployment's uid for this NF, reach the monitor's socket, and read the NF object",
+            ),
+        )
+    })?;
     Ok(ExitCode::SUCCESS)
 }

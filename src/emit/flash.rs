@@ -95,6 +95,9 @@ pub struct FlashOptions {
     pub nf_cpu: String,
     /// Pin the NF pods to this node (the one whose monitor serves them).
     pub node_name: Option<String>,
+    /// Relative per-packet cost of NFs by id (the analyzer's estimate);
+    /// balances NFs over `resources.cpus`. Missing NFs weigh the median.
+    pub nf_costs: std::collections::BTreeMap<String, f64>,
 }
 
 impl Default for FlashOptions {
@@ -107,6 +110,7 @@ impl Default for FlashOptions {
             frames_per_nf: 4096,
             nf_cpu: "1".into(),
             node_name: None,
+            nf_costs: Default::default(),
         }
     }
 }
@@ -180,7 +184,35 @@ pub fn emit_flash_with(
         set_mode(&dst, 0o644)?;
         installed.push(dst);
     }
-    let dep = lower(chain, entry, &installed, &n_ports, opts, &mut notes)?;
+    let mut dep = lower(chain, entry, &installed, &n_ports, opts, &mut notes)?;
+    if let Some(cpus) = &chain.resources.cpus {
+        let known: Vec<f64> = opts.nf_costs.values().copied().collect();
+        let weights: Option<Vec<f64>> = (!known.is_empty()).then(|| {
+            let mut sorted = known.clone();
+            sorted.sort_by(f64::total_cmp);
+            let median = sorted[sorted.len() / 2];
+            dep.nfs
+                .iter()
+                .map(|n| opts.nf_costs.get(&n.id).copied().unwrap_or(median))
+                .collect()
+        });
+        let placed = dep.assign_cpus(cpus, weights.as_deref());
+        let shown: Vec<String> = dep
+            .nfs
+            .iter()
+            .zip(&placed)
+            .map(|(nf, cpu)| format!("{}@{cpu}", nf.id))
+            .collect();
+        notes.push(format!(
+            "NF hosts pinned to `resources.cpus` in chain order ({}){}",
+            shown.join(", "),
+            if dep.nfs.len() > cpus.len() {
+                "; more NFs than CPUs, so consecutive NFs share a CPU and wait for packets instead of busy polling"
+            } else {
+                ""
+            }
+        ));
+    }
     let deployment_path = out_dir.join("deployment.json");
     let text = dep.to_json();
     let deployment = Deployment::parse(&text, &deployment_path)?;
@@ -478,6 +510,7 @@ fn lower(
             gid: Some(NF_UID),
             frames: opts.frames_per_nf,
             polling: PollingConfig::default(),
+            cpus: vec![],
         })
         .collect();
     let socket = opts
@@ -538,7 +571,9 @@ fn monitor_daemonset(
                     "containers": [{
                         "name": "monitor",
                         "image": opts.image,
-                        "command": ["flash-rt", "monitor", deployment.display().to_string()],
+                        // NF pods are scheduled (and images pulled) on their own
+                        // time: the DaemonSet's monitor waits for them forever.
+                        "command": ["flash-rt", "monitor", deployment.display().to_string(), "--attach-timeout-ms", "0"],
                         "securityContext": {"privileged": true, "runAsUser": 0},
                         "resources": {
                             "requests": {"cpu": "100m", "memory": mem},

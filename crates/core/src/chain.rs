@@ -246,6 +246,10 @@ pub struct SmartNic {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Resources {
     pub cores: u32,
+    /// CPUs the chain's NF processes may be pinned to (the flash target
+    /// runs NF hosts on them); `None` leaves placement to the kernel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpus: Option<Vec<u32>>,
     pub nic: Nic,
     pub smartnic: Option<SmartNic>,
     /// Location of `resources.nic` in chain.yaml, for placement diagnostics.
@@ -257,6 +261,7 @@ impl Default for Resources {
     fn default() -> Self {
         Resources {
             cores: 2,
+            cpus: None,
             nic: Nic::default(),
             smartnic: None,
             nic_span: None,

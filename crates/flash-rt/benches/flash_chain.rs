@@ -56,8 +56,13 @@
 //! without wakeup coalescing),
 //! `--nf-batch N` (NF host batch size, default 64), `--wake-batch N`
 //! (queued entries that wake a sleeping NF, default 32),
-//! `--wait-when-shared` (with more NF hosts than CPUs, busy-mode NFs
-//! sleep on idle iterations instead of spinning), `--pin-generator`
+//! `--busy-when-shared` (NF hosts sharing a CPU busy-poll anyway, the
+//! runtime's earlier default), `--no-batch-sched` (NF hosts sharing a CPU
+//! stay SCHED_OTHER: woken NFs preempt), `--pin` (NF hosts pinned over the
+//! CPUs in contiguous chain segments), `--lengths 1,8` and `--modes
+//! zero-copy,threads` (a subset), `--rx-coalesce-us N` (receive
+//! moderation of the first NF, 0 = off), `--throughput-only` (skip backpressure
+//! and idle), `--pin-generator`
 //! (throughput runs: generator/sink alone on CPU 0, chain on the rest).
 //! Without `--bench` (which `cargo bench` passes) it assumes
 //! `cargo test` mode and skips. With `NFC_BENCH_OUT` set (by `cargo xtask
@@ -86,6 +91,10 @@ use std::time::Duration;
 const NOBODY: u32 = 65534;
 /// Packets per NF host batch (`monitor.batch_size`; `--nf-batch N`).
 static NF_BATCH: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(64);
+/// `--pin`: pin NF hosts over all CPUs as `nfc build --target flash` does
+/// when chain.yaml lists `resources.cpus` (`Deployment::assign_cpus`);
+/// by default they are left to the scheduler, as the emitter does.
+static PIN_CPUS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// Frames in flight at most (closed loop).
 const WINDOW: u64 = 1024;
 /// Frames per generator send batch.
@@ -237,6 +246,7 @@ fn deployment(
                 gid: Some(NOBODY),
                 frames: 2048,
                 polling,
+                cpus: vec![],
             }
         })
         .collect();
@@ -294,7 +304,7 @@ fn deployment(
         }],
         _ => vec![],
     };
-    Deployment {
+    let mut dep = Deployment {
         version: 1,
         name: format!("bench-{}-{k}", mode.name()),
         monitor: MonitorConfig {
@@ -309,7 +319,12 @@ fn deployment(
         nfs,
         links,
         groups,
+    };
+    if PIN_CPUS.load(std::sync::atomic::Ordering::Relaxed) {
+        let ncpu = std::thread::available_parallelism().map_or(1, |n| n.get());
+        dep.assign_cpus(&(0..ncpu as u32).collect::<Vec<_>>(), None);
     }
+    dep
 }
 
 /// A running chain: namespaces, monitor, NF host processes.
@@ -408,7 +423,26 @@ impl Running {
                 .unwrap_or(0)
         };
         let per = |name: &str| round3(sum(name) as f64 / packets.max(1) as f64);
+        // Packets per batch and sleeps per 1000 packets of each NF, in
+        // deployment order: where in the chain batches shrink.
+        let per_nf: Vec<Value> = st["nfs"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|n| {
+                        let c = |k: &str| n["counters"][k].as_u64().unwrap_or(0) as f64;
+                        json!({
+                            "pkts_per_batch": round(c("batch_packets") / c("batches").max(1.0)),
+                            "sleeps_per_kpkt": round(c("sleeps") * 1e3 / packets.max(1) as f64),
+                            "batch_waits_per_kpkt": round(c("batch_waits") * 1e3 / packets.max(1) as f64),
+                            "rx_timer_sleeps_per_kpkt": round(c("rx_moderated_sleeps") * 1e3 / packets.max(1) as f64),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         json!({
+            "per_nf": per_nf,
             "sleeps": per("sleeps"), "wakeups_sent": per("wakeups_sent"),
             "tx_kicks": per("tx_kicks"), "batches": per("batches"),
             "throttle_sleeps": per("throttle_sleeps"),
@@ -764,6 +798,9 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .and_then(|v| v.parse().ok())
     };
+    if args.iter().any(|a| a == "--pin") {
+        PIN_CPUS.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     if let Some(b) = num_arg("--nf-batch") {
         NF_BATCH.store(b, std::sync::atomic::Ordering::Relaxed);
     }
@@ -774,10 +811,31 @@ fn main() {
         } else {
             num_arg("--wake-batch").unwrap_or(PollingConfig::default().wake_batch)
         },
-        busy_when_shared: no_coalesce || !args.iter().any(|a| a == "--wait-when-shared"),
+        busy_when_shared: no_coalesce || args.iter().any(|a| a == "--busy-when-shared"),
+        batch_sched_when_shared: !args.iter().any(|a| a == "--no-batch-sched"),
+        rx_coalesce_us: num_arg("--rx-coalesce-us")
+            .map_or(PollingConfig::default().rx_coalesce_us, u64::from),
         ..PollingConfig::default()
     };
-    let lengths = [1usize, 2, 4, 8];
+    // `--lengths 1,8` / `--modes zero-copy,threads`: a subset for A/B
+    // experiments (ratios whose operands were not run print as NaN).
+    let list_arg = |name: &str| -> Option<Vec<String>> {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .map(|v| v.split(',').map(str::to_string).collect())
+    };
+    let lengths: Vec<usize> = list_arg("--lengths")
+        .map(|v| v.iter().filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_else(|| vec![1, 2, 4, 8]);
+    let modes: Vec<Mode> = list_arg("--modes")
+        .map(|v| {
+            Mode::ALL
+                .into_iter()
+                .filter(|m| v.iter().any(|x| x == m.name()))
+                .collect()
+        })
+        .unwrap_or_else(|| Mode::ALL.to_vec());
     let t_start = std::time::Instant::now();
     let ncpu = std::thread::available_parallelism()
         .map(|n| n.get())
@@ -836,6 +894,9 @@ fn main() {
     for rep in 0..repeats {
         for (li, &k) in lengths.iter().enumerate() {
             for (mi, &mode) in Mode::ALL.iter().enumerate() {
+                if !modes.contains(&mode) {
+                    continue;
+                }
                 let objects: Vec<(PathBuf, Vec<(String, String)>)> =
                     (0..k).map(|_| (l2fwd.clone(), vec![])).collect();
                 let run = Running::start(mode, &objects, chain_polling);
@@ -885,6 +946,9 @@ fn main() {
     let mut results = vec![];
     let mut table = vec![];
     for (mi, mode) in Mode::ALL.iter().enumerate() {
+        if !modes.contains(mode) {
+            continue;
+        }
         for (li, &k) in lengths.iter().enumerate() {
             let col = |v: &Vec<(f64, f64)>, f: fn(&(f64, f64)) -> f64| {
                 median(&v.iter().map(f).collect::<Vec<_>>())
@@ -932,9 +996,12 @@ fn main() {
     }
     // Ratios of medians within this run.
     let at = |m: Mode, k: usize| -> f64 {
-        let mi = Mode::ALL.iter().position(|x| *x == m).unwrap();
-        let li = lengths.iter().position(|x| *x == k).unwrap();
-        median(&kpps[mi][li])
+        let mi = Mode::ALL.iter().position(|x| *x == m);
+        let li = lengths.iter().position(|x| *x == k);
+        match (mi, li) {
+            (Some(mi), Some(li)) => median(&kpps[mi][li]),
+            _ => f64::NAN,
+        }
     };
     let ratio_rows = [
         (
@@ -999,7 +1066,11 @@ fn main() {
     let mut bp_cpu = vec![];
     let mut bp_rate = vec![];
     let mut bp_rows = vec![];
-    for (name, polling) in [("smart", PollingConfig::default()), ("busy", busy)] {
+    // `--throughput-only` skips the backpressure and idle sections.
+    let extras = !args.iter().any(|a| a == "--throughput-only");
+    let policies = [("smart", PollingConfig::default()), ("busy", busy)];
+    let policies = if extras { &policies[..] } else { &[] };
+    for &(name, polling) in policies {
         let objects = vec![
             (l2fwd.clone(), vec![]),
             (l2fwd.clone(), vec![]),
@@ -1084,8 +1155,9 @@ fn main() {
             }),
         );
     }
-    let cpu_drop = 1.0 - bp_cpu[0] / bp_cpu[1];
-    let rate_ratio = bp_rate[0] / bp_rate[1];
+    let nan = f64::NAN;
+    let cpu_drop = 1.0 - bp_cpu.first().unwrap_or(&nan) / bp_cpu.get(1).unwrap_or(&nan);
+    let rate_ratio = bp_rate.first().unwrap_or(&nan) / bp_rate.get(1).unwrap_or(&nan);
     bp.insert("offered_kpps".into(), round(offered / 1e3));
     bp.insert("slow_nf_spin_ns".into(), json!(spin_ns));
     bp.insert("throughput_smart_over_busy".into(), round3(rate_ratio));
@@ -1097,7 +1169,7 @@ fn main() {
 
     // Idle: a 4-NF zero-copy chain with no traffic.
     let mut idle = serde_json::Map::new();
-    for (name, polling) in [("smart", PollingConfig::default()), ("busy", busy)] {
+    for &(name, polling) in policies {
         let objects: Vec<(PathBuf, Vec<(String, String)>)> =
             (0..4).map(|_| (l2fwd.clone(), vec![])).collect();
         let run = Running::start(Mode::ZeroCopy, &objects, polling);

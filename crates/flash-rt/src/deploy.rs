@@ -177,6 +177,11 @@ pub struct NfSpec {
     /// Smart-polling thresholds for this NF.
     #[serde(default)]
     pub polling: PollingConfig,
+    /// CPUs the NF host's data path runs on (its affinity); empty leaves
+    /// placement to the kernel. CPUs outside the host's allowed set are
+    /// ignored at run time. See [`Deployment::assign_cpus`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cpus: Vec<u32>,
 }
 
 /// Smart polling (FLASH §4.4): sleep in poll() when idle, busy-poll above a
@@ -206,13 +211,29 @@ pub struct PollingConfig {
     /// because an upstream NF is still running (bounds the added latency).
     pub coalesce_us: u64,
     /// Busy-poll (spin, yielding the core, on idle iterations) even when
-    /// the deployment has more NF hosts than CPUs. When false, a busy-mode
-    /// NF on such a host sleeps in poll() on idle iterations and waits for
-    /// its next (coalesced) batch instead. Default true: on the 2-core VM
-    /// the waiting variant measured slower at 4-8 NFs (sleep/wake round
-    /// trips cost more than yields, and woken NFs preempt the traffic
-    /// source), see `benches/flash_chain.rs --wait-when-shared`.
+    /// this NF host shares its CPU with other NF hosts (by the deployment's
+    /// `cpus`, or when NF hosts outnumber the CPUs). Default false: a
+    /// busy-mode NF on a shared CPU sleeps on idle iterations and waits for
+    /// its next (coalesced) batch, since every spin there delays the NF that
+    /// has work (8 NFs on 2 CPUs: 0.29 Mpps spinning vs 0.40 waiting, see
+    /// `benches/flash_chain.rs --busy-when-shared`).
     pub busy_when_shared: bool,
+    /// On a shared CPU (as above, and not busy-polling), run the host under
+    /// SCHED_BATCH: a woken NF then does not preempt the task running on
+    /// its CPU but waits for it to finish its batch or sleep, so packets
+    /// move between NFs a batch, not a packet, per context switch, and an
+    /// upstream NF is not interrupted mid-batch by the one it feeds.
+    pub batch_sched_when_shared: bool,
+    /// Receive interrupt moderation (a NIC's rx-usecs, in software) for an
+    /// NF that reads an interface and waits when idle on a shared CPU: at
+    /// a packet rate above `busy_threshold_pps` it sleeps this long
+    /// (microseconds) on a timer, not on the socket, unless a wake batch
+    /// is already waiting. The kernel otherwise wakes it per packet on
+    /// veth (each transmitted frame runs the receive path at once), and
+    /// those wakeups cost the NF and the sender more than the packets.
+    /// 0 disables; only ever active in busy mode, so it adds no latency at
+    /// low rates.
+    pub rx_coalesce_us: u64,
 }
 
 impl Default for PollingConfig {
@@ -226,7 +247,9 @@ impl Default for PollingConfig {
             never_busy: false,
             wake_batch: 32,
             coalesce_us: 200,
-            busy_when_shared: true,
+            busy_when_shared: false,
+            batch_sched_when_shared: true,
+            rx_coalesce_us: 50,
         }
     }
 }
@@ -403,6 +426,121 @@ impl Deployment {
     pub fn topology(&self) -> Result<Topology, Vec<String>> {
         resolve(self)
     }
+
+    /// NF indices in the order packets meet them: breadth-first from the
+    /// interfaces that feed the chain, following links; NFs no link reaches
+    /// come last, in deployment order.
+    pub fn chain_order(&self, topo: &Topology) -> Vec<usize> {
+        let n = self.nfs.len();
+        let mut seen = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        let mut queue: std::collections::VecDeque<usize> = topo
+            .links
+            .iter()
+            .filter_map(|l| match (l.source, l.dest) {
+                (LinkSource::Iface(_), LinkDest::Nf { nf, .. }) => Some(nf),
+                _ => None,
+            })
+            .collect();
+        while let Some(nf) = queue.pop_front() {
+            if std::mem::replace(&mut seen[nf], true) {
+                continue;
+            }
+            order.push(nf);
+            queue.extend(topo.links.iter().filter_map(|l| match (l.source, l.dest) {
+                (LinkSource::Nf { nf: from, .. }, LinkDest::Nf { nf: to, .. }) if from == nf => {
+                    Some(to)
+                }
+                _ => None,
+            }));
+        }
+        order.extend((0..n).filter(|&i| !seen[i]));
+        order
+    }
+
+    /// Pin NF hosts to `cpus` (FLASH runs every NF on its own core). With
+    /// at least as many CPUs as NFs each NF gets one CPU to itself, in chain
+    /// order. With fewer, the chain is cut into contiguous runs of NFs, one
+    /// run per CPU, balanced by `weights` (relative per-packet cost of each
+    /// NF, deployment order; equal when `None`): consecutive NFs then hand
+    /// packets over on one core, where the frame is still in that core's
+    /// cache and a wakeup needs no cross-CPU interrupt, and a packet changes
+    /// cores at most `cpus.len() - 1` times. Returns the CPU of each NF.
+    pub fn assign_cpus(&mut self, cpus: &[u32], weights: Option<&[f64]>) -> Vec<u32> {
+        let Ok(topo) = self.topology() else {
+            return vec![];
+        };
+        if cpus.is_empty() {
+            return vec![];
+        }
+        let order = self.chain_order(&topo);
+        let w: Vec<f64> = order
+            .iter()
+            .map(|&i| {
+                weights
+                    .and_then(|w| w.get(i).copied())
+                    .filter(|x| x.is_finite() && *x > 0.0)
+                    .unwrap_or(1.0)
+            })
+            .collect();
+        let slot = contiguous_runs(&w, cpus.len());
+        let mut out = vec![0; self.nfs.len()];
+        for (pos, &nf) in order.iter().enumerate() {
+            let cpu = cpus[slot[pos]];
+            self.nfs[nf].cpus = vec![cpu];
+            out[nf] = cpu;
+        }
+        out
+    }
+}
+
+/// Split a sequence of positive weights into at most `parts` contiguous
+/// runs minimising the heaviest run (linear partition, exact DP: chains
+/// are short). Returns the run index of each element; with `parts >=
+/// weights.len()` every element gets its own run.
+pub fn contiguous_runs(weights: &[f64], parts: usize) -> Vec<usize> {
+    let n = weights.len();
+    if n == 0 || parts == 0 {
+        return vec![0; n];
+    }
+    if parts >= n {
+        return (0..n).collect();
+    }
+    let mut prefix = vec![0.0; n + 1];
+    for (i, w) in weights.iter().enumerate() {
+        prefix[i + 1] = prefix[i] + w;
+    }
+    // best[p][i]: the heaviest run when the first i elements form p runs;
+    // cut[p][i]: where the last of those runs starts.
+    let inf = f64::INFINITY;
+    let mut best = vec![vec![inf; n + 1]; parts + 1];
+    let mut cut = vec![vec![0usize; n + 1]; parts + 1];
+    best[0][0] = 0.0;
+    for p in 1..=parts {
+        for i in 1..=n {
+            for j in (p - 1)..i {
+                let cost = best[p - 1][j].max(prefix[i] - prefix[j]);
+                // Ties go to the later cut, so the last run stays lighter:
+                // its last NF transmits to the interface, which (copy mode)
+                // costs more than the ring hand-offs weights usually omit.
+                if cost <= best[p][i] {
+                    best[p][i] = cost;
+                    cut[p][i] = j;
+                }
+            }
+        }
+    }
+    let mut run = vec![0; n];
+    let (mut i, mut p) = (n, parts);
+    while p > 0 && i > 0 {
+        let j = cut[p][i];
+        for r in run.iter_mut().take(i).skip(j) {
+            *r = p - 1;
+        }
+        i = j;
+        p -= 1;
+    }
+    run
 }
 
 /// Source of a resolved link.
@@ -971,5 +1109,57 @@ links:
         assert_eq!(t.sockets[1].shares_with, Some(0));
         assert_eq!(t.frame_owner(0, 4095), Some(0));
         assert_eq!(t.frame_owner(0, 4096), Some(1));
+    }
+
+    /// (weights, parts) -> run of each element.
+    #[test]
+    fn contiguous_runs_minimise_the_heaviest_run() {
+        let cases: &[(&[f64], usize, &[usize])] = &[
+            (&[1.0; 8], 2, &[0, 0, 0, 0, 1, 1, 1, 1]),
+            (&[1.0; 8], 3, &[0, 0, 0, 1, 1, 1, 2, 2]),
+            (&[1.0; 3], 2, &[0, 0, 1]),
+            (&[1.0; 2], 4, &[0, 1]),
+            (&[5.0, 1.0, 1.0, 1.0, 1.0, 1.0], 2, &[0, 1, 1, 1, 1, 1]),
+            (
+                &[3.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+                2,
+                &[0, 0, 0, 1, 1, 1, 1, 1],
+            ),
+            (&[1.0, 1.0, 1.0, 1.0, 1.0, 6.0], 2, &[0, 0, 0, 0, 0, 1]),
+            (&[1.0; 5], 1, &[0, 0, 0, 0, 0]),
+            (&[], 2, &[]),
+        ];
+        for (w, parts, expect) in cases {
+            assert_eq!(&contiguous_runs(w, *parts), expect, "{w:?} into {parts}");
+        }
+    }
+
+    #[test]
+    fn cpus_follow_chain_order_not_deployment_order() {
+        // Deployment order c, a, b; packets meet a, b, c.
+        let text = BASE
+            .replace("nfs:\n", "nfs:\n  - {id: c, object: /x/c.so}\n")
+            .replace(
+                "  - {from: {nf: b}, to: {iface: out}}",
+                "  - {from: {nf: b}, to: {nf: c}}\n  - {from: {nf: c}, to: {iface: out}}",
+            )
+            .replace("nfs: [a, b]", "nfs: [a, b, c]");
+        let mut dep = Deployment::parse(&text, Path::new("d.yaml")).unwrap();
+        let topo = dep.topology().unwrap();
+        assert_eq!(dep.chain_order(&topo), vec![1, 2, 0]);
+        assert_eq!(dep.assign_cpus(&[4, 6], None), vec![6, 4, 4]);
+        assert_eq!(dep.nfs[1].cpus, vec![4]);
+        // A heavy last NF gets a CPU to itself either way; a heavy first NF
+        // moves the cut.
+        assert_eq!(
+            dep.assign_cpus(&[4, 6], Some(&[1.0, 9.0, 1.0])),
+            vec![6, 4, 6]
+        );
+        // Enough CPUs: one each, in chain order.
+        assert_eq!(dep.assign_cpus(&[0, 1, 2, 3], None), vec![2, 0, 1]);
+        // Round trip keeps the pinning; an unpinned NF serialises without it.
+        let back = Deployment::parse(&dep.to_json(), Path::new("d.json")).unwrap();
+        assert_eq!(back.nfs[0].cpus, vec![2]);
+        assert!(!BASE.contains("cpus"));
     }
 }

@@ -22,12 +22,19 @@ struct Running {
     _dir: tempfile::TempDir,
 }
 
-fn start_chain(k: usize, zero_copy: bool) -> Running {
+/// NF keys of the default test chains: interrupt mode only.
+const NEVER_BUSY: &str = "polling: {never_busy: true}";
+
+fn start_chain(k: usize, zero_copy: bool, nf_keys: &str) -> Running {
     let dir = open_tempdir();
     let so = build_l2fwd(dir.path());
     let sock = dir.path().join("mon.sock");
     let dep = dir.path().join("deploy.yaml");
-    std::fs::write(&dep, chain_yaml(k, zero_copy, &so, &sock, NOBODY, "vi1")).unwrap();
+    std::fs::write(
+        &dep,
+        chain_yaml_with(k, zero_copy, &so, &sock, NOBODY, "vi1", nf_keys),
+    )
+    .unwrap();
     let topo = Topo::new();
     let monitor = spawn_monitor(&topo.dut.name, &dep);
     assert!(
@@ -71,9 +78,14 @@ fn stats(dep: &std::path::Path) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Run a chain of `k` NFs and check every frame end to end.
-fn check_chain(k: usize, zero_copy: bool, n: u32) {
-    let r = start_chain(k, zero_copy);
+/// Run a chain of `k` NFs and check every frame end to end; returns the
+/// monitor's stats taken after the exchange.
+fn check_chain(k: usize, zero_copy: bool, n: u32) -> serde_json::Value {
+    check_chain_with(k, zero_copy, n, NEVER_BUSY)
+}
+
+fn check_chain_with(k: usize, zero_copy: bool, n: u32, nf_keys: &str) -> serde_json::Value {
+    let r = start_chain(k, zero_copy, nf_keys);
     let got = in_netns(&r.topo.peer.name.clone(), move || {
         let (tx, _) = packet_socket("vi0");
         let (rx, _) = packet_socket("vo0");
@@ -125,40 +137,55 @@ fn check_chain(k: usize, zero_copy: bool, n: u32) {
         !r.topo.dut_link("vi1").contains("xdp"),
         "XDP left attached after monitor exit"
     );
+    st
 }
 
 #[test]
 fn netns_chain_1() {
     if root_or_skip("netns_chain_1") {
-        check_chain(1, true, 400);
+        let _ = check_chain(1, true, 400);
     }
 }
 
 #[test]
 fn netns_chain_2_zero_copy() {
     if root_or_skip("netns_chain_2_zero_copy") {
-        check_chain(2, true, 400);
+        let _ = check_chain(2, true, 400);
     }
 }
 
 #[test]
 fn netns_chain_4_zero_copy() {
     if root_or_skip("netns_chain_4_zero_copy") {
-        check_chain(4, true, 400);
+        let _ = check_chain(4, true, 400);
     }
 }
 
 #[test]
 fn netns_chain_2_single_copy() {
     if root_or_skip("netns_chain_2_single_copy") {
-        check_chain(2, false, 400);
+        let _ = check_chain(2, false, 400);
     }
 }
 
 #[test]
 fn netns_chain_4_single_copy() {
     if root_or_skip("netns_chain_4_single_copy") {
-        check_chain(4, false, 400);
+        let _ = check_chain(4, false, 400);
+    }
+}
+
+#[test]
+fn netns_chain_8_zero_copy() {
+    if root_or_skip("netns_chain_8_zero_copy") {
+        let _ = check_chain(8, true, 200);
+    }
+}
+
+#[test]
+fn netns_chain_8_single_copy() {
+    if root_or_skip("netns_chain_8_single_copy") {
+        let _ = check_chain(8, false, 200);
     }
 }
 
@@ -228,4 +255,30 @@ fn netns_wrong_uid_is_refused() {
     );
     assert!(monitor.stop().success());
     assert!(!sock.exists(), "socket file left behind");
+}
+
+/// Four NFs pinned to one CPU with smart polling that goes busy at once:
+/// each host sees it shares its CPU, so in busy mode it sleeps on idle
+/// iterations (SCHED_BATCH) instead of spinning, and the first NF, which
+/// reads the interface, takes its receive-moderation timer sleeps. Every
+/// frame must still arrive in order.
+#[test]
+fn netns_chain_4_sharing_one_cpu() {
+    if !root_or_skip("netns_chain_4_sharing_one_cpu") {
+        return;
+    }
+    let keys = "cpus: [0], polling: {busy_threshold_pps: 1, window_us: 100, busy_timeout_us: 200000, rx_coalesce_us: 50}";
+    let st = check_chain_with(4, true, 400, keys);
+    for i in 0..4 {
+        let c = &st["nfs"][i]["counters"];
+        assert!(
+            c["to_busy"].as_u64().unwrap() > 0,
+            "nf{i} never busy: {c:#}"
+        );
+    }
+    let c0 = &st["nfs"][0]["counters"];
+    assert!(
+        c0["rx_moderated_sleeps"].as_u64().unwrap() > 0,
+        "nf0 never slept on its receive-moderation timer: {c0:#}"
+    );
 }

@@ -161,6 +161,7 @@ fn deployment(chain: &ExecChain, n_ports: &[usize], zero_copy: bool, sock: &Path
                     never_busy: true,
                     ..PollingConfig::default()
                 },
+                cpus: vec![],
             })
             .collect(),
         links,

@@ -129,7 +129,7 @@ const TOP_KEYS: &[&str] = &[
 ];
 const NF_KEYS: &[&str] = &["id", "nf", "source", "framework", "config", "sharing"];
 const EDGE_KEYS: &[&str] = &["from", "to", "port"];
-const RES_KEYS: &[&str] = &["cores", "nic", "smartnic"];
+const RES_KEYS: &[&str] = &["cores", "cpus", "nic", "smartnic"];
 const NIC_KEYS: &[&str] = &[
     "name",
     "queues",
@@ -835,6 +835,33 @@ impl<'a> ChainParser<'a> {
                     if let Some(c) = self.uint(v, "`cores`", 1, 1024) {
                         res.cores = c as u32;
                     }
+                }
+                "cpus" => {
+                    let Some(items) = v.as_seq() else {
+                        self.err(
+                            "E0003",
+                            v,
+                            "`cpus` must be a list of CPU numbers, e.g. [2, 3]",
+                        );
+                        continue;
+                    };
+                    if items.is_empty() {
+                        self.err("E0031", v, "`cpus` is empty: NFs would have no CPU to run on")
+                            .hint = Some("list at least one CPU, or drop `cpus` to leave placement to the kernel".into());
+                        continue;
+                    }
+                    let mut cpus: Vec<u32> = vec![];
+                    for item in items {
+                        let Some(c) = self.uint(item, "a CPU number", 0, 1023) else {
+                            continue;
+                        };
+                        if cpus.contains(&(c as u32)) {
+                            self.err("E0031", item, format!("CPU {c} is listed twice"));
+                            continue;
+                        }
+                        cpus.push(c as u32);
+                    }
+                    res.cpus = Some(cpus);
                 }
                 "nic" => {
                     res.nic_span = Some(self.span(v));

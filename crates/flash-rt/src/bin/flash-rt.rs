@@ -1,7 +1,9 @@
 //! `flash-rt`: the command-line front end of the on-line runtime.
 //!
 //! - `flash-rt monitor <deployment>` (root): set up UMEMs, sockets and XDP,
-//!   serve NF hosts until SIGINT/SIGTERM, then clean up.
+//!   serve NF hosts until SIGINT/SIGTERM, then clean up. If some NF has not
+//!   attached within `--attach-timeout-ms` (default 10000; 0 waits forever)
+//!   it cleans up and exits 1 naming every such NF.
 //! - `flash-rt nf <deployment> <nf-id>` (unprivileged): attach to the
 //!   monitor and run one NF until SIGINT/SIGTERM.
 //! - `flash-rt stats <deployment>`: print the monitor's counters as JSON.
@@ -14,7 +16,7 @@
 use clap::{Parser, Subcommand};
 use flash_rt::deploy::Deployment;
 use flash_rt::monitor::protocol::{request, Request, Response};
-use flash_rt::monitor::{Monitor, MonitorOptions};
+use flash_rt::monitor::{Monitor, MonitorError, MonitorOptions};
 use flash_rt::xdp::FlashError;
 use std::io::Write;
 use std::os::fd::{AsFd, OwnedFd};
@@ -35,6 +37,10 @@ enum Cmd {
         /// Bind AF_XDP sockets with XDP_ZEROCOPY (drivers that support it; not veth).
         #[arg(long)]
         zerocopy: bool,
+        /// Every NF must attach within this many milliseconds of the monitor
+        /// starting, or the monitor cleans up and exits 1 (0: wait forever).
+        #[arg(long, default_value_t = flash_rt::monitor::DEFAULT_ATTACH_TIMEOUT.as_millis() as u64)]
+        attach_timeout_ms: u64,
     },
     /// Run one NF of a deployment (unprivileged).
     Nf {
@@ -78,6 +84,7 @@ fn run(cli: Cli) -> Result<(), (i32, String)> {
         Cmd::Monitor {
             deployment,
             zerocopy,
+            attach_timeout_ms,
         } => {
             let d = Deployment::load(&deployment).map_err(|e| (1, e.to_string()))?;
             let stop = stop_fd().map_err(|e| (2, e.to_string()))?;
@@ -85,6 +92,8 @@ fn run(cli: Cli) -> Result<(), (i32, String)> {
                 d,
                 &MonitorOptions {
                     zerocopy,
+                    attach_timeout: (attach_timeout_ms > 0)
+                        .then(|| std::time::Duration::from_millis(attach_timeout_ms)),
                     ..Default::default()
                 },
             )
@@ -105,7 +114,10 @@ fn run(cli: Cli) -> Result<(), (i32, String)> {
             });
             drop(m);
             eprintln!("flash-rt monitor: stopped, XDP detached");
-            r.map_err(fail)
+            r.map_err(|e| match e {
+                MonitorError::Flash(e) => fail(e),
+                e => (1, e.to_string()),
+            })
         }
         Cmd::Nf {
             deployment,

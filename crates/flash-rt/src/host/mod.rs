@@ -16,8 +16,10 @@
 //!    destination);
 //! 6. let the smart poller decide: spin (yielding the core on idle
 //!    iterations), or sleep in poll() on the RX socket, this NF's eventfd
-//!    and the stop fd. With `PollingConfig::busy_when_shared` off and more
-//!    NF hosts than CPUs, a busy-mode NF sleeps on idle iterations too.
+//!    and the stop fd. A busy-mode NF that shares its CPU with other NF
+//!    hosts (pinned together by the deployment, or more hosts than CPUs)
+//!    sleeps on idle iterations too and runs under SCHED_BATCH, unless
+//!    `PollingConfig::busy_when_shared` says otherwise.
 //!
 //! Wakeups are coalesced like NAPI interrupts: an enqueue wakes a sleeping
 //! NF only once its inbox (or free-buffer return ring) holds a wake batch
@@ -736,11 +738,27 @@ impl NfHost {
                 .unwrap_or((0, None));
         let mut handled_total: u64 = 0;
         let mut iter: u64 = 0;
-        // Busy polling pays only while NF hosts do not outnumber the CPUs.
-        let cpus = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1);
-        let wait_when_idle = !cfg.busy_when_shared && self.dep.nfs.len() > cpus;
+        // Pin the data path where the deployment says; busy polling pays
+        // only on a CPU this NF does not share with another NF host (known
+        // from the deployment's pinning, else assumed when NF hosts
+        // outnumber the CPUs).
+        let pinned = pin_current_thread(&self.dep.nfs[me].cpus);
+        let shares_cpu = if pinned.is_empty() {
+            let cpus = std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1);
+            self.dep.nfs.len() > cpus
+        } else {
+            self.dep
+                .nfs
+                .iter()
+                .enumerate()
+                .any(|(i, o)| i != me && o.cpus.iter().any(|c| pinned.contains(c)))
+        };
+        let wait_when_idle = !cfg.busy_when_shared && shares_cpu;
+        if wait_when_idle && cfg.batch_sched_when_shared {
+            set_batch_policy();
+        }
         self.fabric.mode(me).store(0, Ordering::Relaxed);
         loop {
             iter += 1;
@@ -906,7 +924,9 @@ impl NfHost {
                             // that has work, so wait for the next batch.
                             self.reclaim(&mut scratch);
                             self.refill();
-                            if self.sleep(rx_sock, stop, cfg.idle_poll_ms)? {
+                            let moderate = (cfg.rx_coalesce_us > 0 && rx_sock.is_some())
+                                .then_some(cfg.rx_coalesce_us);
+                            if self.sleep(rx_sock, stop, cfg.idle_poll_ms, moderate)? {
                                 break;
                             }
                         } else {
@@ -935,7 +955,7 @@ impl NfHost {
                     }
                     self.reclaim(&mut scratch);
                     self.refill();
-                    if self.sleep(rx_sock, stop, cfg.idle_poll_ms)? {
+                    if self.sleep(rx_sock, stop, cfg.idle_poll_ms, None)? {
                         break;
                     }
                 }
@@ -982,12 +1002,15 @@ impl NfHost {
         any
     }
 
-    /// Block until woken; returns true when asked to stop.
+    /// Block until woken; returns true when asked to stop. With
+    /// `rx_moderation_us`, the RX socket does not wake this NF: it sleeps
+    /// that long on a timer unless a wake batch already waits there.
     fn sleep(
         &mut self,
         rx_sock: Option<usize>,
         stop: BorrowedFd<'_>,
         idle_poll_ms: u32,
+        rx_moderation_us: Option<u64>,
     ) -> Result<bool> {
         let me = self.me;
         self.fabric.sleeping(me).store(1, Ordering::SeqCst);
@@ -1002,14 +1025,23 @@ impl NfHost {
         // A partial batch may wait for more while another NF runs: that NF
         // wakes this one when the batch fills or when it goes idle itself
         // (it sees our sleeping flag: both sides store, fence, then load).
-        let ready = rx_sock.is_some_and(|s| self.socks[s].rings.rx.has_entries())
-            || batch_ready
-            || (partial && !self.peer_running());
+        let rx_waiting = rx_sock.map_or(0, |s| self.socks[s].rings.rx.waiting() as usize);
+        let rx_ready = match rx_moderation_us {
+            Some(_) => rx_waiting >= self.wake_at(self.dep.monitor.ring_size as usize),
+            None => rx_waiting > 0,
+        };
+        let ready = rx_ready || batch_ready || (partial && !self.peer_running());
         let mut stopped = false;
         if !ready {
             let timeout = if partial {
                 self.count(NfCounter::BatchWaits, 1);
                 let us = self.dep.nfs[me].polling.coalesce_us;
+                libc::timespec {
+                    tv_sec: (us / 1_000_000) as libc::time_t,
+                    tv_nsec: ((us % 1_000_000) * 1000) as libc::c_long,
+                }
+            } else if let Some(us) = rx_moderation_us {
+                self.count(NfCounter::RxModeratedSleeps, 1);
                 libc::timespec {
                     tv_sec: (us / 1_000_000) as libc::time_t,
                     tv_nsec: ((us % 1_000_000) * 1000) as libc::c_long,
@@ -1033,7 +1065,7 @@ impl NfHost {
                     revents: 0,
                 },
             ];
-            if let Some(s) = rx_sock {
+            if let Some(s) = rx_sock.filter(|_| rx_moderation_us.is_none()) {
                 fds.push(libc::pollfd {
                     fd: self.socks[s].rings.fd,
                     events: libc::POLLIN,
@@ -1137,6 +1169,45 @@ fn readable(fd: BorrowedFd<'_>, timeout_ms: i32) -> bool {
     };
     // SAFETY: one valid pollfd.
     unsafe { libc::poll(&mut p, 1, timeout_ms) > 0 && p.revents != 0 }
+}
+
+/// Put the calling thread under SCHED_BATCH (allowed unprivileged; nice
+/// value kept): its wakeups no longer preempt the running task.
+fn set_batch_policy() {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: valid parameter block for the calling thread (pid 0).
+    unsafe { libc::sched_setscheduler(0, libc::SCHED_BATCH, &param) };
+}
+
+/// Restrict the calling thread to `cpus` (those of them it may use);
+/// returns the CPUs it now runs on, empty when nothing was pinned (no CPUs
+/// asked for, none of them allowed, or the call failed).
+fn pin_current_thread(cpus: &[u32]) -> Vec<u32> {
+    if cpus.is_empty() {
+        return vec![];
+    }
+    // SAFETY: zeroed cpu_set_t is a valid empty set; the calls get its size.
+    unsafe {
+        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed) != 0 {
+            return vec![];
+        }
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        let mut used = vec![];
+        for &c in cpus {
+            let c = c as usize;
+            if c < libc::CPU_SETSIZE as usize && libc::CPU_ISSET(c, &allowed) {
+                libc::CPU_SET(c, &mut set);
+                used.push(c as u32);
+            }
+        }
+        if used.is_empty()
+            || libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0
+        {
+            return vec![];
+        }
+        used
+    }
 }
 
 /// Monotonic clock in nanoseconds.

@@ -45,6 +45,7 @@ pub const NF_COUNTERS: &[&str] = &[
     "frames_recovered",
     "wakeups_deferred",
     "batch_waits",
+    "rx_moderated_sleeps",
 ];
 
 /// Index of a counter in [`NF_COUNTERS`].
@@ -76,6 +77,8 @@ pub enum NfCounter {
     WakeupsDeferred,
     /// Sleeps taken on a partial batch while an upstream NF was running.
     BatchWaits,
+    /// Sleeps on a timer instead of the RX socket (interrupt moderation).
+    RxModeratedSleeps,
 }
 
 /// Per-link counters.

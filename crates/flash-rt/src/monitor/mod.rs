@@ -7,6 +7,14 @@
 //! deployment. It also answers stats requests from the shared counters and
 //! the sockets' kernel statistics. Dropping a [`Monitor`] detaches the XDP
 //! programs and removes the socket file.
+//!
+//! Every NF must attach once within the attach deadline
+//! ([`MonitorOptions::attach_timeout`]); otherwise [`Monitor::run`] ends with
+//! [`MonitorError::NeverAttached`] naming each NF that never did, and a host
+//! the caller started ([`Monitor::watch_host`]) that exits before attaching
+//! ends it at once with [`MonitorError::HostExited`]. An NF that attached
+//! and later died is not an error: the monitor recovers its rings and waits
+//! for a restarted host.
 
 pub mod protocol;
 
@@ -21,6 +29,70 @@ use serde_json::json;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// The attach deadline [`MonitorOptions::default`] uses.
+pub const DEFAULT_ATTACH_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why [`Monitor::run`] ended other than by its stop fd.
+#[derive(Debug, thiserror::Error)]
+pub enum MonitorError {
+    /// A system call of the monitor itself failed (e.g. poll).
+    #[error(transparent)]
+    Flash(#[from] FlashError),
+    /// Some NFs had not attached once when the attach deadline passed.
+    #[error(
+        "{} never attached within {} ms: is each one's host running (`flash-rt nf <deployment> <id>`), as that uid, and can it reach the monitor socket {}?",
+        describe_pending(.nfs),
+        .timeout.as_millis(),
+        .socket.display()
+    )]
+    NeverAttached {
+        /// The deadline that passed.
+        timeout: Duration,
+        /// Every NF that never attached, in deployment order.
+        nfs: Vec<PendingNf>,
+        /// The monitor socket the hosts should have connected to.
+        socket: PathBuf,
+    },
+    /// A host process the caller started for an NF exited before the NF
+    /// attached.
+    #[error("the host of NF `{nf}` (pid {pid}) {status} before attaching to the monitor")]
+    HostExited {
+        /// NF id.
+        nf: String,
+        /// The host's pid.
+        pid: u32,
+        /// How it ended: `exited with status 1`, `was killed by signal 9`, ...
+        status: String,
+    },
+}
+
+/// An NF that has not attached, with the user the deployment expects its
+/// host to run as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingNf {
+    /// NF id.
+    pub id: String,
+    /// The uid its host must run as (None: root or the monitor's own uid).
+    pub uid: Option<u32>,
+}
+
+impl std::fmt::Display for PendingNf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.uid {
+            Some(uid) => write!(f, "`{}` (uid {uid})", self.id),
+            None => write!(f, "`{}` (root)", self.id),
+        }
+    }
+}
+
+/// `NF `a` (uid 1)` or `NFs `a` (uid 1), `b` (uid 1)`.
+fn describe_pending(nfs: &[PendingNf]) -> String {
+    let list: Vec<String> = nfs.iter().map(PendingNf::to_string).collect();
+    let noun = if nfs.len() == 1 { "NF" } else { "NFs" };
+    format!("{noun} {}", list.join(", "))
+}
 
 /// Options that are not part of the deployment.
 #[derive(Debug, Clone)]
@@ -29,6 +101,9 @@ pub struct MonitorOptions {
     pub socket_mode: u32,
     /// Bind sockets with XDP_ZEROCOPY (fails on veth) instead of copy mode.
     pub zerocopy: bool,
+    /// How long after [`Monitor::run`] starts every NF must have attached
+    /// once (None: wait forever).
+    pub attach_timeout: Option<Duration>,
 }
 
 impl Default for MonitorOptions {
@@ -36,6 +111,7 @@ impl Default for MonitorOptions {
         MonitorOptions {
             socket_mode: 0o666,
             zerocopy: false,
+            attach_timeout: Some(DEFAULT_ATTACH_TIMEOUT),
         }
     }
 }
@@ -62,6 +138,12 @@ pub struct Monitor {
     monitor_uid: u32,
     /// pidfd of the host process attached as each NF (None while detached).
     watch: Vec<Option<OwnedFd>>,
+    /// Whether each NF has attached at least once.
+    attached_once: Vec<bool>,
+    /// Host processes the caller started, per NF: pid and pidfd, watched
+    /// until the NF first attaches.
+    launched: Vec<Option<(u32, OwnedFd)>>,
+    attach_timeout: Option<Duration>,
 }
 
 impl std::fmt::Debug for Monitor {
@@ -185,7 +267,39 @@ impl Monitor {
             socket_path,
             monitor_uid,
             watch: (0..n_nfs).map(|_| None).collect(),
+            attached_once: vec![false; n_nfs],
+            launched: (0..n_nfs).map(|_| None).collect(),
+            attach_timeout: opts.attach_timeout,
         })
+    }
+
+    /// Watch the host process `pid` the caller started for NF `nf`: if it
+    /// exits before that NF has attached, [`Monitor::run`] ends with
+    /// [`MonitorError::HostExited`]. Best left to the process's parent,
+    /// which can read its exit status.
+    pub fn watch_host(&mut self, nf: &str, pid: u32) -> Result<()> {
+        let i = self
+            .dep
+            .nf_index(nf)
+            .ok_or_else(|| FlashError::UnknownNf(nf.to_string()))?;
+        let fd =
+            pidfd(pid as i32).ok_or_else(|| FlashError::last_os(format!("pidfd_open({pid})")))?;
+        self.launched[i] = Some((pid, fd));
+        Ok(())
+    }
+
+    /// The NFs that have never attached, in deployment order.
+    pub fn pending(&self) -> Vec<PendingNf> {
+        self.dep
+            .nfs
+            .iter()
+            .zip(&self.attached_once)
+            .filter(|(_, &a)| !a)
+            .map(|(nf, _)| PendingNf {
+                id: nf.id.clone(),
+                uid: nf.uid,
+            })
+            .collect()
     }
 
     /// The deployment being served.
@@ -207,8 +321,16 @@ impl Monitor {
 
     /// Serve NF hosts and stats clients until `stop` becomes readable (e.g. a
     /// signalfd for SIGINT/SIGTERM). Per-client failures are returned through
-    /// `log` and do not stop the monitor.
-    pub fn run(&mut self, stop: BorrowedFd<'_>, log: &mut dyn FnMut(String)) -> Result<()> {
+    /// `log` and do not stop the monitor. Ends with an error when an NF has
+    /// not attached once by the attach deadline (counted from this call), or
+    /// when a host registered with [`Monitor::watch_host`] exits before its
+    /// NF attached.
+    pub fn run(
+        &mut self,
+        stop: BorrowedFd<'_>,
+        log: &mut dyn FnMut(String),
+    ) -> std::result::Result<(), MonitorError> {
+        let deadline = self.attach_timeout.map(|t| (t, Instant::now() + t));
         loop {
             let mut fds = vec![
                 libc::pollfd {
@@ -234,8 +356,36 @@ impl Monitor {
                     });
                 }
             }
+            let hosts: Vec<usize> = (0..self.launched.len())
+                .filter(|&i| self.launched[i].is_some() && !self.attached_once[i])
+                .collect();
+            for &i in &hosts {
+                if let Some((_, fd)) = &self.launched[i] {
+                    fds.push(libc::pollfd {
+                        fd: fd.as_raw_fd(),
+                        events: libc::POLLIN,
+                        revents: 0,
+                    });
+                }
+            }
+            let all_attached = self.attached_once.iter().all(|&a| a);
+            let timeout_ms = match deadline {
+                Some((timeout, at)) if !all_attached => {
+                    let left = at.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Err(MonitorError::NeverAttached {
+                            timeout,
+                            nfs: self.pending(),
+                            socket: self.socket_path.clone(),
+                        });
+                    }
+                    // Round up so the wake-up is never before the deadline.
+                    left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32
+                }
+                _ => -1,
+            };
             // SAFETY: fds is a valid array.
-            let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) };
+            let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
             if rc < 0 {
                 let e = std::io::Error::last_os_error();
                 if e.raw_os_error() == Some(libc::EINTR) {
@@ -244,7 +394,8 @@ impl Monitor {
                 return Err(FlashError::Sys {
                     what: "poll on monitor socket".into(),
                     source: e,
-                });
+                }
+                .into());
             }
             for (k, &nf) in watched.iter().enumerate() {
                 if fds[2 + k].revents != 0 {
@@ -273,6 +424,21 @@ impl Monitor {
                 set_timeout(conn.as_raw_fd(), 2);
                 if let Some(msg) = self.serve(conn.as_raw_fd()) {
                     log(msg);
+                }
+            }
+            // A started host that died before its NF attached (checked after
+            // serving, so a host that attached and then exited is not one).
+            let base = 2 + watched.len();
+            for (k, &nf) in hosts.iter().enumerate() {
+                if fds[base + k].revents == 0 || self.attached_once[nf] {
+                    continue;
+                }
+                if let Some((pid, fd)) = self.launched[nf].take() {
+                    return Err(MonitorError::HostExited {
+                        nf: self.dep.nfs[nf].id.clone(),
+                        pid,
+                        status: exit_status(fd.as_raw_fd()),
+                    });
                 }
             }
         }
@@ -424,6 +590,8 @@ impl Monitor {
             .pid(nf)
             .store(cred.pid as u64, Ordering::Release);
         self.watch[nf] = pidfd(cred.pid);
+        self.attached_once[nf] = true;
+        self.launched[nf] = None;
         Ok((Grant { nf, fds: roles }, fds, ro_fds))
     }
 
@@ -561,6 +729,29 @@ fn pidfd(pid: i32) -> Option<OwnedFd> {
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
     // SAFETY: a fresh fd on success.
     (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
+}
+
+/// How the child behind `pidfd` ended, read without reaping it (its parent
+/// still waits for it): `exited with status N` or `was killed by signal N`.
+fn exit_status(pidfd: RawFd) -> String {
+    // SAFETY: zeroed siginfo_t is a valid out-parameter.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: valid out-parameter; WNOWAIT leaves the child to its owner.
+    let rc = unsafe {
+        libc::waitid(
+            libc::P_PIDFD,
+            pidfd as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOWAIT | libc::WNOHANG,
+        )
+    };
+    // SAFETY: si_status is valid for SIGCHLD-type siginfo filled by waitid.
+    let status = unsafe { info.si_status() };
+    match (rc, info.si_code) {
+        (0, libc::CLD_EXITED) => format!("exited with status {status}"),
+        (0, libc::CLD_KILLED | libc::CLD_DUMPED) => format!("was killed by signal {status}"),
+        _ => "exited".to_string(),
+    }
 }
 
 fn xdp_statistics(fd: RawFd) -> Option<libc::xdp_statistics> {

@@ -187,6 +187,13 @@ impl<T: Copy> KernelRing<T> {
         unsafe { (*self.consumer).load(Ordering::Acquire) }
     }
 
+    /// Entries waiting for the consumer.
+    pub fn waiting(&mut self) -> u32 {
+        // SAFETY: live mapping.
+        self.cached_prod = unsafe { (*self.producer).load(Ordering::Acquire) };
+        self.cached_prod.wrapping_sub(self.cached_cons)
+    }
+
     /// Whether the consumer side has entries waiting.
     pub fn has_entries(&mut self) -> bool {
         // SAFETY: live mapping.

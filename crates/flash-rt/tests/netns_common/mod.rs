@@ -352,6 +352,28 @@ pub fn chain_yaml(
     uid: u32,
     in_ifname: &str,
 ) -> String {
+    chain_yaml_with(
+        k,
+        zero_copy,
+        so,
+        sock,
+        uid,
+        in_ifname,
+        "polling: {never_busy: true}",
+    )
+}
+
+/// [`chain_yaml`] with `nf_keys` (YAML flow-map entries, e.g. polling and
+/// cpus) on every NF instead of never-busy polling.
+pub fn chain_yaml_with(
+    k: usize,
+    zero_copy: bool,
+    so: &Path,
+    sock: &Path,
+    uid: u32,
+    in_ifname: &str,
+    nf_keys: &str,
+) -> String {
     let mut y = format!(
         "version: 1\nname: chain{k}\nmonitor:\n  socket: {}\n  xdp_mode: auto\n  interfaces:\n    - {{name: in, ifname: {in_ifname}}}\n    - {{name: out, ifname: vo1}}\nnfs:\n",
         sock.display()
@@ -359,7 +381,7 @@ pub fn chain_yaml(
     for i in 0..k {
         let (d, s) = nf_macs(i);
         y += &format!(
-            "  - {{id: nf{i}, object: {}, uid: {uid}, gid: {uid}, frames: 1024, config: {{dst_mac: \"{}\", src_mac: \"{}\"}}, polling: {{never_busy: true}}}}\n",
+            "  - {{id: nf{i}, object: {}, uid: {uid}, gid: {uid}, frames: 1024, config: {{dst_mac: \"{}\", src_mac: \"{}\"}}, {nf_keys}}}\n",
             so.display(),
             mac_str(d),
             mac_str(s)
