@@ -42,6 +42,9 @@ pub struct OnlineOptions {
     /// Every NF must attach to the monitor within this long of the monitor
     /// starting to serve (None: wait forever).
     pub attach_timeout: Option<Duration>,
+    /// Pin NF hosts over the CPUs this process may use
+    /// (`Deployment::assign_cpus`) when the deployment pins none itself.
+    pub pin: bool,
 }
 
 impl OnlineOptions {
@@ -51,6 +54,7 @@ impl OnlineOptions {
             zerocopy: false,
             stop_grace: Duration::from_secs(3),
             attach_timeout: Some(DEFAULT_ATTACH_TIMEOUT),
+            pin: true,
         }
     }
 }
@@ -134,10 +138,30 @@ pub fn run_deployment(
             .collect::<Vec<_>>()
             .join(", ")
     ));
+    // FLASH runs each NF on a core of its own; with fewer CPUs than NFs,
+    // contiguous runs of the chain share one (see docs/targets/flash.md).
+    let pinning: Option<Vec<u32>> = (opts.pin && dep.nfs.iter().all(|n| n.cpus.is_empty()))
+        .then(|| {
+            let cpus = flash_rt::host::allowed_cpus();
+            let mut pinned = dep.clone();
+            pinned.assign_cpus(&cpus, None)
+        })
+        .filter(|p| p.len() == dep.nfs.len());
+    if let Some(p) = &pinning {
+        log(format!(
+            "pinning NF hosts: {}",
+            dep.nfs
+                .iter()
+                .zip(p)
+                .map(|(n, c)| format!("{}@cpu{c}", n.id))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     let mut hosts: Vec<(String, Child)> = vec![];
     let mut tails: Vec<(String, StderrTail)> = vec![];
     for nf in &dep.nfs {
-        match spawn_host(opts, &file, &nf.id, nf.uid, nf.gid) {
+        match spawn_host(opts, &file, &nf.id, nf.uid, nf.gid, pinning.as_deref()) {
             Ok((child, tail)) => {
                 log(format!("started NF `{}` (pid {})", nf.id, child.id()));
                 let watched = monitor.watch_host(&nf.id, child.id());
@@ -285,9 +309,14 @@ fn spawn_host(
     nf: &str,
     uid: Option<u32>,
     gid: Option<u32>,
+    pinning: Option<&[u32]>,
 ) -> std::io::Result<(Child, StderrTail)> {
     let mut cmd = Command::new(&opts.host_exe);
     cmd.arg("nf-host").arg(file).arg(nf);
+    if let Some(p) = pinning {
+        let list: Vec<String> = p.iter().map(u32::to_string).collect();
+        cmd.arg("--pinning").arg(list.join(","));
+    }
     cmd.stdin(Stdio::null());
     cmd.stdout(Stdio::from(std::io::stderr().as_fd().try_clone_to_owned()?));
     cmd.stderr(Stdio::piped());

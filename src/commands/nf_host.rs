@@ -16,6 +16,10 @@ pub struct Args {
     /// Writable directory for the loader's private copy of the NF object.
     #[arg(long, default_value = "/tmp")]
     pub scratch: PathBuf,
+    /// CPU of every NF in deployment order, chosen by `nfc run`; replaces
+    /// the deployment's own pinning.
+    #[arg(long, value_delimiter = ',')]
+    pub pinning: Option<Vec<u32>>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -24,6 +28,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &args.deployment,
         &args.nf,
         &args.scratch,
+        args.pinning.as_deref(),
         stop.as_fd(),
         &mut |h| {
             println!("NF `{}` attached (pid {})", h.spec().id, std::process::id());

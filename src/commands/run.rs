@@ -30,6 +30,10 @@ pub struct Args {
     /// Directory for caches and build outputs.
     #[arg(long, default_value = ".nfc")]
     pub cache_dir: PathBuf,
+    /// On line: leave NF hosts to the kernel's scheduler instead of pinning
+    /// them over the CPUs nfc may use (a deployment's own `cpus` always apply).
+    #[arg(long)]
+    pub no_pin: bool,
 }
 
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
@@ -135,7 +139,10 @@ fn run_online(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
         })
     };
     let exe = std::env::current_exe()?;
-    let opts = nfc::online::OnlineOptions::new(exe);
+    let opts = nfc::online::OnlineOptions {
+        pin: !args.no_pin,
+        ..nfc::online::OnlineOptions::new(exe)
+    };
     let report = nfc::online::run_deployment(&args.chain, &opts, stop.as_fd(), &mut |line| {
         eprintln!("nfc run: {line}")
     });

@@ -19,6 +19,13 @@
 //! through a plain veth pair (no chain) and printed, so every chain number
 //! can be read against it.
 //!
+//! Every configuration's NF hosts are pinned the way `nfc run` pins them
+//! (one CPU per NF when there are enough, else contiguous runs of the
+//! chain per CPU) and use the runtime's default smart polling: on a shared
+//! CPU they wait for batches under SCHED_BATCH and the interface-reading
+//! NF moderates its receive wakeups (docs/targets/flash.md). The generator
+//! is not pinned.
+//!
 //! Throughput is closed-loop with a large window: at most `WINDOW` (1024)
 //! frames in flight, sent in batches of `BATCH` (64) whenever the window
 //! has room. Closed rather than open loop because this VM has 2 cores that
@@ -58,8 +65,9 @@
 //! (queued entries that wake a sleeping NF, default 32),
 //! `--busy-when-shared` (NF hosts sharing a CPU busy-poll anyway, the
 //! runtime's earlier default), `--no-batch-sched` (NF hosts sharing a CPU
-//! stay SCHED_OTHER: woken NFs preempt), `--pin` (NF hosts pinned over the
-//! CPUs in contiguous chain segments), `--lengths 1,8` and `--modes
+//! stay SCHED_OTHER: woken NFs preempt), `--no-pin` (NF hosts left to the
+//! scheduler instead of pinned over the CPUs in contiguous chain runs, as
+//! `nfc run` pins them), `--lengths 1,8` and `--modes
 //! zero-copy,threads` (a subset), `--rx-coalesce-us N` (receive
 //! moderation of the first NF, 0 = off), `--throughput-only` (skip backpressure
 //! and idle), `--pin-generator`
@@ -91,10 +99,10 @@ use std::time::Duration;
 const NOBODY: u32 = 65534;
 /// Packets per NF host batch (`monitor.batch_size`; `--nf-batch N`).
 static NF_BATCH: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(64);
-/// `--pin`: pin NF hosts over all CPUs as `nfc build --target flash` does
-/// when chain.yaml lists `resources.cpus` (`Deployment::assign_cpus`);
-/// by default they are left to the scheduler, as the emitter does.
-static PIN_CPUS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// NF hosts are pinned over all CPUs as `nfc run` pins them
+/// (`Deployment::assign_cpus`: a CPU each, or contiguous chain runs per
+/// CPU), in every mode; `--no-pin` leaves them to the scheduler.
+static PIN_CPUS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
 /// Frames in flight at most (closed loop).
 const WINDOW: u64 = 1024;
 /// Frames per generator send batch.
@@ -436,6 +444,7 @@ impl Running {
                             "sleeps_per_kpkt": round(c("sleeps") * 1e3 / packets.max(1) as f64),
                             "batch_waits_per_kpkt": round(c("batch_waits") * 1e3 / packets.max(1) as f64),
                             "rx_timer_sleeps_per_kpkt": round(c("rx_moderated_sleeps") * 1e3 / packets.max(1) as f64),
+                            "contention_backoffs": c("contention_backoffs"),
                         })
                     })
                     .collect()
@@ -798,8 +807,8 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .and_then(|v| v.parse().ok())
     };
-    if args.iter().any(|a| a == "--pin") {
-        PIN_CPUS.store(true, std::sync::atomic::Ordering::Relaxed);
+    if args.iter().any(|a| a == "--no-pin") {
+        PIN_CPUS.store(false, std::sync::atomic::Ordering::Relaxed);
     }
     if let Some(b) = num_arg("--nf-batch") {
         NF_BATCH.store(b, std::sync::atomic::Ordering::Relaxed);

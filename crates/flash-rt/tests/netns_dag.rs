@@ -463,3 +463,17 @@ fn netns_dag_flowmage_single_copy_matches_executor() {
         check_against_executor(FLOWMAGE_3NF, traffic(7, "10.0.0.0/24"), false);
     }
 }
+
+#[test]
+fn netns_dag_flash_single_copy_matches_executor() {
+    if root_or_skip("netns_dag_flash_single_copy_matches_executor") {
+        check_against_executor(FLASH_DAG, traffic(5, "10.66.0.0/15"), false);
+    }
+}
+
+#[test]
+fn netns_dag_flowmage_zero_copy_matches_executor() {
+    if root_or_skip("netns_dag_flowmage_zero_copy_matches_executor") {
+        check_against_executor(FLOWMAGE_3NF, traffic(11, "10.0.0.0/24"), true);
+    }
+}

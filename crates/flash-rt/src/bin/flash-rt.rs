@@ -125,7 +125,7 @@ fn run(cli: Cli) -> Result<(), (i32, String)> {
             scratch,
         } => {
             let stop = stop_fd().map_err(|e| (2, e.to_string()))?;
-            flash_rt::host::run_c_nf(&deployment, &nf, &scratch, stop.as_fd(), &mut |h| {
+            flash_rt::host::run_c_nf(&deployment, &nf, &scratch, None, stop.as_fd(), &mut |h| {
                 println!(
                     "flash-rt nf {} ready (pid {})",
                     h.spec().id,

@@ -46,6 +46,7 @@ pub const NF_COUNTERS: &[&str] = &[
     "wakeups_deferred",
     "batch_waits",
     "rx_moderated_sleeps",
+    "contention_backoffs",
 ];
 
 /// Index of a counter in [`NF_COUNTERS`].
@@ -79,6 +80,8 @@ pub enum NfCounter {
     BatchWaits,
     /// Sleeps on a timer instead of the RX socket (interrupt moderation).
     RxModeratedSleeps,
+    /// Times a busy-polling NF found its CPU contended and backed off.
+    ContentionBackoffs,
 }
 
 /// Per-link counters.
