@@ -811,6 +811,15 @@ mod live {
         std::io::Read::read_to_string(&mut nfc.stdout.take().unwrap(), &mut stdout).unwrap();
         assert!(status.success(), "{status}\n{log}\n{stdout}");
         same_frames(got, want);
+        // No `cpus` in the emitted deployment: nfc run pins the hosts over
+        // its CPUs, in chain order (fw, counter, fwd).
+        let cpus = flash_rt::host::allowed_cpus();
+        let slots = flash_rt::deploy::contiguous_runs(&[1.0; 3], cpus.len());
+        let pinned = format!(
+            "pinning NF hosts: fw@cpu{}, counter@cpu{}, fwd@cpu{}",
+            cpus[slots[0]], cpus[slots[1]], cpus[slots[2]]
+        );
+        assert!(log.contains(&pinned), "no `{pinned}` in\n{log}");
         assert!(stdout.contains("stopped"), "{stdout}");
         assert!(!dep.monitor.socket.exists(), "monitor socket left behind");
         let link = Command::new("ip")
