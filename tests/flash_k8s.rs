@@ -983,21 +983,40 @@ mod live {
         let dir = tempfile::tempdir_in("/tmp").unwrap();
         let out = emit_flash(&spec, &objects(&spec), dir.path()).expect("emit");
         let file = out.deployment_path.clone();
+        let check_with =
+            |args: &[&str], as_nobody: bool, mode: u32, text: Option<&str>, expect: &str| {
+                std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(mode))
+                    .unwrap();
+                if let Some(t) = text {
+                    std::fs::write(&file, t).unwrap();
+                }
+                let mut cmd = Command::new(env!("CARGO_BIN_EXE_nfc"));
+                cmd.arg("run").arg(dir.path()).args(args);
+                if as_nobody {
+                    cmd.uid(NF_UID).gid(NF_UID);
+                }
+                let run = cmd.output().unwrap();
+                let stderr = String::from_utf8_lossy(&run.stderr);
+                assert_eq!(run.status.code(), Some(1), "{stderr}");
+                assert_eq!(stderr.lines().next(), Some(expect), "{stderr}");
+            };
         let check = |as_nobody: bool, mode: u32, text: Option<&str>, expect: &str| {
-            std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(mode)).unwrap();
-            if let Some(t) = text {
-                std::fs::write(&file, t).unwrap();
-            }
-            let mut cmd = Command::new(env!("CARGO_BIN_EXE_nfc"));
-            cmd.arg("run").arg(dir.path());
-            if as_nobody {
-                cmd.uid(NF_UID).gid(NF_UID);
-            }
-            let run = cmd.output().unwrap();
-            let stderr = String::from_utf8_lossy(&run.stderr);
-            assert_eq!(run.status.code(), Some(1), "{stderr}");
-            assert_eq!(stderr.lines().next(), Some(expect), "{stderr}");
+            check_with(&[], as_nobody, mode, text, expect)
         };
+        check_with(
+            &["--duration=-3"],
+            false,
+            0o755,
+            None,
+            "error[E0605]: --duration -3 is not a number of seconds",
+        );
+        check_with(
+            &["--attach-timeout", "NaN"],
+            false,
+            0o755,
+            None,
+            "error[E0605]: --attach-timeout NaN is not a number of seconds",
+        );
         let d = dir.path().display();
         check(
             true,

@@ -30,6 +30,10 @@ pub struct Args {
     /// Directory for caches and build outputs.
     #[arg(long, default_value = ".nfc")]
     pub cache_dir: PathBuf,
+    /// On line: seconds every NF host gets to attach to the monitor before
+    /// the run fails with E0606 (0 waits forever).
+    #[arg(long, default_value_t = 10.0)]
+    pub attach_timeout: f64,
     /// On line: leave NF hosts to the kernel's scheduler instead of pinning
     /// them over the CPUs nfc may use (a deployment's own `cpus` always apply).
     #[arg(long)]
@@ -123,6 +127,19 @@ fn run_online(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
         Some(s) => (s * 1000.0).min(i32::MAX as f64) as i32,
         None => -1,
     };
+    if !(args.attach_timeout.is_finite() && args.attach_timeout >= 0.0) {
+        return Err(nfc::Failure::diag(
+            Diagnostic::error(
+                "E0605",
+                format!(
+                    "--attach-timeout {} is not a number of seconds",
+                    args.attach_timeout
+                ),
+            )
+            .with_hint("give a non-negative number, e.g. --attach-timeout 30 (0 waits forever)"),
+        )
+        .into());
+    }
     let watcher = {
         let stop = stop.clone();
         std::thread::spawn(move || {
@@ -141,6 +158,8 @@ fn run_online(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
     let exe = std::env::current_exe()?;
     let opts = nfc::online::OnlineOptions {
         pin: !args.no_pin,
+        attach_timeout: (args.attach_timeout > 0.0)
+            .then(|| std::time::Duration::from_secs_f64(args.attach_timeout)),
         ..nfc::online::OnlineOptions::new(exe)
     };
     let report = nfc::online::run_deployment(&args.chain, &opts, stop.as_fd(), &mut |line| {
