@@ -1206,37 +1206,101 @@ fn involuntary_switches() -> i64 {
 }
 
 /// Whether a busy-polling NF competes for its CPU. Spinning pays only on a
-/// CPU nothing else wants; a spinning thread that keeps being switched out
-/// involuntarily (preempted, or a yield that found another runnable task)
-/// is sharing its CPU, so it waits like an NF the deployment placed on a
-/// shared CPU for [`Contention::BACKOFF_NS`], then tries spinning again.
+/// CPU nothing else wants; a spinning thread that keeps waiting for its CPU
+/// while runnable (schedstat's run delay; where the kernel does not account
+/// it, involuntary context switches) shares that CPU with other work, so it
+/// waits like an NF the deployment placed on a shared CPU for a backoff,
+/// then tries spinning again. The backoff doubles (up to
+/// [`Contention::MAX_BACKOFF_NS`]) while spinning keeps meeting contention
+/// at once, and starts over after a clean window.
 #[derive(Debug)]
 struct Contention {
+    signal: ContentionSignal,
     window_start_ns: u64,
-    switches_at_start: i64,
+    at_window_start: i64,
     backoff_until_ns: u64,
+    backoff_ns: u64,
+    /// When the last backoff ended (0: none yet).
+    resumed_ns: u64,
+}
+
+/// What [`Contention`] reads.
+#[derive(Debug)]
+enum ContentionSignal {
+    /// `/proc/thread-self/schedstat`, opened by the measured thread: its
+    /// second field is the time spent runnable on a run queue (ns).
+    RunDelay(std::fs::File),
+    /// Involuntary context switches (getrusage).
+    Switches,
+}
+
+impl ContentionSignal {
+    fn open() -> ContentionSignal {
+        match std::fs::File::open("/proc/thread-self/schedstat") {
+            Ok(f) => {
+                let s = ContentionSignal::RunDelay(f);
+                if s.read().is_some() {
+                    s
+                } else {
+                    ContentionSignal::Switches
+                }
+            }
+            Err(_) => ContentionSignal::Switches,
+        }
+    }
+
+    fn read(&self) -> Option<i64> {
+        match self {
+            ContentionSignal::RunDelay(f) => {
+                use std::os::unix::fs::FileExt;
+                let mut buf = [0u8; 96];
+                let n = f.read_at(&mut buf, 0).ok()?;
+                let text = std::str::from_utf8(&buf[..n]).ok()?;
+                text.split_whitespace().nth(1)?.parse().ok()
+            }
+            ContentionSignal::Switches => Some(involuntary_switches()),
+        }
+    }
+
+    /// Whether a window's growth of the signal means the CPU is shared.
+    fn contended(&self, delta: i64, window_ns: u64) -> bool {
+        match self {
+            // Runnable but not running for a quarter of the window.
+            ContentionSignal::RunDelay(_) => delta.saturating_mul(4) >= window_ns as i64,
+            // Several switches: a stray kernel worker causes one now and then.
+            ContentionSignal::Switches => delta >= 3,
+        }
+    }
 }
 
 impl Contention {
-    /// Length of one observation window. Short, with several switches
-    /// required: what costs a spinning NF is a neighbour that runs often
-    /// (a traffic source, another poller); a stray kernel worker or the
-    /// scheduler's slice end now and then must not stop it spinning, which
-    /// on a CPU of its own is the fastest mode (measured: backing off on
-    /// 2 switches in 10 ms cost the 1-NF chain 15-25%).
+    /// Length of one observation window. Short: what costs a spinning NF
+    /// is a neighbour that runs often (a traffic source, another poller),
+    /// while a stray kernel worker now and then must not stop it spinning,
+    /// which on a CPU of its own is the fastest mode.
     const WINDOW_NS: u64 = 2_000_000;
-    /// Involuntary switches in a window that mean the CPU is shared.
-    const SWITCHES: i64 = 3;
-    /// How long a contended NF waits before spinning again.
+    /// First backoff after contention is seen.
     const BACKOFF_NS: u64 = 100_000_000;
+    /// Longest backoff.
+    const MAX_BACKOFF_NS: u64 = 1_600_000_000;
 
     fn new(now_ns: u64) -> Contention {
+        let signal = ContentionSignal::open();
+        let at_window_start = signal.read().unwrap_or(0);
         Contention {
+            signal,
             window_start_ns: now_ns,
-            switches_at_start: involuntary_switches(),
+            at_window_start,
             backoff_until_ns: 0,
+            backoff_ns: Self::BACKOFF_NS,
+            resumed_ns: 0,
         }
     }
+
+    /// Contention met within this long of resuming counts as the same
+    /// neighbour still being there (a few windows: one window may fall
+    /// inside this thread's own scheduler slice).
+    const AGAIN_NS: u64 = 5 * Self::WINDOW_NS;
 
     /// Called on busy-mode iterations; `on_backoff` runs when a backoff
     /// starts. With `batch_sched`, the thread is SCHED_BATCH while it backs
@@ -1246,29 +1310,50 @@ impl Contention {
             if now_ns < self.backoff_until_ns {
                 return true;
             }
-            self.backoff_until_ns = 0;
+            self.resume(now_ns);
             if batch_sched {
                 set_sched_batch(false);
             }
-            self.window_start_ns = now_ns;
-            self.switches_at_start = involuntary_switches();
+            self.at_window_start = self.signal.read().unwrap_or(0);
             return false;
         }
-        if now_ns.saturating_sub(self.window_start_ns) < Self::WINDOW_NS {
+        let elapsed = now_ns.saturating_sub(self.window_start_ns);
+        if elapsed < Self::WINDOW_NS {
             return false;
         }
-        let switches = involuntary_switches();
-        let contended = switches - self.switches_at_start >= Self::SWITCHES;
+        let Some(value) = self.signal.read() else {
+            return false;
+        };
+        let hit = self.signal.contended(value - self.at_window_start, elapsed);
         self.window_start_ns = now_ns;
-        self.switches_at_start = switches;
-        if contended {
-            self.backoff_until_ns = now_ns + Self::BACKOFF_NS;
+        self.at_window_start = value;
+        if hit {
+            self.back_off(now_ns);
             if batch_sched {
                 set_sched_batch(true);
             }
             on_backoff();
         }
-        contended
+        hit
+    }
+
+    /// Start a backoff at `now_ns`: twice the last one when spinning met
+    /// contention again right after resuming, else the first length.
+    fn back_off(&mut self, now_ns: u64) {
+        let again = self.resumed_ns > 0 && now_ns.saturating_sub(self.resumed_ns) <= Self::AGAIN_NS;
+        self.backoff_ns = if again {
+            (self.backoff_ns * 2).min(Self::MAX_BACKOFF_NS)
+        } else {
+            Self::BACKOFF_NS
+        };
+        self.backoff_until_ns = now_ns + self.backoff_ns;
+    }
+
+    /// End a backoff at `now_ns`: spin again, watching a fresh window.
+    fn resume(&mut self, now_ns: u64) {
+        self.backoff_until_ns = 0;
+        self.resumed_ns = now_ns;
+        self.window_start_ns = now_ns;
     }
 }
 
@@ -1320,12 +1405,64 @@ mod contention_tests {
         }
         stop.store(true, Ordering::Relaxed);
         neighbour.join().unwrap();
-        assert!(seen, "a spinning neighbour on the same CPU went unnoticed");
+        assert!(seen, "a polling neighbour on the same CPU went unnoticed");
         assert_eq!(backoffs, 1);
         // The backoff lasts BACKOFF_NS, then spinning is tried again.
         let t = now_ns();
         assert!(c.contended(t, false, || panic!("no new backoff during one")));
         assert!(!c.contended(t + Contention::BACKOFF_NS, false, || {}));
+    }
+
+    /// A CPU-bound neighbour (no yields, no sleeps: it only gives the CPU
+    /// up at the end of its slices) is seen too.
+    #[test]
+    fn a_cpu_bound_neighbour_is_seen_as_contention() {
+        let cpu = allowed_cpus()[0];
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let neighbour = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                pin_current_thread(&[cpu]);
+                while !stop.load(Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+            })
+        };
+        pin_current_thread(&[cpu]);
+        let mut c = Contention::new(now_ns());
+        let deadline = now_ns() + 3_000_000_000;
+        let mut seen = false;
+        while now_ns() < deadline && !seen {
+            seen = c.contended(now_ns(), false, || {});
+        }
+        stop.store(true, Ordering::Relaxed);
+        neighbour.join().unwrap();
+        assert!(
+            seen,
+            "a CPU-bound neighbour went unnoticed ({:?})",
+            c.signal
+        );
+    }
+
+    /// Backoffs double while contention is met again right after
+    /// resuming, up to the maximum, and start over after a clean stretch.
+    #[test]
+    fn backoffs_grow_while_contention_persists() {
+        let mut c = Contention::new(0);
+        let ms = 1_000_000;
+        let mut lengths = vec![];
+        let mut t = 10 * ms;
+        for _ in 0..7 {
+            c.back_off(t);
+            lengths.push(c.backoff_ns / ms);
+            t = c.backoff_until_ns;
+            c.resume(t);
+            t += 2 * ms; // contended again in the first windows
+        }
+        assert_eq!(lengths, [100, 200, 400, 800, 1600, 1600, 1600]);
+        // Spinning undisturbed for longer than AGAIN_NS resets it.
+        c.back_off(t + Contention::AGAIN_NS + ms);
+        assert_eq!(c.backoff_ns, Contention::BACKOFF_NS);
     }
 }
 
