@@ -735,27 +735,13 @@ mod live {
     #[test]
     fn nfc_run_serves_an_emitted_deployment_with_unprivileged_nfs() {
         use std::io::BufRead;
-        use std::os::unix::fs::PermissionsExt;
         let Some((_ns, dut, peer)) = dut_and_peer(
             "nfcrun",
             "nfc_run_serves_an_emitted_deployment_with_unprivileged_nfs",
         ) else {
             return;
         };
-        // Everything the NF user opens must be readable by it: a 0755 dir
-        // under /tmp holding the objects, the deployment and the socket.
-        let spec = chain(CHAIN);
-        let dir = tempfile::tempdir_in("/tmp").unwrap();
-        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-        let objs: Vec<(String, PathBuf)> = objects(&spec)
-            .into_iter()
-            .map(|(id, so)| {
-                let copy = dir.path().join(format!("{id}.so"));
-                std::fs::copy(&so, &copy).unwrap();
-                (id, copy)
-            })
-            .collect();
-        let out = emit_flash(&spec, &objs, dir.path()).expect("emit");
+        let (spec, dir, out) = emit_readable_by_nf_user();
         let mut dep = out.deployment.clone();
         assert!(dep.nfs.iter().all(|n| n.uid == Some(NF_UID)));
         dep.monitor.socket = dir.path().join("mon.sock");
@@ -847,17 +833,7 @@ mod live {
         let out = emit_flash(&spec, &objects(&spec), dir.path()).expect("emit");
         let mut dep = out.deployment.clone();
         dep.monitor.socket = dir.path().join("mon.sock");
-        std::fs::write(
-            &out.deployment_path,
-            serde_json::to_string_pretty(&dep).unwrap(),
-        )
-        .unwrap();
-        let run = Command::new("ip")
-            .args(["netns", "exec", &dut, env!("CARGO_BIN_EXE_nfc"), "run"])
-            .arg(dir.path())
-            .args(["--duration", "30"])
-            .output()
-            .unwrap();
+        let run = write_and_run(&dut, &out.deployment_path, &dep, "30");
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(1), "{stderr}");
         assert!(
@@ -880,18 +856,7 @@ mod live {
         else {
             return;
         };
-        let spec = chain(CHAIN);
-        let dir = tempfile::tempdir_in("/tmp").unwrap();
-        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-        let objs: Vec<(String, PathBuf)> = objects(&spec)
-            .into_iter()
-            .map(|(id, so)| {
-                let copy = dir.path().join(format!("{id}.so"));
-                std::fs::copy(&so, &copy).unwrap();
-                (id, copy)
-            })
-            .collect();
-        let out = emit_flash(&spec, &objs, dir.path()).expect("emit");
+        let (_spec, dir, out) = emit_readable_by_nf_user();
         let private = dir.path().join("private");
         std::fs::create_dir(&private).unwrap();
         std::os::unix::fs::chown(&private, Some(NF_UID), Some(NF_UID)).unwrap();
@@ -901,17 +866,7 @@ mod live {
         let counter = dep.nf_index("counter").expect("counter NF");
         dep.nfs[counter].uid = Some(4242);
         dep.nfs[counter].gid = Some(4242);
-        std::fs::write(
-            &out.deployment_path,
-            serde_json::to_string_pretty(&dep).unwrap(),
-        )
-        .unwrap();
-        let run = Command::new("ip")
-            .args(["netns", "exec", &dut, env!("CARGO_BIN_EXE_nfc"), "run"])
-            .arg(dir.path())
-            .args(["--duration", "120"])
-            .output()
-            .unwrap();
+        let run = write_and_run(&dut, &out.deployment_path, &dep, "120");
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(1), "{stderr}");
         let sock = dep.monitor.socket.display().to_string();
@@ -956,6 +911,38 @@ mod live {
     }
 
     /// `line` with the number after `(pid ` replaced by `_`.
+    /// Emit CHAIN into a fresh 0755 directory under /tmp holding the
+    /// objects, the deployment and (later) the socket: everything the NF
+    /// user opens must be readable by it.
+    fn emit_readable_by_nf_user() -> (ChainSpec, tempfile::TempDir, EmittedFlash) {
+        use std::os::unix::fs::PermissionsExt;
+        let spec = chain(CHAIN);
+        let dir = tempfile::tempdir_in("/tmp").unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let objs: Vec<(String, PathBuf)> = objects(&spec)
+            .into_iter()
+            .map(|(id, so)| {
+                let copy = dir.path().join(format!("{id}.so"));
+                std::fs::copy(&so, &copy).unwrap();
+                (id, copy)
+            })
+            .collect();
+        let out = emit_flash(&spec, &objs, dir.path()).expect("emit");
+        (spec, dir, out)
+    }
+
+    /// Write `dep` over the emitted deployment and `nfc run` its directory
+    /// in namespace `dut` for at most `secs` seconds.
+    fn write_and_run(dut: &str, path: &Path, dep: &Deployment, secs: &str) -> std::process::Output {
+        std::fs::write(path, serde_json::to_string_pretty(dep).unwrap()).unwrap();
+        Command::new("ip")
+            .args(["netns", "exec", dut, env!("CARGO_BIN_EXE_nfc"), "run"])
+            .arg(path.parent().unwrap())
+            .args(["--duration", secs])
+            .output()
+            .unwrap()
+    }
+
     fn blank_pid(line: &str) -> String {
         match line.split_once("(pid ") {
             Some((head, rest)) => {

@@ -87,7 +87,8 @@ use flash_rt::deploy::{
 use flash_rt::host::now_ns;
 use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
 use netns_common::{
-    in_netns, nf_macs, open_tempdir, spawn_ready, stderr_of, tag, NetNs, Proc, BIN, ETHERTYPE,
+    in_netns, nf_macs, open_tempdir, spawn_nf_host, spawn_ready, stderr_of, tag, NetNs, Proc, BIN,
+    ETHERTYPE,
 };
 use serde_json::{json, Value};
 use std::os::fd::{FromRawFd, OwnedFd};
@@ -380,17 +381,7 @@ impl Running {
             );
             hosts.push(p);
         } else {
-            for i in 0..k {
-                let mut cmd = Command::new(BIN);
-                cmd.arg("nf")
-                    .arg(&dep)
-                    .arg(format!("nf{i}"))
-                    .uid(NOBODY)
-                    .gid(NOBODY);
-                let (mut p, line) = spawn_ready(cmd, "nf");
-                assert!(line.contains("ready"), "nf{i}: {line}{}", stderr_of(&mut p));
-                hosts.push(p);
-            }
+            hosts.extend((0..k).map(|i| spawn_nf_host(&dep, &format!("nf{i}"))));
         }
         Running {
             hosts,

@@ -50,23 +50,10 @@ fn check_deadline(k: usize, started: &[usize], timeout_ms: u64) {
         topo.dut_link("vi1").contains("xdp"),
         "no XDP on vi1 while serving"
     );
-    let mut nfs = vec![];
-    for &i in started {
-        use std::os::unix::process::CommandExt;
-        let mut cmd = Command::new(BIN);
-        cmd.arg("nf")
-            .arg(&dep)
-            .arg(format!("nf{i}"))
-            .uid(NOBODY)
-            .gid(NOBODY);
-        let (mut p, line) = spawn_ready(cmd, "nf");
-        assert!(
-            line.contains("ready"),
-            "nf{i} did not start: {line}{}",
-            stderr_of(&mut p)
-        );
-        nfs.push(p);
-    }
+    let nfs: Vec<Proc> = started
+        .iter()
+        .map(|i| spawn_nf_host(&dep, &format!("nf{i}")))
+        .collect();
     let status = monitor.child.wait().expect("wait monitor");
     let err = stderr_of(&mut monitor);
     assert_eq!(status.code(), Some(1), "monitor stderr:\n{err}");

@@ -42,23 +42,9 @@ fn start_chain(k: usize, zero_copy: bool, nf_keys: &str) -> Running {
         "no XDP program on vi1:\n{}",
         topo.dut_link("vi1")
     );
-    let mut nfs = vec![];
-    for i in 0..k {
-        use std::os::unix::process::CommandExt;
-        let mut cmd = Command::new(BIN);
-        cmd.arg("nf")
-            .arg(&dep)
-            .arg(format!("nf{i}"))
-            .uid(NOBODY)
-            .gid(NOBODY);
-        let (mut p, line) = spawn_ready(cmd, "nf");
-        assert!(
-            line.contains("ready"),
-            "nf{i} did not start: {line}{}",
-            stderr_of(&mut p)
-        );
-        nfs.push(p);
-    }
+    let nfs = (0..k)
+        .map(|i| spawn_nf_host(&dep, &format!("nf{i}")))
+        .collect();
     Running {
         _nfs: nfs,
         monitor,

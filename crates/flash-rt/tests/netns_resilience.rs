@@ -16,23 +16,9 @@ mod netns_common;
 
 use netns_common::*;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const NOBODY: u32 = 65534;
-
-fn spawn_nf(dep: &Path, id: &str) -> Proc {
-    let mut cmd = Command::new(BIN);
-    cmd.arg("nf").arg(dep).arg(id).uid(NOBODY).gid(NOBODY);
-    let (mut p, line) = spawn_ready(cmd, id);
-    assert!(
-        line.contains("ready"),
-        "{id} did not start: {line}{}",
-        stderr_of(&mut p)
-    );
-    p
-}
 
 fn counter(st: &serde_json::Value, nf: usize, name: &str) -> u64 {
     st["nfs"][nf]["counters"][name]
@@ -139,7 +125,9 @@ fn netns_resilience_kill_and_restart_nf() {
     let topo = Topo::new();
     quiet(&topo);
     let mut monitor = spawn_monitor(&topo.dut.name, &dep);
-    let mut nfs: Vec<Proc> = (0..K).map(|i| spawn_nf(&dep, &format!("nf{i}"))).collect();
+    let mut nfs: Vec<Proc> = (0..K)
+        .map(|i| spawn_nf_host(&dep, &format!("nf{i}")))
+        .collect();
     let (tx, rx) = in_netns(&topo.peer.name, || {
         (packet_socket("vi0").0, packet_socket("vo0").0)
     });
@@ -179,7 +167,7 @@ fn netns_resilience_kill_and_restart_nf() {
     );
 
     // 4. Restart it: the queued frames drain, new frames flow.
-    nfs[1] = spawn_nf(&dep, "nf1");
+    nfs[1] = spawn_nf_host(&dep, "nf1");
     let mut got = recv(&rx, 50, K - 1);
     got.sort_unstable();
     assert_eq!(
@@ -201,7 +189,7 @@ fn netns_resilience_kill_and_restart_nf() {
     //    the frame pool must come back without frames still in flight.
     for round in 0..2u32 {
         kill9(&mut nfs[0]);
-        nfs[0] = spawn_nf(&dep, "nf0");
+        nfs[0] = spawn_nf_host(&dep, "nf0");
         let base = 3000 + round * 1000;
         // Far more frames than the NF owns (1024), so every frame is reused.
         let mut all = vec![];
@@ -226,7 +214,7 @@ fn netns_resilience_kill_and_restart_nf() {
     //     must never be handed to the kernel twice (that would deliver one
     //     packet twice or overwrite another in flight).
     kill9(&mut nfs[0]);
-    nfs[0] = spawn_nf(&dep, "nf0");
+    nfs[0] = spawn_nf_host(&dep, "nf0");
     send(&tx, 10_000..11_500);
     let tv = libc::timeval {
         tv_sec: 1,
@@ -315,7 +303,9 @@ fn netns_resilience_kill_under_traffic_loses_no_frames() {
     let topo = Topo::new();
     quiet(&topo);
     let mut monitor = spawn_monitor(&topo.dut.name, &dep);
-    let mut nfs: Vec<Proc> = (0..K).map(|i| spawn_nf(&dep, &format!("nf{i}"))).collect();
+    let mut nfs: Vec<Proc> = (0..K)
+        .map(|i| spawn_nf_host(&dep, &format!("nf{i}")))
+        .collect();
     let (tx, rx) = in_netns(&topo.peer.name, || {
         (packet_socket("vi0").0, packet_socket("vo0").0)
     });
@@ -366,7 +356,7 @@ fn netns_resilience_kill_under_traffic_loses_no_frames() {
         await_stats(&dep, "the monitor to see nf1 die", |s| {
             s["nfs"][1]["attached"] == serde_json::json!(false)
         });
-        nfs[1] = spawn_nf(&dep, "nf1");
+        nfs[1] = spawn_nf_host(&dep, "nf1");
         // Drain whatever made it (frames may have died with nf1).
         let mut seen = vec![];
         while let Some(s) = recv_one(&rx) {
@@ -416,7 +406,7 @@ fn netns_resilience_kill_under_traffic_loses_no_frames() {
         s["nfs"][0]["attached"] == serde_json::json!(false)
     });
     send(&tx, 900_000..900_100);
-    nfs[0] = spawn_nf(&dep, "nf0");
+    nfs[0] = spawn_nf_host(&dep, "nf0");
     send(&tx, 910_000..910_100);
     let got = recv(&rx, 100, K - 1);
     assert_eq!(

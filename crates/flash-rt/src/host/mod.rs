@@ -1380,8 +1380,9 @@ mod contention_tests {
     /// to another such poller on the same CPU sees contention; alone on a
     /// CPU nobody else uses it would not (not asserted: the test machine
     /// may run other work).
-    #[test]
-    fn a_polling_neighbour_is_seen_as_contention() {
+    /// Run `body` pinned to one CPU while a neighbour thread pinned there
+    /// too runs `step` in a loop.
+    fn next_to<T>(step: fn(), body: impl FnOnce() -> T) -> T {
         let cpu = allowed_cpus()[0];
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let neighbour = {
@@ -1389,59 +1390,56 @@ mod contention_tests {
             std::thread::spawn(move || {
                 pin_current_thread(&[cpu]);
                 while !stop.load(Ordering::Relaxed) {
-                    // SAFETY: no arguments.
-                    unsafe { libc::sched_yield() };
+                    step();
                 }
             })
         };
         pin_current_thread(&[cpu]);
-        let mut c = Contention::new(now_ns());
-        let (mut seen, mut backoffs) = (false, 0);
-        let deadline = now_ns() + 2_000_000_000;
-        while now_ns() < deadline && !seen {
-            // SAFETY: no arguments.
-            unsafe { libc::sched_yield() };
-            seen = c.contended(now_ns(), false, || backoffs += 1);
-        }
+        let out = body();
         stop.store(true, Ordering::Relaxed);
         neighbour.join().unwrap();
-        assert!(seen, "a polling neighbour on the same CPU went unnoticed");
-        assert_eq!(backoffs, 1);
-        // The backoff lasts BACKOFF_NS, then spinning is tried again.
-        let t = now_ns();
-        assert!(c.contended(t, false, || panic!("no new backoff during one")));
-        assert!(!c.contended(t + Contention::BACKOFF_NS, false, || {}));
+        out
+    }
+
+    fn yield_cpu() {
+        // SAFETY: sched_yield has no arguments.
+        unsafe { libc::sched_yield() };
+    }
+
+    #[test]
+    fn a_polling_neighbour_is_seen_as_contention() {
+        next_to(yield_cpu, || {
+            let mut c = Contention::new(now_ns());
+            let (mut seen, mut backoffs) = (false, 0);
+            let deadline = now_ns() + 2_000_000_000;
+            while now_ns() < deadline && !seen {
+                // SAFETY: no arguments.
+                unsafe { libc::sched_yield() };
+                seen = c.contended(now_ns(), false, || backoffs += 1);
+            }
+            assert!(seen, "a polling neighbour on the same CPU went unnoticed");
+            assert_eq!(backoffs, 1);
+            // The backoff lasts BACKOFF_NS, then spinning is tried again.
+            let t = now_ns();
+            assert!(c.contended(t, false, || panic!("no new backoff during one")));
+            assert!(!c.contended(t + Contention::BACKOFF_NS, false, || {}));
+        });
     }
 
     /// A CPU-bound neighbour (no yields, no sleeps: it only gives the CPU
     /// up at the end of its slices) is seen too.
     #[test]
     fn a_cpu_bound_neighbour_is_seen_as_contention() {
-        let cpu = allowed_cpus()[0];
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let neighbour = {
-            let stop = stop.clone();
-            std::thread::spawn(move || {
-                pin_current_thread(&[cpu]);
-                while !stop.load(Ordering::Relaxed) {
-                    std::hint::spin_loop();
-                }
-            })
-        };
-        pin_current_thread(&[cpu]);
-        let mut c = Contention::new(now_ns());
-        let deadline = now_ns() + 3_000_000_000;
-        let mut seen = false;
-        while now_ns() < deadline && !seen {
-            seen = c.contended(now_ns(), false, || {});
-        }
-        stop.store(true, Ordering::Relaxed);
-        neighbour.join().unwrap();
-        assert!(
-            seen,
-            "a CPU-bound neighbour went unnoticed ({:?})",
-            c.signal
-        );
+        let (seen, signal) = next_to(std::hint::spin_loop, || {
+            let mut c = Contention::new(now_ns());
+            let deadline = now_ns() + 3_000_000_000;
+            let mut seen = false;
+            while now_ns() < deadline && !seen {
+                seen = c.contended(now_ns(), false, || {});
+            }
+            (seen, format!("{:?}", c.signal))
+        });
+        assert!(seen, "a CPU-bound neighbour went unnoticed ({signal})");
     }
 
     /// Backoffs double while contention is met again right after

@@ -145,6 +145,21 @@ impl Drop for Proc {
 
 /// Spawn `cmd` with stdout piped and wait for its first line (its `ready`
 /// line); returns the process and the line ("" if it exited first).
+/// Start `flash-rt nf <dep> <id>` as uid/gid 65534 and wait until it says
+/// it is ready (attached); panics with its stderr otherwise.
+pub fn spawn_nf_host(dep: &Path, id: &str) -> Proc {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(BIN);
+    cmd.arg("nf").arg(dep).arg(id).uid(65534).gid(65534);
+    let (mut p, line) = spawn_ready(cmd, id);
+    assert!(
+        line.contains("ready"),
+        "{id} did not start: {line}{}",
+        stderr_of(&mut p)
+    );
+    p
+}
+
 pub fn spawn_ready(mut cmd: Command, what: &str) -> (Proc, String) {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().unwrap_or_else(|e| panic!("spawn {what}: {e}"));
