@@ -1372,6 +1372,83 @@ pub fn allowed_cpus() -> Vec<u32> {
     }
 }
 
+/// Restrict the calling thread to `cpus` (those of them it may use);
+/// returns the CPUs it now runs on, empty when nothing was pinned (no CPUs
+/// asked for, none of them allowed, or the call failed).
+fn pin_current_thread(cpus: &[u32]) -> Vec<u32> {
+    if cpus.is_empty() {
+        return vec![];
+    }
+    // SAFETY: zeroed cpu_set_t is a valid empty set; the calls get its size.
+    unsafe {
+        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed) != 0 {
+            return vec![];
+        }
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        let mut used = vec![];
+        for &c in cpus {
+            let c = c as usize;
+            if c < libc::CPU_SETSIZE as usize && libc::CPU_ISSET(c, &allowed) {
+                libc::CPU_SET(c, &mut set);
+                used.push(c as u32);
+            }
+        }
+        if used.is_empty()
+            || libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0
+        {
+            return vec![];
+        }
+        used
+    }
+}
+
+/// Monotonic clock in nanoseconds.
+pub fn now_ns() -> u64 {
+    // SAFETY: zeroed timespec is a valid out-parameter.
+    let mut ts: libc::timespec = unsafe { std::mem::zeroed() };
+    // SAFETY: valid out-pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// Load `dep` and run NF `id` with its C object until `stop` is readable.
+/// `pinning`, when given, is the CPU of every NF in deployment order (what
+/// the runner decided, e.g. `nfc run` over the CPUs it may use) and
+/// replaces the deployment's own `cpus`.
+pub fn run_c_nf(
+    dep_path: &Path,
+    id: &str,
+    scratch: &Path,
+    pinning: Option<&[u32]>,
+    stop: BorrowedFd<'_>,
+    on_ready: &mut dyn FnMut(&NfHost),
+) -> Result<()> {
+    let mut dep = Deployment::load(dep_path)?;
+    if let Some(cpus) = pinning {
+        if cpus.len() != dep.nfs.len() {
+            return Err(FlashError::Protocol(format!(
+                "pinning lists {} CPUs for {} NFs",
+                cpus.len(),
+                dep.nfs.len()
+            )));
+        }
+        for (nf, &cpu) in dep.nfs.iter_mut().zip(cpus) {
+            nf.cpus = vec![cpu];
+        }
+    }
+    let spec = dep
+        .nfs
+        .iter()
+        .find(|n| n.id == id)
+        .ok_or_else(|| FlashError::UnknownNf(id.to_string()))?
+        .clone();
+    let mut nf = cnf::CNf::load(&spec.id, &spec.object, &spec.config, scratch)?;
+    let mut host = NfHost::attach(dep, id)?;
+    on_ready(&host);
+    host.run(&mut nf, stop, &RunOptions::default())
+}
+
 #[cfg(test)]
 mod contention_tests {
     use super::*;
@@ -1462,81 +1539,4 @@ mod contention_tests {
         c.back_off(t + Contention::AGAIN_NS + ms);
         assert_eq!(c.backoff_ns, Contention::BACKOFF_NS);
     }
-}
-
-/// Restrict the calling thread to `cpus` (those of them it may use);
-/// returns the CPUs it now runs on, empty when nothing was pinned (no CPUs
-/// asked for, none of them allowed, or the call failed).
-fn pin_current_thread(cpus: &[u32]) -> Vec<u32> {
-    if cpus.is_empty() {
-        return vec![];
-    }
-    // SAFETY: zeroed cpu_set_t is a valid empty set; the calls get its size.
-    unsafe {
-        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed) != 0 {
-            return vec![];
-        }
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        let mut used = vec![];
-        for &c in cpus {
-            let c = c as usize;
-            if c < libc::CPU_SETSIZE as usize && libc::CPU_ISSET(c, &allowed) {
-                libc::CPU_SET(c, &mut set);
-                used.push(c as u32);
-            }
-        }
-        if used.is_empty()
-            || libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0
-        {
-            return vec![];
-        }
-        used
-    }
-}
-
-/// Monotonic clock in nanoseconds.
-pub fn now_ns() -> u64 {
-    // SAFETY: zeroed timespec is a valid out-parameter.
-    let mut ts: libc::timespec = unsafe { std::mem::zeroed() };
-    // SAFETY: valid out-pointer.
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
-}
-
-/// Load `dep` and run NF `id` with its C object until `stop` is readable.
-/// `pinning`, when given, is the CPU of every NF in deployment order (what
-/// the runner decided, e.g. `nfc run` over the CPUs it may use) and
-/// replaces the deployment's own `cpus`.
-pub fn run_c_nf(
-    dep_path: &Path,
-    id: &str,
-    scratch: &Path,
-    pinning: Option<&[u32]>,
-    stop: BorrowedFd<'_>,
-    on_ready: &mut dyn FnMut(&NfHost),
-) -> Result<()> {
-    let mut dep = Deployment::load(dep_path)?;
-    if let Some(cpus) = pinning {
-        if cpus.len() != dep.nfs.len() {
-            return Err(FlashError::Protocol(format!(
-                "pinning lists {} CPUs for {} NFs",
-                cpus.len(),
-                dep.nfs.len()
-            )));
-        }
-        for (nf, &cpu) in dep.nfs.iter_mut().zip(cpus) {
-            nf.cpus = vec![cpu];
-        }
-    }
-    let spec = dep
-        .nfs
-        .iter()
-        .find(|n| n.id == id)
-        .ok_or_else(|| FlashError::UnknownNf(id.to_string()))?
-        .clone();
-    let mut nf = cnf::CNf::load(&spec.id, &spec.object, &spec.config, scratch)?;
-    let mut host = NfHost::attach(dep, id)?;
-    on_ready(&host);
-    host.run(&mut nf, stop, &RunOptions::default())
 }
