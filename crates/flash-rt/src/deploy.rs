@@ -749,10 +749,18 @@ fn resolve(d: &Deployment) -> Result<Topology, Vec<String>> {
                 )),
                 Some(&n) => {
                     if let Some(other) = nf_group[n] {
-                        p.push(format!(
-                            "groups[{gi}] `{}`: NF `{id}` is already in group `{}`",
-                            g.name, groups[other].name
-                        ));
+                        // This group is pushed to `groups` only after its
+                        // members are read: `other` may be this group.
+                        match groups.get(other) {
+                            Some(o) => p.push(format!(
+                                "groups[{gi}] `{}`: NF `{id}` is already in group `{}`",
+                                g.name, o.name
+                            )),
+                            None => p.push(format!(
+                                "groups[{gi}] `{}`: NF `{id}` is listed twice",
+                                g.name
+                            )),
+                        }
                     } else {
                         nf_group[n] = Some(groups.len());
                         members.push(n);
@@ -1084,6 +1092,15 @@ links:
         check(
             &BASE.replace("ifname: veth1", "ifname: veth1-with-a-very-long-name"),
             "is not a valid interface name",
+        );
+    }
+
+    #[test]
+    fn an_nf_twice_in_one_group_is_an_error() {
+        // Found by tests/deploy_no_panic.rs (this used to index past the end).
+        check(
+            &BASE.replace("nfs: [a, b]", "nfs: [a, b, a]"),
+            "groups[0] `g`: NF `a` is listed twice",
         );
     }
 
