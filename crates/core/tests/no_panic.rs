@@ -55,3 +55,77 @@ proptest! {
         }
     }
 }
+
+/// Click configurations: the repository's .click files and the round-trip
+/// examples of the parser's unit tests.
+fn click_corpus() -> &'static Vec<String> {
+    static C: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    C.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut out: Vec<String> = [
+            "crates/placer/tests/data/fig7_input.click",
+            "tests/data/operator.click",
+        ]
+        .iter()
+        .map(|p| std::fs::read_to_string(root.join(p)).expect("corpus file"))
+        .collect();
+        out.extend(
+            [
+                "x, y :: Counter; x[1] -> [2]y;",
+                "FromDevice(eth0, SNIFFER false) -> Print(\"a, (b)\", MAXLENGTH 10) -> Discard;",
+                "/* block */ a :: Classifier(12/0800, -); a[1] -> Discard; // tail",
+                "elementclass Foo { input -> Counter -> output } f :: Foo;",
+            ]
+            .map(String::from),
+        );
+        out
+    })
+}
+
+const CLICK_TOKENS: &[&str] = &[
+    "::",
+    "->",
+    "[",
+    "]",
+    "(",
+    ")",
+    "{",
+    "}",
+    ";",
+    ",",
+    "\"",
+    "/*",
+    "*/",
+    "//",
+    "\n",
+    "$port",
+    "elementclass",
+    "input",
+    "output",
+    "-",
+    "0",
+    "\\",
+    "\u{0}",
+    "é",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6_000, failure_persistence: None, .. ProptestConfig::default() })]
+    /// No mutant panics the .click parser or printer, and whatever parses
+    /// without errors prints to text that parses back to the same
+    /// configuration (the FlowMage rewrite relies on print/parse agreeing).
+    #[test]
+    fn mutated_click_never_panics_and_round_trips(seed in 0usize..1000, muts in proptest::collection::vec(mutation(), 1..6)) {
+        let corpus = click_corpus();
+        let text = apply(&corpus[seed % corpus.len()], &muts, CLICK_TOKENS);
+        let (config, diags) = nfc_core::click::parse(&text, "mutant.click");
+        let _ = config.declarations();
+        let _ = config.instances();
+        if diags.iter().all(|d| !d.is_error()) {
+            let printed = nfc_core::click::print(&config);
+            let (again, diags2) = nfc_core::click::parse(&printed, "printed.click");
+            prop_assert!(diags2.iter().all(|d| !d.is_error()), "{}\n{:?}", printed, diags2);
+            prop_assert_eq!(again.without_spans(), config.without_spans(), "{}", printed);
+        }
+    }
+}
