@@ -1046,23 +1046,13 @@ impl NfHost {
         if !ready {
             let timeout = if partial {
                 self.count(NfCounter::BatchWaits, 1);
-                let us = self.dep.nfs[me].polling.coalesce_us;
-                libc::timespec {
-                    tv_sec: (us / 1_000_000) as libc::time_t,
-                    tv_nsec: ((us % 1_000_000) * 1000) as libc::c_long,
-                }
+                timespec_us(self.dep.nfs[me].polling.coalesce_us)
             } else if let Some(us) = rx_moderation_us {
                 self.count(NfCounter::RxModeratedSleeps, 1);
-                libc::timespec {
-                    tv_sec: (us / 1_000_000) as libc::time_t,
-                    tv_nsec: ((us % 1_000_000) * 1000) as libc::c_long,
-                }
+                timespec_us(us)
             } else {
                 self.count(NfCounter::Sleeps, 1);
-                libc::timespec {
-                    tv_sec: (idle_poll_ms / 1000) as libc::time_t,
-                    tv_nsec: ((idle_poll_ms % 1000) as libc::c_long) * 1_000_000,
-                }
+                timespec_us(u64::from(idle_poll_ms) * 1000)
             };
             let mut fds = vec![
                 libc::pollfd {
@@ -1169,6 +1159,14 @@ fn route_key(r: Route) -> (u8, usize) {
         Route::Nowhere => (0, 0),
         Route::Iface { sock, .. } => (1, sock),
         Route::Nf { nf, .. } => (2, nf),
+    }
+}
+
+/// A timespec of `us` microseconds.
+fn timespec_us(us: u64) -> libc::timespec {
+    libc::timespec {
+        tv_sec: (us / 1_000_000) as libc::time_t,
+        tv_nsec: ((us % 1_000_000) * 1000) as libc::c_long,
     }
 }
 
