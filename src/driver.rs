@@ -336,6 +336,20 @@ pub fn traffic_profile(chain: &ChainSpec) -> Result<TrafficProfile, Failure> {
     Ok(TrafficProfile::from_packets(headers))
 }
 
+/// Analyze every NF of the chain, then place it with default placement
+/// options and the chain's own traffic: what `nfc explain` and `nfc build`
+/// both need. Returns the facts, the plan and every diagnostic.
+pub fn analyze_and_place(
+    chain: &ChainSpec,
+    opts: &AnalyzeOptions,
+) -> Result<(Vec<Facts>, nfc_core::Plan, Vec<Diagnostic>), Failure> {
+    let (facts, mut diags) = analyze_chain(chain, opts)?;
+    let traffic = traffic_profile(chain)?;
+    let (plan, d) = place_chain(chain, &facts, &traffic, &PlaceOptions::default())?;
+    diags.extend(d);
+    Ok((facts, plan, diags))
+}
+
 /// Place the chain: RSS fields, Toeplitz key, RETA, and sharing per NF.
 /// The chain's own placement demands (`sharing:` pins, `nic.symmetric`) are
 /// added to `opts`; an NF without facts is placed only when pinned `shared`.

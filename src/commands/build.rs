@@ -175,11 +175,7 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         || args.emit.contains(&Stage::Facts)
         || args.emit.contains(&Stage::Plan);
     if needs_plan {
-        let (facts, d) = driver::analyze_chain(&chain, &opts)?;
-        diags.extend(d);
-        let traffic = driver::traffic_profile(&chain)?;
-        let (plan, d) =
-            driver::place_chain(&chain, &facts, &traffic, &driver::PlaceOptions::default())?;
+        let (facts, plan, d) = driver::analyze_and_place(&chain, &opts)?;
         diags.extend(d);
         if args.emit.contains(&Stage::Facts) {
             written.push(write(

@@ -17,11 +17,7 @@ pub struct Args {
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     let (chain, mut diags) = driver::load_chain(&args.chain)?;
     let opts = args.analyzer.options()?;
-    let (facts, d) = driver::analyze_chain(&chain, &opts)?;
-    diags.extend(d);
-    let traffic = driver::traffic_profile(&chain)?;
-    let (plan, d) =
-        driver::place_chain(&chain, &facts, &traffic, &driver::PlaceOptions::default())?;
+    let (facts, plan, d) = driver::analyze_and_place(&chain, &opts)?;
     diags.extend(d);
     warnings(&diags, fmt);
     match fmt {

@@ -87,8 +87,8 @@ use flash_rt::deploy::{
 use flash_rt::host::now_ns;
 use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
 use netns_common::{
-    in_netns, nf_macs, open_tempdir, spawn_nf_host, spawn_ready, stderr_of, tag, NetNs, Proc, BIN,
-    ETHERTYPE,
+    disable_ipv6, in_netns, nf_macs, open_tempdir, spawn_nf_host, spawn_ready, stderr_of, tag,
+    NetNs, Proc, BIN, ETHERTYPE,
 };
 use serde_json::{json, Value};
 use std::os::fd::{FromRawFd, OwnedFd};
@@ -164,21 +164,8 @@ impl Net {
         let t = tag();
         let dut = NetNs::new(format!("nfbd{t}"));
         let peer = NetNs::new(format!("nfbp{t}"));
-        for ns in [&dut.name, &peer.name] {
-            let st = Command::new("ip")
-                .args([
-                    "netns",
-                    "exec",
-                    ns,
-                    "sysctl",
-                    "-qw",
-                    "net.ipv6.conf.all.disable_ipv6=1",
-                    "net.ipv6.conf.default.disable_ipv6=1",
-                ])
-                .status()
-                .expect("sysctl");
-            assert!(st.success());
-        }
+        disable_ipv6(&dut.name);
+        disable_ipv6(&peer.name);
         for (a, b) in [("vi0", "vi1"), ("vo0", "vo1")] {
             ip(&[
                 "-n", &peer.name, "link", "add", a, "type", "veth", "peer", "name", b, "netns",

@@ -216,20 +216,8 @@ fn netns_resilience_kill_and_restart_nf() {
     kill9(&mut nfs[0]);
     nfs[0] = spawn_nf_host(&dep, "nf0");
     send(&tx, 10_000..11_500);
-    let tv = libc::timeval {
-        tv_sec: 1,
-        tv_usec: 0,
-    };
-    // SAFETY: valid timeval; ends the receive loop once the burst is through.
-    unsafe {
-        libc::setsockopt(
-            rx.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_RCVTIMEO,
-            (&tv as *const libc::timeval).cast(),
-            16,
-        )
-    };
+    // Ends the receive loop once the burst is through.
+    set_recv_timeout(&rx, 1);
     let mut burst = recv(&rx, 1500, K - 1);
     let n = burst.len();
     burst.sort_unstable();
@@ -309,20 +297,8 @@ fn netns_resilience_kill_under_traffic_loses_no_frames() {
     let (tx, rx) = in_netns(&topo.peer.name, || {
         (packet_socket("vi0").0, packet_socket("vo0").0)
     });
-    let tv = libc::timeval {
-        tv_sec: 1,
-        tv_usec: 0,
-    };
-    // SAFETY: valid timeval; bounds the drain loops below.
-    unsafe {
-        libc::setsockopt(
-            rx.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_RCVTIMEO,
-            (&tv as *const libc::timeval).cast(),
-            16,
-        )
-    };
+    // Bounds the drain loops below.
+    set_recv_timeout(&rx, 1);
 
     // 1. Traffic flows; kill nf1 in the middle of it, several rounds.
     for round in 0..3u32 {

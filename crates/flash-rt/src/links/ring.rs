@@ -153,7 +153,7 @@ impl<T: Copy> ShmRing<T> {
         if items.is_empty() {
             return 0;
         }
-        let (head_w, tail_w, cons_w) = (self.word(0), self.word(1), self.word(2));
+        let (head_w, cons_w) = (self.word(0), self.word(2));
         let mut head = head_w.load(Ordering::Relaxed);
         let n = loop {
             let cons = cons_w.load(Ordering::Acquire);
@@ -173,16 +173,7 @@ impl<T: Copy> ShmRing<T> {
             unsafe { self.slot(head + i as u64).write(*it) };
         }
         // Publish in reservation order: wait for earlier producers.
-        let mut spins = 0u32;
-        while tail_w.load(Ordering::Acquire) != head {
-            spins += 1;
-            if spins < 128 {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
-        tail_w.store(head + n, Ordering::Release);
+        self.publish(head, n);
         n as usize
     }
 

@@ -114,23 +114,8 @@ impl<T: Copy> KernelRing<T> {
 
     /// Consume up to `max` entries into `out`; returns how many.
     pub fn consume(&mut self, out: &mut Vec<T>, max: usize) -> usize {
-        let mut avail = self.cached_prod.wrapping_sub(self.cached_cons);
-        if avail == 0 {
-            // SAFETY: live mapping; Acquire pairs with the kernel's release.
-            self.cached_prod = unsafe { (*self.producer).load(Ordering::Acquire) };
-            avail = self.cached_prod.wrapping_sub(self.cached_cons);
-        }
-        let n = (avail as usize).min(max);
-        for i in 0..n {
-            let idx = self.cached_cons.wrapping_add(i as u32) & self.mask;
-            // SAFETY: idx is masked; the kernel published this slot.
-            out.push(unsafe { self.entries.add(idx as usize).read() });
-        }
-        if n > 0 {
-            self.cached_cons = self.cached_cons.wrapping_add(n as u32);
-            // SAFETY: live mapping; Release hands the slots back.
-            unsafe { (*self.consumer).store(self.cached_cons, Ordering::Release) };
-        }
+        let n = self.peek(out, max);
+        self.release(n);
         n
     }
 
@@ -196,8 +181,6 @@ impl<T: Copy> KernelRing<T> {
 
     /// Whether the consumer side has entries waiting.
     pub fn has_entries(&mut self) -> bool {
-        // SAFETY: live mapping.
-        self.cached_prod = unsafe { (*self.producer).load(Ordering::Acquire) };
-        self.cached_prod != self.cached_cons
+        self.waiting() != 0
     }
 }

@@ -253,20 +253,8 @@ pub fn packet_socket_for(ifname: &str, ethertype: u16) -> (OwnedFd, i32) {
         )
     };
     assert_eq!(rc, 0, "bind AF_PACKET: {}", std::io::Error::last_os_error());
-    let tv = libc::timeval {
-        tv_sec: 10,
-        tv_usec: 0,
-    };
-    // SAFETY: valid timeval; the timeout only bounds a failing test.
-    unsafe {
-        libc::setsockopt(
-            fd.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_RCVTIMEO,
-            (&tv as *const libc::timeval).cast(),
-            16,
-        )
-    };
+    // The timeout only bounds a failing test.
+    set_recv_timeout(&fd, 10);
     (fd, idx)
 }
 
@@ -430,21 +418,43 @@ pub fn chain_yaml_with(
 /// Turn IPv6 off in both namespaces so the kernels' neighbour discovery
 /// does not inject frames into the chain.
 pub fn quiet(topo: &Topo) {
-    for ns in [&topo.dut.name, &topo.peer.name] {
-        let st = Command::new("ip")
-            .args([
-                "netns",
-                "exec",
-                ns,
-                "sysctl",
-                "-qw",
-                "net.ipv6.conf.all.disable_ipv6=1",
-                "net.ipv6.conf.default.disable_ipv6=1",
-            ])
-            .status()
-            .expect("sysctl");
-        assert!(st.success(), "disable IPv6 in {ns}");
-    }
+    disable_ipv6(&topo.dut.name);
+    disable_ipv6(&topo.peer.name);
+}
+
+/// Turn IPv6 off in namespace `ns`.
+pub fn disable_ipv6(ns: &str) {
+    let st = Command::new("ip")
+        .args([
+            "netns",
+            "exec",
+            ns,
+            "sysctl",
+            "-qw",
+            "net.ipv6.conf.all.disable_ipv6=1",
+            "net.ipv6.conf.default.disable_ipv6=1",
+        ])
+        .status()
+        .expect("sysctl");
+    assert!(st.success(), "disable IPv6 in {ns}");
+}
+
+/// Make blocking receives on `fd` give up after `secs` seconds.
+pub fn set_recv_timeout(fd: &OwnedFd, secs: i64) {
+    let tv = libc::timeval {
+        tv_sec: secs as libc::time_t,
+        tv_usec: 0,
+    };
+    // SAFETY: valid timeval of the size passed, on an open socket.
+    unsafe {
+        libc::setsockopt(
+            fd.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_RCVTIMEO,
+            (&tv as *const libc::timeval).cast(),
+            std::mem::size_of::<libc::timeval>() as u32,
+        )
+    };
 }
 
 /// The monitor's stats JSON through `flash-rt stats`.
