@@ -99,6 +99,37 @@ fn await_stats(
     panic!("timed out waiting for {what}: {:#}", stats(dep));
 }
 
+/// A running chain of `k` NFs with the peer's send and receive sockets.
+struct Chain {
+    topo: Topo,
+    monitor: Proc,
+    nfs: Vec<Proc>,
+    tx: OwnedFd,
+    rx: OwnedFd,
+}
+
+impl Chain {
+    /// Namespaces (IPv6 off), the monitor of `dep` and its `k` NF hosts.
+    fn start(dep: &Path, k: usize) -> Chain {
+        let topo = Topo::new();
+        quiet(&topo);
+        let monitor = spawn_monitor(&topo.dut.name, dep);
+        let nfs = (0..k)
+            .map(|i| spawn_nf_host(dep, &format!("nf{i}")))
+            .collect();
+        let (tx, rx) = in_netns(&topo.peer.name, || {
+            (packet_socket("vi0").0, packet_socket("vo0").0)
+        });
+        Chain {
+            topo,
+            monitor,
+            nfs,
+            tx,
+            rx,
+        }
+    }
+}
+
 fn kill9(p: &mut Proc) -> u32 {
     let pid = p.child.id();
     // SAFETY: signalling our own child.
@@ -122,15 +153,13 @@ fn netns_resilience_kill_and_restart_nf() {
     let sock = dir.path().join("mon.sock");
     let dep: PathBuf = dir.path().join("deploy.yaml");
     std::fs::write(&dep, chain_yaml(K, true, &so, &sock, NOBODY, "vi1")).unwrap();
-    let topo = Topo::new();
-    quiet(&topo);
-    let mut monitor = spawn_monitor(&topo.dut.name, &dep);
-    let mut nfs: Vec<Proc> = (0..K)
-        .map(|i| spawn_nf_host(&dep, &format!("nf{i}")))
-        .collect();
-    let (tx, rx) = in_netns(&topo.peer.name, || {
-        (packet_socket("vi0").0, packet_socket("vo0").0)
-    });
+    let Chain {
+        topo,
+        mut monitor,
+        mut nfs,
+        tx,
+        rx,
+    } = Chain::start(&dep, K);
 
     // 1. The chain forwards.
     send(&tx, 0..100);
@@ -288,15 +317,13 @@ fn netns_resilience_kill_under_traffic_loses_no_frames() {
     );
     assert!(yaml.contains("inbox_size: 256"));
     std::fs::write(&dep, yaml).unwrap();
-    let topo = Topo::new();
-    quiet(&topo);
-    let mut monitor = spawn_monitor(&topo.dut.name, &dep);
-    let mut nfs: Vec<Proc> = (0..K)
-        .map(|i| spawn_nf_host(&dep, &format!("nf{i}")))
-        .collect();
-    let (tx, rx) = in_netns(&topo.peer.name, || {
-        (packet_socket("vi0").0, packet_socket("vo0").0)
-    });
+    let Chain {
+        topo: _topo, // keeps the namespaces alive
+        mut monitor,
+        mut nfs,
+        tx,
+        rx,
+    } = Chain::start(&dep, K);
     // Bounds the drain loops below.
     set_recv_timeout(&rx, 1);
 
