@@ -115,6 +115,8 @@ pub fn parse_facts(text: &str, path: &Path) -> Result<Facts, NfsError> {
         confidence: 1.0,
         backend: Backend::Declared,
         evidence: vec![],
+        split_hazards: vec![],
+        unknown: vec![],
     })
 }
 

@@ -151,6 +151,9 @@ pub enum Question {
     StateObject,
     Cost,
     Accelerator,
+    /// Whether one instance per core, fed by RSS on the flow key, behaves
+    /// like one instance (see [`Facts::split_hazards`]).
+    Splittable,
 }
 
 /// A source location and the reason it supports an answer.
@@ -201,6 +204,30 @@ pub enum Accelerator {
     Hash,
 }
 
+/// A question the code does not decide, and why. The answer field of
+/// [`Facts`] then holds the conservative value (stateful, no flow key, not
+/// symmetric, per-packet, pointer chasing), which keeps the NF shared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unknown {
+    pub question: Question,
+    pub reason: String,
+}
+
+/// State the packet path writes that no packet field keys (a port cursor, a
+/// free list, a table indexed by a value the NF allocated, a global counter
+/// that steers the verdict): two instances on two cores would diverge from
+/// one, whatever the RSS hash, so the NF must stay shared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SplitHazard {
+    /// The state object (variable, member or container) written.
+    pub object: String,
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+}
+
 /// Confidence of the combined answer, 0.0 ..= 1.0.
 pub type Confidence = f32;
 
@@ -235,6 +262,14 @@ pub struct Facts {
     pub backend: Backend,
     #[serde(default)]
     pub evidence: Vec<Evidence>,
+    /// Why the NF cannot be split across cores by its flow key; empty when
+    /// it can (or when it keeps no state at all).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub split_hazards: Vec<SplitHazard>,
+    /// Questions the code does not decide; each answer above is then the
+    /// conservative one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown: Vec<Unknown>,
 }
 
 impl Facts {
@@ -255,7 +290,60 @@ impl Facts {
             confidence: 1.0,
             backend: Backend::Static,
             evidence: vec![],
+            split_hazards: vec![],
+            unknown: vec![],
         }
+    }
+
+    /// The conservative facts of an NF nothing could be learned about:
+    /// stateful with no known key (so it is never split), per-packet writes,
+    /// pointer chasing; every question marked unknown with `reason`.
+    pub fn unknown(nf: impl Into<String>, reason: impl Into<String>) -> Self {
+        let reason = reason.into();
+        let mut f = Facts::stateless(nf);
+        f.mark_unknown(Question::Stateful, reason.clone());
+        f.mark_unknown(Question::FlowKey, reason.clone());
+        f.mark_unknown(Question::Intensity, reason.clone());
+        f.mark_unknown(Question::PointerChasing, reason.clone());
+        f.mark_unknown(Question::Symmetric, reason);
+        f.confidence = 0.0;
+        f
+    }
+
+    /// Record that the code does not decide `question` and set that answer to
+    /// its conservative value (the one that permits the placer less).
+    pub fn mark_unknown(&mut self, question: Question, reason: impl Into<String>) {
+        match question {
+            Question::Stateful => self.stateful = true,
+            Question::FlowKey => {
+                self.stateful = true;
+                self.flow_key.clear();
+            }
+            Question::Symmetric => self.symmetric = false,
+            Question::Intensity => self.intensity = Intensity::PerPacket,
+            Question::PointerChasing => self.pointer_chasing = true,
+            _ => {}
+        }
+        if !self.is_unknown(question) {
+            self.unknown.push(Unknown {
+                question,
+                reason: reason.into(),
+            });
+        }
+    }
+
+    /// True when the code did not decide `question`.
+    pub fn is_unknown(&self, question: Question) -> bool {
+        self.unknown.iter().any(|u| u.question == question)
+    }
+
+    /// True when one instance per core, fed by RSS on `flow_key`, behaves like
+    /// one instance: no split hazard, and statefulness and key are known.
+    pub fn splittable(&self) -> bool {
+        self.split_hazards.is_empty()
+            && !self.is_unknown(Question::Stateful)
+            && !self.is_unknown(Question::FlowKey)
+            && (!self.stateful || !self.flow_key.is_empty())
     }
 
     /// Best available per-packet cost: IR instruction count if known, else the

@@ -149,12 +149,23 @@ pub fn build_problem(
         .map(|(_, f)| model.sharing_penalty(f, queues))
         .collect();
     let work: f64 = chain_nfs.iter().map(|(_, f)| model.work(f)).sum();
+    // An NF with split hazards keeps state no packet field keys: it takes
+    // part in the sharing decision (and always shares) even when it keeps no
+    // per-flow state.
     let stateful: Vec<usize> = (0..chain_nfs.len())
-        .filter(|i| chain_nfs[*i].1.stateful)
+        .filter(|i| chain_nfs[*i].1.stateful || !chain_nfs[*i].1.splittable())
         .collect();
     for &i in &stateful {
         let (id, f) = &chain_nfs[i];
-        if f.flow_key.is_empty() {
+        if let Some(h) = f.split_hazards.first() {
+            diagnostics.push(Diagnostic::note_diag(
+                "P103",
+                format!(
+                    "NF `{id}` cannot be split across cores ({}: {}): it always shares",
+                    h.object, h.reason
+                ),
+            ));
+        } else if f.flow_key.is_empty() {
             diagnostics.push(Diagnostic::note_diag(
                 "P102",
                 format!("NF `{id}` keeps global state (no flow key): it always shares"),

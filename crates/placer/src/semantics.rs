@@ -17,6 +17,12 @@ pub fn shared_nothing_blocker(
     rss_fields: &[Field],
     symmetric_hash: bool,
 ) -> Option<String> {
+    if let Some(h) = facts.split_hazards.first() {
+        return Some(format!(
+            "it writes `{}`, which no packet field keys ({})",
+            h.object, h.reason
+        ));
+    }
     if !facts.stateful {
         return None;
     }
