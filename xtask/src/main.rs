@@ -1,7 +1,9 @@
 //! Project automation, run as `cargo xtask <command>`:
 //!
 //! - `setup`: install what nfc needs on a fresh Debian 12 machine (idempotent:
-//!   apt packages only when missing).
+//!   apt packages only when missing). `setup --corpus` also fetches the
+//!   analyzer's real-world corpus from Debian source packages (see
+//!   [`corpus`]).
 //! - `test`: setup, then the whole test suite, including the privileged
 //!   network-namespace tests when run as root.
 //! - `demo`: setup, build, and run the flagship example end to end.
@@ -11,6 +13,10 @@
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+mod corpus;
+#[allow(unused_imports)] // for `test` and `bench`
+pub use corpus::ensure_corpus;
 
 /// Debian packages nfc needs, with the reason for each.
 const APT_PACKAGES: &[(&str, &str)] = &[
@@ -43,7 +49,20 @@ fn main() -> Result<()> {
     let cmd = args.first().map(String::as_str).unwrap_or("help");
     let rest = &args[args.len().min(1)..];
     match cmd {
-        "setup" => setup(),
+        "setup" => {
+            let mut with_corpus = false;
+            for a in rest {
+                match a.as_str() {
+                    "--corpus" => with_corpus = true,
+                    other => bail!("unknown setup flag `{other}` (known: --corpus)"),
+                }
+            }
+            setup()?;
+            if with_corpus {
+                corpus::ensure_corpus()?;
+            }
+            Ok(())
+        }
         "test" => {
             setup()?;
             test(rest)
@@ -59,6 +78,7 @@ fn main() -> Result<()> {
         _ => {
             eprintln!("usage: cargo xtask <setup|test|demo|bench>");
             eprintln!("  setup  install apt packages nfc needs (idempotent)");
+            eprintln!("         --corpus: also fetch the analyzer's real-world corpus (Debian source packages) into $NFC_CORPUS_DIR or /var/tmp/nfc-corpus");
             eprintln!("  test   setup + the whole test suite (privileged netns tests when root)");
             eprintln!("  demo   setup + build + the flagship example end to end");
             eprintln!("  bench  setup + benchmarks; report in target/nfc-bench/");
