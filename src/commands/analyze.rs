@@ -46,6 +46,15 @@ pub struct AnalyzerArgs {
     /// Analyze again even when the cached facts match the sources.
     #[arg(long)]
     pub no_cache: bool,
+    /// Seconds the static analysis of one NF may take; over it every answer is "unknown".
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
+    pub analysis_time: f64,
+    /// Megabytes of abstract state the static analysis of one NF may hold.
+    #[arg(long, default_value_t = 512, value_name = "MB")]
+    pub analysis_memory: u64,
+    /// Extra directories searched for the NFs' `#include`s (nfc's own, with nf.h, is always searched).
+    #[arg(long = "include", short = 'I', value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -81,9 +90,26 @@ impl AnalyzerArgs {
             Backend::Llm => BackendChoice::Llm(llm()?),
             Backend::Both => BackendChoice::Both(llm()?),
         };
+        if !(self.analysis_time.is_finite() && self.analysis_time > 0.0) {
+            return Err(nfc::Failure::diag(
+                nfc_core::Diagnostic::error(
+                    "E0302",
+                    format!("--analysis-time {} is not a positive number of seconds", self.analysis_time),
+                )
+                .with_hint("e.g. --analysis-time 5"),
+            )
+            .into());
+        }
+        let mut include_dirs = self.include_dirs.clone();
+        include_dirs.push(nfc_nfs::include_dir());
         Ok(AnalyzeOptions {
             backend,
             cache_dir: (!self.no_cache).then(|| self.cache_dir.join("facts")),
+            include_dirs,
+            budget: nfc_analyzer::Budget {
+                time: std::time::Duration::from_secs_f64(self.analysis_time.min(86_400.0)),
+                memory_bytes: self.analysis_memory.max(1) << 20,
+            },
         })
     }
 }

@@ -1,11 +1,20 @@
 //! Analyse NF sources from the command line and print the facts as JSON:
-//! `cargo run -p nfc-analyzer --example analyze -- <dir-or-files>...`.
+//! `cargo run -p nfc-analyzer --example analyze -- [-I dir]... <dir-or-files>...`.
 
 use nfc_analyzer::{analyze, input_from_paths, AnalyzeOptions};
 use std::path::PathBuf;
 
 fn main() {
-    let paths: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    let mut paths: Vec<PathBuf> = vec![];
+    let mut include_dirs: Vec<PathBuf> = vec![];
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "-I" {
+            include_dirs.extend(args.next().map(PathBuf::from));
+        } else {
+            paths.push(PathBuf::from(a));
+        }
+    }
     let input = match input_from_paths(None, &paths) {
         Ok(i) => i,
         Err(e) => {
@@ -13,11 +22,17 @@ fn main() {
             std::process::exit(1);
         }
     };
-    match analyze(&input, &AnalyzeOptions::default()) {
+    let opts = AnalyzeOptions {
+        include_dirs,
+        ..AnalyzeOptions::default()
+    };
+    let t0 = std::time::Instant::now();
+    match analyze(&input, &opts) {
         Ok((facts, diags)) => {
             for d in &diags {
                 eprintln!("{d}");
             }
+            eprintln!("analysed in {:?}", t0.elapsed());
             println!(
                 "{}",
                 serde_json::to_string_pretty(&facts).unwrap_or_default()

@@ -2,12 +2,15 @@
 //! broader than what the code proves breaks shared-nothing, so an LLM key
 //! that is not a subset of the static key is never accepted; a narrower LLM
 //! key is safe (RSS on fewer fields still keeps each flow on one core) and is
-//! accepted with a note. Other disagreements keep the static answer when the
-//! static backend found evidence, and are reported as diagnostics.
+//! accepted with a note, and two incomparable keys leave the fields both key
+//! on. Whichever backend gave it, the answer that permits the placer less
+//! wins: stateful over stateless (with an unknown key when only the LLM saw
+//! state), symmetric over not. Cost-model answers (intensity, pointer
+//! chasing) keep the static value. Every disagreement is a diagnostic.
 
 use crate::llm::LlmAnswer;
 use nfc_core::diag::Diagnostic;
-use nfc_core::facts::{Backend, Facts, Intensity};
+use nfc_core::facts::{Backend, Facts, Intensity, Question};
 use std::cmp::Ordering;
 
 /// Merge `llm` into `st`. With `report_all` (backend Both) every
@@ -31,20 +34,22 @@ pub fn combine(st: &Facts, llm: &LlmAnswer, report_all: bool) -> (Facts, Vec<Dia
             Diagnostic::note_diag("A0201", msg)
         });
     };
-    let static_has_state_evidence = st.stateful;
+    // Statefulness: the answer that permits the placer less wins. State only
+    // the LLM saw has no key the code proves, so its key is unknown.
     if st.stateful != llm.stateful {
-        // Statefulness: the static backend proves state by a keyed write; trust it when it found one.
-        let keep_static = static_has_state_evidence || st.confidence >= 0.6;
         disagree(
             "statefulness",
             st.stateful.to_string(),
             llm.stateful.to_string(),
-            if keep_static { "static" } else { "LLM" },
+            "stateful (the conservative answer)",
         );
-        if !keep_static {
-            out.stateful = llm.stateful;
+        if llm.stateful && !st.stateful {
+            out.stateful = true;
             out.intensity = llm.intensity;
-            out.flow_key = vec![];
+            out.mark_unknown(
+                Question::FlowKey,
+                "only the LLM backend found per-flow state; no key is proven by the code",
+            );
         }
     }
     if st.stateful && llm.stateful && st.flow_key != llm.flow_key {
@@ -59,11 +64,22 @@ pub fn combine(st: &Facts, llm: &LlmAnswer, report_all: bool) -> (Facts, Vec<Dia
             );
             out.flow_key = llm.flow_key.clone();
         } else {
+            // Keep only the fields both backends key on: a field one of
+            // them does not see as a key may split a flow's state.
+            out.flow_key = st
+                .flow_key
+                .iter()
+                .copied()
+                .filter(|f| llm.flow_key.contains(f))
+                .collect();
             disagree(
                 "flow key",
                 format!("{:?}", names(&st.flow_key)),
                 format!("{:?}", names(&llm.flow_key)),
-                "static (an LLM key with fields the code does not key on would break shared-nothing, FlowMage §5)",
+                &format!(
+                    "the fields both key on, {:?} (an LLM key with fields the code does not key on would break shared-nothing, FlowMage §5)",
+                    names(&out.flow_key)
+                ),
             );
         }
     }
@@ -85,12 +101,15 @@ pub fn combine(st: &Facts, llm: &LlmAnswer, report_all: bool) -> (Facts, Vec<Dia
     }
     if let Some(sym) = llm.symmetric {
         if out.stateful && sym != st.symmetric {
+            // One state for both directions needs a symmetric hash: the
+            // stricter answer wins.
             disagree(
                 "symmetry",
                 st.symmetric.to_string(),
                 sym.to_string(),
-                "static",
+                "symmetric (the conservative answer)",
             );
+            out.symmetric = true;
         }
     }
     let agree_all = diags.is_empty();
@@ -150,7 +169,23 @@ mod tests {
             &[Field::SrcIp],
             1,
         );
-        check(&[Field::SrcIp], &[Field::DstIp], &[Field::SrcIp], 1);
+        check(&[Field::SrcIp], &[Field::DstIp], &[], 1);
+        check(
+            &[Field::SrcIp, Field::DstIp],
+            &[Field::DstIp, Field::DstPort],
+            &[Field::DstIp],
+            1,
+        );
+    }
+
+    #[test]
+    fn state_only_the_llm_sees_is_stateful_with_an_unknown_key() {
+        let (f, d) = combine(&Facts::stateless("psd"), &answer(&[Field::SrcIp]), false);
+        assert!(f.stateful);
+        assert!(f.flow_key.is_empty());
+        assert!(f.is_unknown(Question::FlowKey));
+        assert!(!f.splittable());
+        assert!(d.iter().any(|d| d.message.contains("statefulness")), "{d:?}");
     }
 
     #[test]

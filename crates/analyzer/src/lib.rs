@@ -81,6 +81,30 @@ pub struct AnalyzeOptions {
     pub backend: BackendChoice,
     /// Where to cache facts (the CLI passes `.nfc/facts/`); None = no cache.
     pub cache_dir: Option<PathBuf>,
+    /// Directories searched for `#include`s after the including file's own
+    /// directory (the driver passes nfc's include directory, so an nfc-C NF
+    /// anywhere on disk finds `nf.h`).
+    pub include_dirs: Vec<PathBuf>,
+    /// Time and memory the static analysis of one NF may use.
+    pub budget: Budget,
+}
+
+/// Limits of one NF's static analysis. Over budget, every answer is
+/// "unknown" (the conservative facts) with a diagnostic, never a crash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub time: std::time::Duration,
+    /// Bytes of abstract state (access paths and values) the engine may hold.
+    pub memory_bytes: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            time: std::time::Duration::from_secs(5),
+            memory_bytes: 512 << 20,
+        }
+    }
 }
 
 /// Analyse one NF. Bad source never fails the call: it lowers confidence and
@@ -91,7 +115,7 @@ pub fn analyze(
     input: &AnalysisInput,
     opts: &AnalyzeOptions,
 ) -> Result<(Facts, Vec<Diagnostic>), AnalyzeError> {
-    let closure = source::closure(&input.files)?;
+    let (closure, missing) = source::closure(&input.files, &opts.include_dirs)?;
     let tag = opts.backend.tag();
     let key = cache::cache_key(&input.name, &closure, &tag);
     if let Some(dir) = &opts.cache_dir {
@@ -106,8 +130,16 @@ pub fn analyze(
             text: text.clone(),
         })
         .collect();
-    let (static_facts, mut diags) =
-        static_analysis::analyze_static(&input.name, &sources, input.framework);
+    let (mut static_facts, mut diags) = static_analysis::analyze_static_with(
+        &input.name,
+        &sources,
+        input.framework,
+        &opts.budget,
+    );
+    source::report_missing_headers(&input.name, &missing, &mut static_facts, &mut diags);
+    let over_budget = diags
+        .iter()
+        .any(|d| d.code == static_analysis::OVER_BUDGET);
     let facts = match &opts.backend {
         BackendChoice::Static => static_facts,
         BackendChoice::Llm(o) | BackendChoice::Both(o) => {
@@ -148,7 +180,9 @@ pub fn analyze(
             }
         }
     };
-    if let Some(dir) = &opts.cache_dir {
+    // A budget verdict depends on the machine's speed, not only on the
+    // sources: never cache it.
+    if let (Some(dir), false) = (&opts.cache_dir, over_budget) {
         cache::store(dir, &input.name, &key, &facts, &diags)?;
     }
     Ok((facts, diags))

@@ -75,9 +75,19 @@ pub fn input_from_paths(
 }
 
 /// `#include "x"` / `#include <x>` targets of a source text.
+#[cfg(test)]
 fn includes(text: &str) -> Vec<(String, bool)> {
+    includes_with_lines(text)
+        .into_iter()
+        .map(|(name, quoted, _)| (name, quoted))
+        .collect()
+}
+
+/// Include targets with their 1-based line numbers.
+fn includes_with_lines(text: &str) -> Vec<(String, bool, u32)> {
     let mut out = vec![];
-    for line in text.lines() {
+    for (lineno, line) in text.lines().enumerate() {
+        let lineno = lineno as u32 + 1;
         let t = line.trim_start();
         let Some(rest) = t.strip_prefix('#') else {
             continue;
@@ -89,26 +99,39 @@ fn includes(text: &str) -> Vec<(String, bool)> {
         let rest = rest.trim();
         if let Some(r) = rest.strip_prefix('"') {
             if let Some(end) = r.find('"') {
-                out.push((r[..end].to_string(), true));
+                out.push((r[..end].to_string(), true, lineno));
             }
         } else if let Some(r) = rest.strip_prefix('<') {
             if let Some(end) = r.find('>') {
-                out.push((r[..end].to_string(), false));
+                out.push((r[..end].to_string(), false, lineno));
             }
         }
     }
     out
 }
 
-/// Resolve an include next to the including file, then in `include/`
-/// directories of up to three ancestors. System headers are not searched.
-fn resolve_include(from: &Path, inc: &str, quoted: bool) -> Option<PathBuf> {
+/// Resolve an include next to the including file, then in the given include
+/// directories, then in `include/` directories of up to three ancestors.
+/// System headers are not searched.
+fn resolve_include(
+    from: &Path,
+    inc: &str,
+    quoted: bool,
+    include_dirs: &[PathBuf],
+) -> Option<PathBuf> {
     let dir = from.parent()?;
     if quoted {
         let c = dir.join(inc);
         if c.is_file() {
             return Some(c);
         }
+    }
+    if let Some(c) = include_dirs
+        .iter()
+        .map(|d| d.join(inc))
+        .find(|c| c.is_file())
+    {
+        return Some(c);
     }
     let mut cur = Some(dir);
     for _ in 0..3 {
@@ -122,10 +145,60 @@ fn resolve_include(from: &Path, inc: &str, quoted: bool) -> Option<PathBuf> {
     None
 }
 
+/// A quoted `#include` that resolved nowhere: a header of the NF's own
+/// project (system headers use `<...>` and are not expected).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingHeader {
+    pub name: String,
+    pub from: PathBuf,
+    pub line: u32,
+}
+
+/// Turn missing headers into diagnostics; a "stateless" answer that a
+/// missing header could overturn becomes "unknown".
+pub fn report_missing_headers(
+    nf: &str,
+    missing: &[MissingHeader],
+    facts: &mut nfc_core::facts::Facts,
+    diags: &mut Vec<nfc_core::diag::Diagnostic>,
+) {
+    use nfc_core::diag::{Diagnostic, Span};
+    use nfc_core::facts::Question;
+    let mut names: Vec<&str> = vec![];
+    for m in missing {
+        if names.contains(&m.name.as_str()) {
+            continue;
+        }
+        names.push(&m.name);
+        diags.push(
+            Diagnostic::warning(
+                "A0106",
+                format!("`{nf}`: header \"{}\" not found", m.name),
+            )
+            .with_span(Span::point(m.from.display().to_string(), m.line, 1))
+            .with_hint("put the header next to the NF or pass its directory as an include directory; state it declares is invisible, so a \"stateless\" answer becomes unknown"),
+        );
+    }
+    if !names.is_empty() && !facts.stateful && !facts.is_unknown(Question::Stateful) {
+        facts.mark_unknown(
+            Question::Stateful,
+            format!(
+                "header(s) {} not found: state they declare would be invisible",
+                names.join(", ")
+            ),
+        );
+        facts.confidence = facts.confidence.min(0.3);
+    }
+}
+
 /// The NF's files plus the local headers they (transitively) include, in a
-/// stable order. Returns (path, contents).
-pub fn closure(files: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, AnalyzeError> {
+/// stable order: (path, contents), and the quoted includes found nowhere.
+pub fn closure(
+    files: &[PathBuf],
+    include_dirs: &[PathBuf],
+) -> Result<(Vec<(PathBuf, String)>, Vec<MissingHeader>), AnalyzeError> {
     let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut missing = vec![];
     let mut out = vec![];
     let mut todo: Vec<PathBuf> = files.to_vec();
     todo.reverse();
@@ -140,9 +213,15 @@ pub fn closure(files: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, AnalyzeError
         })?;
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let mut incs = vec![];
-        for (inc, quoted) in includes(&text) {
-            if let Some(r) = resolve_include(&p, &inc, quoted) {
-                incs.push(r);
+        for (inc, quoted, line) in includes_with_lines(&text) {
+            match resolve_include(&p, &inc, quoted, include_dirs) {
+                Some(r) => incs.push(r),
+                None if quoted => missing.push(MissingHeader {
+                    name: inc,
+                    from: p.clone(),
+                    line,
+                }),
+                None => {}
             }
         }
         out.push((p, text));
@@ -150,7 +229,7 @@ pub fn closure(files: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, AnalyzeError
             todo.push(r);
         }
     }
-    Ok(out)
+    Ok((out, missing))
 }
 
 #[cfg(test)]
@@ -205,11 +284,37 @@ mod tests {
             "#include \"local.h\"\n#include <stdio.h>\n",
         )
         .unwrap();
-        let c = closure(&[d.path().join("nf/nf.c")]).unwrap();
+        let (c, missing) = closure(&[d.path().join("nf/nf.c")], &[]).unwrap();
+        assert!(missing.is_empty());
         let names: Vec<String> = c
             .iter()
             .map(|(p, _)| p.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names, vec!["nf.c", "local.h", "api.h"]);
+    }
+
+    #[test]
+    fn include_dirs_resolve_headers_and_unresolved_quoted_ones_are_reported() {
+        let d = tempfile::tempdir().unwrap();
+        let inc = d.path().join("sdk");
+        std::fs::create_dir_all(&inc).unwrap();
+        std::fs::write(inc.join("nf.h"), "struct nf_ctx;\n").unwrap();
+        let nf = d.path().join("user/my.c");
+        std::fs::create_dir_all(nf.parent().unwrap()).unwrap();
+        std::fs::write(
+            &nf,
+            "#include \"nf.h\"\n#include <stdio.h>\n#include \"gone.h\"\n",
+        )
+        .unwrap();
+        let (c, missing) = closure(std::slice::from_ref(&nf), &[]).unwrap();
+        assert_eq!(c.len(), 1);
+        assert_eq!(
+            missing.iter().map(|m| (m.name.as_str(), m.line)).collect::<Vec<_>>(),
+            vec![("nf.h", 1), ("gone.h", 3)]
+        );
+        let (c, missing) = closure(std::slice::from_ref(&nf), &[inc]).unwrap();
+        assert_eq!(c.len(), 2);
+        assert_eq!(missing.len(), 1);
+        assert_eq!(missing[0].name, "gone.h");
     }
 }

@@ -165,6 +165,7 @@ fn votes_over_runs_rejects_malformed_answers_and_accounts_tokens() {
     let opts = AnalyzeOptions {
         backend: BackendChoice::Both(options(&srv.url, 3)),
         cache_dir: None,
+        ..AnalyzeOptions::default()
     };
     let (facts, diags) = analyze(&input, &opts).unwrap();
     assert_eq!(facts.backend, Backend::Both);
@@ -206,6 +207,7 @@ fn broader_llm_key_is_never_accepted() {
     let opts = AnalyzeOptions {
         backend: BackendChoice::Llm(options(&srv.url, 3)),
         cache_dir: None,
+        ..AnalyzeOptions::default()
     };
     let (facts, diags) = analyze(&input, &opts).unwrap();
     assert_eq!(facts.flow_key, vec![Field::SrcIp]);
@@ -228,6 +230,7 @@ fn timeout_falls_back_to_static_with_a_diagnostic() {
         &AnalyzeOptions {
             backend: BackendChoice::Both(o),
             cache_dir: None,
+            ..AnalyzeOptions::default()
         },
     )
     .unwrap();
@@ -254,6 +257,7 @@ fn unreachable_endpoint_falls_back_to_static() {
         &AnalyzeOptions {
             backend: BackendChoice::Llm(o),
             cache_dir: None,
+            ..AnalyzeOptions::default()
         },
     )
     .unwrap();

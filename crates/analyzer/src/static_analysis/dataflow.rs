@@ -29,6 +29,17 @@ pub struct Val {
     pub root: bool,
     /// Built from a field and its mirror (min/max, xor, direction-dependent).
     pub mixed: bool,
+    /// Derived from packet data whose header field the analysis cannot name
+    /// (bytes returned by an unknown callee that was handed the packet, a
+    /// NIC hash over configured fields): a key of unknown fields.
+    pub opaque: bool,
+    /// State objects this value was computed from (a cursor read into an
+    /// index, a counter compared with a limit): what the value depends on,
+    /// kept through arithmetic and comparisons.
+    pub from: BTreeSet<String>,
+    /// The packet descriptor itself (mbuf, Packet, sk_buff), not bytes
+    /// inside it: handing it on (enqueue, transmit) keys nothing.
+    pub descriptor: bool,
 }
 
 impl Val {
@@ -58,6 +69,9 @@ impl Val {
         self.objs.extend(o.objs.iter().cloned());
         self.root |= o.root;
         self.mixed |= o.mixed;
+        self.opaque |= o.opaque;
+        self.from.extend(o.from.iter().cloned());
+        self.descriptor |= o.descriptor;
         match (self.hdr, o.hdr) {
             (None, Some(h)) => {
                 self.hdr = Some(h);
@@ -87,13 +101,19 @@ impl Val {
             .iter()
             .any(|f| *f != f.mirror() && self.fields.contains(&f.mirror()))
     }
-    /// Only the taint (fields, mixed), no pointer facts.
+    /// Only the taint (fields, mixed, opaque), no pointer facts.
     fn taint(&self) -> Val {
         Val {
             fields: self.fields.clone(),
             mixed: self.mixed,
+            opaque: self.opaque,
+            from: self.from.iter().chain(self.objs.iter()).cloned().collect(),
             ..Default::default()
         }
+    }
+    /// Carries packet-derived data (named fields or opaque bytes).
+    fn keyed(&self) -> bool {
+        !self.fields.is_empty() || self.opaque
     }
 }
 
@@ -110,6 +130,14 @@ pub enum FnKind {
 pub struct Access {
     pub obj: String,
     pub key: BTreeSet<Field>,
+    /// The location also depends on packet data of unknown fields.
+    pub opaque: bool,
+    /// State the location was computed from, when no packet data locates
+    /// it: an index the NF allocated (a cursor, a free-list head).
+    pub alloc_from: BTreeSet<String>,
+    /// A write that stores a pointer into the same object (a bucket head,
+    /// a `next` link): structure, not the data entries are identified by.
+    pub link: bool,
     pub mixed: bool,
     pub write: bool,
     /// Insert/remove-like API call (a per-flow event by nature).
@@ -148,6 +176,19 @@ pub struct Events {
     pub cost: u64,
     pub accels: BTreeMap<Accelerator, (usize, u32, String)>,
     pub packet_fns: BTreeSet<usize>,
+    /// State objects whose value the packet path uses beyond updating it:
+    /// read in a branch condition, or copied into another location.
+    pub influences: Vec<Influence>,
+}
+
+/// A use of a state object's value on the packet path that can change what
+/// the NF does (not just the object's own update, as a statistics counter).
+#[derive(Debug, Clone)]
+pub struct Influence {
+    pub obj: String,
+    pub file: usize,
+    pub line: u32,
+    pub how: &'static str,
 }
 
 /// An entry point of the per-packet path.
@@ -193,6 +234,21 @@ pub struct Engine<'p, 't> {
     loop_depth: u32,
     insert_depth: u32,
     nesting: u32,
+    budget: BudgetState,
+    /// Set by `write_target` for the access it records: the stored value
+    /// points into the written object.
+    storing_link: bool,
+}
+
+/// The engine's budget: a deadline, a bound on the bytes of abstract state,
+/// and the reason it ran out (then every evaluation returns at once).
+#[derive(Debug)]
+struct BudgetState {
+    deadline: Option<std::time::Instant>,
+    memory_limit: u64,
+    memory_used: u64,
+    steps: u64,
+    exhausted: Option<String>,
 }
 
 /// Longest call string (caller fn, call site, callee fn, ...): 8 call levels.
@@ -202,6 +258,13 @@ const MAX_DEPTH: usize = 17;
 const MAX_CONTEXTS: usize = 3000;
 /// Expressions nested deeper than this are not evaluated (pathological input).
 const MAX_NESTING: u32 = 200;
+/// Member segments kept in an access path (`p.a.b.c...`); deeper paths are
+/// folded into their prefix (k-limiting), which bounds the path space when
+/// pointer cycles among members would otherwise grow paths without end.
+const MAX_PATH_MEMBERS: usize = 5;
+/// Rough bytes one environment entry costs beyond its key (the map node, the
+/// value and its sets).
+const ENTRY_OVERHEAD: u64 = 192;
 
 /// Split an identifier into lower-case words (snake_case and camelCase).
 fn words(name: &str) -> Vec<String> {
@@ -266,6 +329,16 @@ fn is_writeish(name: &str) -> bool {
                     | "write"
                     | "replace"
                     | "assign"
+                    // atomic builtins and counter APIs (`__atomic_fetch_add`,
+                    // `__sync_fetch_and_sub`, `rte_atomic32_dec`, ...)
+                    | "atomic"
+                    | "fetch"
+                    | "xadd"
+                    | "xchg"
+                    | "exchange"
+                    | "cmpxchg"
+                    | "dec"
+                    | "sub"
             )
         })
 }
@@ -326,7 +399,52 @@ impl<'p, 't> Engine<'p, 't> {
             loop_depth: 0,
             insert_depth: 0,
             nesting: 0,
+            storing_link: false,
+            budget: BudgetState {
+                deadline: None,
+                memory_limit: u64::MAX,
+                memory_used: 0,
+                steps: 0,
+                exhausted: None,
+            },
         }
+    }
+
+    /// Limit the run to `time` and to about `memory_bytes` of abstract state.
+    pub fn with_budget(mut self, time: std::time::Duration, memory_bytes: u64) -> Self {
+        self.budget.deadline = Some(std::time::Instant::now() + time);
+        // The fixpoint loop keeps one snapshot of the environment beside it.
+        self.budget.memory_limit = memory_bytes / 2;
+        self
+    }
+
+    /// Why the run stopped early, if it did.
+    pub fn exhausted(&self) -> Option<&str> {
+        self.budget.exhausted.as_deref()
+    }
+
+    /// Count one unit of work; true when the budget is gone.
+    fn out_of_budget(&mut self) -> bool {
+        if self.budget.exhausted.is_some() {
+            return true;
+        }
+        self.budget.steps += 1;
+        if self.budget.memory_used > self.budget.memory_limit {
+            self.budget.exhausted = Some(format!(
+                "abstract state grew past {} MB",
+                self.budget.memory_limit >> 20
+            ));
+            return true;
+        }
+        if self.budget.steps % 1024 == 0 {
+            if let Some(d) = self.budget.deadline {
+                if std::time::Instant::now() > d {
+                    self.budget.exhausted = Some("ran out of time".into());
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     fn src(&self) -> &'t str {
@@ -352,9 +470,15 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn env_join(&mut self, key: &str, v: &Val) {
+        let key = k_limit(key);
+        if !self.env.contains_key(key) {
+            self.budget.memory_used += key.len() as u64 + ENTRY_OVERHEAD;
+        }
         let e = self.env.entry(key.to_string()).or_default();
         let had = e.clone();
         e.join(v);
+        let grown = e.objs.len().saturating_sub(had.objs.len());
+        self.budget.memory_used += grown as u64 * 48;
         // A scalar slot fed by a field and (elsewhere) its mirror is direction-agnostic.
         if !e.mixed
             && e.has_mirror_pair()
@@ -448,6 +572,7 @@ impl<'p, 't> Engine<'p, 't> {
         for (pname, obj, key) in &e.flow_params {
             let v = Val {
                 fields: key.iter().copied().collect(),
+                opaque: key.is_empty(),
                 objs: [obj.clone()].into_iter().collect(),
                 ..Default::default()
             };
@@ -455,6 +580,30 @@ impl<'p, 't> Engine<'p, 't> {
         }
         for pname in &e.frame_params {
             self.env_join(&format!("{scope}|{pname}"), &Val::hdr(Hdr::Frame, 0));
+        }
+        // Packet taint starts at the entry's packet argument: a packet
+        // descriptor (mbuf, Packet, sk_buff, xdp_md, ...) handed to code the
+        // analysis cannot see yields packet data.
+        if kind == FnKind::Packet {
+            let params = self.prog.fns[e.fn_idx].params.clone();
+            for p in params.iter().filter(|p| {
+                is_packet_type(&p.ty.name)
+                    && (p.ty.is_pointerish() || !p.ty.dims.is_empty())
+                    && !e.frame_params.contains(&p.name)
+            }) {
+                let k = format!("{scope}|{}", p.name);
+                if self.env.get(&k).is_none_or(|v| v.hdr.is_none()) {
+                    self.env_join(
+                        &k,
+                        &Val {
+                            hdr: Some(Hdr::Frame),
+                            off: None,
+                            descriptor: true,
+                            ..Default::default()
+                        },
+                    );
+                }
+            }
         }
         // nf.h adapter: nf_state_init(void *state) receives the state instance.
         let f = &self.prog.fns[e.fn_idx];
@@ -475,6 +624,9 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn visit_fn(&mut self, fn_idx: usize, cs: Vec<usize>, guard: bool) {
+        if self.out_of_budget() {
+            return;
+        }
         let scope = self.scope_for(fn_idx, &cs);
         if !self.visited.insert(scope.clone()) {
             return;
@@ -552,7 +704,8 @@ impl<'p, 't> Engine<'p, 't> {
             "if_statement" => {
                 let cond = n.child_by_field_name("condition");
                 if let Some(c) = cond {
-                    self.expr(c);
+                    let v = self.expr(c);
+                    self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                 }
                 let saved = self.guard;
                 if let Some(cons) = n.child_by_field_name("consequence") {
@@ -626,6 +779,7 @@ impl<'p, 't> Engine<'p, 't> {
                 for k in kids {
                     let v = self.expr(k);
                     if n.kind() == "return_statement" {
+                        self.note_influence(&v, &BTreeSet::new(), k, "the returned value");
                         let key = self.scope.clone();
                         let e = self.rets.entry(key).or_default();
                         e.join(&v);
@@ -634,7 +788,8 @@ impl<'p, 't> Engine<'p, 't> {
             }
             "switch_statement" => {
                 if let Some(c) = n.child_by_field_name("condition") {
-                    self.expr(c);
+                    let v = self.expr(c);
+                    self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                 }
                 if let Some(b) = n.child_by_field_name("body") {
                     self.stmt(b, cost);
@@ -721,7 +876,11 @@ impl<'p, 't> Engine<'p, 't> {
                     self.init_list(&key, &tr, value);
                     continue;
                 }
-                _ => self.expr(value),
+                _ => {
+                    let v = self.expr(value);
+                    self.note_influence(&v, &BTreeSet::new(), value, "a value stored elsewhere");
+                    v
+                }
             };
             // Declared header pointer types fix what the pointer points at.
             if tr.ptr > 0 {
@@ -739,7 +898,7 @@ impl<'p, 't> Engine<'p, 't> {
                     }
                 }
             }
-            if let Some(fields) = headers::flow_id_type(&tr.name) {
+            if let Some(fields) = self.flow_id_fields(&tr.name) {
                 if value.kind() != "argument_list" && v.fields.is_empty() && v.hdr.is_some() {
                     v.fields.extend(fields.iter().copied());
                 }
@@ -946,7 +1105,7 @@ impl<'p, 't> Engine<'p, 't> {
     fn state_ref(
         &mut self,
         n: Node<'t>,
-    ) -> Option<(BTreeSet<String>, String, BTreeSet<Field>, bool)> {
+    ) -> Option<(BTreeSet<String>, String, Val, bool)> {
         match n.kind() {
             "identifier" => {
                 let name = self.t(n).to_string();
@@ -955,9 +1114,9 @@ impl<'p, 't> Engine<'p, 't> {
                 }
                 self.global_state(&name).map(|(objs, root)| {
                     if root {
-                        (BTreeSet::new(), String::new(), BTreeSet::new(), true)
+                        (BTreeSet::new(), String::new(), Val::default(), true)
                     } else {
-                        (objs, String::new(), BTreeSet::new(), false)
+                        (objs, String::new(), Val::default(), false)
                     }
                 })
             }
@@ -972,9 +1131,9 @@ impl<'p, 't> Engine<'p, 't> {
                 if base.kind() == "this" {
                     return self.global_state(&fname).map(|(objs, root)| {
                         if root {
-                            (BTreeSet::new(), String::new(), BTreeSet::new(), true)
+                            (BTreeSet::new(), String::new(), Val::default(), true)
                         } else {
-                            (objs, String::new(), BTreeSet::new(), false)
+                            (objs, String::new(), Val::default(), false)
                         }
                     });
                 }
@@ -990,17 +1149,12 @@ impl<'p, 't> Engine<'p, 't> {
                     return Some((
                         [fname].into_iter().collect(),
                         String::new(),
-                        BTreeSet::new(),
+                        Val::default(),
                         false,
                     ));
                 }
                 if !bv.objs.is_empty() && (arrow || self.is_ref_or_ptr(base)) {
-                    return Some((
-                        bv.objs.clone(),
-                        format!(".{fname}"),
-                        bv.fields.clone(),
-                        false,
-                    ));
+                    return Some((bv.objs.clone(), format!(".{fname}"), bv.taint(), false));
                 }
                 None
             }
@@ -1012,13 +1166,12 @@ impl<'p, 't> Engine<'p, 't> {
                     if root {
                         return None;
                     }
-                    key.extend(iv.fields.iter().copied());
+                    key.join(&iv.taint());
                     return Some((objs, format!("{suffix}[]"), key, false));
                 }
                 let bv = self.expr_quiet(base);
                 if !bv.objs.is_empty() {
-                    let mut key = bv.fields.clone();
-                    key.extend(iv.fields.iter().copied());
+                    let key = bv.taint().union(&iv.taint());
                     return Some((bv.objs.clone(), "[]".into(), key, false));
                 }
                 None
@@ -1039,7 +1192,7 @@ impl<'p, 't> Engine<'p, 't> {
                 }
                 let bv = self.expr_quiet(arg);
                 if !bv.objs.is_empty() {
-                    return Some((bv.objs.clone(), "[]".into(), bv.fields.clone(), false));
+                    return Some((bv.objs.clone(), "[]".into(), bv.taint(), false));
                 }
                 None
             }
@@ -1111,11 +1264,26 @@ impl<'p, 't> Engine<'p, 't> {
         v
     }
 
+    /// Note that the state objects `v` was read from steer the packet path.
+    fn note_influence(&mut self, v: &Val, except: &BTreeSet<String>, n: Node<'t>, how: &'static str) {
+        if !self.collect || self.kind != FnKind::Packet {
+            return;
+        }
+        let sources: BTreeSet<&String> = v.objs.iter().chain(v.from.iter()).collect();
+        for o in sources.into_iter().filter(|o| !except.contains(*o)) {
+            self.events.influences.push(Influence {
+                obj: o.clone(),
+                file: self.file(),
+                line: Self::line(n),
+                how,
+            });
+        }
+    }
+
     fn record_access(
         &mut self,
         objs: &BTreeSet<String>,
-        key: &BTreeSet<Field>,
-        mixed: bool,
+        key: &Val,
         write: bool,
         insertish: bool,
         n: Node<'t>,
@@ -1135,8 +1303,15 @@ impl<'p, 't> Engine<'p, 't> {
         for o in objs {
             self.events.accesses.push(Access {
                 obj: o.clone(),
-                key: key.clone(),
-                mixed,
+                key: key.fields.clone(),
+                opaque: key.opaque,
+                link: self.storing_link && write,
+                alloc_from: if key.keyed() {
+                    BTreeSet::new()
+                } else {
+                    key.from.iter().filter(|f| *f != o).cloned().collect()
+                },
+                mixed: key.mixed,
                 write,
                 insertish: insertish || self.insert_depth > 0,
                 guarded,
@@ -1149,7 +1324,7 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     pub fn expr(&mut self, n: Node<'t>) -> Val {
-        if self.nesting > MAX_NESTING {
+        if self.nesting > MAX_NESTING || self.out_of_budget() {
             return Val::default();
         }
         self.nesting += 1;
@@ -1279,7 +1454,8 @@ impl<'p, 't> Engine<'p, 't> {
             }
             "conditional_expression" => {
                 if let Some(c) = n.child_by_field_name("condition") {
-                    self.expr(c);
+                    let v = self.expr(c);
+                    self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                 }
                 let a = n
                     .child_by_field_name("consequence")
@@ -1389,8 +1565,13 @@ impl<'p, 't> Engine<'p, 't> {
         let mut out = Val::default();
         // Header member reads.
         if let Some(h) = bv.hdr {
-            if let Some(f) = headers::member_field(h, &fname) {
-                out.fields.insert(f);
+            match headers::member_field(h, &fname) {
+                Some(f) => {
+                    out.fields.insert(f);
+                }
+                // Packet data, but not a flow field the analysis can name
+                // (VLAN id, IP id, input port, length, ...).
+                None => out.opaque = true,
             }
         } else if !bv.fields.is_empty() || bv.objs.is_empty() {
             if let Some(f) = headers::generic_member_field(&fname) {
@@ -1412,8 +1593,9 @@ impl<'p, 't> Engine<'p, 't> {
             return Val::hdr(Hdr::Frame, 0);
         }
         if is_packet_type(&base_ty) && fname == "hash" {
-            // mbuf->hash.rss: the NIC's 5-tuple hash
-            out.fields.extend(Field::FIVE_TUPLE);
+            // mbuf->hash.rss: the NIC's hash over whichever fields the port
+            // was configured to hash; the code alone does not name them.
+            out.opaque = true;
         }
         // Path value (key structs, decoded-header structs). Members of a
         // pointer into state hold stored data, not the key: skip those.
@@ -1440,9 +1622,10 @@ impl<'p, 't> Engine<'p, 't> {
         } else if !bv.objs.is_empty() {
             out.objs.extend(bv.objs.iter().cloned());
             out.fields.extend(bv.fields.iter().copied());
-            if !bv.fields.is_empty() && self.collect {
+            if bv.keyed() && self.collect {
                 let objs = bv.objs.clone();
-                self.record_access(&objs, &bv.fields, bv.mixed, false, false, n);
+                let key = bv.taint();
+                self.record_access(&objs, &key, false, false, n);
             }
         }
         // Stored slot values (what was written into the state slot).
@@ -1460,7 +1643,7 @@ impl<'p, 't> Engine<'p, 't> {
     fn state_ref_quiet(
         &mut self,
         n: Node<'t>,
-    ) -> Option<(BTreeSet<String>, String, BTreeSet<Field>, bool)> {
+    ) -> Option<(BTreeSet<String>, String, Val, bool)> {
         let saved = self.collect;
         self.collect = false;
         let r = self.state_ref(n);
@@ -1503,6 +1686,12 @@ impl<'p, 't> Engine<'p, 't> {
                 out.fields.insert(f);
             }
         }
+        if bv.hdr.is_some() && out.fields.is_empty() {
+            // Packet bytes the analysis cannot name.
+            out.opaque = true;
+        }
+        out.from.extend(iv.from.iter().cloned());
+        out.from.extend(iv.objs.iter().cloned());
         if bv.objs.is_empty() && bv.hdr.is_none() {
             if let Some(k) = self.path_key(n) {
                 let pv = self.env_read(&k);
@@ -1519,9 +1708,10 @@ impl<'p, 't> Engine<'p, 't> {
             key.extend(iv.fields.iter().copied());
             out.fields.extend(key.iter().copied());
             out.mixed |= iv.mixed || bv.mixed;
-            if !key.is_empty() {
+            if !key.is_empty() || bv.opaque || iv.opaque {
                 let objs = bv.objs.clone();
-                self.record_access(&objs, &key, iv.mixed || bv.mixed, false, false, n);
+                let kv = bv.taint().union(&iv.taint());
+                self.record_access(&objs, &kv, false, false, n);
             }
         }
         if bv.fields.iter().any(|_| true) && bv.objs.is_empty() {
@@ -1567,6 +1757,10 @@ impl<'p, 't> Engine<'p, 't> {
                 out.fields.insert(f);
             }
         }
+        if pv.hdr.is_some() && out.fields.is_empty() {
+            out.opaque = true;
+        }
+        out.from.extend(pv.from.iter().cloned());
         if let Some(k) = self.path_key(arg) {
             if pv.hdr.is_none() {
                 let v = self.env_read(&k);
@@ -1582,9 +1776,10 @@ impl<'p, 't> Engine<'p, 't> {
         if !pv.objs.is_empty() {
             out.objs.extend(pv.objs.iter().cloned());
             out.fields.extend(pv.fields.iter().copied());
-            if !pv.fields.is_empty() {
+            if pv.keyed() {
                 let objs = pv.objs.clone();
-                self.record_access(&objs, &pv.fields, pv.mixed, false, false, n);
+                let key = pv.taint();
+                self.record_access(&objs, &key, false, false, n);
             }
         }
         out
@@ -1677,9 +1872,18 @@ impl<'p, 't> Engine<'p, 't> {
         );
         let mut v = Val {
             konst,
+            from: l
+                .from
+                .iter()
+                .chain(l.objs.iter())
+                .chain(r.from.iter())
+                .chain(r.objs.iter())
+                .cloned()
+                .collect(),
             ..Default::default()
         };
         if !comparison {
+            v.opaque = l.opaque || r.opaque;
             v.fields.extend(l.fields.iter().copied());
             v.fields.extend(r.fields.iter().copied());
             v.mixed = l.mixed || r.mixed;
@@ -1717,7 +1921,8 @@ impl<'p, 't> Engine<'p, 't> {
             // Linear scan over the object's own entries: obj[i].key == packet field.
             if suffix.starts_with("[]") && !suffix[2..].contains("[]") {
                 let objs2 = objs.clone();
-                self.record_access(&objs2, &pv.fields, pv.mixed, false, false, n);
+                let key = pv.taint();
+                self.record_access(&objs2, &key, false, false, n);
             }
             for o in &objs {
                 let stored = self
@@ -1754,6 +1959,7 @@ impl<'p, 't> Engine<'p, 't> {
             .map(|o| self.t(o).to_string())
             .unwrap_or_else(|| "=".into());
         let mut v = self.expr(right);
+        let rhs_val = v.clone();
         if op != "=" {
             let old = self.expr(left);
             let k = match (old.konst, v.konst, op.as_str()) {
@@ -1820,6 +2026,11 @@ impl<'p, 't> Engine<'p, 't> {
         } else {
             None
         };
+        let own: BTreeSet<String> = self
+            .state_ref_quiet(left)
+            .map(|(objs, ..)| objs)
+            .unwrap_or_default();
+        self.note_influence(&rhs_val, &own, n, "a value stored elsewhere");
         self.write_target(left, &v, rp);
         v
     }
@@ -1844,8 +2055,10 @@ impl<'p, 't> Engine<'p, 't> {
                 self.copy_members(rk, &slot);
             }
         }
-        let mixed = false;
-        self.record_access(&objs, &key, mixed, true, false, target);
+        let key = Val { mixed: false, ..key };
+        self.storing_link = v.objs.iter().any(|o| objs.contains(o));
+        self.record_access(&objs, &key, true, false, target);
+        self.storing_link = false;
     }
 
     fn args(&mut self, al: Node<'t>) -> Vec<Val> {
@@ -1857,9 +2070,26 @@ impl<'p, 't> Engine<'p, 't> {
         kids.into_iter().map(|k| self.expr(k)).collect()
     }
 
+    /// The fields a flow-identifier object holds: the framework's layout
+    /// (upstream Click's IPFlowID has no protocol), widened by a protocol
+    /// member when the definition the NF compiles against has one.
+    fn flow_id_fields(&self, ty: &str) -> Option<Vec<Field>> {
+        let mut fields = headers::flow_id_type(ty)?.to_vec();
+        let class = self.prog.classes.get(super::program::bare(ty));
+        if class.is_some_and(|c| {
+            c.members
+                .iter()
+                .any(|m| m.name.to_ascii_lowercase().contains("proto"))
+        }) && !fields.contains(&Field::Proto)
+        {
+            fields.push(Field::Proto);
+        }
+        Some(fields)
+    }
+
     fn construct(&mut self, ty: &str, args: &[Val]) -> Val {
         let mut v = Val::default();
-        if let Some(fields) = headers::flow_id_type(ty) {
+        if let Some(fields) = self.flow_id_fields(ty) {
             if args
                 .iter()
                 .any(|a| a.hdr.is_some() || !a.fields.is_empty() || a.konst.is_none())
@@ -2083,12 +2313,25 @@ impl<'p, 't> Engine<'p, 't> {
                 if insertish {
                     self.insert_depth -= 1;
                 }
-                // copy out-parameters back
+                // copy out-parameters back: members, and for `&x` handed to
+                // a pointer parameter, what the callee stored through it
                 for (i, p) in params.iter().enumerate() {
                     let Some(an) = arg_nodes.get(i) else { break };
                     if let Some(ak) = self.path_key(*an) {
                         let pk = format!("{callee_scope}|{}", p.name);
                         self.copy_members(&pk, &ak);
+                        let a = strip(*an);
+                        let addr_of = a.kind() == "pointer_expression"
+                            && a.child_by_field_name("operator")
+                                .map(|o| self.t(o) == "&")
+                                .unwrap_or(false);
+                        if addr_of && p.ty.ptr > 0 {
+                            if let Some(stored) = self.env.get(&pk).map(Val::taint) {
+                                if stored.keyed() {
+                                    self.env_join(&ak, &stored);
+                                }
+                            }
+                        }
                     }
                 }
                 if let Some(r) = self.rets.get(&callee_scope).cloned() {
@@ -2098,62 +2341,128 @@ impl<'p, 't> Engine<'p, 't> {
             return result;
         }
 
-        // Unknown (library) function: taint flows through; state args make it a keyed access.
+        // Unknown (library) function. What it returns and writes through
+        // its out-parameters derives from what it was given: packet fields
+        // flow through, and a pointer into the packet handed to it yields
+        // packet bytes of a field the analysis cannot name (opaque). With a
+        // state argument it is a keyed access of that state.
         let mut v = Val::default();
         let mut objs = BTreeSet::new();
-        let mut key = BTreeSet::new();
-        let mut mixed = false;
+        let mut key = Val::default();
         let mut any_root = false;
+        // A scalar read from state and passed by value is no handle on it:
+        // the callee cannot reach the state through it.
+        let by_value_scalar: Vec<bool> = arg_nodes
+            .iter()
+            .map(|an| {
+                let a = strip(*an);
+                let addr_of = a.kind() == "pointer_expression"
+                    && a.child_by_field_name("operator")
+                        .map(|o| self.t(o) == "&")
+                        .unwrap_or(false);
+                !addr_of
+                    && self.static_type(a).is_some_and(|t| {
+                        !t.is_pointerish()
+                            && t.dims.is_empty()
+                            && headers::scalar_width(self.prog.resolve_type(&t.name)).is_some()
+                    })
+            })
+            .collect();
         let all: Vec<&Val> = recv_val.iter().chain(arg_vals.iter()).collect();
-        for a in &all {
+        let packet_pointer_in = all.iter().any(|a| a.hdr.is_some());
+        let recv_n = usize::from(recv_val.is_some());
+        for (ai, a) in all.iter().enumerate() {
             v.fields.extend(a.fields.iter().copied());
             v.mixed |= a.mixed;
-            if !a.objs.is_empty() {
+            v.opaque |= a.opaque;
+            let scalar = ai >= recv_n && by_value_scalar.get(ai - recv_n).copied().unwrap_or(false);
+            if !a.objs.is_empty() && !scalar {
                 objs.extend(a.objs.iter().cloned());
             }
             any_root |= a.root;
         }
+        if packet_pointer_in && v.fields.is_empty() {
+            v.opaque = true;
+        }
         for a in &all {
-            if a.objs.is_empty() || !a.fields.is_empty() {
-                key.extend(a.fields.iter().copied());
-                mixed |= a.mixed;
+            if a.objs.is_empty() || a.keyed() {
+                key.join(&a.taint());
+                if a.hdr.is_some() && !a.descriptor && a.objs.is_empty() && a.fields.is_empty() {
+                    key.opaque = true;
+                }
             }
         }
-        if !objs.is_empty() && !key.is_empty() {
-            // Out-parameters (`&result`) of a keyed lookup point at the entry found.
-            for an in &arg_nodes {
+        let packet_in = v.keyed() || packet_pointer_in;
+        if packet_in {
+            // Out-parameters: `&x`, `&x.m`, and local arrays/buffers.
+            for (an, av) in arg_nodes.iter().zip(arg_vals.iter()) {
                 let a = strip(*an);
-                if a.kind() == "pointer_expression"
+                let target = if a.kind() == "pointer_expression"
                     && a.child_by_field_name("operator")
                         .map(|o| self.t(o) == "&")
                         .unwrap_or(false)
                 {
-                    if let Some(inner) = a.child_by_field_name("argument") {
-                        let inner = strip(inner);
-                        if inner.kind() == "identifier" && self.is_local(self.t(inner)) {
-                            let cur = self.expr_quiet(inner);
-                            if cur.objs.is_empty() && cur.fields.is_empty() {
-                                let k = self.var_key(self.t(inner));
-                                let out = Val {
-                                    objs: objs.clone(),
-                                    fields: key.clone(),
-                                    ..Default::default()
-                                };
-                                self.env_join(&k, &out);
+                    a.child_by_field_name("argument").map(strip)
+                } else if a.kind() == "identifier"
+                    && self.is_local(self.t(a))
+                    && av.objs.is_empty()
+                    && av.hdr.is_none()
+                    && !av.keyed()
+                    && self
+                        .var_type(self.t(a))
+                        .map(|t| !t.dims.is_empty())
+                        .unwrap_or(false)
+                {
+                    Some(a)
+                } else {
+                    None
+                };
+                let Some(target) = target else { continue };
+                let Some(tk) = self.path_key(target) else {
+                    continue;
+                };
+                if !tk.contains('|') || tk.starts_with("g|") {
+                    continue; // globals and members are state, not out-parameters
+                }
+                let cur = self.env_read(&tk);
+                // Already holding state or packet data: an input (a key
+                // passed by address), not an out-parameter.
+                if !cur.objs.is_empty() || cur.root || cur.keyed() || cur.hdr.is_some() {
+                    continue;
+                }
+                let mut out = if objs.is_empty() {
+                    key.clone()
+                } else {
+                    // A keyed lookup's result: where the entry is.
+                    Val {
+                        objs: objs.clone(),
+                        ..key.clone()
+                    }
+                };
+                if objs.is_empty() && packet_pointer_in {
+                    out.opaque |= out.fields.is_empty();
+                    // A header pointer filled in by an accessor.
+                    if target.kind() == "identifier" {
+                        if let Some(tr) = self.var_type(self.t(target)) {
+                            if tr.ptr > 0 {
+                                out.hdr = headers::hdr_of_type(&tr.name).or(Some(Hdr::Frame));
+                                out.off = Some(0);
+                                out.opaque = false;
                             }
                         }
                     }
                 }
+                self.env_join(&tk, &out);
             }
         }
         if !objs.is_empty() {
             v.objs = objs.clone();
-            if !key.is_empty() {
+            if key.keyed() {
                 let write = is_writeish(&name);
                 let ins = is_insertish(&name);
-                self.record_access(&objs, &key, mixed, write, ins, n);
+                self.record_access(&objs, &key, write, ins, n);
             } else if is_writeish(&name) {
-                self.record_access(&objs, &key, mixed, true, is_insertish(&name), n);
+                self.record_access(&objs, &key, true, is_insertish(&name), n);
             }
         }
         let _ = any_root;
@@ -2543,6 +2852,21 @@ impl<'p, 't> Engine<'p, 't> {
             add(Accelerator::Lpm, "selects the longest matching prefix");
         }
     }
+}
+
+/// `key` with at most [`MAX_PATH_MEMBERS`] member segments after its root.
+fn k_limit(key: &str) -> &str {
+    let root_end = key.find('|').map(|i| i + 1).unwrap_or(0);
+    let mut members = 0;
+    for (i, c) in key[root_end..].char_indices() {
+        if c == '.' {
+            members += 1;
+            if members > MAX_PATH_MEMBERS {
+                return &key[..root_end + i];
+            }
+        }
+    }
+    key
 }
 
 fn program_norm(t: &str) -> String {

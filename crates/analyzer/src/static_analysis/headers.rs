@@ -200,7 +200,9 @@ pub fn accessor_field(name: &str) -> Option<Field> {
 /// and the fields they carry when built from a packet.
 pub fn flow_id_type(ty: &str) -> Option<&'static [Field]> {
     match super::program::bare(ty) {
-        "IPFlowID" | "IPFlow5ID" | "FlowID" => Some(&Field::FIVE_TUPLE),
+        // Click's IPFlowID holds addresses and ports but no protocol.
+        "IPFlowID" => Some(&[Field::SrcIp, Field::DstIp, Field::SrcPort, Field::DstPort]),
+        "IPFlow5ID" => Some(&Field::FIVE_TUPLE),
         _ => None,
     }
 }

@@ -18,7 +18,9 @@ pub mod program;
 use dataflow::{Engine, Entry, FnKind};
 use nfc_core::chain::Framework;
 use nfc_core::diag::{Diagnostic, Span};
-use nfc_core::facts::{Backend, Evidence, Facts, Field, Intensity, Question, StateObject};
+use nfc_core::facts::{
+    Backend, Evidence, Facts, Field, Intensity, Question, SplitHazard, StateObject,
+};
 use program::{ParsedFile, Program, TypeRef};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -162,10 +164,14 @@ fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
                             if (matches_ty || p.name.contains("fcb") || p.name.contains("flowdata"))
                                 && p.ty.is_pointerish()
                             {
+                                // The flow manager upstream locates this
+                                // state by whatever its configuration
+                                // classifies on: the element's code does
+                                // not name the fields (no 5-tuple guess).
                                 flow_params.push((
                                     p.name.clone(),
                                     "flow_state".to_string(),
-                                    Field::FIVE_TUPLE.to_vec(),
+                                    vec![],
                                 ));
                             }
                         }
@@ -444,12 +450,26 @@ fn entry_shape(prog: &Program, ty: &TypeRef) -> (Option<u64>, Option<u64>, bool)
     (prog.sizeof(ty).map(|x| x.0), None, chained)
 }
 
-/// Analyse the given sources. Never fails: problems become diagnostics and
-/// lower confidence.
+/// The diagnostic code of an analysis that ran out of its budget.
+pub const OVER_BUDGET: &str = "A0110";
+
+/// [`analyze_static_with`] under the default budget.
 pub fn analyze_static(
     name: &str,
     sources: &[SourceText],
     framework: Option<Framework>,
+) -> (Facts, Vec<Diagnostic>) {
+    analyze_static_with(name, sources, framework, &crate::Budget::default())
+}
+
+/// Analyse the given sources within `budget`. Never fails: problems become
+/// diagnostics and lower confidence; questions the code does not decide are
+/// answered "unknown" (with the conservative value) and a reason.
+pub fn analyze_static_with(
+    name: &str,
+    sources: &[SourceText],
+    framework: Option<Framework>,
+    budget: &crate::Budget,
 ) -> (Facts, Vec<Diagnostic>) {
     let mut diags = vec![];
     let mut type_macros = HashMap::new();
@@ -489,8 +509,14 @@ pub fn analyze_static(
             Diagnostic::warning("A0103", format!("no per-packet entry point found in `{name}`"))
                 .with_hint("expected nf_process, a Click element's simple_action/push, a DPDK function taking rte_mbuf, or a VPP node function"),
         );
-        facts.confidence = 0.2;
-        return (facts, diags);
+        // Control-plane-only files say nothing about the packet path:
+        // "cannot tell", never a confident "stateless".
+        let mut unknown = Facts::unknown(
+            name,
+            "no per-packet entry point among the files (control-plane code only?)",
+        );
+        unknown.backend = Backend::Static;
+        return (unknown, diags);
     }
     let packet_entry_set: BTreeSet<usize> = entries.iter().map(|e| e.fn_idx).collect();
     let others: Vec<(usize, FnKind)> = prog
@@ -509,8 +535,24 @@ pub fn analyze_static(
             )
         })
         .collect();
-    let mut engine = Engine::new(&prog);
+    let mut engine = Engine::new(&prog).with_budget(budget.time, budget.memory_bytes);
     engine.run(&entries, &others);
+    if let Some(why) = engine.exhausted() {
+        diags.push(
+            Diagnostic::warning(
+                OVER_BUDGET,
+                format!(
+                    "analysis of `{name}` stopped: {why} (budget {} ms, {} MB)",
+                    budget.time.as_millis(),
+                    budget.memory_bytes >> 20
+                ),
+            )
+            .with_hint("every answer is \"unknown\" (the NF is kept shared); raise the budget with --analysis-time / --analysis-memory"),
+        );
+        let mut unknown = Facts::unknown(name, format!("analysis over budget: {why}"));
+        unknown.backend = Backend::Static;
+        return (unknown, diags);
+    }
     let ev = std::mem::take(&mut engine.events);
 
     let disp = |file: usize| {
@@ -524,6 +566,13 @@ pub fn analyze_static(
     #[derive(Default)]
     struct Obj {
         key: BTreeSet<Field>,
+        key_union: BTreeSet<Field>,
+        keyed_accesses: usize,
+        /// Some access locates entries by packet data of unknown fields.
+        opaque_keyed: bool,
+        /// A packet-path write at an index the NF computed from other state
+        /// (a cursor, a free-list head): where, and from what.
+        alloc_write: Option<(usize, u32, String, BTreeSet<String>)>,
         mixed: bool,
         packet_write: bool,
         unguarded_write: Option<(usize, u32, String)>,
@@ -532,16 +581,47 @@ pub fn analyze_static(
         packet_read: bool,
         key_site: Option<(usize, u32, String)>,
     }
+    let packet_written: BTreeSet<&str> = ev
+        .accesses
+        .iter()
+        .filter(|a| a.write && a.kind == FnKind::Packet)
+        .map(|a| a.obj.as_str())
+        .collect();
     let mut objs: BTreeMap<String, Obj> = BTreeMap::new();
     for a in &ev.accesses {
         let o = objs.entry(a.obj.clone()).or_default();
         match a.kind {
             FnKind::Packet => {
-                if !a.key.is_empty() {
-                    o.key.extend(a.key.iter().copied());
+                if a.opaque {
+                    o.opaque_keyed = true;
+                }
+                if (!a.key.is_empty() || a.opaque) && !a.link {
+                    // The object's key is what every keyed access agrees on:
+                    // a field only some accesses use does not locate entries.
+                    if o.keyed_accesses == 0 {
+                        o.key = a.key.clone();
+                    } else {
+                        o.key = o.key.intersection(&a.key).copied().collect();
+                    }
+                    o.key_union.extend(a.key.iter().copied());
+                    o.keyed_accesses += 1;
                     o.mixed |= a.mixed;
                     if o.key_site.is_none() {
                         o.key_site = Some((a.file, a.line, a.what.clone()));
+                    }
+                }
+                if a.write && a.key.is_empty() && !a.opaque && !a.alloc_from.is_empty() {
+                    // An allocation only if some source is itself state the
+                    // packet path writes (a cursor), not configuration.
+                    let from: BTreeSet<String> = a
+                        .alloc_from
+                        .iter()
+                        .filter(|f| packet_written.contains(f.as_str()))
+                        .cloned()
+                        .collect();
+                    if !from.is_empty() {
+                        o.alloc_write
+                            .get_or_insert((a.file, a.line, a.what.clone(), from));
                     }
                 }
                 if a.write {
@@ -635,6 +715,9 @@ pub fn analyze_static(
         }
     }
     let state_structs: BTreeSet<String> = BTreeSet::new();
+    let mut inconsistent_keys: Vec<(String, Option<(usize, u32, String)>, String)> = vec![];
+    let mut unknown_keys: Vec<(String, Option<(usize, u32, String)>)> = vec![];
+    let mut alloc_flow: Vec<(String, BTreeSet<Field>)> = vec![];
     let mut state_objects = vec![];
     let mut per_flow: Vec<(String, BTreeSet<Field>)> = vec![];
     let mut evidence = vec![];
@@ -660,16 +743,39 @@ pub fn analyze_static(
             Some(d) => entry_shape(&prog, &d.ty),
             None => (flow_state_size(&prog, &entries), None, false),
         };
-        let is_flow = !o.key.is_empty();
         let sym_here = mirrored.contains_key(name_o);
+        // A symmetric object is located by a field in one direction and by
+        // its mirror in the other: its key is the direction key of the
+        // insertion, not the (empty) intersection of the two.
         let obj_key: BTreeSet<Field> = match (sym_here, direction_key.get(name_o)) {
-            (true, Some(d)) if !d.is_empty() && d.is_subset(&o.key) => d.clone(),
+            (true, Some(d)) if !d.is_empty() && d.is_subset(&o.key_union) => d.clone(),
             _ => o.key.clone(),
         };
+        let unknown_key = obj_key.is_empty() && o.opaque_keyed;
+        // Located by packet fields, even if no field is common to all its
+        // accesses (then the object, and the NF, has the empty key).
+        let is_flow = !obj_key.is_empty() || o.keyed_accesses > 0;
+        if unknown_key {
+            unknown_keys.push((name_o.clone(), o.key_site.clone()));
+        }
+        if obj_key.is_empty() && !unknown_key && o.keyed_accesses > 0 {
+            // Keyed by packet fields, but by different ones at different
+            // accesses: no field locates every entry.
+            inconsistent_keys.push((
+                name_o.clone(),
+                o.key_site.clone(),
+                fields_str(&o.key_union),
+            ));
+        }
         let chased = ev.chases.iter().any(|c| c.objs.contains(name_o)) || (chained && is_flow);
         state_objects.push(StateObject {
             name: name_o.clone(),
-            key: obj_key.iter().copied().collect(),
+            // Entries at NF-allocated positions have no packet-field key.
+            key: if o.alloc_write.is_some() {
+                vec![]
+            } else {
+                obj_key.iter().copied().collect()
+            },
             entry_bytes,
             capacity,
             per_flow: is_flow,
@@ -694,7 +800,14 @@ pub fn analyze_static(
         if !is_flow {
             continue;
         }
-        per_flow.push((name_o.clone(), obj_key.clone()));
+        if o.alloc_write.is_some() {
+            // Entries sit where the NF allocated them; the packet fields that
+            // find them later play other roles (a reply's port is the
+            // allocated value): they bound no flow key.
+            alloc_flow.push((name_o.clone(), BTreeSet::new()));
+        } else {
+            per_flow.push((name_o.clone(), obj_key.clone()));
+        }
         if let Some((f, l, why)) = mirrored.get(name_o) {
             symmetric = true;
             evidence.push(Evidence {
@@ -778,7 +891,11 @@ pub fn analyze_static(
         }
     }
     for s in &ev.sym {
-        if per_flow.iter().any(|(n, _)| n == &s.obj) {
+        if per_flow
+            .iter()
+            .chain(alloc_flow.iter())
+            .any(|(n, _)| n == &s.obj)
+        {
             symmetric = true;
             evidence.push(Evidence {
                 question: Question::Symmetric,
@@ -819,6 +936,82 @@ pub fn analyze_static(
             ),
         });
     }
+    // Split hazards: state the packet path writes and whose value steers it,
+    // but that no packet field locates (a cursor, a free list, a global
+    // bucket), and objects keyed by different fields at different accesses.
+    let mut hazards: Vec<SplitHazard> = vec![];
+    for (name_o, o) in &objs {
+        if let Some((f, l, w, from)) = &o.alloc_write {
+            if o.packet_write {
+                hazards.push(SplitHazard {
+                    object: name_o.clone(),
+                    reason: format!(
+                        "entries are placed at an index the NF computes from {} (`{w}`), not from packet fields",
+                        from.iter().map(|x| format!("`{x}`")).collect::<Vec<_>>().join(", ")
+                    ),
+                    file: Some(disp(*f)),
+                    line: Some(*l),
+                });
+                continue;
+            }
+        }
+        let per_flow_obj = per_flow.iter().any(|(n, k)| n == name_o && !k.is_empty());
+        if !o.packet_write || per_flow_obj {
+            continue;
+        }
+        if let Some((site, union)) = inconsistent_keys
+            .iter()
+            .find(|(n, _, _)| n == name_o)
+            .map(|(_, site, union)| (site, union))
+        {
+            let (file, line) = site
+                .as_ref()
+                .map(|(f, l, _)| (Some(disp(*f)), Some(*l)))
+                .unwrap_or((None, None));
+            hazards.push(SplitHazard {
+                object: name_o.clone(),
+                reason: format!(
+                    "located by different packet fields at different accesses ({union}); no field locates every entry"
+                ),
+                file,
+                line,
+            });
+            continue;
+        }
+        if unknown_keys.iter().any(|(n, _)| n == name_o) {
+            continue; // per-flow with an unknown key: FlowKey is unknown
+        }
+        if let Some(inf) = ev.influences.iter().find(|i| &i.obj == name_o) {
+            let (f, l, w) = o
+                .unguarded_write
+                .as_ref()
+                .or(o.guarded_write.as_ref())
+                .cloned()
+                .unwrap_or((inf.file, inf.line, String::new()));
+            hazards.push(SplitHazard {
+                object: name_o.clone(),
+                reason: format!(
+                    "written on the packet path (`{w}`) without a packet-field key, and its value steers the packet path ({} at line {})",
+                    inf.how, inf.line
+                ),
+                file: Some(disp(f)),
+                line: Some(l),
+            });
+        }
+    }
+    for h in &hazards {
+        evidence.push(Evidence {
+            question: Question::Splittable,
+            file: h.file.clone().unwrap_or_default(),
+            line_start: h.line.unwrap_or(0),
+            line_end: h.line.unwrap_or(0),
+            reason: format!("`{}`: {}", h.object, h.reason),
+        });
+    }
+    facts.split_hazards = hazards;
+    if per_flow.is_empty() {
+        per_flow = alloc_flow;
+    }
     if per_flow.is_empty() {
         evidence.push(Evidence {
             question: Question::Stateful,
@@ -840,19 +1033,30 @@ pub fn analyze_static(
     for (_, k) in &per_flow[1..] {
         key = key.intersection(k).copied().collect();
     }
-    if key.is_empty() {
+    if key.is_empty() && unknown_keys.is_empty() {
+        // Any one object's key would be broader than what locates the
+        // others' entries: no key, so the NF is kept shared.
         diags.push(
             Diagnostic::warning("A0104", format!("per-flow objects of `{name}` share no key field"))
                 .with_note(per_flow.iter().map(|(n, k)| format!("{n}: {}", fields_str(k))).collect::<Vec<_>>().join("; "))
-                .with_hint("no RSS field set keeps every object shared-nothing; using the narrowest object's key"),
+                .with_hint("no RSS field set keeps every object shared-nothing; the NF is kept shared"),
         );
-        key = per_flow
-            .iter()
-            .map(|(_, k)| k.clone())
-            .min_by_key(|k| k.len())
-            .unwrap_or_default();
+        key.clear();
     }
     facts.flow_key = key.into_iter().collect();
+    if let Some((o, site)) = unknown_keys.first() {
+        // An object located by packet data of fields the code does not
+        // name: every narrower key is a guess, so the key is unknown.
+        let at = site
+            .as_ref()
+            .map(|(f, l, w)| format!(" at {}:{l} (`{w}`)", disp(*f)))
+            .unwrap_or_default();
+        facts.mark_unknown(
+            Question::FlowKey,
+            format!("`{o}` is located by packet data whose header fields the code does not name{at}"),
+        );
+        facts.stateful = true;
+    }
     facts.symmetric = symmetric;
     facts.pointer_chasing = pointer_chasing;
     facts.state_entry_bytes = max_entry;

@@ -743,13 +743,18 @@ impl<'t> Program<'t> {
                     continue;
                 };
                 let (pn, tr) = self.declarator_type(fi, ty, d);
+                // `const T *p`: the callee only reads through the pointer.
+                let pt = text(pd, &self.files[fi].text);
+                let pointee_const = pt[..pt.find('*').unwrap_or(pt.len())]
+                    .split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|w| w == "const");
                 if let Some(pn) = pn {
                     params.push(VarDecl {
                         name: pn,
                         ty: tr,
                         file: fi,
                         line: pd.start_position().row as u32 + 1,
-                        is_const: false,
+                        is_const: pointee_const,
                         thread_local: false,
                     });
                 }

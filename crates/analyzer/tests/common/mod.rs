@@ -15,6 +15,9 @@ pub struct Expected {
     pub nf: String,
     pub stateful: bool,
     pub flow_key: BTreeSet<Field>,
+    /// `flow_key: unknown`: the code does not decide the key (the analyzer
+    /// must say so, with the conservative empty key).
+    pub flow_key_unknown: bool,
     pub symmetric: bool,
     pub intensity: Intensity,
     pub pointer_chasing: bool,
@@ -62,6 +65,7 @@ pub fn load_expected(path: &Path) -> Expected {
         nf: d["nf"].as_str().unwrap_or("").to_string(),
         stateful: d["stateful"].as_bool().unwrap_or(false),
         flow_key: fields(&d["flow_key"]),
+        flow_key_unknown: d["flow_key"].as_str() == Some("unknown"),
         symmetric: d["symmetric"].as_bool().unwrap_or(false),
         intensity: d["intensity"]
             .as_str()
@@ -97,10 +101,16 @@ pub fn compare(exp: &Expected, got: &Facts) -> Vec<Verdict> {
         format!("expected {}, got {}", exp.stateful, got.stateful),
     );
     let gk: BTreeSet<Field> = got.flow_key.iter().copied().collect();
+    let got_unknown = got.is_unknown(nfc_core::facts::Question::FlowKey);
     q(
         "flow_key",
-        exp.flow_key == gk,
-        format!("expected {:?}, got {:?}", exp.flow_key, gk),
+        exp.flow_key == gk && exp.flow_key_unknown == got_unknown,
+        format!(
+            "expected {}, got {:?}{}",
+            if exp.flow_key_unknown { "unknown".to_string() } else { format!("{:?}", exp.flow_key) },
+            gk,
+            if got_unknown { " (unknown)" } else { "" }
+        ),
     );
     q(
         "symmetric",

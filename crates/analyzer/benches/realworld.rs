@@ -1,0 +1,70 @@
+//! `cargo xtask bench analyzer`: the static analyzer on the real-world corpus
+//! (third-party code, labelled by hand before analysis). Reports accuracy per
+//! question and per code base, lists every miss with the labeller's reason,
+//! and times each unit (release build; median and p99 over units of the
+//! per-unit median of 5 runs). The last line is the JSON for report.json.
+//!
+//! Targets (issue "Analyzer II"): >= 90% stateful and flow key, >= 80%
+//! intensity, pointer chasing and symmetry, zero unsafe answers; median
+//! < 50 ms and p99 < 1 s per unit.
+
+#[path = "../tests/realworld/score.rs"]
+mod score;
+
+use score::{analyze_unit, corpus_dir, load_units, score, Report};
+use std::time::Instant;
+
+const RUNS: usize = 5;
+
+fn main() {
+    // criterion-style flags (`--bench`) are passed by cargo; ignore them.
+    let Some(corpus) = corpus_dir() else {
+        eprintln!("SKIPPED: real-world corpus not fetched (run `cargo xtask setup --corpus`)");
+        println!("{}", serde_json::json!({"skipped": "corpus not fetched"}));
+        return;
+    };
+    let units = load_units();
+    let mut report = Report::default();
+    let mut times: Vec<(f64, String)> = vec![];
+    for u in &units {
+        let mut runs = vec![];
+        let mut facts = None;
+        for _ in 0..RUNS {
+            let t0 = Instant::now();
+            let (f, _) = analyze_unit(&corpus, u);
+            runs.push(t0.elapsed().as_secs_f64() * 1000.0);
+            facts = Some(f);
+        }
+        runs.sort_by(f64::total_cmp);
+        times.push((runs[RUNS / 2], u.id.clone()));
+        let facts = facts.expect("at least one run");
+        report.add(u, &score(u, &facts));
+    }
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let median = times[times.len() / 2].0;
+    let p99_idx = ((times.len() as f64 * 0.99).ceil() as usize).clamp(1, times.len()) - 1;
+    let p99 = times[p99_idx].0;
+    println!(
+        "real-world corpus: {} units, {} code bases",
+        units.len(),
+        units
+            .iter()
+            .map(|u| u.codebase.as_str())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+    );
+    println!("{}", report.table());
+    println!(
+        "time per unit (release, median of {RUNS} runs each): median {median:.1} ms, p99 {p99:.1} ms, slowest {:.1} ms ({})",
+        times.last().map(|t| t.0).unwrap_or(0.0),
+        times.last().map(|t| t.1.as_str()).unwrap_or("")
+    );
+    println!("slowest units:");
+    for (ms, id) in times.iter().rev().take(5) {
+        println!("  {ms:>8.1} ms  {id}");
+    }
+    let mut json = report.json();
+    json["units"] = serde_json::json!(units.len());
+    json["time_ms"] = serde_json::json!({"median": median, "p99": p99});
+    println!("{json}");
+}
