@@ -14,7 +14,14 @@ mod score;
 use score::{analyze_unit, corpus_dir, load_units, score, Report};
 use std::time::Instant;
 
-const RUNS: usize = 5;
+/// Runs per unit (`NFC_BENCH_RUNS` overrides, e.g. 1 for a quick look).
+fn runs() -> usize {
+    std::env::var("NFC_BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(5)
+}
 
 fn main() {
     // criterion-style flags (`--bench`) are passed by cargo; ignore them.
@@ -26,17 +33,18 @@ fn main() {
     let units = load_units();
     let mut report = Report::default();
     let mut times: Vec<(f64, String)> = vec![];
+    let n_runs = runs();
     for u in &units {
         let mut runs = vec![];
         let mut facts = None;
-        for _ in 0..RUNS {
+        for _ in 0..n_runs {
             let t0 = Instant::now();
             let (f, _) = analyze_unit(&corpus, u);
             runs.push(t0.elapsed().as_secs_f64() * 1000.0);
             facts = Some(f);
         }
         runs.sort_by(f64::total_cmp);
-        times.push((runs[RUNS / 2], u.id.clone()));
+        times.push((runs[n_runs / 2], u.id.clone()));
         let facts = facts.expect("at least one run");
         report.add(u, &score(u, &facts));
     }
@@ -55,7 +63,7 @@ fn main() {
     );
     println!("{}", report.table());
     println!(
-        "time per unit (release, median of {RUNS} runs each): median {median:.1} ms, p99 {p99:.1} ms, slowest {:.1} ms ({})",
+        "time per unit (release, median of {n_runs} runs each): median {median:.1} ms, p99 {p99:.1} ms, slowest {:.1} ms ({})",
         times.last().map(|t| t.0).unwrap_or(0.0),
         times.last().map(|t| t.1.as_str()).unwrap_or("")
     );

@@ -128,15 +128,19 @@ pub fn analyze(
         .map(|(p, text)| static_analysis::SourceText {
             display: display_path(p),
             text: text.clone(),
+            included: !input.files.contains(p),
         })
         .collect();
-    let (mut static_facts, mut diags) = static_analysis::analyze_static_with(
+    let mut header_diags = vec![];
+    let unresolved = source::report_missing_headers(&input.name, &missing, &mut header_diags);
+    let (static_facts, mut diags) = static_analysis::analyze_static_with(
         &input.name,
         &sources,
         input.framework,
         &opts.budget,
+        &unresolved,
     );
-    source::report_missing_headers(&input.name, &missing, &mut static_facts, &mut diags);
+    diags.splice(0..0, header_diags);
     let over_budget = diags
         .iter()
         .any(|d| d.code == static_analysis::OVER_BUDGET);

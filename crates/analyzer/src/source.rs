@@ -154,41 +154,31 @@ pub struct MissingHeader {
     pub line: u32,
 }
 
-/// Turn missing headers into diagnostics; a "stateless" answer that a
-/// missing header could overturn becomes "unknown".
+/// Turn missing headers into located warnings (one per header name); the
+/// names go to the static backend, which answers "unknown" where they make
+/// an answer a guess.
 pub fn report_missing_headers(
     nf: &str,
     missing: &[MissingHeader],
-    facts: &mut nfc_core::facts::Facts,
     diags: &mut Vec<nfc_core::diag::Diagnostic>,
-) {
+) -> Vec<String> {
     use nfc_core::diag::{Diagnostic, Span};
-    use nfc_core::facts::Question;
-    let mut names: Vec<&str> = vec![];
+    let mut names: Vec<String> = vec![];
     for m in missing {
-        if names.contains(&m.name.as_str()) {
+        if names.contains(&m.name) {
             continue;
         }
-        names.push(&m.name);
+        names.push(m.name.clone());
         diags.push(
             Diagnostic::warning(
                 "A0106",
                 format!("`{nf}`: header \"{}\" not found", m.name),
             )
             .with_span(Span::point(m.from.display().to_string(), m.line, 1))
-            .with_hint("put the header next to the NF or pass its directory as an include directory; state it declares is invisible, so a \"stateless\" answer becomes unknown"),
+            .with_hint("put the header next to the NF or pass its directory with -I; what it declares is invisible, so answers that depend on it are \"unknown\""),
         );
     }
-    if !names.is_empty() && !facts.stateful && !facts.is_unknown(Question::Stateful) {
-        facts.mark_unknown(
-            Question::Stateful,
-            format!(
-                "header(s) {} not found: state they declare would be invisible",
-                names.join(", ")
-            ),
-        );
-        facts.confidence = facts.confidence.min(0.3);
-    }
+    names
 }
 
 /// The NF's files plus the local headers they (transitively) include, in a

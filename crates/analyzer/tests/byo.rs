@@ -57,11 +57,15 @@ fn a_key_from_an_invisible_helper_is_unknown_not_guessed() {
 }
 
 #[test]
-fn without_nf_h_the_header_is_a_located_warning_and_stateless_becomes_unknown() {
-    let (f, d) = facts_of("global_bucket.c", false);
+fn without_nf_h_the_header_is_a_located_warning_and_no_answer_is_a_guess() {
+    let (f, d) = facts_of("accessor_table.c", false);
     let w = d.iter().find(|d| d.code == "A0106").expect("a missing-header warning");
     assert!(w.message.contains("nf.h"), "{w:?}");
+    assert!(w.span.as_ref().is_some_and(|s| s.line == 3), "{w:?}");
     assert!(w.hint.is_some());
+    // nf_parse is invisible: the source address is packet data of a field
+    // the analysis cannot name, so the key is unknown, never a guess.
     assert!(f.stateful || f.is_unknown(Question::Stateful), "{f:?}");
+    assert!(f.flow_key.is_empty(), "{f:?}");
     assert!(!f.splittable());
 }

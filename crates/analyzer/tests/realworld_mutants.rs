@@ -118,6 +118,7 @@ fn mutants_of_real_world_units_never_panic_hang_or_exceed_memory() {
                 .iter()
                 .filter_map(|f| {
                     Some(SourceText {
+                        included: false,
                         display: f.display().to_string(),
                         text: String::from_utf8_lossy(&std::fs::read(f).ok()?).into_owned(),
                     })
@@ -141,7 +142,7 @@ fn mutants_of_real_world_units_never_panic_hang_or_exceed_memory() {
             mutant[k].text = mutate(&mut rng, &mutant[k].text);
         }
         let t0 = Instant::now();
-        let result = std::panic::catch_unwind(|| analyze_static_with(id, &mutant, None, &budget));
+        let result = std::panic::catch_unwind(|| analyze_static_with(id, &mutant, None, &budget, &[]));
         let took = t0.elapsed();
         let (facts, diags) = match result {
             Ok(r) => r,

@@ -9,6 +9,7 @@ fn check(name: &str, text: &str, display: &str) {
     let (facts, _diags) = analyze_static(
         name,
         &[SourceText {
+            included: false,
             display: display.into(),
             text: text.into(),
         }],

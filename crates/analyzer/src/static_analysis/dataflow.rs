@@ -179,6 +179,9 @@ pub struct Events {
     /// State objects whose value the packet path uses beyond updating it:
     /// read in a branch condition, or copied into another location.
     pub influences: Vec<Influence>,
+    /// Calls on the packet path to functions whose body is not visible that
+    /// are handed state: (callee, file, line). What they do to it is unseen.
+    pub hidden_state_calls: Vec<(String, usize, u32)>,
 }
 
 /// A use of a state object's value on the packet path that can change what
@@ -1607,9 +1610,11 @@ impl<'p, 't> Engine<'p, 't> {
                 .map(|k| self.env_read(&k))
                 .unwrap_or_default();
             if pv == Val::default() && bv.hdr.is_none() && out.fields.is_empty() {
-                // A member of a field value (ip->src_address.as_u32): same field.
+                // A member of a field value (ip->src_address.as_u32): same
+                // field; a member of opaque packet data is opaque too.
                 out.fields.extend(bv.fields.iter().copied());
                 out.mixed |= bv.mixed;
+                out.opaque |= bv.opaque;
             }
             out.join(&pv);
         }
@@ -2454,6 +2459,11 @@ impl<'p, 't> Engine<'p, 't> {
                 }
                 self.env_join(&tk, &out);
             }
+        }
+        if !objs.is_empty() && self.collect && self.kind == FnKind::Packet {
+            self.events
+                .hidden_state_calls
+                .push((name.clone(), self.file(), Self::line(n)));
         }
         if !objs.is_empty() {
             v.objs = objs.clone();

@@ -30,6 +30,10 @@ pub struct SourceText {
     /// Path as shown in evidence.
     pub display: String,
     pub text: String,
+    /// A header pulled in by an `#include` (library or framework code), not
+    /// one of the NF's own files: read for types and for the bodies the
+    /// packet path calls, never analysed as a root of its own.
+    pub included: bool,
 }
 
 fn is_cpp_name(p: &str) -> bool {
@@ -459,7 +463,7 @@ pub fn analyze_static(
     sources: &[SourceText],
     framework: Option<Framework>,
 ) -> (Facts, Vec<Diagnostic>) {
-    analyze_static_with(name, sources, framework, &crate::Budget::default())
+    analyze_static_with(name, sources, framework, &crate::Budget::default(), &[])
 }
 
 /// Analyse the given sources within `budget`. Never fails: problems become
@@ -470,6 +474,7 @@ pub fn analyze_static_with(
     sources: &[SourceText],
     framework: Option<Framework>,
     budget: &crate::Budget,
+    unresolved_headers: &[String],
 ) -> (Facts, Vec<Diagnostic>) {
     let mut diags = vec![];
     let mut type_macros = HashMap::new();
@@ -501,7 +506,22 @@ pub fn analyze_static_with(
             );
         }
     }
-    let entries = find_entries(&prog, framework);
+    // Entry points are the NF's own: a library header's inline helper
+    // taking an mbuf is called by the NF, it is not an NF.
+    let included: BTreeSet<&str> = sources
+        .iter()
+        .filter(|s| s.included)
+        .map(|s| s.display.as_str())
+        .collect();
+    let own_file = |f: usize| {
+        parsed
+            .get(f)
+            .is_none_or(|p| !included.contains(p.display.as_str()))
+    };
+    let mut entries = find_entries(&prog, framework);
+    if entries.iter().any(|e| own_file(prog.fns[e.fn_idx].file)) {
+        entries.retain(|e| own_file(prog.fns[e.fn_idx].file));
+    }
     let mut facts = Facts::stateless(name);
     facts.backend = Backend::Static;
     if entries.is_empty() {
@@ -519,21 +539,21 @@ pub fn analyze_static_with(
         return (unknown, diags);
     }
     let packet_entry_set: BTreeSet<usize> = entries.iter().map(|e| e.fn_idx).collect();
+    // Initialisation code of the NF's own files seeds the state the packet
+    // path sees (which members are containers, what configuration holds).
+    // Other non-packet code says nothing about the packet path's facts, and
+    // library headers' functions are reached only through calls.
     let others: Vec<(usize, FnKind)> = prog
         .fns
         .iter()
         .enumerate()
-        .filter(|(i, f)| f.body.is_some() && !packet_entry_set.contains(i))
-        .map(|(i, f)| {
-            (
-                i,
-                if init_like(&f.name) || f.class.as_deref() == Some(&f.name) {
-                    FnKind::Init
-                } else {
-                    FnKind::Other
-                },
-            )
+        .filter(|(i, f)| {
+            f.body.is_some()
+                && !packet_entry_set.contains(i)
+                && (init_like(&f.name) || f.class.as_deref() == Some(&f.name))
+                && own_file(f.file)
         })
+        .map(|(i, _)| (i, FnKind::Init))
         .collect();
     let mut engine = Engine::new(&prog).with_budget(budget.time, budget.memory_bytes);
     engine.run(&entries, &others);
@@ -1013,6 +1033,21 @@ pub fn analyze_static_with(
         per_flow = alloc_flow;
     }
     if per_flow.is_empty() {
+        // Blind spots: project headers that were not found, and state handed
+        // to code whose body they would hold. "Stateless" is then a guess.
+        if let (Some((callee, f, l)), false) =
+            (ev.hidden_state_calls.first(), unresolved_headers.is_empty())
+        {
+            facts.mark_unknown(
+                Question::Stateful,
+                format!(
+                    "header(s) {} not found, and the packet path hands state to `{callee}` ({}:{l}) whose body is not visible",
+                    unresolved_headers.join(", "),
+                    disp(*f)
+                ),
+            );
+            facts.confidence = facts.confidence.min(0.3);
+        }
         evidence.push(Evidence {
             question: Question::Stateful,
             file: entries
