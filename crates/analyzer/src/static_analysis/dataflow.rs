@@ -138,6 +138,9 @@ pub struct Access {
     /// A write that stores a pointer into the same object (a bucket head,
     /// a `next` link): structure, not the data entries are identified by.
     pub link: bool,
+    /// A write that stores packet data (fields or bytes, not the packet
+    /// descriptor itself).
+    pub stores_packet: bool,
     pub mixed: bool,
     pub write: bool,
     /// Insert/remove-like API call (a per-flow event by nature).
@@ -182,6 +185,10 @@ pub struct Events {
     /// Calls on the packet path to functions whose body is not visible that
     /// are handed state: (callee, file, line). What they do to it is unseen.
     pub hidden_state_calls: Vec<(String, usize, u32)>,
+    /// Objects the caller hands the entry point by pointer (a flow struct,
+    /// a table, a context): state only if the packet path records packet
+    /// data in them and reads it back.
+    pub caller_objs: BTreeSet<String>,
 }
 
 /// A use of a state object's value on the packet path that can change what
@@ -241,6 +248,7 @@ pub struct Engine<'p, 't> {
     /// Set by `write_target` for the access it records: the stored value
     /// points into the written object.
     storing_link: bool,
+    storing_packet: bool,
 }
 
 /// The engine's budget: a deadline, a bound on the bytes of abstract state,
@@ -367,9 +375,15 @@ fn is_memset(name: &str) -> bool {
     )
 }
 
+/// The nf.h adapter: the per-call context whose `state` member is the NF's
+/// state container.
+fn is_framework_ctx_type(t: &str) -> bool {
+    t.ends_with("nf_ctx")
+}
+
 /// Element and packet types whose `state`-like member is the NF's state container.
 fn is_state_ctx_field(base_ty: &str, field: &str) -> bool {
-    base_ty.ends_with("nf_ctx") && field == "state"
+    is_framework_ctx_type(base_ty) && field == "state"
 }
 
 fn is_packet_type(t: &str) -> bool {
@@ -403,6 +417,7 @@ impl<'p, 't> Engine<'p, 't> {
             insert_depth: 0,
             nesting: 0,
             storing_link: false,
+            storing_packet: false,
             budget: BudgetState {
                 deadline: None,
                 memory_limit: u64::MAX,
@@ -583,6 +598,36 @@ impl<'p, 't> Engine<'p, 't> {
         }
         for pname in &e.frame_params {
             self.env_join(&format!("{scope}|{pname}"), &Val::hdr(Hdr::Frame, 0));
+        }
+        // Objects the caller hands in by pointer: named after the parameter,
+        // located by whatever the caller chose (opaque to this code).
+        if kind == FnKind::Packet {
+            let params = self.prog.fns[e.fn_idx].params.clone();
+            for p in params.iter().filter(|p| {
+                p.ty.is_pointerish()
+                    && !p.is_const
+                    && !is_packet_type(&p.ty.name)
+                    && !is_framework_ctx_type(&p.ty.name)
+                    && headers::hdr_of_type(&p.ty.name).is_none()
+                    && headers::scalar_width(&p.ty.name).is_none()
+                    && p.ty.name != "void"
+                    && !e.frame_params.contains(&p.name)
+                    && !e.flow_params.iter().any(|(n, _, _)| n == &p.name)
+            }) {
+                let k = format!("{scope}|{}", p.name);
+                if self.env.get(&k).is_none_or(|v| v.objs.is_empty() && !v.root) {
+                    let obj = format!("*{}", p.name);
+                    self.events.caller_objs.insert(obj.clone());
+                    self.env_join(
+                        &k,
+                        &Val {
+                            objs: [obj].into_iter().collect(),
+                            opaque: true,
+                            ..Default::default()
+                        },
+                    );
+                }
+            }
         }
         // Packet taint starts at the entry's packet argument: a packet
         // descriptor (mbuf, Packet, sk_buff, xdp_md, ...) handed to code the
@@ -1309,6 +1354,7 @@ impl<'p, 't> Engine<'p, 't> {
                 key: key.fields.clone(),
                 opaque: key.opaque,
                 link: self.storing_link && write,
+                stores_packet: self.storing_packet && write,
                 alloc_from: if key.keyed() {
                     BTreeSet::new()
                 } else {
@@ -2062,8 +2108,10 @@ impl<'p, 't> Engine<'p, 't> {
         }
         let key = Val { mixed: false, ..key };
         self.storing_link = v.objs.iter().any(|o| objs.contains(o));
+        self.storing_packet = v.keyed() && !v.descriptor;
         self.record_access(&objs, &key, true, false, target);
         self.storing_link = false;
+        self.storing_packet = false;
     }
 
     fn args(&mut self, al: Node<'t>) -> Vec<Val> {

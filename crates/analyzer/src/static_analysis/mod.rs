@@ -607,8 +607,24 @@ pub fn analyze_static_with(
         .filter(|a| a.write && a.kind == FnKind::Packet)
         .map(|a| a.obj.as_str())
         .collect();
+    // A caller-handed object is state when the packet path records packet
+    // data in it and reads it back (a flow struct, a reassembly table);
+    // otherwise it is a context or an out-parameter.
+    let caller_state: BTreeSet<&str> = ev
+        .caller_objs
+        .iter()
+        .filter(|o| {
+            ev.accesses.iter().any(|a| {
+                &a.obj == *o && a.kind == FnKind::Packet && a.write && a.stores_packet
+            }) && ev.influences.iter().any(|i| &i.obj == *o)
+        })
+        .map(String::as_str)
+        .collect();
     let mut objs: BTreeMap<String, Obj> = BTreeMap::new();
     for a in &ev.accesses {
+        if ev.caller_objs.contains(&a.obj) && !caller_state.contains(a.obj.as_str()) {
+            continue;
+        }
         let o = objs.entry(a.obj.clone()).or_default();
         match a.kind {
             FnKind::Packet => {
@@ -771,10 +787,12 @@ pub fn analyze_static_with(
             (true, Some(d)) if !d.is_empty() && d.is_subset(&o.key_union) => d.clone(),
             _ => o.key.clone(),
         };
-        let unknown_key = obj_key.is_empty() && o.opaque_keyed;
+        // The caller decides how it locates what it hands in.
+        let unknown_key =
+            (obj_key.is_empty() && o.opaque_keyed) || caller_state.contains(name_o.as_str());
         // Located by packet fields, even if no field is common to all its
         // accesses (then the object, and the NF, has the empty key).
-        let is_flow = !obj_key.is_empty() || o.keyed_accesses > 0;
+        let is_flow = !obj_key.is_empty() || o.keyed_accesses > 0 || unknown_key;
         if unknown_key {
             unknown_keys.push((name_o.clone(), o.key_site.clone()));
         }
