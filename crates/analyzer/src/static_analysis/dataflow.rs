@@ -342,7 +342,6 @@ fn is_writeish(name: &str) -> bool {
                     | "assign"
                     // atomic builtins and counter APIs (`__atomic_fetch_add`,
                     // `__sync_fetch_and_sub`, `rte_atomic32_dec`, ...)
-                    | "atomic"
                     | "fetch"
                     | "xadd"
                     | "xchg"

@@ -112,9 +112,11 @@ const CLICK_PACKET_METHODS: &[&str] = &[
     "push_packet",
 ];
 
-fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
+fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bool) -> Vec<Entry> {
     let mut out = vec![];
-    let with_body = |i: &usize| prog.fns[*i].body.is_some();
+    // Entry points are the NF's own: a library header's inline helper
+    // taking an mbuf is called by the NF, it is not an NF.
+    let with_body = |i: &usize| prog.fns[*i].body.is_some() && own(prog.fns[*i].file);
     let by_name = |n: &str| {
         prog.fn_index
             .get(n)
@@ -137,7 +139,7 @@ fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
         }
         Some(Framework::Click) => {
             for (i, f) in prog.fns.iter().enumerate() {
-                if f.body.is_none() {
+                if f.body.is_none() || !own(f.file) {
                     continue;
                 }
                 let is_new_flow = f.name == "new_flow";
@@ -191,7 +193,7 @@ fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
         }
         Some(Framework::Vpp) => {
             for (i, f) in prog.fns.iter().enumerate() {
-                if f.body.is_none() {
+                if f.body.is_none() || !own(f.file) {
                     continue;
                 }
                 let node_fn = f.name.starts_with("vlib_node_fn_")
@@ -210,7 +212,7 @@ fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
         }
         Some(Framework::Dpdk) | None => {
             for (i, f) in prog.fns.iter().enumerate() {
-                if f.body.is_none() || init_like(&f.name) {
+                if f.body.is_none() || !own(f.file) || init_like(&f.name) {
                     continue;
                 }
                 if f.params.iter().any(|p| {
@@ -232,7 +234,9 @@ fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
             }
             if out.is_empty() {
                 for (i, f) in prog.fns.iter().enumerate() {
-                    let Some(b) = f.body else { continue };
+                    let Some(b) = f.body.filter(|_| own(f.file)) else {
+                        continue;
+                    };
                     let t = program::text(b, prog.src(f.file));
                     if t.contains("rx_burst") || t.contains("recv") {
                         out.push(Entry {
@@ -247,14 +251,14 @@ fn find_entries(prog: &Program, fw: Option<Framework>) -> Vec<Entry> {
         }
     }
     if out.is_empty() {
-        out = generic_entries(prog);
+        out = generic_entries(prog, own);
     }
     out
 }
 
 /// Framework-less C: root functions (called by no other function, not
 /// init-like) that take a raw byte buffer; the buffer is the frame.
-fn generic_entries(prog: &Program) -> Vec<Entry> {
+fn generic_entries(prog: &Program, own: &dyn Fn(usize) -> bool) -> Vec<Entry> {
     let mut called: BTreeSet<String> = BTreeSet::new();
     for f in &prog.fns {
         if let Some(b) = f.body {
@@ -263,7 +267,7 @@ fn generic_entries(prog: &Program) -> Vec<Entry> {
     }
     let mut out = vec![];
     for (i, f) in prog.fns.iter().enumerate() {
-        if f.body.is_none() || init_like(&f.name) || called.contains(&f.name) {
+        if f.body.is_none() || !own(f.file) || init_like(&f.name) || called.contains(&f.name) {
             continue;
         }
         let frame_params: Vec<String> = f
@@ -506,8 +510,6 @@ pub fn analyze_static_with(
             );
         }
     }
-    // Entry points are the NF's own: a library header's inline helper
-    // taking an mbuf is called by the NF, it is not an NF.
     let included: BTreeSet<&str> = sources
         .iter()
         .filter(|s| s.included)
@@ -518,10 +520,7 @@ pub fn analyze_static_with(
             .get(f)
             .is_none_or(|p| !included.contains(p.display.as_str()))
     };
-    let mut entries = find_entries(&prog, framework);
-    if entries.iter().any(|e| own_file(prog.fns[e.fn_idx].file)) {
-        entries.retain(|e| own_file(prog.fns[e.fn_idx].file));
-    }
+    let entries = find_entries(&prog, framework, &own_file);
     let mut facts = Facts::stateless(name);
     facts.backend = Backend::Static;
     if entries.is_empty() {
