@@ -40,6 +40,9 @@ pub struct Val {
     /// The packet descriptor itself (mbuf, Packet, sk_buff), not bytes
     /// inside it: handing it on (enqueue, transmit) keys nothing.
     pub descriptor: bool,
+    /// The result (status, index or entry) of a keyed lookup in state: a
+    /// test of it tells a hit from a miss.
+    pub lookup: bool,
 }
 
 impl Val {
@@ -72,6 +75,7 @@ impl Val {
         self.opaque |= o.opaque;
         self.from.extend(o.from.iter().cloned());
         self.descriptor |= o.descriptor;
+        self.lookup |= o.lookup;
         match (self.hdr, o.hdr) {
             (None, Some(h)) => {
                 self.hdr = Some(h);
@@ -249,6 +253,7 @@ pub struct Engine<'p, 't> {
     /// points into the written object.
     storing_link: bool,
     storing_packet: bool,
+    storing_descriptor: bool,
 }
 
 /// The engine's budget: a deadline, a bound on the bytes of abstract state,
@@ -417,6 +422,7 @@ impl<'p, 't> Engine<'p, 't> {
             nesting: 0,
             storing_link: false,
             storing_packet: false,
+            storing_descriptor: false,
             budget: BudgetState {
                 deadline: None,
                 memory_limit: u64::MAX,
@@ -950,16 +956,11 @@ impl<'p, 't> Engine<'p, 't> {
                     v.fields.extend(fields.iter().copied());
                 }
             }
-            // A local struct copy of a state entry is not a pointer into state.
-            if tr.ptr == 0
-                && !tr.reference
-                && tr.name != "auto"
-                && self
-                    .prog
-                    .structs
-                    .contains_key(self.prog.resolve_type(&tr.name))
-            {
-                v.objs.clear();
+            // A local copy (struct, scalar or vector value) of state is not a
+            // pointer into state: it remembers where it came from, no more.
+            if tr.ptr == 0 && tr.dims.is_empty() && !tr.reference && tr.name != "auto" {
+                let objs = std::mem::take(&mut v.objs);
+                v.from.extend(objs);
                 v.root = false;
             }
             let _ = src;
@@ -2027,10 +2028,22 @@ impl<'p, 't> Engine<'p, 't> {
             });
             v.konst = k;
         }
+        let rhs_objs = v.objs.clone();
         if let Some(k) = self.path_key(left) {
             // Declared header pointer variables keep their kind.
             if left.kind() == "identifier" {
                 if let Some(tr) = self.var_type(self.t(left)) {
+                    if tr.ptr == 0
+                        && tr.dims.is_empty()
+                        && !tr.reference
+                        && tr.name != "auto"
+                        && self.is_local(self.t(left))
+                    {
+                        // a value copy, not a pointer into state
+                        let objs = std::mem::take(&mut v.objs);
+                        v.from.extend(objs);
+                        v.root = false;
+                    }
                     if tr.ptr > 0 {
                         if let Some(h) = headers::hdr_of_type(&tr.name) {
                             if v.hdr.is_some() {
@@ -2052,7 +2065,7 @@ impl<'p, 't> Engine<'p, 't> {
             if self.collect
                 && left.kind() == "identifier"
                 && !self.loop_conds.is_empty()
-                && !v.objs.is_empty()
+                && !rhs_objs.is_empty()
             {
                 let name = self.t(left).to_string();
                 let is_read = matches!(
@@ -2060,7 +2073,7 @@ impl<'p, 't> Engine<'p, 't> {
                     "field_expression" | "subscript_expression"
                 );
                 if is_read && self.loop_conds.iter().any(|c| has_word(c, &name)) {
-                    let mut objs = v.objs.clone();
+                    let mut objs = rhs_objs.clone();
                     objs.extend(self.env_read(&k).objs);
                     let line = Self::line(n);
                     self.events.chases.push(Chase {
@@ -2081,7 +2094,13 @@ impl<'p, 't> Engine<'p, 't> {
             .map(|(objs, ..)| objs)
             .unwrap_or_default();
         self.note_influence(&rhs_val, &own, n, "a value stored elsewhere");
+        // Storing the packet descriptor (enqueueing the mbuf) records no
+        // packet data.
+        self.storing_descriptor = self
+            .static_type(right)
+            .is_some_and(|t| t.is_pointerish() && is_packet_type(&t.name));
         self.write_target(left, &v, rp);
+        self.storing_descriptor = false;
         v
     }
 
@@ -2107,7 +2126,7 @@ impl<'p, 't> Engine<'p, 't> {
         }
         let key = Val { mixed: false, ..key };
         self.storing_link = v.objs.iter().any(|o| objs.contains(o));
-        self.storing_packet = v.keyed() && !v.descriptor;
+        self.storing_packet = v.keyed() && !v.descriptor && !self.storing_descriptor;
         self.record_access(&objs, &key, true, false, target);
         self.storing_link = false;
         self.storing_packet = false;
@@ -2514,6 +2533,7 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if !objs.is_empty() {
             v.objs = objs.clone();
+            v.lookup = key.keyed();
             if key.keyed() {
                 let write = is_writeish(&name);
                 let ins = is_insertish(&name);
@@ -2762,7 +2782,7 @@ impl<'p, 't> Engine<'p, 't> {
 
     fn is_state_pointer(&mut self, n: Node<'t>) -> bool {
         let v = self.expr_quiet(n);
-        !v.objs.is_empty() && !v.root
+        (!v.objs.is_empty() && !v.root) || v.lookup
     }
 
     /// `e->port != pkt->in_port`: a stored value compared with a fresh one
