@@ -129,8 +129,6 @@ pub fn analyze(
             display: display_path(p),
             text: text.clone(),
             included: !input.files.contains(p),
-            library: !input.files.contains(p)
-                && opts.include_dirs.iter().any(|d| p.starts_with(d)),
         })
         .collect();
     let mut header_diags = vec![];

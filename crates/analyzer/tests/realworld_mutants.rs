@@ -119,7 +119,6 @@ fn mutants_of_real_world_units_never_panic_hang_or_exceed_memory() {
                 .filter_map(|f| {
                     Some(SourceText {
                         included: false,
-                        library: false,
                         display: f.display().to_string(),
                         text: String::from_utf8_lossy(&std::fs::read(f).ok()?).into_owned(),
                     })

@@ -10,7 +10,6 @@ fn check(name: &str, text: &str, display: &str) {
         name,
         &[SourceText {
             included: false,
-            library: false,
             display: display.into(),
             text: text.into(),
         }],

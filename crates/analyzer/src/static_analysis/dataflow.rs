@@ -254,11 +254,6 @@ pub struct Engine<'p, 't> {
     storing_link: bool,
     storing_packet: bool,
     storing_descriptor: bool,
-    /// Files of libraries the NF is built against (headers found through the
-    /// include directories): their functions are calls into a runtime
-    /// (mempools, mbuf reference counts, TX buffers) whose bookkeeping is not
-    /// the NF's state, so they are unknown callees (data flows through them).
-    library_files: BTreeSet<usize>,
 }
 
 /// The engine's budget: a deadline, a bound on the bytes of abstract state,
@@ -428,7 +423,6 @@ impl<'p, 't> Engine<'p, 't> {
             storing_link: false,
             storing_packet: false,
             storing_descriptor: false,
-            library_files: BTreeSet::new(),
             budget: BudgetState {
                 deadline: None,
                 memory_limit: u64::MAX,
@@ -437,12 +431,6 @@ impl<'p, 't> Engine<'p, 't> {
                 exhausted: None,
             },
         }
-    }
-
-    /// Treat the functions of these files as library calls (see `library_files`).
-    pub fn with_library_files(mut self, files: BTreeSet<usize>) -> Self {
-        self.library_files = files;
-        self
     }
 
     /// Limit the run to `time` and to about `memory_bytes` of abstract state.
@@ -1622,19 +1610,8 @@ impl<'p, 't> Engine<'p, 't> {
             }
             return v;
         }
-        let mut bv = self.expr(base);
+        let bv = self.expr(base);
         let mut out = Val::default();
-        // Packet data reached through a pointer whose declared type is a
-        // header (`h.ip4->saddr` after an unseen parser filled `h`): the
-        // type says which header it is.
-        if bv.hdr.is_none() && (bv.opaque || bv.keyed()) && bv.objs.is_empty() {
-            if let Some(t) = self.static_type(base).filter(|t| t.ptr > 0) {
-                if let Some(h) = headers::hdr_of_type(self.prog.resolve_type(&t.name)) {
-                    bv.hdr = Some(h);
-                    bv.off = Some(0);
-                }
-            }
-        }
         // Header member reads.
         if let Some(h) = bv.hdr {
             match headers::member_field(h, &fname) {
@@ -2641,10 +2618,7 @@ impl<'p, 't> Engine<'p, 't> {
         let with_body: Vec<usize> = c
             .iter()
             .copied()
-            .filter(|i| {
-                self.prog.fns[*i].body.is_some()
-                    && !self.library_files.contains(&self.prog.fns[*i].file)
-            })
+            .filter(|i| self.prog.fns[*i].body.is_some())
             .collect();
         if method || with_body.len() <= 1 {
             return with_body;

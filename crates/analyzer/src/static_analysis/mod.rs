@@ -34,9 +34,6 @@ pub struct SourceText {
     /// one of the NF's own files: read for types and for the bodies the
     /// packet path calls, never analysed as a root of its own.
     pub included: bool,
-    /// A header of a library found through the include directories: its
-    /// functions are calls into the library, not the NF's code.
-    pub library: bool,
 }
 
 fn is_cpp_name(p: &str) -> bool {
@@ -518,11 +515,6 @@ pub fn analyze_static_with(
         .filter(|s| s.included)
         .map(|s| s.display.as_str())
         .collect();
-    let library: BTreeSet<&str> = sources
-        .iter()
-        .filter(|s| s.library)
-        .map(|s| s.display.as_str())
-        .collect();
     let own_file = |f: usize| {
         parsed
             .get(f)
@@ -562,15 +554,7 @@ pub fn analyze_static_with(
         })
         .map(|(i, _)| (i, FnKind::Init))
         .collect();
-    let library_files: BTreeSet<usize> = parsed
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| library.contains(p.display.as_str()))
-        .map(|(i, _)| i)
-        .collect();
-    let mut engine = Engine::new(&prog)
-        .with_budget(budget.time, budget.memory_bytes)
-        .with_library_files(library_files);
+    let mut engine = Engine::new(&prog).with_budget(budget.time, budget.memory_bytes);
     engine.run(&entries, &others);
     if let Some(why) = engine.exhausted() {
         diags.push(
