@@ -188,6 +188,23 @@ pub fn human(facts: &[Facts], explain: bool) -> String {
                 if s.per_flow { "" } else { " (not per flow)" }
             ));
         }
+        for u in &f.unknown {
+            t.push_str(&format!(
+                "    unknown {}: {} (the answer above is the conservative one)\n",
+                question_name(u.question),
+                u.reason
+            ));
+        }
+        for h in &f.split_hazards {
+            let at = match (&h.file, h.line) {
+                (Some(file), Some(line)) => format!(" ({file}:{line})"),
+                _ => String::new(),
+            };
+            t.push_str(&format!(
+                "    not splittable: `{}` {}{at}\n",
+                h.object, h.reason
+            ));
+        }
         if explain {
             for e in &f.evidence {
                 t.push_str(&format!(
@@ -198,4 +215,12 @@ pub fn human(facts: &[Facts], explain: bool) -> String {
         }
     }
     t
+}
+
+/// The JSON name of a question (as in `unknown[].question`).
+fn question_name(q: nfc_core::facts::Question) -> String {
+    serde_json::to_value(q)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| format!("{q:?}"))
 }

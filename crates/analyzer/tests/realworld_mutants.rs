@@ -7,7 +7,7 @@
 #[path = "realworld/score.rs"]
 mod score;
 
-use nfc_analyzer::static_analysis::{analyze_static_with, SourceText, OVER_BUDGET};
+use nfc_analyzer::static_analysis::{analyze_static_with, SourceText, ANALYSIS_FAILED, OVER_BUDGET};
 use nfc_analyzer::Budget;
 use std::time::{Duration, Instant};
 
@@ -152,6 +152,11 @@ fn mutants_of_real_world_units_never_panic_hang_or_exceed_memory() {
                 panic!("mutant {n} of {id} panicked the analyzer; mutant written to {}", path.display());
             }
         };
+        if let Some(d) = diags.iter().find(|d| d.code == ANALYSIS_FAILED) {
+            let path = std::env::temp_dir().join(format!("nfc-mutant-{n}.c"));
+            let _ = std::fs::write(&path, &mutant[k].text);
+            panic!("mutant {n} of {id}: {}; mutant written to {}", d.message, path.display());
+        }
         assert!(
             took < budget.time * 2 + Duration::from_secs(2),
             "mutant {n} of {id} ran {took:?}, past its {:?} budget",

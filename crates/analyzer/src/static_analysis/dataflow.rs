@@ -193,6 +193,9 @@ pub struct Events {
     /// a table, a context): state only if the packet path records packet
     /// data in them and reads it back.
     pub caller_objs: BTreeSet<String>,
+    /// Function-like macros the packet path invokes on packet data or
+    /// state, whose expansion the analysis does not see: (macro, file, line).
+    pub blind_calls: Vec<(String, usize, u32)>,
 }
 
 /// A use of a state object's value on the packet path that can change what
@@ -459,7 +462,7 @@ impl<'p, 't> Engine<'p, 't> {
             ));
             return true;
         }
-        if self.budget.steps % 1024 == 0 {
+        if self.budget.steps % 1024 == 1 {
             if let Some(d) = self.budget.deadline {
                 if std::time::Instant::now() > d {
                     self.budget.exhausted = Some("ran out of time".into());
@@ -2529,6 +2532,15 @@ impl<'p, 't> Engine<'p, 't> {
         if !objs.is_empty() && self.collect && self.kind == FnKind::Packet {
             self.events
                 .hidden_state_calls
+                .push((name.clone(), self.file(), Self::line(n)));
+        }
+        if self.collect
+            && self.kind == FnKind::Packet
+            && self.prog.fn_macros.contains(&name)
+            && (packet_in || !objs.is_empty() || any_root)
+        {
+            self.events
+                .blind_calls
                 .push((name.clone(), self.file(), Self::line(n)));
         }
         if !objs.is_empty() {

@@ -480,6 +480,57 @@ pub fn analyze_static_with(
     budget: &crate::Budget,
     unresolved_headers: &[String],
 ) -> (Facts, Vec<Diagnostic>) {
+    // The walks over syntax trees recurse as deep as the code nests; real
+    // and mutated code (hundreds of nested parentheses) would overflow a
+    // thread's default stack. The analysis runs on a thread whose stack is
+    // sized for it (reserved, not committed, until used).
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("nfc-analyze".into())
+            .stack_size(ANALYSIS_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                analyze_on_this_thread(name, sources, framework, budget, unresolved_headers)
+            })
+            .map_err(|e| e.to_string())
+            .and_then(|h| {
+                h.join().map_err(|p| {
+                    p.downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic".into())
+                })
+            })
+            .unwrap_or_else(|why| {
+                // A bug in the analyzer must not take the compiler down with
+                // it: the NF gets the conservative answer and the user a
+                // diagnostic to report.
+                let mut f = Facts::unknown(name, format!("the analysis failed: {why}"));
+                f.backend = Backend::Static;
+                (
+                    f,
+                    vec![Diagnostic::warning(
+                        ANALYSIS_FAILED,
+                        format!("analysis of `{name}` failed: {why}"),
+                    )
+                    .with_hint("every answer is \"unknown\" (the NF is kept shared); this is a bug in nfc, please report it with the NF's source")],
+                )
+            })
+    })
+}
+
+/// The diagnostic code of an analysis that failed (an analyzer bug).
+pub const ANALYSIS_FAILED: &str = "A0111";
+
+/// Stack of the analysis thread.
+const ANALYSIS_STACK_BYTES: usize = 256 << 20;
+
+fn analyze_on_this_thread(
+    name: &str,
+    sources: &[SourceText],
+    framework: Option<Framework>,
+    budget: &crate::Budget,
+    unresolved_headers: &[String],
+) -> (Facts, Vec<Diagnostic>) {
     let mut diags = vec![];
     let mut type_macros = HashMap::new();
     for s in sources {
@@ -1050,6 +1101,18 @@ pub fn analyze_static_with(
         per_flow = alloc_flow;
     }
     if per_flow.is_empty() {
+        // Blind spots: a macro the packet path applies to packet data or
+        // state, whose expansion is not analysed.
+        if let Some((mac, f, l)) = ev.blind_calls.first() {
+            facts.mark_unknown(
+                Question::Stateful,
+                format!(
+                    "the packet path applies macro `{mac}` ({}:{l}) to packet data or state; its expansion is not analysed",
+                    disp(*f)
+                ),
+            );
+            facts.confidence = facts.confidence.min(0.3);
+        }
         // Blind spots: project headers that were not found, and state handed
         // to code whose body they would hold. "Stateless" is then a guess.
         if let (Some((callee, f, l)), false) =

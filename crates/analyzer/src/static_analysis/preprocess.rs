@@ -170,6 +170,55 @@ fn on_directive_line(text: &str, i: usize) -> bool {
 }
 
 /// Rewrite framework macros; newlines are preserved.
+/// An upper-case macro between a declarator and the `,` or `)` that ends a
+/// parameter (`struct dp_packet *pkt OVS_UNUSED,`) is an attribute: C has no
+/// other construct with an identifier right after a declarator there, and
+/// tree-sitter cannot parse it. Blanked with spaces (columns stay).
+fn blank_trailing_attribute_macros(text: &mut String) {
+    let b = text.as_bytes();
+    let mut blanks: Vec<(usize, usize)> = vec![];
+    let mut i = 0;
+    while i < b.len() {
+        let starts_word = (b[i].is_ascii_uppercase() || b[i] == b'_')
+            && (i == 0 || !is_ident_char(b[i - 1]));
+        if !starts_word {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < b.len() && is_ident_char(b[j]) {
+            j += 1;
+        }
+        let word = &b[i..j];
+        let macro_like = word.len() >= 3
+            && word.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
+            && word.iter().any(|c| c.is_ascii_uppercase());
+        let mut before = i;
+        while before > 0 && b[before - 1] == b' ' {
+            before -= 1;
+        }
+        let mut after = j;
+        while after < b.len() && b[after] == b' ' {
+            after += 1;
+        }
+        let after_declarator = before < i
+            && before > 0
+            && is_ident_char(b[before - 1])
+            && !b[..before].ends_with(b"return");
+        if macro_like
+            && after_declarator
+            && matches!(b.get(after), Some(b',') | Some(b')'))
+            && !on_directive_line(text, i)
+        {
+            blanks.push((i, j));
+        }
+        i = j;
+    }
+    for (s, e) in blanks {
+        splice(text, s, e, &" ".repeat(e - s));
+    }
+}
+
 pub fn preprocess(src: &str, type_macros: &HashMap<String, TypeMacro>) -> String {
     let mut text = src.to_string();
     // Words that vanish entirely.
@@ -201,6 +250,7 @@ pub fn preprocess(src: &str, type_macros: &HashMap<String, TypeMacro>) -> String
             from = s + w.len();
         }
     }
+    blank_trailing_attribute_macros(&mut text);
     let mut from = 0;
     while let Some(s) = find_word(&text, "__rte_packed", from) {
         splice(&mut text, s, s + "__rte_packed".len(), "/*packed*/");
@@ -230,6 +280,8 @@ pub fn preprocess(src: &str, type_macros: &HashMap<String, TypeMacro>) -> String
         "__rte_aligned",
         "__rte_cache_aligned",
         "alignas",
+        // libbpf's section attribute: `SEC("xdp") int prog(...)`
+        "SEC",
     ];
     for w in DROP_CALLS {
         rewrite_calls(&mut text, w, |text, s, _open, close| {
@@ -351,6 +403,17 @@ mod tests {
             "#define TBL(K, V, N) struct { K key; V val[N]; }\nstruct s {\n  TBL(uint32_t, struct e,\n 64) t;\n};\n",
             "#define TBL(K, V, N) struct { K key; V val[N]; } struct s { struct { uint32_t key; struct e val[64]; } t; };",
         );
+    }
+
+    #[test]
+    fn trailing_attribute_macros_in_parameters_vanish() {
+        let t = preprocess(
+            "int f(struct conn *c, struct dp_packet *pkt OVS_UNUSED, bool r)\n{ return g(a, MAX_X) + h(B_C); }\n",
+            &HashMap::new(),
+        );
+        assert!(t.contains("struct dp_packet *pkt           , bool r)"), "{t}");
+        assert!(t.contains("g(a, MAX_X)"), "call arguments stay: {t}");
+        assert!(t.contains("h(B_C)"), "{t}");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! `const` globals. Also computes C struct sizes (alignment and `packed`) so
 //! state entries can be sized without a compiler.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tree_sitter::{Node, Parser, Tree};
 
 /// One parsed source file.
@@ -115,6 +115,9 @@ pub struct Program<'t> {
     pub consts: HashMap<String, i64>,
     /// `#define NAME <text>` bodies that are not plain numbers.
     pub define_text: HashMap<String, String>,
+    /// Function-like macros (`#define NAME(args) ...`): code the analysis
+    /// does not expand.
+    pub fn_macros: BTreeSet<String>,
 }
 
 pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
@@ -167,6 +170,7 @@ impl<'t> Program<'t> {
             classes: BTreeMap::new(),
             consts: HashMap::new(),
             define_text: HashMap::new(),
+            fn_macros: BTreeSet::new(),
         };
         for (fi, f) in files.iter().enumerate() {
             p.collect_defines(fi, f.tree.root_node());
@@ -200,6 +204,12 @@ impl<'t> Program<'t> {
 
     fn collect_defines(&mut self, fi: usize, n: Node<'t>) {
         let src = &self.files[fi].text;
+        if n.kind() == "preproc_function_def" {
+            if let Some(name) = n.child_by_field_name("name") {
+                self.fn_macros.insert(text(name, src).to_string());
+            }
+            return;
+        }
         if n.kind() == "preproc_def" {
             if let (Some(name), Some(val)) = (
                 n.child_by_field_name("name"),
