@@ -669,7 +669,10 @@ fn run_with_workers_runs_the_plan() {
         planned.contains("plan proven by differential execution"),
         "{planned}"
     );
-    let shares: Vec<&str> = planned.lines().filter(|l| l.contains("worker ")).collect();
+    let shares: Vec<&str> = planned
+        .lines()
+        .filter(|l| l.trim_start().starts_with("worker "))
+        .collect();
     assert_eq!(shares.len(), 2, "{planned}");
     assert!(single.contains("(1 worker)"), "{single}");
     // The policer drops (so the comparison covers verdicts), the same per flow.
