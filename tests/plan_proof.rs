@@ -200,8 +200,13 @@ fn nat_with_naive_facts_is_rejected_and_kept_shared() {
     let facts = naive_nat_facts();
     // Without the proof the placer would split it.
     let traffic = driver::traffic_profile(&chain).unwrap();
-    let (naive, _) =
-        driver::place_chain(&chain, &[facts.clone()], &traffic, &Default::default()).unwrap();
+    let (naive, _) = driver::place_chain(
+        &chain,
+        std::slice::from_ref(&facts),
+        &traffic,
+        &Default::default(),
+    )
+    .unwrap();
     assert_eq!(sharing_of(&naive, "nat"), Sharing::SharedNothing);
     let (plan, diags, summary) = place_and_prove(&chain, &[facts], ProofMode::Strict);
     assert_eq!(sharing_of(&plan, "nat"), Sharing::Shared);
