@@ -381,17 +381,27 @@ pub fn analyze_place_prove(
             .collect();
         let mut sub = chain.clone();
         sub.nfs = rest;
-        let (f, d) = if sub.nfs.is_empty() {
+        if sub.nfs.is_empty() {
             (vec![], vec![])
         } else {
             analyze_chain(&sub, opts)?
-        };
-        (f, d)
+        }
     };
     for f in facts_override {
         if chain.nf(&f.nf).is_some() {
             facts.retain(|g| g.nf != f.nf);
             facts.push(f.clone());
+        } else {
+            diags.push(
+                Diagnostic::warning(
+                    "E0302",
+                    format!(
+                        "--facts names NF `{}`, which is not in the chain: ignored",
+                        f.nf
+                    ),
+                )
+                .with_hint("the `nf` of each facts record is the NF's id in the chain file"),
+            );
         }
     }
     // Chain order, whatever the source of each NF's facts.
