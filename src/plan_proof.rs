@@ -241,7 +241,10 @@ fn synthetic(spec: &TrafficSpec) -> Result<Packets, Failure> {
 /// `n` packets of flows that reuse source ports across hosts: 16 inside
 /// hosts each open connections from the same 4 source ports to 4 servers
 /// (TCP to port 80, UDP to 53), round-robin over the 256 flows; a TCP flow's
-/// first packet is a SYN.
+/// first packet is a SYN (64 bytes), the others are 1024-byte frames, so each
+/// server receives megabytes within milliseconds from many sources: rate and
+/// volume state keyed by the destination runs out, and a wrong split of it
+/// shows.
 fn port_reuse(n: usize) -> Packets {
     let mut out = Packets::with_capacity(n, n * 64);
     let flows = 16 * 4 * 4;
@@ -261,7 +264,8 @@ fn port_reuse(n: usize) -> Packets {
             };
             PacketBuilder::tcp(src, dst, sport, 80).flags(flags)
         };
-        out.push(0, &b.frame_len(64).build());
+        let len = if i < flows { 64 } else { 1024 };
+        out.push(0, &b.frame_len(len).build());
     }
     out
 }

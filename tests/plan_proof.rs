@@ -276,3 +276,17 @@ fn a_forced_wrong_flow_key_is_rejected() {
     );
     assert!(diags.iter().any(|d| d.code == "P201"));
 }
+
+/// A wrong key on rate state: the policer's buckets are per destination;
+/// facts claiming the source address let the placer split a destination's
+/// bucket over the cores, each letting through its own burst. Rejected.
+#[test]
+fn a_forced_wrong_policer_key_is_rejected() {
+    let policer = nfc_nfs::builtin("policer").unwrap();
+    let chain = one_nf_chain(&policer, 2);
+    let mut facts = nfc_nfs::load_facts(&policer.facts_path).unwrap();
+    facts.flow_key = vec![Field::SrcIp];
+    let (plan, _, summary) = place_and_prove(&chain, &[facts], ProofMode::Strict);
+    assert_eq!(summary.pinned_shared, ["policer"], "{summary:?}");
+    assert_eq!(sharing_of(&plan, "policer"), Sharing::Shared);
+}
