@@ -18,6 +18,7 @@
 pub mod driver;
 pub mod emit;
 pub mod online;
+pub mod plan_proof;
 pub mod reduce;
 
 pub use nfc_core as core;

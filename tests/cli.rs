@@ -489,3 +489,232 @@ fn strip_observability_removes_logging_only_when_asked() {
         .iter()
         .any(|r| r["pass"] == "slice" && r["what"].as_str().unwrap().contains("fprintf")));
 }
+
+/// A wrong flow key forced into the facts: the placer splits the port-scan
+/// detector, the plan proof rejects the split with a diagnostic located at
+/// the NF, naming the flow and the first differing packet, and the emitted
+/// plan keeps psd shared.
+#[test]
+fn plan_proof_rejects_a_forced_wrong_flow_key() {
+    assert_cmd_snapshot!(nfc().args([
+        "explain",
+        "tests/data/proof/psd-wrong-key.yaml",
+        "--facts",
+        "tests/data/proof/psd-wrong-key.facts.json",
+        "--no-cache",
+    ]));
+}
+
+/// The operator pinned the split the proof rejects: strict fails (P202, exit 1).
+#[test]
+fn plan_proof_fails_a_pinned_wrong_split() {
+    let o = nfc()
+        .args([
+            "explain",
+            "tests/data/proof/psd-pinned-split.yaml",
+            "--facts",
+            "tests/data/proof/psd-wrong-key.facts.json",
+            "--no-cache",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("P202"), "{stderr}");
+    // Warn keeps the pinned plan and says it is unproven.
+    let o = nfc()
+        .args([
+            "explain",
+            "tests/data/proof/psd-pinned-split.yaml",
+            "--facts",
+            "tests/data/proof/psd-wrong-key.facts.json",
+            "--no-cache",
+            "--plan-proof=warn",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("P201"), "{stderr}");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("REJECTED"));
+}
+
+/// Bad `--plan` and `--facts` files are diagnostics with exit 1, never panics.
+#[test]
+fn bad_plan_and_facts_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let pcap = dir.path().join("t.pcap");
+    let st = nfc()
+        .args([
+            "trace",
+            "gen",
+            "--chain",
+            "examples/flowmage-3nf.yaml",
+            "--packets",
+            "100",
+            "-o",
+        ])
+        .arg(&pcap)
+        .output()
+        .unwrap();
+    assert!(st.status.success());
+    for (plan, code) in [
+        ("tests/data/proof/bad-plan.json", "E0203"),
+        ("tests/data/proof/short-key-plan.json", "E0203"),
+        ("tests/data/proof/no-such-plan.json", "E0203"),
+    ] {
+        let o = nfc()
+            .args([
+                "run",
+                "examples/flowmage-3nf.yaml",
+                "--plan",
+                plan,
+                "--pcap",
+            ])
+            .arg(&pcap)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{plan}: {stderr}");
+        assert!(stderr.contains(code), "{plan}: {stderr}");
+    }
+    let o = nfc()
+        .args([
+            "explain",
+            "examples/flowmage-3nf.yaml",
+            "--facts",
+            "tests/data/proof/bad-plan.json",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("E0302"), "{stderr}");
+}
+
+/// Exit packets of a pcap grouped by flow (5-tuple as parsed), in order.
+fn packets_by_flow(
+    path: &Path,
+) -> std::collections::HashMap<flash_rt::rss::FlowFields, Vec<Vec<u8>>> {
+    let mut by = std::collections::HashMap::new();
+    for p in flash_rt::trace::pcap::read_pcap(path).unwrap().iter() {
+        by.entry(flash_rt::rss::FlowFields::parse(p.data))
+            .or_insert_with(Vec::new)
+            .push(p.data.to_vec());
+    }
+    by
+}
+
+/// `nfc run --workers 2` runs the placer's (proven) plan for flowmage-3nf:
+/// psd and the flow counter shared-nothing, the policer shared; its output
+/// equals the single-worker run flow by flow. `nfc build --emit plan` writes
+/// what `--plan` reads, and the baselines run too.
+#[test]
+fn run_with_workers_runs_the_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let pcap = dir.path().join("t.pcap");
+    let st = nfc()
+        .args([
+            "trace",
+            "gen",
+            "--chain",
+            "examples/flowmage-3nf.yaml",
+            "--packets",
+            "60000",
+            "-o",
+        ])
+        .arg(&pcap)
+        .output()
+        .unwrap();
+    assert!(st.status.success());
+    let run = |extra: &[&str], out: &Path| {
+        let o = nfc()
+            .args([
+                "run",
+                "examples/flowmage-3nf.yaml",
+                "--proof-packets",
+                "6000",
+                "--pcap",
+            ])
+            .arg(&pcap)
+            .arg("--out")
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(
+            o.status.success(),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        stdout
+    };
+    let one = dir.path().join("one.pcap");
+    let two = dir.path().join("two.pcap");
+    let single = run(&["--workers", "1"], &one);
+    let planned = run(&["--workers", "2"], &two);
+    let mode = |text: &str, nf: &str| -> String {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(nf))
+            .unwrap_or_else(|| panic!("no line for {nf} in {text}"));
+        line.split_whitespace().nth(1).unwrap().to_string()
+    };
+    assert_eq!(mode(&planned, "psd"), "shared-nothing", "{planned}");
+    assert_eq!(mode(&planned, "counter"), "shared-nothing", "{planned}");
+    assert_eq!(mode(&planned, "policer"), "shared", "{planned}");
+    assert!(planned.contains("RSS on src_ip"), "{planned}");
+    assert!(
+        planned.contains("plan proven by differential execution"),
+        "{planned}"
+    );
+    let shares: Vec<&str> = planned
+        .lines()
+        .filter(|l| l.trim_start().starts_with("worker "))
+        .collect();
+    assert_eq!(shares.len(), 2, "{planned}");
+    assert!(single.contains("(1 worker)"), "{single}");
+    // The policer drops (so the comparison covers verdicts), the same per flow.
+    let a = packets_by_flow(&one);
+    let b = packets_by_flow(&two);
+    let total: usize = a.values().map(Vec::len).sum();
+    assert!(total > 1000 && total < 60000, "{total} packets left");
+    assert_eq!(a.len(), b.len());
+    for (flow, pa) in &a {
+        assert_eq!(Some(pa), b.get(flow), "flow {flow:?}");
+    }
+    // A saved plan runs the same layout; the baselines run.
+    let out = dir.path().join("build");
+    let o = nfc()
+        .args([
+            "build",
+            "examples/flowmage-3nf.yaml",
+            "--emit",
+            "plan",
+            "--proof-packets",
+            "6000",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let plan = out.join("plan.json");
+    let saved = run(
+        &["--plan", plan.to_str().unwrap()],
+        &dir.path().join("s.pcap"),
+    );
+    assert_eq!(mode(&saved, "psd"), "shared-nothing", "{saved}");
+    assert_eq!(mode(&saved, "policer"), "shared", "{saved}");
+    let sn = run(
+        &["--workers", "2", "--sharing", "all-shared-nothing"],
+        &dir.path().join("sn.pcap"),
+    );
+    assert_eq!(mode(&sn, "policer"), "shared-nothing", "{sn}");
+    let sh = run(
+        &["--workers", "2", "--sharing", "all-shared"],
+        &dir.path().join("sh.pcap"),
+    );
+    assert_eq!(mode(&sh, "psd"), "shared", "{sh}");
+}

@@ -5,7 +5,7 @@
 //! ground truth cannot silently change what the analyzer is scored against.
 
 use crate::NfsError;
-use nfc_core::facts::{Backend, Field, Intensity, StateObject};
+use nfc_core::facts::{Backend, Field, Intensity, SplitHazard, StateObject};
 use nfc_core::Facts;
 use std::path::Path;
 use yaml_rust2::{Yaml, YamlLoader};
@@ -19,8 +19,10 @@ const TOP_KEYS: &[&str] = &[
     "pointer_chasing",
     "state_entry_bytes",
     "state_objects",
+    "split_hazards",
     "notes",
 ];
+const HAZARD_KEYS: &[&str] = &["object", "reason"];
 const OBJECT_KEYS: &[&str] = &[
     "name",
     "key",
@@ -87,6 +89,22 @@ pub fn parse_facts(text: &str, path: &Path) -> Result<Facts, NfsError> {
         _ => return Err(bad("state_objects: expected a list".into())),
     }
 
+    let mut split_hazards = vec![];
+    match &doc["split_hazards"] {
+        Yaml::BadValue | Yaml::Null => {}
+        Yaml::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                split_hazards.push(split_hazard(item, i).map_err(&bad)?);
+            }
+        }
+        _ => return Err(bad("split_hazards: expected a list".into())),
+    }
+    if !split_hazards.is_empty() && !stateful {
+        return Err(bad(
+            "split_hazards: a stateless NF keeps no state that could be split".into(),
+        ));
+    }
+
     if stateful {
         if flow_key.is_empty() {
             return Err(bad("a stateful NF needs a non-empty flow_key".into()));
@@ -115,7 +133,7 @@ pub fn parse_facts(text: &str, path: &Path) -> Result<Facts, NfsError> {
         confidence: 1.0,
         backend: Backend::Declared,
         evidence: vec![],
-        split_hazards: vec![],
+        split_hazards,
         unknown: vec![],
     })
 }
@@ -181,6 +199,36 @@ fn state_object(item: &Yaml, i: usize) -> Result<StateObject, String> {
     })
 }
 
+fn split_hazard(item: &Yaml, i: usize) -> Result<SplitHazard, String> {
+    let map = item
+        .as_hash()
+        .ok_or_else(|| format!("split_hazards[{i}]: expected a mapping {{object, reason}}"))?;
+    for k in map.keys() {
+        match k.as_str() {
+            Some(k) if HAZARD_KEYS.contains(&k) => {}
+            _ => {
+                return Err(format!(
+                    "split_hazards[{i}]: unknown key {k:?} (expected object, reason)"
+                ))
+            }
+        }
+    }
+    let ctx = |e: String| format!("split_hazards[{i}].{e}");
+    let object = req_str(item, "object").map_err(ctx)?;
+    let reason = req_str(item, "reason").map_err(ctx)?;
+    if object.trim().is_empty() || reason.trim().is_empty() {
+        return Err(format!(
+            "split_hazards[{i}]: object and reason must not be empty"
+        ));
+    }
+    Ok(SplitHazard {
+        object,
+        reason,
+        file: None,
+        line: None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,7 +276,31 @@ mod tests {
         );
         check(
             "nf: f\nstatefull: true\n",
-            "error: t.yaml: invalid facts: unknown key String(\"statefull\") (expected one of: nf, stateful, flow_key, symmetric, intensity, pointer_chasing, state_entry_bytes, state_objects, notes)",
+            "error: t.yaml: invalid facts: unknown key String(\"statefull\") (expected one of: nf, stateful, flow_key, symmetric, intensity, pointer_chasing, state_entry_bytes, state_objects, split_hazards, notes)",
+        );
+        let base = "nf: g\nstateful: true\nflow_key: [src_ip]\nsymmetric: false\nintensity: per-flow\npointer_chasing: false\nstate_objects:\n  - {name: cursor, key: [], per_flow: false}\n";
+        let hazards = |h: &str| {
+            parse_facts(&format!("{base}split_hazards: {h}\n"), Path::new("t.yaml"))
+                .map(|f| f.split_hazards.len())
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            hazards("[{object: cursor, reason: global port cursor}]"),
+            Ok(1)
+        );
+        assert!(hazards("[{object: ' ', reason: x}]")
+            .unwrap_err()
+            .contains("must not be empty"));
+        assert!(hazards("[{object: cursor}]")
+            .unwrap_err()
+            .contains("split_hazards[0].reason"));
+        assert!(hazards("[{object: cursor, reason: x, why: y}]")
+            .unwrap_err()
+            .contains("unknown key"));
+        assert!(hazards("cursor").unwrap_err().contains("expected a list"));
+        check(
+            "nf: h\nstateful: false\nflow_key: []\nsymmetric: false\nintensity: none\npointer_chasing: false\nsplit_hazards: [{object: x, reason: y}]\n",
+            "error: t.yaml: invalid facts: split_hazards: a stateless NF keeps no state that could be split",
         );
         check("[1, 2", "error: t.yaml: invalid YAML: while parsing a flow sequence, expected ',' or ']' at byte 5 line 2 column 1");
     }

@@ -47,6 +47,8 @@ pub struct Args {
     pub cores: u32,
     #[command(flatten)]
     pub analyzer: AnalyzerArgs,
+    #[command(flatten)]
+    pub proof: super::proof::ProofArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -175,8 +177,13 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         || args.emit.contains(&Stage::Facts)
         || args.emit.contains(&Stage::Plan);
     if needs_plan {
-        let (facts, plan, d) = driver::analyze_and_place(&chain, &opts)?;
+        let forced = args.proof.facts()?;
+        let (facts, plan, d, proof) =
+            driver::analyze_place_prove(&chain, &opts, &ws, &args.proof.options(), &forced)?;
         diags.extend(d);
+        if fmt == Format::Human && args.proof.plan_proof != super::proof::ProofArg::Off {
+            eprintln!("{}", proof.line());
+        }
         if args.emit.contains(&Stage::Facts) {
             written.push(write(
                 &args.output,
@@ -266,6 +273,18 @@ fn build_click(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    if args.proof.facts.is_some() {
+        return Err(nfc::Failure::diag(
+            Diagnostic::error(
+                "E0302",
+                "--facts applies to chain files, not .click configurations",
+            )
+            .with_hint(
+                "drop --facts; the elements' facts come from their sources under --source-root",
+            ),
+        )
+        .into());
+    }
     if args.target != Some(Target::Fastclick) {
         return Err(nfc::Failure::diag(
             Diagnostic::error(
@@ -333,6 +352,16 @@ fn build_click(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
     }
     all.extend(diags);
     all.extend(d);
+    if args.proof.plan_proof != super::proof::ProofArg::Off {
+        all.push(
+            Diagnostic::warning(
+                "P203",
+                "plan not proven: the reference executor runs NFs built against nfs/include/nf.h, not Click elements",
+            )
+            .with_span(nfc_core::Span::file_only(file.clone()))
+            .with_hint("its shared-nothing placements rest on the analyzer's facts alone; --plan-proof=off silences this"),
+        );
+    }
     warnings(&all, fmt);
     report(&written, fmt)
 }

@@ -12,12 +12,17 @@ pub struct Args {
     pub chain: PathBuf,
     #[command(flatten)]
     pub analyzer: AnalyzerArgs,
+    #[command(flatten)]
+    pub proof: super::proof::ProofArgs,
 }
 
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     let (chain, mut diags) = driver::load_chain(&args.chain)?;
     let opts = args.analyzer.options()?;
-    let (facts, plan, d) = driver::analyze_and_place(&chain, &opts)?;
+    let ws = driver::Workspace::new(&args.analyzer.cache_dir);
+    let forced = args.proof.facts()?;
+    let (facts, plan, d, proof) =
+        driver::analyze_place_prove(&chain, &opts, &ws, &args.proof.options(), &forced)?;
     diags.extend(d);
     warnings(&diags, fmt);
     match fmt {
@@ -28,6 +33,7 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                 "facts": facts,
                 "reduce": "not available in explain yet: run `nfc build --emit reduced`",
                 "plan": plan,
+                "proof": proof,
                 "predict": "not available yet",
             }))?
         ))?,
@@ -42,6 +48,8 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             t.push_str(&super::analyze::human(&facts, true));
             t.push_str("\n== place: RSS and state sharing\n");
             t.push_str(&driver::explain_plan(&plan));
+            t.push_str("\n== prove: the plan against the single-worker run\n");
+            t.push_str(&format!("{}\n", proof.line()));
             t.push_str("\n== predict: not available yet\n");
             out(&t)?;
         }

@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod explain;
 mod nf_host;
+mod proof;
 mod run;
 mod trace;
 

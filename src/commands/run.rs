@@ -7,7 +7,8 @@
 use super::{out, Format};
 use nfc::driver::{self, Workspace};
 use nfc_core::chain::Traffic;
-use nfc_core::Diagnostic;
+use nfc_core::plan::Sharing;
+use nfc_core::{Diagnostic, Plan};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -24,9 +25,20 @@ pub struct Args {
     /// Write the packets that leave the chain here.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Worker threads with software RSS (default 1).
+    /// Worker threads with software RSS (default: the plan's cores with `--plan`, else 1). With
+    /// more than one, each NF runs shared or shared-nothing as the placer's plan for this many
+    /// cores says (proven first, see `--plan-proof`).
     #[arg(long)]
     pub workers: Option<u32>,
+    /// Run this saved plan (`nfc build --emit plan` writes plan.json) instead of placing the chain.
+    #[arg(long, value_name = "PLAN_JSON", conflicts_with = "sharing")]
+    pub plan: Option<PathBuf>,
+    /// A baseline instead of the placer's plan: every NF shared, or every NF shared-nothing
+    /// (RSS on the 5-tuple).
+    #[arg(long, value_enum)]
+    pub sharing: Option<SharingArg>,
+    #[command(flatten)]
+    pub proof: super::proof::ProofArgs,
     /// Directory for caches and build outputs.
     #[arg(long, default_value = ".nfc")]
     pub cache_dir: PathBuf,
@@ -38,6 +50,103 @@ pub struct Args {
     /// them over the CPUs nfc may use (a deployment's own `cpus` always apply).
     #[arg(long)]
     pub no_pin: bool,
+}
+
+/// Baseline layouts for `--sharing`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SharingArg {
+    /// Every NF on one state instance.
+    AllShared,
+    /// Every NF one state instance per worker.
+    AllSharedNothing,
+}
+
+/// A plan where every NF has `sharing`, RSS on the 5-tuple with the default key and RETA.
+fn baseline(chain: &nfc_core::chain::ChainSpec, workers: u32, sharing: Sharing) -> Plan {
+    Plan {
+        cores: workers,
+        rss: nfc_core::plan::Rss {
+            fields: nfc_core::facts::Field::FIVE_TUPLE.to_vec(),
+            symmetric: false,
+            key40: vec![],
+            key52: vec![],
+            reta: vec![],
+        },
+        nfs: chain
+            .nfs
+            .iter()
+            .map(|n| nfc_core::plan::NfPlacement {
+                nf: n.id.0.clone(),
+                sharing,
+                cost: 0.0,
+                reason: "baseline (--sharing)".into(),
+            })
+            .collect(),
+        total_cost: 0.0,
+        candidates: vec![],
+        rationale: vec![],
+        smartnic: None,
+    }
+}
+
+/// Check a saved plan against the chain and the worker count: every NF it
+/// names is in the chain, its cores fit, and its RSS unit can be programmed.
+fn check_plan(
+    plan: &Plan,
+    path: &std::path::Path,
+    chain: &nfc_core::chain::ChainSpec,
+    workers: Option<u32>,
+) -> Result<(), nfc::Failure> {
+    let file = path.display().to_string();
+    let bad = |msg: String, hint: &str| {
+        nfc::Failure::diag(
+            Diagnostic::error("E0203", msg)
+                .with_span(nfc_core::Span::file_only(file.clone()))
+                .with_hint(hint.to_string()),
+        )
+    };
+    if plan.cores == 0 || plan.cores > 1024 {
+        return Err(bad(
+            format!("{file}: the plan is for {} cores", plan.cores),
+            "a plan needs 1..=1024 cores",
+        ));
+    }
+    if let Some(w) = workers {
+        if w != plan.cores {
+            return Err(bad(
+                format!("{file}: the plan is for {} cores, but --workers is {w}", plan.cores),
+                "drop --workers (the plan's cores are used), or place the chain for that many cores",
+            ));
+        }
+    }
+    for p in &plan.nfs {
+        if chain.nf(&p.nf).is_none() {
+            return Err(bad(
+                format!(
+                    "{file}: the plan places NF `{}`, which is not in the chain",
+                    p.nf
+                ),
+                "use the plan `nfc build --emit plan` wrote for this chain",
+            ));
+        }
+    }
+    let opts = flash_rt::offline::ExecOptions::from_plan(plan);
+    if opts.workers > 1 {
+        let key = opts
+            .rss_key
+            .clone()
+            .unwrap_or_else(|| flash_rt::rss::MICROSOFT_KEY.to_vec());
+        let reta = opts.reta.clone().unwrap_or_else(|| {
+            flash_rt::rss::default_reta(opts.workers, flash_rt::rss::DEFAULT_RETA_SIZE)
+        });
+        if let Err(e) = flash_rt::rss::SoftRss::new(&opts.rss_fields, &key, reta, opts.workers) {
+            return Err(bad(
+                format!("{file}: the plan's RSS configuration is unusable: {e}"),
+                "use the plan `nfc build --emit plan` wrote for this chain",
+            ));
+        }
+    }
+    Ok(())
 }
 
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
@@ -67,7 +176,55 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         .into());
     }
     let ws = Workspace::new(&args.cache_dir);
-    let report = driver::run_pcap(&chain, &ws, &input, args.out.as_deref(), None, args.workers)?;
+    if args.workers == Some(0) {
+        return Err(nfc::Failure::diag(
+            Diagnostic::error("E0204", "--workers 0: a run needs at least one worker")
+                .with_hint("pass --workers 1 or more"),
+        )
+        .into());
+    }
+    let mut notes = vec![];
+    let plan = if let Some(path) = &args.plan {
+        let plan = super::proof::read_plan(path)?;
+        check_plan(&plan, path, &chain, args.workers)?;
+        notes.push(format!("plan {}", path.display()));
+        plan
+    } else {
+        let workers = args.workers.unwrap_or(1);
+        match args.sharing {
+            Some(SharingArg::AllShared) => baseline(&chain, workers, Sharing::Shared),
+            Some(SharingArg::AllSharedNothing) => baseline(&chain, workers, Sharing::SharedNothing),
+            None if workers == 1 => baseline(&chain, 1, Sharing::Shared),
+            None => {
+                // The placer's plan for this many cores, proven.
+                let mut placed = chain.clone();
+                placed.resources.cores = workers;
+                let aopts = driver::AnalyzeOptions {
+                    cache_dir: Some(args.cache_dir.join("facts")),
+                    ..driver::AnalyzeOptions::default()
+                };
+                let forced = args.proof.facts()?;
+                let (_, plan, diags, proof) = driver::analyze_place_prove(
+                    &placed,
+                    &aopts,
+                    &ws,
+                    &args.proof.options(),
+                    &forced,
+                )?;
+                super::warnings(&diags, fmt);
+                notes.push(proof.line());
+                plan
+            }
+        }
+    };
+    let report = driver::run_pcap(
+        &chain,
+        &ws,
+        &input,
+        args.out.as_deref(),
+        Some(&plan),
+        Some(plan.cores),
+    )?;
     match fmt {
         Format::Json => out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?,
         Format::Human => {
@@ -79,15 +236,31 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                 report.workers,
                 if report.workers == 1 { "" } else { "s" }
             );
+            for n in &notes {
+                t.push_str(&format!("{n}\n"));
+            }
+            if report.workers > 1 {
+                let fields: Vec<&str> = plan.rss.fields.iter().map(|f| f.name()).collect();
+                t.push_str(&format!("RSS on {}\n", fields.join(", ")));
+            }
             for nf in &report.nfs {
                 t.push_str(&format!(
-                    "  {:<16} rx {:>9}  drop {:>9}  out {:?}  state {}\n",
+                    "  {:<16} {:<14} rx {:>9}  drop {:>9}  out {:?}  state {}\n",
                     nf.id,
+                    sharing_name(nf.sharing),
                     nf.rx,
                     nf.drops,
                     nf.out,
                     &nf.state_digest[..16.min(nf.state_digest.len())]
                 ));
+            }
+            for (w, n) in report.worker_packets.iter().enumerate() {
+                let share = if report.packets > 0 {
+                    100.0 * *n as f64 / report.packets as f64
+                } else {
+                    0.0
+                };
+                t.push_str(&format!("  worker {w}: {n} packets ({share:.1}%)\n"));
             }
             for (exit, n) in &report.exits {
                 t.push_str(&format!("  exit {exit}: {n}\n"));
@@ -189,4 +362,12 @@ fn run_online(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn sharing_name(s: Sharing) -> &'static str {
+    match s {
+        Sharing::Shared => "shared",
+        Sharing::SharedNothing => "shared-nothing",
+        Sharing::Stateless => "stateless",
+    }
 }

@@ -380,6 +380,12 @@ fn bench(rest: &[String]) -> Result<()> {
             needs_root: false,
         },
         BenchStep {
+            name: "plan-proof",
+            what: "plan proof (release): per example chain at 2 and 4 workers, input packets, closed-loop replies and proof time (reference + planned runs, repairs)",
+            args: strs(&["bench", "-p", "nfc", "--bench", "plan_proof"]),
+            needs_root: false,
+        },
+        BenchStep {
             name: "placer",
             what: "placer (release, HiGHS): ILP and full placement time on random 16-NF chains and the FlowMage chains, vs brute force",
             args: strs(&["bench", "-p", "nfc-placer", "--bench", "solve"]),

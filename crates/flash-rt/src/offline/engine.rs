@@ -90,6 +90,7 @@ struct Worker<'a> {
     n_workers: u32,
     nfs: Vec<HotNf<'a>>,
     entries: &'a [(u32, u32)],
+    reply_entries: &'a [(u32, u32)],
     counters: Vec<Counters>,
     bufs: Vec<Box<[u8]>>,
     free: Vec<u32>,
@@ -97,6 +98,9 @@ struct Worker<'a> {
     collect: bool,
     output: Packets,
     tags: Vec<ExitTag>,
+    /// Closed loop: exit packets of the current input waiting to be reflected.
+    reflect: bool,
+    pending: Vec<Vec<u8>>,
 }
 
 impl<'a> Worker<'a> {
@@ -107,6 +111,7 @@ impl<'a> Worker<'a> {
             n_workers: ex.workers,
             nfs: hot_nfs(ex, id),
             entries: &ex.entries,
+            reply_entries: &ex.reply_entries,
             counters: ex
                 .nfs
                 .iter()
@@ -123,6 +128,8 @@ impl<'a> Worker<'a> {
             collect,
             output: Packets::new(),
             tags: Vec::new(),
+            reflect: ex.reflect,
+            pending: Vec::new(),
         }
     }
 
@@ -139,10 +146,21 @@ impl<'a> Worker<'a> {
 
     #[inline]
     fn process_packet(&mut self, index: u32, ts_ns: u64, data: &[u8]) {
+        self.process(index, ts_ns, data, false);
+    }
+
+    /// Run one packet (an arrival, or a closed-loop reply to input `index`)
+    /// through the chain from its entry points.
+    #[inline]
+    fn process(&mut self, index: u32, ts_ns: u64, data: &[u8], reply: bool) {
         let cap = self.bufs[0].len();
         let len = data.len().min(cap);
-        for k in 0..self.entries.len() {
-            let (nf, in_port) = self.entries[k];
+        let entries = if reply {
+            self.reply_entries
+        } else {
+            self.entries
+        };
+        for &(nf, in_port) in entries {
             let buf = self.take_buf();
             self.bufs[buf as usize][..len].copy_from_slice(&data[..len]);
             self.stack.push(Job {
@@ -203,14 +221,18 @@ impl<'a> Worker<'a> {
                 let succ = &routes[port];
                 match succ.len() {
                     0 => {
+                        let b = &self.bufs[job.buf as usize];
                         if self.collect {
-                            let b = &self.bufs[job.buf as usize];
                             self.output.push(ts_ns, &b[..job.len as usize]);
                             self.tags.push(ExitTag {
                                 input: u64::from(index),
                                 nf: job.nf,
                                 port: port as u32,
+                                reply,
                             });
+                        }
+                        if self.reflect && !reply {
+                            self.pending.push(b[..job.len as usize].to_vec());
                         }
                         self.free.push(job.buf);
                         break;
@@ -306,6 +328,9 @@ pub(super) fn execute(
     parts: &[Vec<u32>],
 ) -> Result<Outcome, ExecError> {
     let cap = packets.max_len().max(64) + ex.headroom as usize;
+    if ex.serial {
+        return Ok(execute_serial(ex, packets, parts, cap));
+    }
     let outs: Vec<WorkerOut>;
     let wall_ns;
     let process_cpu;
@@ -354,15 +379,7 @@ pub(super) fn execute(
         })
         .collect();
     for o in &outs {
-        for (total, c) in counters.iter_mut().zip(&o.counters) {
-            total.rx += c.rx;
-            total.drops += c.drops;
-            total.invalid += c.invalid;
-            total.contended += c.contended;
-            for (t, x) in total.out.iter_mut().zip(&c.out) {
-                *t += *x;
-            }
-        }
+        add_counters(&mut counters, &o.counters);
     }
     let (output, tags) = if ex.collect {
         merge_outputs(&outs)
@@ -378,6 +395,103 @@ pub(super) fn execute(
         output,
         tags,
     })
+}
+
+/// One thread, every packet in input order on its worker's state instances;
+/// closed-loop replies (when reflecting) right after the packet they answer,
+/// on the worker RSS steers them to. Exits are kept in the order they happen.
+fn execute_serial(ex: &Executor, packets: &Packets, parts: &[Vec<u32>], cap: usize) -> Outcome {
+    let mut owner = vec![0u32; packets.len()];
+    for (w, part) in parts.iter().enumerate() {
+        for &i in part {
+            owner[i as usize] = w as u32;
+        }
+    }
+    let mut workers: Vec<Worker<'_>> = (0..parts.len().max(1))
+        .map(|id| Worker::new(ex, id, cap, ex.collect))
+        .collect();
+    // (worker, index into its output) in the order exits happened.
+    let mut order: Vec<(u32, u32)> = Vec::new();
+    let mut seen = vec![0usize; workers.len()];
+    let mut note = |workers: &[Worker<'_>], w: usize, order: &mut Vec<(u32, u32)>| {
+        for k in seen[w]..workers[w].tags.len() {
+            order.push((w as u32, k as u32));
+        }
+        seen[w] = workers[w].tags.len();
+    };
+    let cpu0 = thread_cpu_ns();
+    let pcpu0 = process_cpu_ns();
+    let start = Instant::now();
+    for (i, p) in packets.iter().enumerate() {
+        let w = owner[i] as usize;
+        workers[w].process(i as u32, p.ts_ns, p.data, false);
+        note(&workers, w, &mut order);
+        if ex.reflect {
+            let pending = std::mem::take(&mut workers[w].pending);
+            for out in pending {
+                let reply = crate::trace::craft::reply_frame(&out);
+                let q = ex
+                    .rss
+                    .as_ref()
+                    .map_or(0, |r| usize::from(r.queue(&reply)))
+                    .min(workers.len() - 1);
+                workers[q].process(i as u32, p.ts_ns, &reply, true);
+                note(&workers, q, &mut order);
+            }
+        }
+    }
+    let wall_ns = start.elapsed().as_nanos() as u64;
+    let cpu_ns = thread_cpu_ns().saturating_sub(cpu0);
+    let process_cpu = process_cpu_ns().saturating_sub(pcpu0);
+    let mut counters: Vec<Counters> = ex
+        .nfs
+        .iter()
+        .map(|nf| Counters {
+            out: vec![0; nf.routes.len()],
+            ..Counters::default()
+        })
+        .collect();
+    for w in &workers {
+        add_counters(&mut counters, &w.counters);
+    }
+    let (output, tags) = if ex.collect {
+        let bytes = workers
+            .iter()
+            .map(|w| w.output.total_bytes() as usize)
+            .sum();
+        let mut out = Packets::with_capacity(order.len(), bytes);
+        let mut tags = Vec::with_capacity(order.len());
+        for (w, k) in order {
+            let w = &workers[w as usize];
+            if let Some(p) = w.output.get(k as usize) {
+                out.push(p.ts_ns, p.data);
+                tags.push(w.tags[k as usize]);
+            }
+        }
+        (Some(out), tags)
+    } else {
+        (None, vec![])
+    };
+    Outcome {
+        counters,
+        wall_ns,
+        cpu_ns,
+        process_cpu_ns: process_cpu,
+        output,
+        tags,
+    }
+}
+
+fn add_counters(total: &mut [Counters], add: &[Counters]) {
+    for (total, c) in total.iter_mut().zip(add) {
+        total.rx += c.rx;
+        total.drops += c.drops;
+        total.invalid += c.invalid;
+        total.contended += c.contended;
+        for (t, x) in total.out.iter_mut().zip(&c.out) {
+            *t += *x;
+        }
+    }
 }
 
 /// Merge per-worker exit packets into input order (within one input packet,

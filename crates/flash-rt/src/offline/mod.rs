@@ -122,6 +122,21 @@ pub struct ExecOptions {
     /// Directory for the private per-instance copies of NF objects (removed
     /// right after loading). Default: the system temporary directory.
     pub scratch_dir: Option<PathBuf>,
+    /// Run every packet on the calling thread in input order, each with the
+    /// state instances of the worker RSS steers it to (a shared NF's one
+    /// instance otherwise). The result is what the plan computes when the
+    /// workers interleave in arrival order: deterministic, so two layouts
+    /// can be compared packet for packet (the plan proof does). Timing
+    /// figures then measure one thread.
+    pub serial: bool,
+    /// Closed loop: every packet that leaves the chain is turned into the
+    /// reply a remote host would send ([`crate::trace::craft::reply_frame`])
+    /// and fed back right away, steered by RSS like any arrival. Replies
+    /// enter each entry NF on its far side: input port 1 when the NF
+    /// declares two or more ports (a NAT's outside, a bridge's second port),
+    /// else port 0. Replies are not reflected again; their exits are tagged
+    /// [`ExitTag::reply`]. Implies `serial` and `collect_output`.
+    pub reflect: bool,
 }
 
 impl Default for ExecOptions {
@@ -134,6 +149,8 @@ impl Default for ExecOptions {
             collect_output: false,
             headroom: 256,
             scratch_dir: None,
+            serial: false,
+            reflect: false,
         }
     }
 }
@@ -293,6 +310,10 @@ pub struct ExitTag {
     /// Index of the NF whose port it left through.
     pub nf: u32,
     pub port: u32,
+    /// The packet is a closed-loop reply (see [`ExecOptions::reflect`]) to
+    /// input packet `input`.
+    #[serde(default)]
+    pub reply: bool,
 }
 
 /// A report plus, when collected, the exit packets.
@@ -363,9 +384,13 @@ pub struct Executor {
     nfs: Vec<LoadedNf>,
     /// (entry NF, input port).
     entries: Vec<(u32, u32)>,
+    /// Where closed-loop replies enter: (entry NF, input port).
+    reply_entries: Vec<(u32, u32)>,
     workers: u32,
     rss: Option<SoftRss>,
     collect: bool,
+    serial: bool,
+    reflect: bool,
     headroom: u32,
 }
 
@@ -504,12 +529,26 @@ impl Executor {
                 lib,
             });
         }
+        let reply_entries = entries
+            .iter()
+            .map(|&(e, p)| {
+                let far = if nfs[e as usize].lib.n_ports >= 2 {
+                    1
+                } else {
+                    p
+                };
+                (e, far)
+            })
+            .collect();
         Ok(Executor {
             nfs,
             entries,
+            reply_entries,
             workers: opts.workers,
             rss,
-            collect: opts.collect_output,
+            collect: opts.collect_output || opts.reflect,
+            serial: opts.serial || opts.reflect,
+            reflect: opts.reflect,
             headroom: opts.headroom,
         })
     }

@@ -87,6 +87,83 @@ pub fn min_frame_len(spec: &FrameSpec) -> usize {
     ETH_LEN + if spec.vlan.is_some() { VLAN_LEN } else { 0 } + IPV4_LEN + spec.l4.header_len()
 }
 
+/// The reply a remote host sends to `frame`, as a closed-loop test needs it:
+/// MAC addresses swapped; for IPv4, addresses swapped and, for TCP and UDP
+/// (first fragments only), ports swapped; a TCP SYN answered with SYN-ACK and
+/// an ICMP echo request with an echo reply. Swapping keeps every checksum
+/// valid (the Internet checksum does not depend on word order); the flag and
+/// type changes fix theirs incrementally (RFC 1624). Frames too short for a
+/// layer keep that layer as is; nothing here can fail.
+pub fn reply_frame(frame: &[u8]) -> Vec<u8> {
+    let mut f = frame.to_vec();
+    if f.len() < ETH_LEN {
+        return f;
+    }
+    for i in 0..6 {
+        f.swap(i, 6 + i);
+    }
+    let mut off = 12;
+    let mut ty = u16::from_be_bytes([f[12], f[13]]);
+    let mut tags = 0;
+    while (ty == 0x8100 || ty == 0x88a8) && tags < 2 {
+        if f.len() < off + 6 {
+            return f;
+        }
+        off += 4;
+        ty = u16::from_be_bytes([f[off], f[off + 1]]);
+        tags += 1;
+    }
+    off += 2;
+    if ty != 0x0800 || f.len() < off + IPV4_LEN || f[off] >> 4 != 4 {
+        return f;
+    }
+    let ihl = usize::from(f[off] & 0x0f) * 4;
+    if ihl < IPV4_LEN || f.len() < off + ihl {
+        return f;
+    }
+    for i in 0..4 {
+        f.swap(off + 12 + i, off + 16 + i);
+    }
+    let proto = f[off + 9];
+    let frag = u16::from_be_bytes([f[off + 6], f[off + 7]]) & 0x1fff;
+    let l4 = off + ihl;
+    if frag != 0 {
+        return f;
+    }
+    match proto {
+        6 | 17 if f.len() >= l4 + 4 => {
+            f.swap(l4, l4 + 2);
+            f.swap(l4 + 1, l4 + 3);
+            if proto == 6 && f.len() >= l4 + 18 {
+                let flags = f[l4 + 13];
+                if flags & tcp_flags::SYN != 0 && flags & tcp_flags::ACK == 0 {
+                    let old = u16::from_be_bytes([f[l4 + 12], f[l4 + 13]]);
+                    f[l4 + 13] = flags | tcp_flags::ACK;
+                    let new = u16::from_be_bytes([f[l4 + 12], f[l4 + 13]]);
+                    patch_checksum(&mut f, l4 + 16, old, new);
+                }
+            }
+        }
+        1 if f.len() >= l4 + 4 && f[l4] == 8 => {
+            let old = u16::from_be_bytes([f[l4], f[l4 + 1]]);
+            f[l4] = 0;
+            let new = u16::from_be_bytes([f[l4], f[l4 + 1]]);
+            patch_checksum(&mut f, l4 + 2, old, new);
+        }
+        _ => {}
+    }
+    f
+}
+
+/// Update the checksum at `at` for one 16-bit word changing from `old` to
+/// `new` (RFC 1624: HC' = ~(~HC + ~m + m')).
+fn patch_checksum(f: &mut [u8], at: usize, old: u16, new: u16) {
+    let hc = u16::from_be_bytes([f[at], f[at + 1]]);
+    let sum = u32::from(!hc) + u32::from(!old) + u32::from(new);
+    let c = fold(sum);
+    f[at..at + 2].copy_from_slice(&c.to_be_bytes());
+}
+
 /// Ones'-complement sum of `bytes` as big-endian 16-bit words, not folded.
 fn sum16(bytes: &[u8], mut acc: u32) -> u32 {
     let mut chunks = bytes.chunks_exact(2);
@@ -451,5 +528,43 @@ mod tests {
         assert_eq!(&f[36..38], &[0x00, 0x50]);
         assert_eq!(f[47], tcp_flags::SYN);
         assert_eq!(&f[6..12], &mac_for_ip(0x0a00_0001));
+    }
+    #[test]
+    fn replies_mirror_the_request_with_valid_checksums() {
+        let syn = PacketBuilder::tcp(ip("10.1.2.3"), ip("192.168.0.9"), 40000, 443)
+            .flags(tcp_flags::SYN)
+            .frame_len(64)
+            .build();
+        let r = reply_frame(&syn);
+        let expect = PacketBuilder::tcp(ip("192.168.0.9"), ip("10.1.2.3"), 443, 40000)
+            .flags(tcp_flags::SYN | tcp_flags::ACK)
+            .src_mac(mac_for_ip(0xc0a8_0009))
+            .dst_mac(mac_for_ip(0x0a01_0203))
+            .frame_len(64)
+            .build();
+        assert_eq!(&r[0..6], &syn[6..12]);
+        assert_eq!(&r[6..12], &syn[0..6]);
+        assert_eq!(
+            &r[12..],
+            &expect[12..],
+            "reply = the packet the remote host builds"
+        );
+        check_checksums(&r, 14);
+        let udp = PacketBuilder::udp(ip("10.0.0.1"), ip("10.0.0.2"), 1, 2)
+            .vlan(42)
+            .payload(b"x")
+            .build();
+        let r = reply_frame(&udp);
+        check_checksums(&r, 18);
+        assert_eq!(&r[30..34], &[10, 0, 0, 2]);
+        assert_eq!(&r[38..42], &[0, 2, 0, 1]);
+        assert_eq!(reply_frame(&r), udp, "a reply's reply is the request");
+        let ping = PacketBuilder::icmp_echo(ip("1.2.3.4"), ip("5.6.7.8"), 7, 1).build();
+        let r = reply_frame(&ping);
+        assert_eq!(r[34], 0, "echo reply");
+        check_checksums(&r, 14);
+        for len in 0..syn.len() {
+            let _ = reply_frame(&syn[..len]);
+        }
     }
 }
