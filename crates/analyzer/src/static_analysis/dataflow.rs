@@ -761,7 +761,11 @@ impl<'p, 't> Engine<'p, 't> {
                 let cond = n.child_by_field_name("condition");
                 if let Some(c) = cond {
                     let v = self.expr(c);
-                    self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
+                    // `if (entry)`: an existence test, like `!entry`.
+                    let existence = self.static_type(strip(c)).is_some_and(|t| t.is_pointerish());
+                    if !existence {
+                        self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
+                    }
                 }
                 let saved = self.guard;
                 if let Some(cons) = n.child_by_field_name("consequence") {
@@ -835,7 +839,11 @@ impl<'p, 't> Engine<'p, 't> {
                 for k in kids {
                     let v = self.expr(k);
                     if n.kind() == "return_statement" {
-                        self.note_influence(&v, &BTreeSet::new(), k, "the returned value");
+                        // The entry's return value is the verdict; a helper's
+                        // return is only a value on its way somewhere.
+                        if self.call_string.len() == 1 {
+                            self.note_influence(&v, &BTreeSet::new(), k, "the verdict");
+                        }
                         let key = self.scope.clone();
                         let e = self.rets.entry(key).or_default();
                         e.join(&v);
@@ -933,9 +941,7 @@ impl<'p, 't> Engine<'p, 't> {
                     continue;
                 }
                 _ => {
-                    let v = self.expr(value);
-                    self.note_influence(&v, &BTreeSet::new(), value, "a value stored elsewhere");
-                    v
+                    self.expr(value)
                 }
             };
             // Declared header pointer types fix what the pointer points at.
@@ -1315,6 +1321,20 @@ impl<'p, 't> Engine<'p, 't> {
         v
     }
 
+    /// Is this lvalue packet memory (a header member or frame bytes)?
+    fn writes_packet(&mut self, left: Node<'t>) -> bool {
+        let l = strip(left);
+        let base = match l.kind() {
+            "field_expression" | "subscript_expression" => l.child_by_field_name("argument"),
+            "pointer_expression" => l.child_by_field_name("argument"),
+            _ => None,
+        };
+        base.is_some_and(|b| {
+            let bv = self.expr_quiet(b);
+            bv.hdr.is_some() && bv.objs.is_empty() && !bv.root
+        })
+    }
+
     /// Note that the state objects `v` was read from steer the packet path.
     fn note_influence(&mut self, v: &Val, except: &BTreeSet<String>, n: Node<'t>, how: &'static str) {
         if !self.collect || self.kind != FnKind::Packet {
@@ -1497,12 +1517,17 @@ impl<'p, 't> Engine<'p, 't> {
                     "!" => Some((k == 0) as i64),
                     _ => None,
                 });
-                Val {
+                let mut out = Val {
                     konst,
                     hdr: None,
                     off: None,
                     ..v.taint()
+                };
+                if op == "!" {
+                    // `!entry` asks whether there is one, not what it holds.
+                    out.from.clear();
                 }
+                out
             }
             "conditional_expression" => {
                 if let Some(c) = n.child_by_field_name("condition") {
@@ -1688,6 +1713,10 @@ impl<'p, 't> Engine<'p, 't> {
                 if let Some(sv) = self.env.get(&format!("@{o}{suffix}")).cloned() {
                     out.fields.extend(sv.fields.iter().copied());
                     out.objs.extend(sv.objs.iter().cloned());
+                    out.from.extend(sv.from.iter().cloned());
+                }
+                if let Some(whole) = self.env.get(&format!("@{o}")) {
+                    out.from.extend(whole.from.iter().cloned());
                 }
             }
         }
@@ -1924,16 +1953,22 @@ impl<'p, 't> Engine<'p, 't> {
             op.as_str(),
             "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||"
         );
+        // A comparison with a constant (a capacity bound) tells where the
+        // state stands, not what the packet is: it carries no dependence.
+        let const_bound = comparison && (l.konst.is_some() || r.konst.is_some());
         let mut v = Val {
             konst,
-            from: l
-                .from
-                .iter()
-                .chain(l.objs.iter())
-                .chain(r.from.iter())
-                .chain(r.objs.iter())
-                .cloned()
-                .collect(),
+            from: if const_bound {
+                BTreeSet::new()
+            } else {
+                l.from
+                    .iter()
+                    .chain(l.objs.iter())
+                    .chain(r.from.iter())
+                    .chain(r.objs.iter())
+                    .cloned()
+                    .collect()
+            },
             ..Default::default()
         };
         if !comparison {
@@ -2092,11 +2127,11 @@ impl<'p, 't> Engine<'p, 't> {
         } else {
             None
         };
-        let own: BTreeSet<String> = self
-            .state_ref_quiet(left)
-            .map(|(objs, ..)| objs)
-            .unwrap_or_default();
-        self.note_influence(&rhs_val, &own, n, "a value stored elsewhere");
+        // State written into the packet is visible downstream (an
+        // allocated port, a rewritten address): it steers what leaves.
+        if self.writes_packet(left) {
+            self.note_influence(&rhs_val, &BTreeSet::new(), n, "a value written into the packet");
+        }
         // Storing the packet descriptor (enqueueing the mbuf) records no
         // packet data.
         self.storing_descriptor = self
@@ -2401,7 +2436,7 @@ impl<'p, 't> Engine<'p, 't> {
                                 .unwrap_or(false);
                         if addr_of && p.ty.ptr > 0 {
                             if let Some(stored) = self.env.get(&pk).map(Val::taint) {
-                                if stored.keyed() {
+                                if stored.keyed() || !stored.from.is_empty() {
                                     self.env_join(&ak, &stored);
                                 }
                             }
@@ -2450,8 +2485,11 @@ impl<'p, 't> Engine<'p, 't> {
             v.mixed |= a.mixed;
             v.opaque |= a.opaque;
             let scalar = ai >= recv_n && by_value_scalar.get(ai - recv_n).copied().unwrap_or(false);
+            v.from.extend(a.from.iter().cloned());
             if !a.objs.is_empty() && !scalar {
                 objs.extend(a.objs.iter().cloned());
+            } else {
+                v.from.extend(a.objs.iter().cloned());
             }
             any_root |= a.root;
         }
@@ -2542,6 +2580,26 @@ impl<'p, 't> Engine<'p, 't> {
             self.events
                 .blind_calls
                 .push((name.clone(), self.file(), Self::line(n)));
+        }
+        if !objs.is_empty() && is_writeish(&name) {
+            // What a container API stores, later reads of the container
+            // return: keep what the stored values were computed from.
+            let stored_from: BTreeSet<String> = all
+                .iter()
+                .filter(|a| a.objs.is_empty())
+                .flat_map(|a| a.from.iter().cloned())
+                .collect();
+            if !stored_from.is_empty() {
+                for o in &objs {
+                    self.env_join(
+                        &format!("@{o}"),
+                        &Val {
+                            from: stored_from.clone(),
+                            ..Default::default()
+                        },
+                    );
+                }
+            }
         }
         if !objs.is_empty() {
             v.objs = objs.clone();

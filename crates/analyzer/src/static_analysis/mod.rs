@@ -670,6 +670,14 @@ fn analyze_on_this_thread(
         })
         .map(String::as_str)
         .collect();
+    // State whose value leaves in the packet (an allocated port): entries
+    // placed by it are found again by that value, which plays another role.
+    let escaping: BTreeSet<&str> = ev
+        .influences
+        .iter()
+        .filter(|i| i.how == "a value written into the packet")
+        .map(|i| i.obj.as_str())
+        .collect();
     let mut objs: BTreeMap<String, Obj> = BTreeMap::new();
     for a in &ev.accesses {
         if ev.caller_objs.contains(&a.obj) && !caller_state.contains(a.obj.as_str()) {
@@ -702,7 +710,7 @@ fn analyze_on_this_thread(
                     let from: BTreeSet<String> = a
                         .alloc_from
                         .iter()
-                        .filter(|f| packet_written.contains(f.as_str()))
+                        .filter(|f| packet_written.contains(f.as_str()) && escaping.contains(f.as_str()))
                         .cloned()
                         .collect();
                     if !from.is_empty() {
