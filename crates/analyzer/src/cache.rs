@@ -10,8 +10,13 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
-/// Version of the analysis; bump when results can change.
-pub const ANALYZER_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+static-3");
+/// Version of the analysis: the crate version and a fingerprint of the
+/// analyzer's sources (build.rs), so any change to it invalidates the cache.
+pub const ANALYZER_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "+",
+    env!("NFC_ANALYZER_SOURCE_HASH")
+);
 
 /// The cache key of an NF's sources for a backend tag.
 pub fn cache_key(name: &str, closure: &[(PathBuf, String)], backend_tag: &str) -> String {

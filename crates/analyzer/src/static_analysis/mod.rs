@@ -612,8 +612,8 @@ fn analyze_on_this_thread(
             Diagnostic::warning(
                 OVER_BUDGET,
                 format!(
-                    "analysis of `{name}` stopped: {why} (budget {} ms, {} MB)",
-                    budget.time.as_millis(),
+                    "analysis of `{name}` stopped: {why} (budget {:?}, {} MB)",
+                    budget.time,
                     budget.memory_bytes >> 20
                 ),
             )
