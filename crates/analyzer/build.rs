@@ -27,7 +27,11 @@ fn main() {
     // FNV-1a, 64 bits: a fingerprint, not a security boundary.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for f in &files {
-        let rel = f.strip_prefix(&src).unwrap_or(f).to_string_lossy().into_owned();
+        let rel = f
+            .strip_prefix(&src)
+            .unwrap_or(f)
+            .to_string_lossy()
+            .into_owned();
         for b in rel
             .bytes()
             .chain([0u8])

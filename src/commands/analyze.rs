@@ -94,7 +94,10 @@ impl AnalyzerArgs {
             return Err(nfc::Failure::diag(
                 nfc_core::Diagnostic::error(
                     "E0302",
-                    format!("--analysis-time {} is not a positive number of seconds", self.analysis_time),
+                    format!(
+                        "--analysis-time {} is not a positive number of seconds",
+                        self.analysis_time
+                    ),
                 )
                 .with_hint("e.g. --analysis-time 5"),
             )

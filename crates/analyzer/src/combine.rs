@@ -185,7 +185,10 @@ mod tests {
         assert!(f.flow_key.is_empty());
         assert!(f.is_unknown(Question::FlowKey));
         assert!(!f.splittable());
-        assert!(d.iter().any(|d| d.message.contains("statefulness")), "{d:?}");
+        assert!(
+            d.iter().any(|d| d.message.contains("statefulness")),
+            "{d:?}"
+        );
     }
 
     #[test]

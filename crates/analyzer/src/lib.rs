@@ -141,9 +141,7 @@ pub fn analyze(
         &unresolved,
     );
     diags.splice(0..0, header_diags);
-    let over_budget = diags
-        .iter()
-        .any(|d| d.code == static_analysis::OVER_BUDGET);
+    let over_budget = diags.iter().any(|d| d.code == static_analysis::OVER_BUDGET);
     let facts = match &opts.backend {
         BackendChoice::Static => static_facts,
         BackendChoice::Llm(o) | BackendChoice::Both(o) => {

@@ -145,6 +145,9 @@ fn resolve_include(
     None
 }
 
+/// An NF's files and the headers they include: (path, contents).
+pub type SourceClosure = Vec<(PathBuf, String)>;
+
 /// A quoted `#include` that resolved nowhere: a header of the NF's own
 /// project (system headers use `<...>` and are not expected).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -186,7 +189,7 @@ pub fn report_missing_headers(
 pub fn closure(
     files: &[PathBuf],
     include_dirs: &[PathBuf],
-) -> Result<(Vec<(PathBuf, String)>, Vec<MissingHeader>), AnalyzeError> {
+) -> Result<(SourceClosure, Vec<MissingHeader>), AnalyzeError> {
     let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
     let mut missing = vec![];
     let mut out = vec![];
@@ -299,7 +302,10 @@ mod tests {
         let (c, missing) = closure(std::slice::from_ref(&nf), &[]).unwrap();
         assert_eq!(c.len(), 1);
         assert_eq!(
-            missing.iter().map(|m| (m.name.as_str(), m.line)).collect::<Vec<_>>(),
+            missing
+                .iter()
+                .map(|m| (m.name.as_str(), m.line))
+                .collect::<Vec<_>>(),
             vec![("nf.h", 1), ("gone.h", 3)]
         );
         let (c, missing) = closure(std::slice::from_ref(&nf), &[inc]).unwrap();

@@ -11,7 +11,9 @@ use nfc_core::facts::{Facts, Field, Intensity, Question};
 use std::path::{Path, PathBuf};
 
 fn byo(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/byo").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/byo")
+        .join(name)
 }
 
 fn nfc_include() -> PathBuf {
@@ -21,7 +23,11 @@ fn nfc_include() -> PathBuf {
 fn facts_of(name: &str, with_nf_h: bool) -> (Facts, Vec<nfc_core::Diagnostic>) {
     let input = input_from_paths(None, &[byo(name)]).unwrap();
     let opts = AnalyzeOptions {
-        include_dirs: if with_nf_h { vec![nfc_include()] } else { vec![] },
+        include_dirs: if with_nf_h {
+            vec![nfc_include()]
+        } else {
+            vec![]
+        },
         ..AnalyzeOptions::default()
     };
     analyze(&input, &opts).unwrap()
@@ -35,7 +41,10 @@ fn a_global_bucket_that_decides_the_verdict_is_not_splittable() {
     assert!(!f.splittable(), "{f:?}");
     let objects: Vec<&str> = f.split_hazards.iter().map(|h| h.object.as_str()).collect();
     assert!(objects.contains(&"credit"), "{objects:?}");
-    assert!(!objects.contains(&"passed"), "a statistics counter is no hazard: {objects:?}");
+    assert!(
+        !objects.contains(&"passed"),
+        "a statistics counter is no hazard: {objects:?}"
+    );
 }
 
 #[test]
@@ -59,7 +68,10 @@ fn a_key_from_an_invisible_helper_is_unknown_not_guessed() {
 #[test]
 fn without_nf_h_the_header_is_a_located_warning_and_no_answer_is_a_guess() {
     let (f, d) = facts_of("accessor_table.c", false);
-    let w = d.iter().find(|d| d.code == "A0106").expect("a missing-header warning");
+    let w = d
+        .iter()
+        .find(|d| d.code == "A0106")
+        .expect("a missing-header warning");
     assert!(w.message.contains("nf.h"), "{w:?}");
     assert!(w.span.as_ref().is_some_and(|s| s.line == 3), "{w:?}");
     assert!(w.hint.is_some());

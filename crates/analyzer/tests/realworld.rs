@@ -25,7 +25,11 @@ fn labels_cover_at_least_40_units_from_4_code_bases() {
     ids.dedup();
     assert_eq!(ids.len(), units.len(), "unit ids are unique");
     for u in &units {
-        assert!(!u.stateful || u.flow_key.is_some(), "{}: stateful needs a flow_key label", u.id);
+        assert!(
+            !u.stateful || u.flow_key.is_some(),
+            "{}: stateful needs a flow_key label",
+            u.id
+        );
     }
 }
 
@@ -65,12 +69,19 @@ fn no_answer_on_real_world_code_is_unsafe_for_placement() {
     let new: Vec<&String> = report
         .unsafe_answers
         .iter()
-        .filter(|a| !a.split_whitespace().next().is_some_and(|u| known.contains(u)))
+        .filter(|a| {
+            !a.split_whitespace()
+                .next()
+                .is_some_and(|u| known.contains(u))
+        })
         .collect();
     assert!(
         new.is_empty(),
         "unsafe answers on real-world code:\n{}",
-        new.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+        new.iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     let now_safe: Vec<&&str> = known
         .iter()

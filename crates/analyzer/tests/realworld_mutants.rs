@@ -7,7 +7,9 @@
 #[path = "realworld/score.rs"]
 mod score;
 
-use nfc_analyzer::static_analysis::{analyze_static_with, SourceText, ANALYSIS_FAILED, OVER_BUDGET};
+use nfc_analyzer::static_analysis::{
+    analyze_static_with, SourceText, ANALYSIS_FAILED, OVER_BUDGET,
+};
 use nfc_analyzer::Budget;
 use std::time::{Duration, Instant};
 
@@ -29,8 +31,30 @@ impl Rng {
 }
 
 const TOKENS: &[&str] = &[
-    "{", "}", "(", ")", ";", "*", "->", "[", "]", "/*", "\"", "#define X(a) a->a\n", "#if 0\n",
-    "&", "struct", "static", "return", "goto out;", "case 1:", "?", "::", "<", ">", "\\\n",
+    "{",
+    "}",
+    "(",
+    ")",
+    ";",
+    "*",
+    "->",
+    "[",
+    "]",
+    "/*",
+    "\"",
+    "#define X(a) a->a\n",
+    "#if 0\n",
+    "&",
+    "struct",
+    "static",
+    "return",
+    "goto out;",
+    "case 1:",
+    "?",
+    "::",
+    "<",
+    ">",
+    "\\\n",
 ];
 
 fn mutate(rng: &mut Rng, text: &str) -> String {
@@ -82,14 +106,14 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
         6 => {
             // deep nesting, as generated code sometimes has
             let depth = 50 + rng.below(400);
-            out.insert(
-                i,
-                format!("{}x{}", "(".repeat(depth), ")".repeat(depth)),
-            );
+            out.insert(i, format!("{}x{}", "(".repeat(depth), ")".repeat(depth)));
         }
         _ => {
             // a pointer cycle through members, repeated
-            out.insert(i, "p = p->next->prev->next; q->a.b.c = p->a.b.c->d;".repeat(1 + rng.below(20)));
+            out.insert(
+                i,
+                "p = p->next->prev->next; q->a.b.c = p->a.b.c->d;".repeat(1 + rng.below(20)),
+            );
         }
     }
     out.join("\n")
@@ -142,20 +166,28 @@ fn mutants_of_real_world_units_never_panic_hang_or_exceed_memory() {
             mutant[k].text = mutate(&mut rng, &mutant[k].text);
         }
         let t0 = Instant::now();
-        let result = std::panic::catch_unwind(|| analyze_static_with(id, &mutant, None, &budget, &[]));
+        let result =
+            std::panic::catch_unwind(|| analyze_static_with(id, &mutant, None, &budget, &[]));
         let took = t0.elapsed();
         let (facts, diags) = match result {
             Ok(r) => r,
             Err(_) => {
                 let path = std::env::temp_dir().join(format!("nfc-mutant-{n}.c"));
                 let _ = std::fs::write(&path, &mutant[k].text);
-                panic!("mutant {n} of {id} panicked the analyzer; mutant written to {}", path.display());
+                panic!(
+                    "mutant {n} of {id} panicked the analyzer; mutant written to {}",
+                    path.display()
+                );
             }
         };
         if let Some(d) = diags.iter().find(|d| d.code == ANALYSIS_FAILED) {
             let path = std::env::temp_dir().join(format!("nfc-mutant-{n}.c"));
             let _ = std::fs::write(&path, &mutant[k].text);
-            panic!("mutant {n} of {id}: {}; mutant written to {}", d.message, path.display());
+            panic!(
+                "mutant {n} of {id}: {}; mutant written to {}",
+                d.message,
+                path.display()
+            );
         }
         assert!(
             took < budget.time * 2 + Duration::from_secs(2),
@@ -164,7 +196,10 @@ fn mutants_of_real_world_units_never_panic_hang_or_exceed_memory() {
         );
         if diags.iter().any(|d| d.code == OVER_BUDGET) {
             over_budget += 1;
-            assert!(!facts.splittable(), "an over-budget answer must be the conservative one");
+            assert!(
+                !facts.splittable(),
+                "an over-budget answer must be the conservative one"
+            );
         }
         if took > slowest.0 {
             slowest = (took, format!("mutant {n} of {id}"));

@@ -623,7 +623,11 @@ impl<'p, 't> Engine<'p, 't> {
                     && !e.flow_params.iter().any(|(n, _, _)| n == &p.name)
             }) {
                 let k = format!("{scope}|{}", p.name);
-                if self.env.get(&k).is_none_or(|v| v.objs.is_empty() && !v.root) {
+                if self
+                    .env
+                    .get(&k)
+                    .is_none_or(|v| v.objs.is_empty() && !v.root)
+                {
                     let obj = format!("*{}", p.name);
                     self.events.caller_objs.insert(obj.clone());
                     self.env_join(
@@ -762,7 +766,9 @@ impl<'p, 't> Engine<'p, 't> {
                 if let Some(c) = cond {
                     let v = self.expr(c);
                     // `if (entry)`: an existence test, like `!entry`.
-                    let existence = self.static_type(strip(c)).is_some_and(|t| t.is_pointerish());
+                    let existence = self
+                        .static_type(strip(c))
+                        .is_some_and(|t| t.is_pointerish());
                     if !existence {
                         self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                     }
@@ -940,9 +946,7 @@ impl<'p, 't> Engine<'p, 't> {
                     self.init_list(&key, &tr, value);
                     continue;
                 }
-                _ => {
-                    self.expr(value)
-                }
+                _ => self.expr(value),
             };
             // Declared header pointer types fix what the pointer points at.
             if tr.ptr > 0 {
@@ -1159,10 +1163,7 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     /// State reference of an access path: (objects, suffix below the object).
-    fn state_ref(
-        &mut self,
-        n: Node<'t>,
-    ) -> Option<(BTreeSet<String>, String, Val, bool)> {
+    fn state_ref(&mut self, n: Node<'t>) -> Option<(BTreeSet<String>, String, Val, bool)> {
         match n.kind() {
             "identifier" => {
                 let name = self.t(n).to_string();
@@ -1336,7 +1337,13 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     /// Note that the state objects `v` was read from steer the packet path.
-    fn note_influence(&mut self, v: &Val, except: &BTreeSet<String>, n: Node<'t>, how: &'static str) {
+    fn note_influence(
+        &mut self,
+        v: &Val,
+        except: &BTreeSet<String>,
+        n: Node<'t>,
+        how: &'static str,
+    ) {
         if !self.collect || self.kind != FnKind::Packet {
             return;
         }
@@ -1723,10 +1730,7 @@ impl<'p, 't> Engine<'p, 't> {
         out
     }
 
-    fn state_ref_quiet(
-        &mut self,
-        n: Node<'t>,
-    ) -> Option<(BTreeSet<String>, String, Val, bool)> {
+    fn state_ref_quiet(&mut self, n: Node<'t>) -> Option<(BTreeSet<String>, String, Val, bool)> {
         let saved = self.collect;
         self.collect = false;
         let r = self.state_ref(n);
@@ -2130,7 +2134,12 @@ impl<'p, 't> Engine<'p, 't> {
         // State written into the packet is visible downstream (an
         // allocated port, a rewritten address): it steers what leaves.
         if self.writes_packet(left) {
-            self.note_influence(&rhs_val, &BTreeSet::new(), n, "a value written into the packet");
+            self.note_influence(
+                &rhs_val,
+                &BTreeSet::new(),
+                n,
+                "a value written into the packet",
+            );
         }
         // Storing the packet descriptor (enqueueing the mbuf) records no
         // packet data.
@@ -2162,7 +2171,10 @@ impl<'p, 't> Engine<'p, 't> {
                 self.copy_members(rk, &slot);
             }
         }
-        let key = Val { mixed: false, ..key };
+        let key = Val {
+            mixed: false,
+            ..key
+        };
         self.storing_link = v.objs.iter().any(|o| objs.contains(o));
         self.storing_packet = v.keyed() && !v.descriptor && !self.storing_descriptor;
         self.record_access(&objs, &key, true, false, target);

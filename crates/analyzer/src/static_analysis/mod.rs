@@ -321,6 +321,9 @@ fn collect_calls(n: tree_sitter::Node, src: &str, out: &mut BTreeSet<String>) {
     }
 }
 
+/// Where something was seen: (file index, line, source excerpt).
+type Site = (usize, u32, String);
+
 /// One keyed use of an object: (key, is a write, file, line).
 type KeyUse<'a> = (&'a BTreeSet<Field>, bool, usize, u32);
 
@@ -664,9 +667,10 @@ fn analyze_on_this_thread(
         .caller_objs
         .iter()
         .filter(|o| {
-            ev.accesses.iter().any(|a| {
-                &a.obj == *o && a.kind == FnKind::Packet && a.write && a.stores_packet
-            }) && ev.influences.iter().any(|i| &i.obj == *o)
+            ev.accesses
+                .iter()
+                .any(|a| &a.obj == *o && a.kind == FnKind::Packet && a.write && a.stores_packet)
+                && ev.influences.iter().any(|i| &i.obj == *o)
         })
         .map(String::as_str)
         .collect();
@@ -710,7 +714,9 @@ fn analyze_on_this_thread(
                     let from: BTreeSet<String> = a
                         .alloc_from
                         .iter()
-                        .filter(|f| packet_written.contains(f.as_str()) && escaping.contains(f.as_str()))
+                        .filter(|f| {
+                            packet_written.contains(f.as_str()) && escaping.contains(f.as_str())
+                        })
                         .cloned()
                         .collect();
                     if !from.is_empty() {
@@ -809,8 +815,8 @@ fn analyze_on_this_thread(
         }
     }
     let state_structs: BTreeSet<String> = BTreeSet::new();
-    let mut inconsistent_keys: Vec<(String, Option<(usize, u32, String)>, String)> = vec![];
-    let mut unknown_keys: Vec<(String, Option<(usize, u32, String)>)> = vec![];
+    let mut inconsistent_keys: Vec<(String, Option<Site>, String)> = vec![];
+    let mut unknown_keys: Vec<(String, Option<Site>)> = vec![];
     let mut alloc_flow: Vec<(String, BTreeSet<Field>)> = vec![];
     let mut state_objects = vec![];
     let mut per_flow: Vec<(String, BTreeSet<Field>)> = vec![];
@@ -857,11 +863,7 @@ fn analyze_on_this_thread(
         if obj_key.is_empty() && !unknown_key && o.keyed_accesses > 0 {
             // Keyed by packet fields, but by different ones at different
             // accesses: no field locates every entry.
-            inconsistent_keys.push((
-                name_o.clone(),
-                o.key_site.clone(),
-                fields_str(&o.key_union),
-            ));
+            inconsistent_keys.push((name_o.clone(), o.key_site.clone(), fields_str(&o.key_union)));
         }
         let chased = ev.chases.iter().any(|c| c.objs.contains(name_o)) || (chained && is_flow);
         state_objects.push(StateObject {
@@ -1160,9 +1162,18 @@ fn analyze_on_this_thread(
         // Any one object's key would be broader than what locates the
         // others' entries: no key, so the NF is kept shared.
         diags.push(
-            Diagnostic::warning("A0104", format!("per-flow objects of `{name}` share no key field"))
-                .with_note(per_flow.iter().map(|(n, k)| format!("{n}: {}", fields_str(k))).collect::<Vec<_>>().join("; "))
-                .with_hint("no RSS field set keeps every object shared-nothing; the NF is kept shared"),
+            Diagnostic::warning(
+                "A0104",
+                format!("per-flow objects of `{name}` share no key field"),
+            )
+            .with_note(
+                per_flow
+                    .iter()
+                    .map(|(n, k)| format!("{n}: {}", fields_str(k)))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
+            .with_hint("no RSS field set keeps every object shared-nothing; the NF is kept shared"),
         );
         key.clear();
     }
@@ -1176,7 +1187,9 @@ fn analyze_on_this_thread(
             .unwrap_or_default();
         facts.mark_unknown(
             Question::FlowKey,
-            format!("`{o}` is located by packet data whose header fields the code does not name{at}"),
+            format!(
+                "`{o}` is located by packet data whose header fields the code does not name{at}"
+            ),
         );
         facts.stateful = true;
     }

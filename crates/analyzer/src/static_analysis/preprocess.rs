@@ -179,8 +179,8 @@ fn blank_trailing_attribute_macros(text: &mut String) {
     let mut blanks: Vec<(usize, usize)> = vec![];
     let mut i = 0;
     while i < b.len() {
-        let starts_word = (b[i].is_ascii_uppercase() || b[i] == b'_')
-            && (i == 0 || !is_ident_char(b[i - 1]));
+        let starts_word =
+            (b[i].is_ascii_uppercase() || b[i] == b'_') && (i == 0 || !is_ident_char(b[i - 1]));
         if !starts_word {
             i += 1;
             continue;
@@ -191,7 +191,9 @@ fn blank_trailing_attribute_macros(text: &mut String) {
         }
         let word = &b[i..j];
         let macro_like = word.len() >= 3
-            && word.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
+            && word
+                .iter()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
             && word.iter().any(|c| c.is_ascii_uppercase());
         let mut before = i;
         while before > 0 && b[before - 1] == b' ' {
@@ -411,7 +413,10 @@ mod tests {
             "int f(struct conn *c, struct dp_packet *pkt OVS_UNUSED, bool r)\n{ return g(a, MAX_X) + h(B_C); }\n",
             &HashMap::new(),
         );
-        assert!(t.contains("struct dp_packet *pkt           , bool r)"), "{t}");
+        assert!(
+            t.contains("struct dp_packet *pkt           , bool r)"),
+            "{t}"
+        );
         assert!(t.contains("g(a, MAX_X)"), "call arguments stay: {t}");
         assert!(t.contains("h(B_C)"), "{t}");
     }

@@ -107,7 +107,11 @@ pub fn compare(exp: &Expected, got: &Facts) -> Vec<Verdict> {
         exp.flow_key == gk && exp.flow_key_unknown == got_unknown,
         format!(
             "expected {}, got {:?}{}",
-            if exp.flow_key_unknown { "unknown".to_string() } else { format!("{:?}", exp.flow_key) },
+            if exp.flow_key_unknown {
+                "unknown".to_string()
+            } else {
+                format!("{:?}", exp.flow_key)
+            },
             gk,
             if got_unknown { " (unknown)" } else { "" }
         ),

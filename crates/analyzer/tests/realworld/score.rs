@@ -61,7 +61,11 @@ pub fn load_units() -> Vec<Unit> {
     }
     let strs = |y: &Yaml| -> Vec<String> {
         y.as_vec()
-            .map(|v| v.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+            .map(|v| {
+                v.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default()
     };
     doc["units"]
@@ -103,9 +107,9 @@ pub fn load_units() -> Vec<Unit> {
                     k.sort();
                     k
                 }),
-                intensity: u["intensity"].as_str().map(|s| {
-                    Intensity::from_str(s).unwrap_or_else(|e| panic!("{id}: {e}"))
-                }),
+                intensity: u["intensity"]
+                    .as_str()
+                    .map(|s| Intensity::from_str(s).unwrap_or_else(|e| panic!("{id}: {e}"))),
                 pointer_chasing: opt_bool(&u["pointer_chasing"]),
                 symmetric: opt_bool(&u["symmetric"]),
                 splittable: opt_bool(&u["splittable"]),
@@ -170,7 +174,13 @@ pub fn score(unit: &Unit, facts: &Facts) -> Vec<Verdict> {
             .find(|u| u.question == q)
             .map(|u| u.reason.clone())
     };
-    let mut push = |question: &'static str, ok: bool, unsafe_answer: bool, unk: Option<String>, got: String, want: String, why: String| {
+    let mut push = |question: &'static str,
+                    ok: bool,
+                    unsafe_answer: bool,
+                    unk: Option<String>,
+                    got: String,
+                    want: String,
+                    why: String| {
         out.push(Verdict {
             question,
             ok: ok && unk.is_none(),
