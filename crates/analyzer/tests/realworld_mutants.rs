@@ -152,14 +152,14 @@ fn mutants_of_real_world_units_never_panic_hang_or_exceed_memory() {
         })
         .collect();
     let budget = Budget::default();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut over_budget = 0usize;
-    let mut slowest = (Duration::ZERO, String::new());
-    for n in 0..MUTANTS {
+    // Each mutant draws from its own generator (seeded by its number), so a
+    // failure replays whatever thread ran it; two threads use both cores.
+    let run_one = |n: usize| -> Option<(bool, Duration, String)> {
         let (id, texts) = &sources[n % sources.len()];
         if texts.is_empty() {
-            continue;
+            return None;
         }
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (n as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d));
         let mut mutant = texts.clone();
         let k = rng.below(mutant.len());
         for _ in 0..1 + rng.below(3) {
@@ -169,42 +169,64 @@ fn mutants_of_real_world_units_never_panic_hang_or_exceed_memory() {
         let result =
             std::panic::catch_unwind(|| analyze_static_with(id, &mutant, None, &budget, &[]));
         let took = t0.elapsed();
-        let (facts, diags) = match result {
-            Ok(r) => r,
-            Err(_) => {
-                let path = std::env::temp_dir().join(format!("nfc-mutant-{n}.c"));
-                let _ = std::fs::write(&path, &mutant[k].text);
-                panic!(
-                    "mutant {n} of {id} panicked the analyzer; mutant written to {}",
-                    path.display()
-                );
-            }
-        };
-        if let Some(d) = diags.iter().find(|d| d.code == ANALYSIS_FAILED) {
+        let keep = |mutant: &[SourceText]| {
             let path = std::env::temp_dir().join(format!("nfc-mutant-{n}.c"));
             let _ = std::fs::write(&path, &mutant[k].text);
+            path
+        };
+        let (facts, diags) = match result {
+            Ok(r) => r,
+            Err(_) => panic!(
+                "mutant {n} of {id} panicked the analyzer; mutant written to {}",
+                keep(&mutant).display()
+            ),
+        };
+        if let Some(d) = diags.iter().find(|d| d.code == ANALYSIS_FAILED) {
             panic!(
                 "mutant {n} of {id}: {}; mutant written to {}",
                 d.message,
-                path.display()
+                keep(&mutant).display()
             );
         }
         assert!(
             took < budget.time * 2 + Duration::from_secs(2),
-            "mutant {n} of {id} ran {took:?}, past its {:?} budget",
-            budget.time
+            "mutant {n} of {id} ran {took:?}, past its {:?} budget (mutant written to {})",
+            budget.time,
+            keep(&mutant).display()
         );
-        if diags.iter().any(|d| d.code == OVER_BUDGET) {
-            over_budget += 1;
+        let over = diags.iter().any(|d| d.code == OVER_BUDGET);
+        if over {
             assert!(
                 !facts.splittable(),
                 "an over-budget answer must be the conservative one"
             );
         }
-        if took > slowest.0 {
-            slowest = (took, format!("mutant {n} of {id}"));
-        }
-    }
+        Some((over, took, format!("mutant {n} of {id}")))
+    };
+    const THREADS: usize = 2;
+    let results: Vec<(bool, Duration, String)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..THREADS)
+            .map(|t| {
+                let run_one = &run_one;
+                scope.spawn(move || {
+                    (t..MUTANTS)
+                        .step_by(THREADS)
+                        .filter_map(run_one)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let over_budget = results.iter().filter(|r| r.0).count();
+    let slowest = results
+        .iter()
+        .max_by_key(|r| r.1)
+        .map(|r| (r.1, r.2.clone()))
+        .unwrap_or_default();
     let peak = peak_rss_bytes();
     eprintln!(
         "{MUTANTS} mutants of {} units: slowest {:?} ({}), {over_budget} over budget, peak RSS {} MB",

@@ -507,10 +507,8 @@ pub fn analyze_static_with(
                 // A bug in the analyzer must not take the compiler down with
                 // it: the NF gets the conservative answer and the user a
                 // diagnostic to report.
-                let mut f = Facts::unknown(name, format!("the analysis failed: {why}"));
-                f.backend = Backend::Static;
                 (
-                    f,
+                    unknown_static(name, format!("the analysis failed: {why}")),
                     vec![Diagnostic::warning(
                         ANALYSIS_FAILED,
                         format!("analysis of `{name}` failed: {why}"),
@@ -519,6 +517,13 @@ pub fn analyze_static_with(
                 )
             })
     })
+}
+
+/// The static backend's facts when nothing about the NF can be decided.
+fn unknown_static(name: &str, reason: impl Into<String>) -> Facts {
+    let mut f = Facts::unknown(name, reason);
+    f.backend = Backend::Static;
+    f
 }
 
 /// The diagnostic code of an analysis that failed (an analyzer bug).
@@ -584,12 +589,13 @@ fn analyze_on_this_thread(
         );
         // Control-plane-only files say nothing about the packet path:
         // "cannot tell", never a confident "stateless".
-        let mut unknown = Facts::unknown(
-            name,
-            "no per-packet entry point among the files (control-plane code only?)",
+        return (
+            unknown_static(
+                name,
+                "no per-packet entry point among the files (control-plane code only?)",
+            ),
+            diags,
         );
-        unknown.backend = Backend::Static;
-        return (unknown, diags);
     }
     let packet_entry_set: BTreeSet<usize> = entries.iter().map(|e| e.fn_idx).collect();
     // Initialisation code of the NF's own files seeds the state the packet
@@ -622,9 +628,10 @@ fn analyze_on_this_thread(
             )
             .with_hint("every answer is \"unknown\" (the NF is kept shared); raise the budget with --analysis-time / --analysis-memory"),
         );
-        let mut unknown = Facts::unknown(name, format!("analysis over budget: {why}"));
-        unknown.backend = Backend::Static;
-        return (unknown, diags);
+        return (
+            unknown_static(name, format!("analysis over budget: {why}")),
+            diags,
+        );
     }
     let ev = std::mem::take(&mut engine.events);
 
