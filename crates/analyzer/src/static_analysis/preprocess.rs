@@ -207,10 +207,18 @@ fn blank_trailing_attribute_macros(text: &mut String) {
             && before > 0
             && is_ident_char(b[before - 1])
             && !b[..before].ends_with(b"return");
+        // `enum OVS_PACKED_ENUM name {`: an attribute between the keyword
+        // and the tag.
+        let after_tag_keyword = before < i
+            && [&b"struct"[..], b"enum", b"union"].iter().any(|k| {
+                b[..before].ends_with(k)
+                    && (before == k.len() || !is_ident_char(b[before - k.len() - 1]))
+            });
+        let tag_follows = after > j && b.get(after).is_some_and(|c| is_ident_char(*c));
         if macro_like
-            && after_declarator
-            && matches!(b.get(after), Some(b',') | Some(b')'))
             && !on_directive_line(text, i)
+            && ((after_declarator && matches!(b.get(after), Some(b',') | Some(b')')))
+                || (after_tag_keyword && tag_follows))
         {
             blanks.push((i, j));
         }
@@ -419,6 +427,9 @@ mod tests {
         );
         assert!(t.contains("g(a, MAX_X)"), "call arguments stay: {t}");
         assert!(t.contains("h(B_C)"), "{t}");
+        let t = preprocess("enum OVS_PACKED_ENUM st {\n A,\n};\nstruct FOO;\n", &HashMap::new());
+        assert!(t.starts_with("enum                 st {"), "{t}");
+        assert!(t.contains("struct FOO;"), "a tag itself stays: {t}");
     }
 
     #[test]
