@@ -1957,9 +1957,11 @@ impl<'p, 't> Engine<'p, 't> {
             op.as_str(),
             "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||"
         );
-        // A comparison with a constant (a capacity bound) tells where the
-        // state stands, not what the packet is: it carries no dependence.
-        let const_bound = comparison && (l.konst.is_some() || r.konst.is_some());
+        // An ordering against a constant (a capacity bound) tells whether
+        // the state has room, not how to treat the packet: no dependence.
+        // An equality with a constant (a state machine's state) does steer.
+        let const_bound = matches!(op.as_str(), "<" | ">" | "<=" | ">=")
+            && (l.konst.is_some() || r.konst.is_some());
         let mut v = Val {
             konst,
             from: if const_bound {
