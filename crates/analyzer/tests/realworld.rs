@@ -99,8 +99,6 @@ const KNOWN_UNSAFE: &[&str] = &[
     // the caller's reassembly table is not recognised as state
     "dpdk/gro-tcp4",
     "dpdk/gro-udp4",
-    // one global reorder window: no influence recognised
-    "dpdk/reorder",
     // caller-handed flow struct and endpoint caches behind nDPI's macros
     "ndpi/tls",
     "ndpi/stun",

@@ -218,6 +218,9 @@ pub struct Entry {
     pub flow_params: Vec<(String, String, Vec<Field>)>,
     /// Parameters that point at the raw frame (generic byte-buffer entries).
     pub frame_params: Vec<String>,
+    /// The entry is called by code outside the NF (no framework adapter
+    /// knows its parameters): pointers it receives may be the caller's state.
+    pub caller_state: bool,
 }
 
 /// The key slots passed to a call that also receives a state object: which
@@ -543,6 +546,7 @@ impl<'p, 't> Engine<'p, 't> {
                 guarded: false,
                 flow_params: vec![],
                 frame_params: vec![],
+                caller_state: false,
             })
             .collect();
         for _ in 0..8 {
@@ -580,6 +584,7 @@ impl<'p, 't> Engine<'p, 't> {
                 guarded: false,
                 flow_params: vec![],
                 frame_params: vec![],
+                caller_state: false,
             };
             self.kind = *kind;
             self.visit_fn_root(&e, *kind);
@@ -609,7 +614,7 @@ impl<'p, 't> Engine<'p, 't> {
         }
         // Objects the caller hands in by pointer: named after the parameter,
         // located by whatever the caller chose (opaque to this code).
-        if kind == FnKind::Packet {
+        if kind == FnKind::Packet && e.caller_state {
             let params = self.prog.fns[e.fn_idx].params.clone();
             for p in params.iter().filter(|p| {
                 p.ty.is_pointerish()

@@ -134,6 +134,7 @@ fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bo
                     guarded: false,
                     flow_params: vec![],
                     frame_params: vec![],
+                    caller_state: false,
                 });
             }
         }
@@ -188,6 +189,7 @@ fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bo
                     guarded: is_new_flow,
                     flow_params,
                     frame_params: vec![],
+                    caller_state: false,
                 });
             }
         }
@@ -206,6 +208,7 @@ fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bo
                         guarded: false,
                         flow_params: vec![],
                         frame_params: vec![],
+                        caller_state: false,
                     });
                 }
             }
@@ -229,6 +232,7 @@ fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bo
                         guarded: false,
                         flow_params: vec![],
                         frame_params: vec![],
+                        caller_state: true,
                     });
                 }
             }
@@ -244,6 +248,7 @@ fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bo
                             guarded: false,
                             flow_params: vec![],
                             frame_params: vec![],
+                            caller_state: true,
                         });
                     }
                 }
@@ -296,6 +301,7 @@ fn generic_entries(prog: &Program, own: &dyn Fn(usize) -> bool) -> Vec<Entry> {
                 guarded: false,
                 flow_params: vec![],
                 frame_params: vec![first.clone()],
+                caller_state: true,
             });
         }
     }
@@ -676,7 +682,7 @@ fn analyze_on_this_thread(
         .filter(|o| {
             ev.accesses
                 .iter()
-                .any(|a| &a.obj == *o && a.kind == FnKind::Packet && a.write && a.stores_packet)
+                .any(|a| &a.obj == *o && a.kind == FnKind::Packet && a.write)
                 && ev.influences.iter().any(|i| &i.obj == *o)
         })
         .map(String::as_str)

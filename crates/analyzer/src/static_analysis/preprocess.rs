@@ -427,7 +427,10 @@ mod tests {
         );
         assert!(t.contains("g(a, MAX_X)"), "call arguments stay: {t}");
         assert!(t.contains("h(B_C)"), "{t}");
-        let t = preprocess("enum OVS_PACKED_ENUM st {\n A,\n};\nstruct FOO;\n", &HashMap::new());
+        let t = preprocess(
+            "enum OVS_PACKED_ENUM st {\n A,\n};\nstruct FOO;\n",
+            &HashMap::new(),
+        );
         assert!(t.starts_with("enum                 st {"), "{t}");
         assert!(t.contains("struct FOO;"), "a tag itself stays: {t}");
     }
