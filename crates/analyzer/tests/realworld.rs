@@ -96,9 +96,6 @@ fn no_answer_on_real_world_code_is_unsafe_for_placement() {
 /// Units whose answers are still unsafe for placement (measured; see the
 /// bench report for the reasons). Shrinks only.
 const KNOWN_UNSAFE: &[&str] = &[
-    // the caller's reassembly table is not recognised as state
-    "dpdk/gro-tcp4",
-    "dpdk/gro-udp4",
     // caller-handed flow struct and endpoint caches behind nDPI's macros
     "ndpi/tls",
     "ndpi/stun",

@@ -20,12 +20,13 @@ pub enum Hdr {
 pub fn hdr_of_type(ty: &str) -> Option<Hdr> {
     let t = ty.to_ascii_lowercase();
     let t = t.trim();
-    if t.contains("addr")
-        || t.contains("flowid")
-        || t.contains("headers")
-        || t.contains("key")
-        || t.contains("tuple")
-    {
+    // Structs that merely mention a protocol (a TCP reassembly table, a
+    // connection, per-flow state, statistics) are not header layouts.
+    const NOT_HEADERS: &[&str] = &[
+        "addr", "flowid", "headers", "key", "tuple", "tbl", "table", "conn", "state", "item",
+        "ctx", "entry", "info", "stats", "param", "conf",
+    ];
+    if NOT_HEADERS.iter().any(|w| t.contains(w)) {
         return None;
     }
     if t.contains("ether")
