@@ -44,8 +44,19 @@ fn no_answer_on_real_world_code_is_unsafe_for_placement() {
     // Units over their time budget here (a debug build on a loaded machine)
     // answer "unknown": safe, but no evidence either way for the ratchet.
     let mut over_budget = std::collections::BTreeSet::new();
-    for u in &units {
+    for (i, u) in units.iter().enumerate() {
         let (facts, diags) = analyze_unit(&corpus, u);
+        // The same sources give the same facts (every fourth unit, to keep
+        // the test short): no iteration order may leak into an answer.
+        if i % 4 == 0 {
+            let (again, _) = analyze_unit(&corpus, u);
+            assert_eq!(
+                serde_json::to_string(&facts).unwrap(),
+                serde_json::to_string(&again).unwrap(),
+                "{}: two runs disagree",
+                u.id
+            );
+        }
         if diags
             .iter()
             .any(|d| d.code == nfc_analyzer::static_analysis::OVER_BUDGET)

@@ -1298,8 +1298,16 @@ impl<'p, 't> Engine<'p, 't> {
             return None;
         }
         let resolved = self.prog.resolve_type(&decl.ty.name);
-        let is_struct =
-            decl.ty.ptr == 0 && decl.ty.dims.is_empty() && self.prog.structs.contains_key(resolved);
+        // A struct of data members is a container whose members are the
+        // objects; a struct with no data members (a BPF map definition made
+        // of `__uint(...)` / `__type(...)` macros) is itself one object.
+        let is_struct = decl.ty.ptr == 0
+            && decl.ty.dims.is_empty()
+            && self
+                .prog
+                .structs
+                .get(resolved)
+                .is_some_and(|d| !d.fields.is_empty());
         if is_struct && !is_container_type(resolved) {
             return Some((BTreeSet::new(), true));
         }
@@ -2454,8 +2462,15 @@ impl<'p, 't> Engine<'p, 't> {
                                 .map(|o| self.t(o) == "&")
                                 .unwrap_or(false);
                         if addr_of && p.ty.ptr > 0 {
-                            if let Some(stored) = self.env.get(&pk).map(Val::taint) {
-                                if stored.keyed() || !stored.from.is_empty() {
+                            if let Some(raw) = self.env.get(&pk).cloned() {
+                                // Packet data, or a pointer into the packet
+                                // (a parser's `*hdr = pos`), comes back out.
+                                let stored = Val {
+                                    hdr: raw.hdr,
+                                    off: raw.off,
+                                    ..raw.taint()
+                                };
+                                if stored.keyed() || !stored.from.is_empty() || stored.hdr.is_some() {
                                     self.env_join(&ak, &stored);
                                 }
                             }

@@ -22,7 +22,7 @@ use nfc_core::facts::{
     Backend, Evidence, Facts, Field, Intensity, Question, SplitHazard, StateObject,
 };
 use program::{ParsedFile, Program, TypeRef};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One source file handed to the static backend.
 #[derive(Debug, Clone)]
@@ -546,7 +546,8 @@ fn analyze_on_this_thread(
     unresolved_headers: &[String],
 ) -> (Facts, Vec<Diagnostic>) {
     let mut diags = vec![];
-    let mut type_macros = HashMap::new();
+    // Ordered: macros expand in the same order on every run (determinism).
+    let mut type_macros = BTreeMap::new();
     for s in sources {
         preprocess::collect_type_macros(&s.text, &mut type_macros);
     }

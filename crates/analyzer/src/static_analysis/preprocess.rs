@@ -4,7 +4,7 @@
 //! into ERROR nodes. This pass rewrites them into plain C/C++ while keeping
 //! every newline where it was, so line numbers in evidence stay exact.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 /// A function-like macro defined in the NF's own sources (including
 /// struct-generating ones such as `NF_FTABLE`), expanded textually at its use
@@ -16,7 +16,7 @@ pub struct TypeMacro {
 }
 
 /// Collect `#define NAME(a, b) body` macros from a source text.
-pub fn collect_type_macros(text: &str, out: &mut HashMap<String, TypeMacro>) {
+pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
     let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
     for line in joined.lines() {
         let t = line.trim_start();
@@ -229,7 +229,7 @@ fn blank_trailing_attribute_macros(text: &mut String) {
     }
 }
 
-pub fn preprocess(src: &str, type_macros: &HashMap<String, TypeMacro>) -> String {
+pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> String {
     let mut text = src.to_string();
     // Words that vanish entirely.
     const DROP_WORDS: &[&str] = &[
@@ -379,7 +379,7 @@ mod tests {
     use super::*;
 
     fn check(input: &str, expect: &str) {
-        let mut macros = HashMap::new();
+        let mut macros = BTreeMap::new();
         collect_type_macros(input, &mut macros);
         let out = preprocess(input, &macros);
         assert_eq!(
@@ -419,7 +419,7 @@ mod tests {
     fn trailing_attribute_macros_in_parameters_vanish() {
         let t = preprocess(
             "int f(struct conn *c, struct dp_packet *pkt OVS_UNUSED, bool r)\n{ return g(a, MAX_X) + h(B_C); }\n",
-            &HashMap::new(),
+            &BTreeMap::new(),
         );
         assert!(
             t.contains("struct dp_packet *pkt           , bool r)"),
@@ -429,7 +429,7 @@ mod tests {
         assert!(t.contains("h(B_C)"), "{t}");
         let t = preprocess(
             "enum OVS_PACKED_ENUM st {\n A,\n};\nstruct FOO;\n",
-            &HashMap::new(),
+            &BTreeMap::new(),
         );
         assert!(t.starts_with("enum                 st {"), "{t}");
         assert!(t.contains("struct FOO;"), "a tag itself stays: {t}");
