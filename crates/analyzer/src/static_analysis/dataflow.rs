@@ -2470,7 +2470,8 @@ impl<'p, 't> Engine<'p, 't> {
                                     off: raw.off,
                                     ..raw.taint()
                                 };
-                                if stored.keyed() || !stored.from.is_empty() || stored.hdr.is_some() {
+                                if stored.keyed() || !stored.from.is_empty() || stored.hdr.is_some()
+                                {
                                     self.env_join(&ak, &stored);
                                 }
                             }
@@ -2530,8 +2531,17 @@ impl<'p, 't> Engine<'p, 't> {
         if packet_pointer_in && v.fields.is_empty() {
             v.opaque = true;
         }
+        // A handle on an entry already located (`&table[i]`) says where the
+        // access goes; the other arguments are values handed along. A handle
+        // on a whole table (`h`) is located by the other arguments (the key).
+        let located_handle = all.iter().any(|a| !a.objs.is_empty() && a.keyed());
         for a in &all {
-            if a.objs.is_empty() || a.keyed() {
+            let locates = if located_handle {
+                !a.objs.is_empty() && a.keyed()
+            } else {
+                a.objs.is_empty() || a.keyed()
+            };
+            if locates {
                 key.join(&a.taint());
                 if a.hdr.is_some() && !a.descriptor && a.objs.is_empty() && a.fields.is_empty() {
                     key.opaque = true;
