@@ -260,6 +260,8 @@ pub struct Engine<'p, 't> {
     storing_link: bool,
     storing_packet: bool,
     storing_descriptor: bool,
+    /// Some environment or return value grew since the flag was cleared.
+    dirty: bool,
 }
 
 /// The engine's budget: a deadline, a bound on the bytes of abstract state,
@@ -429,6 +431,7 @@ impl<'p, 't> Engine<'p, 't> {
             storing_link: false,
             storing_packet: false,
             storing_descriptor: false,
+            dirty: false,
             budget: BudgetState {
                 deadline: None,
                 memory_limit: u64::MAX,
@@ -442,7 +445,8 @@ impl<'p, 't> Engine<'p, 't> {
     /// Limit the run to `time` and to about `memory_bytes` of abstract state.
     pub fn with_budget(mut self, time: std::time::Duration, memory_bytes: u64) -> Self {
         self.budget.deadline = Some(std::time::Instant::now() + time);
-        // The fixpoint loop keeps one snapshot of the environment beside it.
+        // Headroom for what the count leaves out (the syntax trees, the
+        // events).
         self.budget.memory_limit = memory_bytes / 2;
         self
     }
@@ -518,6 +522,9 @@ impl<'p, 't> Engine<'p, 't> {
         {
             e.mixed = true;
         }
+        if *e != had {
+            self.dirty = true;
+        }
     }
 
     /// Value of a path: the entry itself and every member below it.
@@ -550,8 +557,9 @@ impl<'p, 't> Engine<'p, 't> {
             })
             .collect();
         for _ in 0..8 {
-            let before = self.env.clone();
-            let rets_before = self.rets.clone();
+            // `dirty` says whether any value grew this round (cheaper than
+            // comparing snapshots of the whole environment).
+            self.dirty = false;
             self.visited.clear();
             for e in &inits {
                 self.visit_fn_root(e, FnKind::Init);
@@ -559,7 +567,7 @@ impl<'p, 't> Engine<'p, 't> {
             for e in entries {
                 self.visit_entry(e);
             }
-            if self.env == before && self.rets == rets_before {
+            if !self.dirty {
                 break;
             }
         }
@@ -857,7 +865,9 @@ impl<'p, 't> Engine<'p, 't> {
                         }
                         let key = self.scope.clone();
                         let e = self.rets.entry(key).or_default();
-                        e.join(&v);
+                        if e.join(&v) {
+                            self.dirty = true;
+                        }
                     }
                 }
             }

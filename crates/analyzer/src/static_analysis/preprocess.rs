@@ -335,7 +335,17 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
     // Function-like macros defined in the source closure (a few rounds for nesting).
     for _round in 0..3 {
         let before = text.len();
-        for (name, mac) in type_macros {
+        // Only macros whose name occurs in the text: one scan for the
+        // identifiers present instead of one search per macro.
+        let present: std::collections::HashSet<String> = text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
+        for (name, mac) in type_macros
+            .iter()
+            .filter(|(n, _)| present.contains(n.as_str()))
+        {
             let mut from = 0;
             while let Some(s) = find_word(&text, name, from) {
                 if on_directive_line(&text, s) {

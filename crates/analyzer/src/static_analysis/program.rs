@@ -42,6 +42,10 @@ pub fn parse(display: String, text: String, cpp: bool) -> Option<ParsedFile> {
 }
 
 fn count_errors(n: Node, out: &mut usize) {
+    // Subtrees without errors are skipped whole (most of any file).
+    if !n.has_error() {
+        return;
+    }
     if n.is_error() || n.is_missing() {
         *out += 1;
     }
@@ -243,6 +247,10 @@ impl<'t> Program<'t> {
                 self.consts.insert(text(name, src).to_string(), next);
                 next += 1;
             }
+        }
+        // Tokens and expressions hold no definitions: do not descend.
+        if n.child_count() == 0 || n.kind().ends_with("expression") || n.kind() == "argument_list" {
+            return;
         }
         let mut c = n.walk();
         for ch in n.children(&mut c) {
