@@ -505,10 +505,10 @@ fn plan_proof_rejects_a_forced_wrong_flow_key() {
     ]));
 }
 
-/// The operator pinned the split the proof rejects: strict fails (P202, exit 1).
-#[test]
-fn plan_proof_fails_a_pinned_wrong_split() {
-    let o = nfc()
+/// `nfc explain` of psd pinned to a split that its forced wrong key makes
+/// wrong, with `extra` arguments.
+fn explain_pinned_wrong_split(extra: &[&str]) -> std::process::Output {
+    nfc()
         .args([
             "explain",
             "tests/data/proof/psd-pinned-split.yaml",
@@ -516,23 +516,20 @@ fn plan_proof_fails_a_pinned_wrong_split() {
             "tests/data/proof/psd-wrong-key.facts.json",
             "--no-cache",
         ])
+        .args(extra)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// The operator pinned the split the proof rejects: strict fails (P202, exit 1).
+#[test]
+fn plan_proof_fails_a_pinned_wrong_split() {
+    let o = explain_pinned_wrong_split(&[]);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("P202"), "{stderr}");
     // Warn keeps the pinned plan and says it is unproven.
-    let o = nfc()
-        .args([
-            "explain",
-            "tests/data/proof/psd-pinned-split.yaml",
-            "--facts",
-            "tests/data/proof/psd-wrong-key.facts.json",
-            "--no-cache",
-            "--plan-proof=warn",
-        ])
-        .output()
-        .unwrap();
+    let o = explain_pinned_wrong_split(&["--plan-proof=warn"]);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("P201"), "{stderr}");

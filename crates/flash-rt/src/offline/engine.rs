@@ -370,14 +370,7 @@ pub(super) fn execute(
         wall_ns = result.1;
         process_cpu = result.2;
     }
-    let mut counters: Vec<Counters> = ex
-        .nfs
-        .iter()
-        .map(|nf| Counters {
-            out: vec![0; nf.routes.len()],
-            ..Counters::default()
-        })
-        .collect();
+    let mut counters = zero_counters(ex);
     for o in &outs {
         add_counters(&mut counters, &o.counters);
     }
@@ -443,14 +436,7 @@ fn execute_serial(ex: &Executor, packets: &Packets, parts: &[Vec<u32>], cap: usi
     let wall_ns = start.elapsed().as_nanos() as u64;
     let cpu_ns = thread_cpu_ns().saturating_sub(cpu0);
     let process_cpu = process_cpu_ns().saturating_sub(pcpu0);
-    let mut counters: Vec<Counters> = ex
-        .nfs
-        .iter()
-        .map(|nf| Counters {
-            out: vec![0; nf.routes.len()],
-            ..Counters::default()
-        })
-        .collect();
+    let mut counters = zero_counters(ex);
     for w in &workers {
         add_counters(&mut counters, &w.counters);
     }
@@ -513,4 +499,15 @@ fn merge_outputs(outs: &[WorkerOut]) -> (Option<Packets>, Vec<ExitTag>) {
         }
     }
     (Some(packets), tags)
+}
+
+/// One zeroed counter set per NF, with one output slot per route.
+fn zero_counters(ex: &Executor) -> Vec<Counters> {
+    ex.nfs
+        .iter()
+        .map(|nf| Counters {
+            out: vec![0; nf.routes.len()],
+            ..Counters::default()
+        })
+        .collect()
 }
