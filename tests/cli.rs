@@ -536,11 +536,8 @@ fn plan_proof_fails_a_pinned_wrong_split() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("REJECTED"));
 }
 
-/// Bad `--plan` and `--facts` files are diagnostics with exit 1, never panics.
-#[test]
-fn bad_plan_and_facts_files() {
-    let dir = tempfile::tempdir().unwrap();
-    let pcap = dir.path().join("t.pcap");
+/// A synthetic trace of `packets` packets for examples/flowmage-3nf.yaml.
+fn gen_flowmage_3nf_trace(pcap: &Path, packets: u32) {
     let st = nfc()
         .args([
             "trace",
@@ -548,13 +545,25 @@ fn bad_plan_and_facts_files() {
             "--chain",
             "examples/flowmage-3nf.yaml",
             "--packets",
-            "100",
-            "-o",
         ])
-        .arg(&pcap)
+        .arg(packets.to_string())
+        .arg("-o")
+        .arg(pcap)
         .output()
         .unwrap();
-    assert!(st.status.success());
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+}
+
+/// Bad `--plan` and `--facts` files are diagnostics with exit 1, never panics.
+#[test]
+fn bad_plan_and_facts_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let pcap = dir.path().join("t.pcap");
+    gen_flowmage_3nf_trace(&pcap, 100);
     for (plan, code) in [
         ("tests/data/proof/bad-plan.json", "E0203"),
         ("tests/data/proof/short-key-plan.json", "E0203"),
@@ -610,20 +619,7 @@ fn packets_by_flow(
 fn run_with_workers_runs_the_plan() {
     let dir = tempfile::tempdir().unwrap();
     let pcap = dir.path().join("t.pcap");
-    let st = nfc()
-        .args([
-            "trace",
-            "gen",
-            "--chain",
-            "examples/flowmage-3nf.yaml",
-            "--packets",
-            "60000",
-            "-o",
-        ])
-        .arg(&pcap)
-        .output()
-        .unwrap();
-    assert!(st.status.success());
+    gen_flowmage_3nf_trace(&pcap, 60000);
     let run = |extra: &[&str], out: &Path| {
         let o = nfc()
             .args([
