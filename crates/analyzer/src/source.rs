@@ -74,17 +74,9 @@ pub fn input_from_paths(
     })
 }
 
-/// `#include "x"` / `#include <x>` targets of a source text.
-#[cfg(test)]
-fn includes(text: &str) -> Vec<(String, bool)> {
-    includes_with_lines(text)
-        .into_iter()
-        .map(|(name, quoted, _)| (name, quoted))
-        .collect()
-}
-
-/// Include targets with their 1-based line numbers.
-fn includes_with_lines(text: &str) -> Vec<(String, bool, u32)> {
+/// `#include "x"` / `#include <x>` targets of a source text: (target,
+/// quoted, 1-based line).
+fn includes(text: &str) -> Vec<(String, bool, u32)> {
     let mut out = vec![];
     for (lineno, line) in text.lines().enumerate() {
         let lineno = lineno as u32 + 1;
@@ -206,7 +198,7 @@ pub fn closure(
         })?;
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let mut incs = vec![];
-        for (inc, quoted, line) in includes_with_lines(&text) {
+        for (inc, quoted, line) in includes(&text) {
             match resolve_include(&p, &inc, quoted, include_dirs) {
                 Some(r) => incs.push(r),
                 None if quoted => missing.push(MissingHeader {
@@ -253,14 +245,15 @@ mod tests {
 
     #[test]
     fn include_lines_are_found() {
-        let incs =
-            includes("#include \"nf.h\"\n  # include <click/element.hh>\n#include <stdio.h>\n");
+        let incs = includes(
+            "#include \"nf.h\"\n  # include <click/element.hh>\n#include <stdio.h>\n",
+        );
         assert_eq!(
             incs,
             vec![
-                ("nf.h".into(), true),
-                ("click/element.hh".into(), false),
-                ("stdio.h".into(), false)
+                ("nf.h".into(), true, 1),
+                ("click/element.hh".into(), false, 2),
+                ("stdio.h".into(), false, 3)
             ]
         );
     }
