@@ -145,6 +145,11 @@ pub struct Access {
     /// A write that stores packet data (fields or bytes, not the packet
     /// descriptor itself).
     pub stores_packet: bool,
+    /// The stored value was computed from the object itself (`len + 1`).
+    pub self_derived: bool,
+    /// A write that stores the packet descriptor itself (an mbuf pointer
+    /// queued for transmission or reordering).
+    pub stores_descriptor: bool,
     pub mixed: bool,
     pub write: bool,
     /// Insert/remove-like API call (a per-flow event by nature).
@@ -260,6 +265,7 @@ pub struct Engine<'p, 't> {
     storing_link: bool,
     storing_packet: bool,
     storing_descriptor: bool,
+    storing_self_derived: bool,
     /// Some environment or return value grew since the flag was cleared.
     dirty: bool,
 }
@@ -431,6 +437,7 @@ impl<'p, 't> Engine<'p, 't> {
             storing_link: false,
             storing_packet: false,
             storing_descriptor: false,
+            storing_self_derived: false,
             dirty: false,
             budget: BudgetState {
                 deadline: None,
@@ -1345,6 +1352,63 @@ impl<'p, 't> Engine<'p, 't> {
         v
     }
 
+    /// How many times the value of `n` can be dereferenced (pointer levels
+    /// plus array dimensions), when the declarations say.
+    fn pointer_depth(&self, n: Node<'t>) -> Option<i64> {
+        match n.kind() {
+            "identifier" | "field_expression" => self.static_type(n).and_then(|t| {
+                if t.reference {
+                    return None;
+                }
+                Some(i64::from(t.ptr) + t.dims.len() as i64)
+            }),
+            "subscript_expression" => {
+                Some(self.pointer_depth(n.child_by_field_name("argument")?)? - 1)
+            }
+            "pointer_expression" => {
+                let arg = n.child_by_field_name("argument")?;
+                let op = n.child_by_field_name("operator").map(|o| self.t(o))?;
+                let d = self.pointer_depth(arg)?;
+                Some(if op == "&" { d + 1 } else { d - 1 })
+            }
+            "parenthesized_expression" => {
+                let mut c = n.walk();
+                let inner = n.named_children(&mut c).next()?;
+                self.pointer_depth(inner)
+            }
+            "cast_expression" => {
+                let ty = n.child_by_field_name("type")?;
+                Some(self.t(ty).matches('*').count() as i64)
+            }
+            _ => None,
+        }
+    }
+
+    /// Is `n` in a `#ifdef X` block whose macro no analysed file defines
+    /// (or a `#ifndef X` block whose macro is defined)? The preprocessor
+    /// drops such code unless the build passes `-DX` (debug switches).
+    fn in_inactive_ifdef(&self, n: Node<'t>) -> bool {
+        let mut cur = n;
+        while let Some(p) = cur.parent() {
+            if p.kind() == "preproc_ifdef"
+                && p.child_by_field_name("alternative")
+                    .is_none_or(|alt| alt.id() != cur.id())
+            {
+                if let Some(name) = p.child_by_field_name("name") {
+                    let defined = self.prog.defined.contains(self.t(name));
+                    let ifndef = p
+                        .child(0)
+                        .is_some_and(|d| self.t(d).trim_start_matches('#').trim() == "ifndef");
+                    if defined == ifndef {
+                        return true;
+                    }
+                }
+            }
+            cur = p;
+        }
+        false
+    }
+
     /// Is this lvalue packet memory (a header member or frame bytes)?
     fn writes_packet(&mut self, left: Node<'t>) -> bool {
         let l = strip(left);
@@ -1408,6 +1472,8 @@ impl<'p, 't> Engine<'p, 't> {
                 opaque: key.opaque,
                 link: self.storing_link && write,
                 stores_packet: self.storing_packet && write,
+                stores_descriptor: self.storing_descriptor && write,
+                self_derived: self.storing_self_derived && write,
                 alloc_from: if key.keyed() {
                     BTreeSet::new()
                 } else {
@@ -1789,6 +1855,19 @@ impl<'p, 't> Engine<'p, 't> {
             .subscript_index(n)
             .map(|i| self.expr(i))
             .unwrap_or_default();
+        // An element of an array of packet descriptors (`pkts[i]` of a
+        // burst, received or handed in) is a packet descriptor.
+        if self
+            .static_type(base)
+            .is_some_and(|t| is_packet_type(&t.name) && usize::from(t.ptr) + t.dims.len() >= 2)
+        {
+            return Val {
+                hdr: Some(Hdr::Frame),
+                off: None,
+                descriptor: true,
+                ..Default::default()
+            };
+        }
         let mut out = Val::default();
         if let (Some(h), Some(off), Some(k)) = (bv.hdr, bv.off, iv.konst) {
             let w = self.elem_width(base);
@@ -1867,7 +1946,9 @@ impl<'p, 't> Engine<'p, 't> {
                 out.fields.insert(f);
             }
         }
-        if pv.hdr.is_some() && out.fields.is_empty() {
+        // Bytes of the packet, or metadata carried with its descriptor (a
+        // dynamic mbuf field such as a sequence number): packet data.
+        if (pv.hdr.is_some() || pv.descriptor) && out.fields.is_empty() {
             out.opaque = true;
         }
         out.from.extend(pv.from.iter().cloned());
@@ -1911,6 +1992,16 @@ impl<'p, 't> Engine<'p, 't> {
         if (op == "==" || op == "!=") && self.collect {
             self.compare(ln, &l, rn, &r, n);
         }
+        // State compared with packet data decides how this packet is
+        // treated (a sequence window, a per-flow threshold).
+        if matches!(op.as_str(), "==" | "!=" | "<" | ">" | "<=" | ">=") {
+            for (state_side, packet_side) in [(&l, &r), (&r, &l)] {
+                if packet_side.keyed() && packet_side.objs.is_empty() {
+                    let except = packet_side.from.clone();
+                    self.note_influence(state_side, &except, n, "a comparison with packet data");
+                }
+            }
+        }
         // `ip + ihl * 4` / `frame + 14 + (ihl << 2)`: the L4 header.
         if op == "+"
             && matches!(
@@ -1950,7 +2041,8 @@ impl<'p, 't> Engine<'p, 't> {
                     v.off = None;
                 }
                 v.fields.extend(r.fields.iter().copied());
-                v.objs.extend(r.objs.iter().cloned());
+                // An offset read from state still points into the packet.
+                v.from.extend(r.objs.iter().chain(r.from.iter()).cloned());
                 return v;
             }
             if r.hdr.is_some() && l.hdr.is_none() && op == "+" {
@@ -1959,6 +2051,25 @@ impl<'p, 't> Engine<'p, 't> {
                     (Some(o), Some(k)) => Some(o + k),
                     _ => None,
                 };
+                v.from.extend(l.objs.iter().chain(l.from.iter()).cloned());
+                return v;
+            }
+            // `(uintptr_t)mbuf + offset` (a dynamic field of the packet
+            // descriptor): still the descriptor, wherever the offset came from.
+            let into_descriptor = |base: &Val, offset: &Val| {
+                base.descriptor && base.objs.is_empty() && !base.root && !offset.descriptor
+            };
+            let (base, offset) = if into_descriptor(&l, &r) {
+                (Some(&l), &r)
+            } else if op == "+" && into_descriptor(&r, &l) {
+                (Some(&r), &l)
+            } else {
+                (None, &r)
+            };
+            if let Some(base) = base {
+                let mut v = base.clone();
+                v.from
+                    .extend(offset.objs.iter().chain(offset.from.iter()).cloned());
                 return v;
             }
         }
@@ -2006,8 +2117,18 @@ impl<'p, 't> Engine<'p, 't> {
             v.fields.extend(r.fields.iter().copied());
             v.mixed = l.mixed || r.mixed;
             if op == "+" || op == "-" {
-                v.objs.extend(l.objs.iter().cloned());
-                v.objs.extend(r.objs.iter().cloned());
+                // The result points where the pointer operand points; a
+                // scalar read from state only shifts it (kept in `from`).
+                for (side, val) in [(ln, &l), (rn, &r)] {
+                    let scalar = self.static_type(side).is_some_and(|t| {
+                        !t.is_pointerish()
+                            && t.dims.is_empty()
+                            && headers::scalar_width(self.prog.resolve_type(&t.name)).is_some()
+                    });
+                    if !scalar {
+                        v.objs.extend(val.objs.iter().cloned());
+                    }
+                }
             }
             if op == "^" || op == "+" {
                 let mirrored = l.fields.iter().any(|f| {
@@ -2124,6 +2245,19 @@ impl<'p, 't> Engine<'p, 't> {
                     }
                 }
             }
+            // `*p = value` stores a value where `p` points; `p` and `*p`
+            // share a path, so a non-pointer store must not make `p` point
+            // into the state the value was read from.
+            let deref_of_value_pointer = strip(left).kind() == "pointer_expression"
+                && strip(left)
+                    .child_by_field_name("argument")
+                    .and_then(|p| self.pointer_depth(p))
+                    == Some(1);
+            if deref_of_value_pointer {
+                let objs = std::mem::take(&mut v.objs);
+                v.from.extend(objs);
+                v.root = false;
+            }
             if let Some(rk) = self.path_key(right) {
                 self.copy_members(&rk, &k);
             }
@@ -2202,7 +2336,12 @@ impl<'p, 't> Engine<'p, 't> {
         };
         self.storing_link = v.objs.iter().any(|o| objs.contains(o));
         self.storing_packet = v.keyed() && !v.descriptor && !self.storing_descriptor;
+        let was_storing_descriptor = self.storing_descriptor;
+        self.storing_descriptor |= v.descriptor;
+        self.storing_self_derived = v.from.iter().chain(v.objs.iter()).any(|o| objs.contains(o));
         self.record_access(&objs, &key, true, false, target);
+        self.storing_descriptor = was_storing_descriptor;
+        self.storing_self_derived = false;
         self.storing_link = false;
         self.storing_packet = false;
     }
@@ -2630,6 +2769,7 @@ impl<'p, 't> Engine<'p, 't> {
             && self.kind == FnKind::Packet
             && self.prog.fn_macros.contains(&name)
             && (packet_in || !objs.is_empty() || any_root)
+            && !self.in_inactive_ifdef(n)
         {
             self.events
                 .blind_calls

@@ -214,8 +214,34 @@ fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bo
             }
         }
         Some(Framework::Dpdk) | None => {
+            // The packet path starts where no other packet-path function
+            // of the NF calls in: a helper taking an mbuf from a receive
+            // loop or a packet handler is part of its caller's path (and
+            // sees the caller's state, not state of its own).
+            let takes_packet = |f: &program::FnDef| {
+                f.params.iter().any(|p| {
+                    let t = p.ty.name.to_ascii_lowercase();
+                    (t.contains("rte_mbuf")
+                        || t.contains("packet")
+                        || t.contains("pkt")
+                        || t.contains("xdp_md")
+                        || t.contains("sk_buff"))
+                        && (p.ty.is_pointerish() || !p.ty.dims.is_empty())
+                })
+            };
+            let receives = |f: &program::FnDef| {
+                f.body.is_some_and(|b| {
+                    let t = program::text(b, prog.src(f.file));
+                    t.contains("rx_burst") || t.contains("recv")
+                })
+            };
+            let called = called_by_own(prog, &|fi| own(fi), &|f| takes_packet(f) || receives(f));
             for (i, f) in prog.fns.iter().enumerate() {
-                if f.body.is_none() || !own(f.file) || init_like(&f.name) {
+                if f.body.is_none()
+                    || !own(f.file)
+                    || init_like(&f.name)
+                    || called.contains(&f.name)
+                {
                     continue;
                 }
                 if f.params.iter().any(|p| {
@@ -264,12 +290,7 @@ fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bo
 /// Framework-less C: root functions (called by no other function, not
 /// init-like) that take a raw byte buffer; the buffer is the frame.
 fn generic_entries(prog: &Program, own: &dyn Fn(usize) -> bool) -> Vec<Entry> {
-    let mut called: BTreeSet<String> = BTreeSet::new();
-    for f in &prog.fns {
-        if let Some(b) = f.body {
-            collect_calls(b, prog.src(f.file), &mut called);
-        }
-    }
+    let called = called_by_own(prog, &|_| true, &|_| true);
     let mut out = vec![];
     for (i, f) in prog.fns.iter().enumerate() {
         if f.body.is_none() || !own(f.file) || init_like(&f.name) || called.contains(&f.name) {
@@ -306,6 +327,22 @@ fn generic_entries(prog: &Program, own: &dyn Fn(usize) -> bool) -> Vec<Entry> {
         }
     }
     out
+}
+
+/// Names of the functions called from the bodies of the functions `caller`
+/// accepts in files `own` accepts.
+fn called_by_own(
+    prog: &Program,
+    own: &dyn Fn(usize) -> bool,
+    caller: &dyn Fn(&program::FnDef) -> bool,
+) -> BTreeSet<String> {
+    let mut called: BTreeSet<String> = BTreeSet::new();
+    for f in prog.fns.iter().filter(|f| own(f.file) && caller(f)) {
+        if let Some(b) = f.body {
+            collect_calls(b, prog.src(f.file), &mut called);
+        }
+    }
+    called
 }
 
 fn collect_calls(n: tree_sitter::Node, src: &str, out: &mut BTreeSet<String>) {
@@ -696,9 +733,52 @@ fn analyze_on_this_thread(
         .filter(|i| i.how == "a value written into the packet")
         .map(|i| i.obj.as_str())
         .collect();
+    // Packet queues: objects the packet path fills with packet descriptors
+    // (transmit buffers, reorder rings) and never with packet data. They
+    // hold packets in transit, not facts about flows: one per core changes
+    // batching, not what the NF does.
+    let packet_queues: BTreeSet<&str> = packet_written
+        .iter()
+        .copied()
+        .filter(|o| {
+            let writes = || {
+                ev.accesses
+                    .iter()
+                    .filter(move |a| a.obj == *o && a.write && a.kind == FnKind::Packet)
+            };
+            writes().any(|a| a.stores_descriptor)
+                && !writes().any(|a| a.stores_packet && !a.self_derived)
+                && !ev
+                    .influences
+                    .iter()
+                    .any(|i| i.obj == *o && i.how == "a comparison with packet data")
+        })
+        .collect();
+    let mut queue_evidence = vec![];
+    for q in &packet_queues {
+        if let Some(a) = ev
+            .accesses
+            .iter()
+            .find(|a| a.obj == *q && a.stores_descriptor)
+        {
+            queue_evidence.push(Evidence {
+                question: Question::StateObject,
+                file: disp(a.file),
+                line_start: a.line,
+                line_end: a.line,
+                reason: format!(
+                    "`{q}` is a packet queue: the packet path stores packet descriptors in it (`{}`), never packet data",
+                    a.what
+                ),
+            });
+        }
+    }
     let mut objs: BTreeMap<String, Obj> = BTreeMap::new();
     for a in &ev.accesses {
         if ev.caller_objs.contains(&a.obj) && !caller_state.contains(a.obj.as_str()) {
+            continue;
+        }
+        if packet_queues.contains(a.obj.as_str()) {
             continue;
         }
         let o = objs.entry(a.obj.clone()).or_default();
@@ -834,7 +914,7 @@ fn analyze_on_this_thread(
     let mut alloc_flow: Vec<(String, BTreeSet<Field>)> = vec![];
     let mut state_objects = vec![];
     let mut per_flow: Vec<(String, BTreeSet<Field>)> = vec![];
-    let mut evidence = vec![];
+    let mut evidence = queue_evidence;
     let mut max_entry: Option<u64> = None;
     let mut pointer_chasing = false;
     let mut symmetric = false;

@@ -248,6 +248,11 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
         "__packed",
         "__aligned_u64",
         "CLIB_NOSANITIZE_ADDR",
+        // GNU spellings of C keywords the grammar does not know: left in,
+        // `*__restrict p` parses as a declarator named `__restrict`.
+        "__restrict",
+        "__restrict__",
+        "__extension__",
     ];
     for w in DROP_WORDS {
         let mut from = 0;

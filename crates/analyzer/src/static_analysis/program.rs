@@ -122,6 +122,8 @@ pub struct Program<'t> {
     /// Function-like macros (`#define NAME(args) ...`): code the analysis
     /// does not expand.
     pub fn_macros: BTreeSet<String>,
+    /// Every macro name `#define`d in the analysed files and headers.
+    pub defined: BTreeSet<String>,
 }
 
 pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
@@ -175,6 +177,7 @@ impl<'t> Program<'t> {
             consts: HashMap::new(),
             define_text: HashMap::new(),
             fn_macros: BTreeSet::new(),
+            defined: BTreeSet::new(),
         };
         for (fi, f) in files.iter().enumerate() {
             p.collect_defines(fi, f.tree.root_node());
@@ -208,6 +211,11 @@ impl<'t> Program<'t> {
 
     fn collect_defines(&mut self, fi: usize, n: Node<'t>) {
         let src = &self.files[fi].text;
+        if matches!(n.kind(), "preproc_function_def" | "preproc_def") {
+            if let Some(name) = n.child_by_field_name("name") {
+                self.defined.insert(text(name, src).to_string());
+            }
+        }
         if n.kind() == "preproc_function_def" {
             if let Some(name) = n.child_by_field_name("name") {
                 self.fn_macros.insert(text(name, src).to_string());
@@ -757,16 +765,28 @@ impl<'t> Program<'t> {
                 let Some(ty) = pd.child_by_field_name("type") else {
                     continue;
                 };
-                let Some(d) = pd.child_by_field_name("declarator") else {
-                    continue;
+                let (pn, tr) = match pd.child_by_field_name("declarator") {
+                    Some(d) => self.declarator_type(fi, ty, d),
+                    // `f(void)` declares no parameter; `f(int)` declares an
+                    // unnamed one that still takes an argument position.
+                    None if text(ty, src) == "void" => continue,
+                    None => (
+                        None,
+                        TypeRef {
+                            name: norm_type(text(ty, src)),
+                            ..Default::default()
+                        },
+                    ),
                 };
-                let (pn, tr) = self.declarator_type(fi, ty, d);
                 // `const T *p`: the callee only reads through the pointer.
                 let pt = text(pd, &self.files[fi].text);
                 let pointee_const = pt[..pt.find('*').unwrap_or(pt.len())]
                     .split(|c: char| !c.is_alphanumeric() && c != '_')
                     .any(|w| w == "const");
-                if let Some(pn) = pn {
+                // An unnamed or unparsable parameter keeps its position, so
+                // later arguments still bind to the right parameters.
+                {
+                    let pn = pn.unwrap_or_else(|| format!("<param {}>", params.len()));
                     params.push(VarDecl {
                         name: pn,
                         ty: tr,
