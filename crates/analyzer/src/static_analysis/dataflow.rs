@@ -43,6 +43,9 @@ pub struct Val {
     /// The result (status, index or entry) of a keyed lookup in state: a
     /// test of it tells a hit from a miss.
     pub lookup: bool,
+    /// Reached through an object the caller handed the entry point: the
+    /// caller located it, by fields this code does not show.
+    pub handed: bool,
 }
 
 impl Val {
@@ -76,6 +79,7 @@ impl Val {
         self.from.extend(o.from.iter().cloned());
         self.descriptor |= o.descriptor;
         self.lookup |= o.lookup;
+        self.handed |= o.handed;
         match (self.hdr, o.hdr) {
             (None, Some(h)) => {
                 self.hdr = Some(h);
@@ -112,12 +116,18 @@ impl Val {
             mixed: self.mixed,
             opaque: self.opaque,
             from: self.from.iter().chain(self.objs.iter()).cloned().collect(),
+            handed: self.handed,
             ..Default::default()
         }
     }
     /// Carries packet-derived data (named fields or opaque bytes).
     fn keyed(&self) -> bool {
         !self.fields.is_empty() || self.opaque
+    }
+    /// Says where in state an access goes: packet data, or the caller's
+    /// choice of the object handed in.
+    fn locates(&self) -> bool {
+        self.keyed() || self.handed
     }
 }
 
@@ -139,6 +149,10 @@ pub struct Access {
     /// State the location was computed from, when no packet data locates
     /// it: an index the NF allocated (a cursor, a free-list head).
     pub alloc_from: BTreeSet<String>,
+    /// Reached through an object the caller handed in (its location is the
+    /// caller's choice); with no packet data in `key`, this access says
+    /// nothing else about where it goes.
+    pub handed: bool,
     /// A write that stores a pointer into the same object (a bucket head,
     /// a `next` link): structure, not the data entries are identified by.
     pub link: bool,
@@ -654,7 +668,7 @@ impl<'p, 't> Engine<'p, 't> {
                         &k,
                         &Val {
                             objs: [obj].into_iter().collect(),
-                            opaque: true,
+                            handed: true,
                             ..Default::default()
                         },
                     );
@@ -1470,6 +1484,7 @@ impl<'p, 't> Engine<'p, 't> {
                 obj: o.clone(),
                 key: key.fields.clone(),
                 opaque: key.opaque,
+                handed: key.handed,
                 link: self.storing_link && write,
                 stores_packet: self.storing_packet && write,
                 stores_descriptor: self.storing_descriptor && write,
@@ -1797,7 +1812,7 @@ impl<'p, 't> Engine<'p, 't> {
         } else if !bv.objs.is_empty() {
             out.objs.extend(bv.objs.iter().cloned());
             out.fields.extend(bv.fields.iter().copied());
-            if bv.keyed() && self.collect {
+            if bv.locates() && self.collect {
                 let objs = bv.objs.clone();
                 let key = bv.taint();
                 self.record_access(&objs, &key, false, false, n);
@@ -1897,7 +1912,7 @@ impl<'p, 't> Engine<'p, 't> {
             key.extend(iv.fields.iter().copied());
             out.fields.extend(key.iter().copied());
             out.mixed |= iv.mixed || bv.mixed;
-            if !key.is_empty() || bv.opaque || iv.opaque {
+            if !key.is_empty() || bv.opaque || iv.opaque || bv.handed {
                 let objs = bv.objs.clone();
                 let kv = bv.taint().union(&iv.taint());
                 self.record_access(&objs, &kv, false, false, n);
@@ -1967,7 +1982,7 @@ impl<'p, 't> Engine<'p, 't> {
         if !pv.objs.is_empty() {
             out.objs.extend(pv.objs.iter().cloned());
             out.fields.extend(pv.fields.iter().copied());
-            if pv.keyed() {
+            if pv.locates() {
                 let objs = pv.objs.clone();
                 let key = pv.taint();
                 self.record_access(&objs, &key, false, false, n);
@@ -2798,7 +2813,8 @@ impl<'p, 't> Engine<'p, 't> {
         if !objs.is_empty() {
             v.objs = objs.clone();
             v.lookup = key.keyed();
-            if key.keyed() {
+            key.handed |= all.iter().any(|a| !a.objs.is_empty() && a.handed);
+            if key.locates() {
                 let write = is_writeish(&name);
                 let ins = is_insertish(&name);
                 self.record_access(&objs, &key, write, ins, n);

@@ -773,8 +773,28 @@ fn analyze_on_this_thread(
             });
         }
     }
+    // Objects some access locates by packet data. For an object the caller
+    // hands in, accesses that only go through the handed pointer are then
+    // the container's own metadata (a table's size); with no such access
+    // the object itself is an entry the caller located, by fields this code
+    // does not show (a flow struct): its key is unknown.
+    let located_by_packet: BTreeSet<&str> = ev
+        .accesses
+        .iter()
+        .filter(|a| a.kind == FnKind::Packet && (!a.key.is_empty() || a.opaque))
+        .map(|a| a.obj.as_str())
+        .collect();
     let mut objs: BTreeMap<String, Obj> = BTreeMap::new();
     for a in &ev.accesses {
+        let handed_only = a.handed && a.key.is_empty() && !a.opaque;
+        let container = located_by_packet.contains(a.obj.as_str());
+        if handed_only && container && !a.write {
+            continue;
+        }
+        let a = &dataflow::Access {
+            opaque: a.opaque || (handed_only && !container),
+            ..a.clone()
+        };
         if ev.caller_objs.contains(&a.obj) && !caller_state.contains(a.obj.as_str()) {
             continue;
         }
