@@ -147,3 +147,69 @@ void main_loop(void) {{
     let f = facts(&src("#define NF_DEBUG 1"));
     assert!(f.is_unknown(Question::Stateful), "{f:?}");
 }
+
+#[test]
+fn a_byte_index_into_the_frame_keys_by_its_field_through_accessor_macros() {
+    // `rte_pktmbuf_mtod` defined as a macro over `buf_addr + data_off` stays
+    // the frame-start accessor; a meter picked by byte 33 of the frame (the
+    // last byte of the IPv4 destination) is keyed by dst_ip, and a colour
+    // written back into byte 5 does not make the frame pointer carry dst_mac.
+    let f = facts(
+        r#"
+#include <stdint.h>
+struct rte_mbuf { void *buf_addr; uint16_t data_off; uint32_t pkt_len; };
+#define rte_pktmbuf_mtod_offset(m, t, o) ((t)((char *)(m)->buf_addr + (m)->data_off + (o)))
+#define rte_pktmbuf_mtod(m, t) rte_pktmbuf_mtod_offset(m, t, 0)
+#define FLOW_POS 33
+#define COLOR_POS 5
+struct meter { uint64_t tc; };
+static struct meter app_flows[4];
+static const uint8_t policer_table[3][3] = {{0, 1, 2}, {1, 1, 2}, {2, 2, 2}};
+uint16_t rte_eth_rx_burst(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t n);
+static inline int check(struct meter *m, uint32_t len) { if (m->tc < len) return 1; m->tc -= len; return 0; }
+static inline void set_color(uint8_t *pkt_data, int color) { pkt_data[COLOR_POS] = (uint8_t)color; }
+static inline int handle(struct rte_mbuf *pkt) {
+  uint8_t *pkt_data = rte_pktmbuf_mtod(pkt, uint8_t *);
+  uint8_t flow_id = (uint8_t)(pkt_data[FLOW_POS] & 3);
+  uint8_t in = pkt_data[COLOR_POS];
+  int out = check(&app_flows[flow_id], 64);
+  set_color(pkt_data, policer_table[in][out]);
+  return 0;
+}
+void main_loop(void) {
+  struct rte_mbuf *pkts_rx[32];
+  uint16_t n = rte_eth_rx_burst(0, 0, pkts_rx, 32);
+  for (int i = 0; i < n; i++) handle(pkts_rx[i]);
+}
+"#,
+    );
+    assert!(f.stateful, "{f:?}");
+    assert_eq!(f.flow_key, vec![nfc_core::facts::Field::DstIp], "{f:?}");
+}
+
+#[test]
+fn an_entry_whose_type_name_says_pkt_is_no_packet_descriptor() {
+    // A reassembly table's entries (`struct frag_pkt`) hold keys taken from
+    // the packet: the table is flow state, not a queue of packets.
+    let f = facts(&format!(
+        "{MBUF}
+struct rte_ipv4_hdr {{ uint8_t vihl, tos; uint16_t len, id, frag; uint8_t ttl, proto; uint16_t csum; uint32_t src_addr, dst_addr; }};
+struct frag_pkt {{ uint32_t src, dst; struct rte_mbuf *frags[4]; uint32_t n; }};
+static struct frag_pkt table[64];
+static struct frag_pkt *lookup(uint32_t src, uint32_t dst) {{
+    struct frag_pkt *e = &table[(src ^ dst) & 63];
+    if (e->src != src || e->dst != dst) {{ e->src = src; e->dst = dst; e->n = 0; }}
+    return e;
+}}
+void main_loop(void) {{
+    struct rte_mbuf *pkts[32];
+    uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
+    for (uint16_t i = 0; i < n; i++) {{
+        struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)((char *)pkts[i]->buf_addr + 14);
+        struct frag_pkt *e = lookup(ip->src_addr, ip->dst_addr);
+        e->frags[e->n++ & 3] = pkts[i];
+    }}
+}}"
+    ));
+    assert!(f.stateful, "{f:?}");
+}

@@ -280,6 +280,7 @@ pub struct Engine<'p, 't> {
     storing_packet: bool,
     storing_descriptor: bool,
     storing_self_derived: bool,
+    storing_received_descriptor: bool,
     /// Some environment or return value grew since the flag was cleared.
     dirty: bool,
 }
@@ -452,6 +453,7 @@ impl<'p, 't> Engine<'p, 't> {
             storing_packet: false,
             storing_descriptor: false,
             storing_self_derived: false,
+            storing_received_descriptor: false,
             dirty: false,
             budget: BudgetState {
                 deadline: None,
@@ -551,9 +553,10 @@ impl<'p, 't> Engine<'p, 't> {
     /// Value of a path: the entry itself and every member below it.
     fn env_read(&self, key: &str) -> Val {
         let mut v = self.env.get(key).cloned().unwrap_or_default();
-        // A pointer into state is identified by where it points, not by what
-        // was stored through it.
-        if !v.objs.is_empty() || v.root {
+        // A pointer into state or into the packet is identified by where it
+        // points, not by what was stored through it (a rewritten header
+        // byte does not make the frame pointer carry that value).
+        if !v.objs.is_empty() || v.root || v.hdr.is_some() {
             return v;
         }
         let lo = format!("{key}.");
@@ -1487,7 +1490,7 @@ impl<'p, 't> Engine<'p, 't> {
                 handed: key.handed,
                 link: self.storing_link && write,
                 stores_packet: self.storing_packet && write,
-                stores_descriptor: self.storing_descriptor && write,
+                stores_descriptor: self.storing_received_descriptor && write,
                 self_derived: self.storing_self_derived && write,
                 alloc_from: if key.keyed() {
                     BTreeSet::new()
@@ -2351,11 +2354,14 @@ impl<'p, 't> Engine<'p, 't> {
         };
         self.storing_link = v.objs.iter().any(|o| objs.contains(o));
         self.storing_packet = v.keyed() && !v.descriptor && !self.storing_descriptor;
-        let was_storing_descriptor = self.storing_descriptor;
-        self.storing_descriptor |= v.descriptor;
+        // A stored packet descriptor: the value flowed from a received
+        // packet, or is typed as one and points into no state (an entry
+        // type whose name merely contains "pkt" is still an entry).
+        self.storing_received_descriptor =
+            v.descriptor || (self.storing_descriptor && v.objs.is_empty() && !v.root);
         self.storing_self_derived = v.from.iter().chain(v.objs.iter()).any(|o| objs.contains(o));
         self.record_access(&objs, &key, true, false, target);
-        self.storing_descriptor = was_storing_descriptor;
+        self.storing_received_descriptor = false;
         self.storing_self_derived = false;
         self.storing_link = false;
         self.storing_packet = false;
