@@ -1889,9 +1889,7 @@ impl<'p, 't> Engine<'p, 't> {
         let mut out = Val::default();
         if let (Some(h), Some(off), Some(k)) = (bv.hdr, bv.off, iv.konst) {
             let w = self.elem_width(base);
-            if let Some(f) = headers::field_at(h, off + k * w) {
-                out.fields.insert(f);
-            }
+            out.fields.extend(headers::fields_in(h, off + k * w, w));
         }
         if bv.hdr.is_some() && out.fields.is_empty() {
             // Packet bytes the analysis cannot name.
@@ -1923,6 +1921,13 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if bv.fields.iter().any(|_| true) && bv.objs.is_empty() {
             out.fields.extend(bv.fields.iter().copied());
+        }
+        // An element of a table that is no state (a constant CRC table, a
+        // local array) depends on the index it was read at.
+        if bv.objs.is_empty() && !bv.root && bv.hdr.is_none() {
+            out.fields.extend(iv.fields.iter().copied());
+            out.opaque |= iv.opaque;
+            out.mixed |= iv.mixed;
         }
         out
     }

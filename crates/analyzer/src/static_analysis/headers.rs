@@ -165,6 +165,20 @@ pub fn field_at(hdr: Hdr, off: i64) -> Option<Field> {
     }
 }
 
+/// The fields a read of `width` bytes at `off` covers (a 64-bit load of
+/// the IPv4 source address also reads the destination).
+pub fn fields_in(hdr: Hdr, off: i64, width: i64) -> Vec<Field> {
+    let mut out: Vec<Field> = vec![];
+    for o in off..off + width.clamp(1, 64) {
+        if let Some(f) = field_at(hdr, o) {
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
 /// Framework accessors (functions or methods) that return a header pointer.
 pub fn accessor_hdr(name: &str) -> Option<Hdr> {
     match name {

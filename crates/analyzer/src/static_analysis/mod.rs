@@ -218,12 +218,13 @@ fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bo
             // of the NF calls in: a helper taking an mbuf from a receive
             // loop or a packet handler is part of its caller's path (and
             // sees the caller's state, not state of its own).
+            // Descriptor types, not any type whose name mentions "pkt" (a
+            // reassembly table's `struct ip_frag_pkt` entry is no packet).
             let takes_packet = |f: &program::FnDef| {
                 f.params.iter().any(|p| {
                     let t = p.ty.name.to_ascii_lowercase();
                     (t.contains("rte_mbuf")
                         || t.contains("packet")
-                        || t.contains("pkt")
                         || t.contains("xdp_md")
                         || t.contains("sk_buff"))
                         && (p.ty.is_pointerish() || !p.ty.dims.is_empty())
@@ -244,15 +245,7 @@ fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bo
                 {
                     continue;
                 }
-                if f.params.iter().any(|p| {
-                    let t = p.ty.name.to_ascii_lowercase();
-                    (t.contains("rte_mbuf")
-                        || t.contains("packet")
-                        || t.contains("pkt")
-                        || t.contains("xdp_md")
-                        || t.contains("sk_buff"))
-                        && (p.ty.is_pointerish() || !p.ty.dims.is_empty())
-                }) {
+                if takes_packet(f) {
                     out.push(Entry {
                         fn_idx: i,
                         guarded: false,
