@@ -419,6 +419,15 @@ fn is_state_ctx_field(base_ty: &str, field: &str) -> bool {
     is_framework_ctx_type(base_ty) && field == "state"
 }
 
+/// A packet descriptor type by its name, strictly: the descriptor types of
+/// the frameworks (rte_mbuf, Packet, nf_packet, ndpi_packet_struct,
+/// sk_buff, xdp_md), not any type mentioning "pkt" (a reassembly table's
+/// `ip_frag_pkt` entry).
+pub(super) fn is_descriptor_type(t: &str) -> bool {
+    let t = t.to_ascii_lowercase();
+    t.contains("rte_mbuf") || t.contains("packet") || t.contains("sk_buff") || t.contains("xdp_md")
+}
+
 fn is_packet_type(t: &str) -> bool {
     let t = t.to_ascii_lowercase();
     t.contains("packet")
@@ -987,6 +996,16 @@ impl<'p, 't> Engine<'p, 't> {
                 }
                 _ => self.expr(value),
             };
+            // A local typed as a packet descriptor points at the packet,
+            // even when reached through a context (`&ndpi_struct->packet`).
+            if tr.ptr == 1 && is_descriptor_type(&tr.name) && v.hdr.is_none() {
+                v = Val {
+                    hdr: Some(Hdr::Frame),
+                    off: None,
+                    descriptor: true,
+                    ..Default::default()
+                };
+            }
             // Declared header pointer types fix what the pointer points at.
             if tr.ptr > 0 {
                 if let Some(h) = headers::hdr_of_type(&tr.name) {
@@ -1782,6 +1801,18 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if is_packet_type(&base_ty) && matches!(fname.as_str(), "data" | "buf_addr" | "head") {
             return Val::hdr(Hdr::Frame, 0);
+        }
+        // A descriptor's member typed as a header pointer (nDPI's
+        // `packet->iph`) points at that header of this packet.
+        if is_packet_type(&base_ty) {
+            if let Some(h) = self
+                .prog
+                .field_type(&base_ty, &fname)
+                .filter(|t| t.ptr == 1)
+                .and_then(|t| headers::hdr_of_type(&t.name))
+            {
+                return Val::hdr(h, 0);
+            }
         }
         if is_packet_type(&base_ty) && fname == "hash" {
             // mbuf->hash.rss: the NIC's hash over whichever fields the port

@@ -222,11 +222,7 @@ fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bo
             // reassembly table's `struct ip_frag_pkt` entry is no packet).
             let takes_packet = |f: &program::FnDef| {
                 f.params.iter().any(|p| {
-                    let t = p.ty.name.to_ascii_lowercase();
-                    (t.contains("rte_mbuf")
-                        || t.contains("packet")
-                        || t.contains("xdp_md")
-                        || t.contains("sk_buff"))
+                    dataflow::is_descriptor_type(&p.ty.name)
                         && (p.ty.is_pointerish() || !p.ty.dims.is_empty())
                 })
             };
@@ -253,6 +249,34 @@ fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bo
                         frame_params: vec![],
                         caller_state: true,
                     });
+                }
+            }
+            if out.is_empty() {
+                // Handlers that reach the packet through a context (nDPI's
+                // dissectors: `packet = &ndpi_struct->packet`): roots that
+                // declare a packet-descriptor pointer.
+                let called_any = called_by_own(prog, &|fi| own(fi), &|_| true);
+                for (i, f) in prog.fns.iter().enumerate() {
+                    if f.body.is_none()
+                        || !own(f.file)
+                        || init_like(&f.name)
+                        || called_any.contains(&f.name)
+                    {
+                        continue;
+                    }
+                    let packet_local = f
+                        .locals
+                        .values()
+                        .any(|l| l.ty.ptr == 1 && dataflow::is_descriptor_type(&l.ty.name));
+                    if packet_local {
+                        out.push(Entry {
+                            fn_idx: i,
+                            guarded: false,
+                            flow_params: vec![],
+                            frame_params: vec![],
+                            caller_state: true,
+                        });
+                    }
                 }
             }
             if out.is_empty() {
