@@ -494,6 +494,44 @@ impl Deployment {
     }
 }
 
+/// How a runner places NF hosts on CPUs when the deployment pins none
+/// itself (`nfc run`'s `--pin` and the flash bench's configurations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// The default, chosen by measurement (docs/targets/flash.md): one CPU
+    /// per NF host, in chain order, when every host can have a CPU of its
+    /// own (FLASH's placement); with more hosts than CPUs, no pinning, so
+    /// the kernel's scheduler moves hosts to whichever CPU is idle. On
+    /// this 2-CPU machine, pinning contiguous runs of a 4-NF chain per CPU
+    /// halved throughput under an external traffic source (the CPU the
+    /// first NFs shared with the kernel's receive path saturated while the
+    /// other idled).
+    Auto,
+    /// Always pin: a CPU per NF when there are enough, else contiguous runs
+    /// of the chain per CPU ([`Deployment::assign_cpus`]).
+    Always,
+    /// Never pin.
+    Never,
+}
+
+impl Placement {
+    /// The CPU of every NF (deployment order) under this placement over
+    /// `cpus`, or None to leave the hosts to the scheduler.
+    pub fn cpus_for(self, dep: &Deployment, cpus: &[u32]) -> Option<Vec<u32>> {
+        let pin = match self {
+            Placement::Never => false,
+            Placement::Always => true,
+            Placement::Auto => dep.nfs.len() <= cpus.len(),
+        };
+        if !pin || cpus.is_empty() || dep.nfs.is_empty() {
+            return None;
+        }
+        let mut d = dep.clone();
+        let p = d.assign_cpus(cpus, None);
+        (p.len() == dep.nfs.len()).then_some(p)
+    }
+}
+
 /// Split a sequence of positive weights into at most `parts` contiguous
 /// runs minimising the heaviest run (linear partition, exact DP: chains
 /// are short). Returns the run index of each element; with `parts >=
