@@ -278,11 +278,37 @@ fn attach_failure(e: MonitorError, dep: &Deployment, tails: &[(String, Vec<Strin
     };
     match e {
         MonitorError::HostExited { ref nf, .. } => {
-            let d = Diagnostic::error("E0606", e.to_string()).with_hint(format!(
-                "the host runs as {}: it must be able to reach the monitor socket {} (search permission on every directory above it) and load its NF; its stderr says what failed",
-                user_of(nf),
-                dep.monitor.socket.display()
-            ));
+            // The hint says what the host's own error says went wrong.
+            let tail = tails
+                .iter()
+                .find(|(id, _)| id == nf)
+                .map(|(_, l)| l.join("\n"))
+                .unwrap_or_default();
+            let hint = if tail.contains("cannot reach the monitor") {
+                format!(
+                    "the host runs as {} and cannot reach the monitor socket {}: every directory above it needs search (x) permission for that user",
+                    user_of(nf),
+                    dep.monitor.socket.display()
+                )
+            } else if tail.contains("nf_init failed")
+                || tail.contains("cannot load")
+                || tail.contains("shared object")
+                || tail.contains("ABI version")
+            {
+                format!("NF `{nf}`'s object failed to load or initialise: fix the NF or its configuration and rebuild the deployment")
+            } else if tail.contains("must run as") {
+                format!(
+                    "the monitor refused the host's user: the deployment runs NF `{nf}` as {}",
+                    user_of(nf)
+                )
+            } else {
+                format!(
+                    "the host runs as {}: it must be able to reach the monitor socket {} and load its NF; its stderr says what failed",
+                    user_of(nf),
+                    dep.monitor.socket.display()
+                )
+            };
+            let d = Diagnostic::error("E0606", e.to_string()).with_hint(hint);
             Failure::diag(with_tail(d, nf))
         }
         MonitorError::NeverAttached { ref nfs, .. } => {

@@ -15,7 +15,7 @@ use std::process::Command;
 const NOBODY: u32 = 65534;
 
 struct Running {
-    _nfs: Vec<Proc>,
+    nfs: Vec<Proc>,
     monitor: Proc,
     dep: std::path::PathBuf,
     topo: Topo,
@@ -46,7 +46,7 @@ fn start_chain(k: usize, zero_copy: bool, nf_keys: &str) -> Running {
         .map(|i| spawn_nf_host(&dep, &format!("nf{i}")))
         .collect();
     Running {
-        _nfs: nfs,
+        nfs,
         monitor,
         dep,
         topo,
@@ -119,6 +119,14 @@ fn check_chain_with(k: usize, zero_copy: bool, n: u32, nf_keys: &str) -> serde_j
         }
     }
     let mut r = r;
+    // Every host stops cleanly on SIGTERM, its sandbox having refused
+    // nothing on the way out either.
+    for (i, h) in r.nfs.iter_mut().enumerate() {
+        let status = h.stop();
+        let err = stderr_of(h);
+        assert!(status.success(), "nf{i} exit {status:?}: {err}");
+        assert!(!err.contains("refused system call"), "nf{i}: {err}");
+    }
     let status = r.monitor.stop();
     assert!(
         status.success(),

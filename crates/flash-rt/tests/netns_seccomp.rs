@@ -81,7 +81,7 @@ fn netns_seccomp_refuses_and_reports_forbidden_syscalls() {
         ("openat", libc::SYS_openat),
         ("execve", libc::SYS_execve),
     ] {
-        let line = format!("flash-rt: NF `nf0`: refused system call {name} ({nr}): an NF host may only use the packet path (the call failed with EPERM)");
+        let line = format!("NF `nf0`: refused system call {name} ({nr}): an NF host may only use the packet path (the call failed with EPERM)");
         assert_eq!(
             err.matches(&line).count(),
             1,

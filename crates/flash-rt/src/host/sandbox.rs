@@ -15,7 +15,7 @@
 //! and the call, e.g.
 //!
 //! ```text
-//! flash-rt: NF `bad`: refused system call socket (41): an NF host may only use the packet path (the call failed with EPERM)
+//! NF `bad`: refused system call socket (41): an NF host may only use the packet path (the call failed with EPERM)
 //! ```
 //!
 //! [`refused`] counts the refusals. The filter applies to the calling
@@ -158,6 +158,22 @@ fn filter() -> Result<seccompiler::BpfProgram, SandboxError> {
     };
     rules.insert(libc::SYS_mmap as i64, no_exec(2)?);
     rules.insert(libc::SYS_mprotect as i64, no_exec(2)?);
+    // fcntl only to read an fd's flags (F_GETFD/F_GETFL): Rust's OwnedFd
+    // checks the fd it closes that way in debug builds.
+    let fcntl_cmd = |cmd: libc::c_int| -> Result<SeccompRule, SandboxError> {
+        SeccompRule::new(vec![SeccompCondition::new(
+            1,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::Eq,
+            cmd as u64,
+        )
+        .map_err(build)?])
+        .map_err(build)
+    };
+    rules.insert(
+        libc::SYS_fcntl as i64,
+        vec![fcntl_cmd(libc::F_GETFD)?, fcntl_cmd(libc::F_GETFL)?],
+    );
     // tgkill only on this process (abort() raises SIGABRT on itself).
     let pid = u64::from(std::process::id());
     rules.insert(
@@ -227,7 +243,7 @@ extern "C" fn on_sigsys(_sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut
         return;
     }
     let mut out = Buf::new();
-    out.push(b"flash-rt: NF `");
+    out.push(b"NF `");
     out.push(NF_NAME.get().map_or(&b"?"[..], |s| s.as_bytes()));
     out.push(b"`: refused system call ");
     out.push(syscall_name(nr).as_bytes());
