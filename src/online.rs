@@ -25,13 +25,13 @@ use flash_rt::deploy::{Deployment, Placement};
 use flash_rt::monitor::{Monitor, MonitorError, MonitorOptions, DEFAULT_ATTACH_TIMEOUT};
 use nfc_core::Diagnostic;
 use serde::Serialize;
+use std::cell::RefCell;
 use std::io::{Read, Write};
 use std::os::fd::{AsFd, BorrowedFd};
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -217,7 +217,9 @@ pub fn run_deployment(
         let hosts = hosts.clone();
         monitor.on_host_exit(Box::new(move |_nf, pid| {
             let mut hosts = hosts.borrow_mut();
-            let h = hosts.iter_mut().find(|h| h.pid == pid && h.child.is_some())?;
+            let h = hosts
+                .iter_mut()
+                .find(|h| h.pid == pid && h.child.is_some())?;
             let child = h.child.as_mut()?;
             // The monitor saw its pidfd readable or its connection hang
             // up: it has exited or is in exit; wait briefly for the status.

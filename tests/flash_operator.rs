@@ -264,7 +264,11 @@ fn flash_restart_a_killed_nf_host_as_documented() {
         (packet_socket("vi0").0, packet_socket("vo0").0)
     });
     send(&tx, 0..100);
-    assert_eq!(recv(&rx, 100), (0..100).collect::<Vec<_>>(), "before the kill");
+    assert_eq!(
+        recv(&rx, 100),
+        (0..100).collect::<Vec<_>>(),
+        "before the kill"
+    );
 
     // SIGKILL the middle host. It is nfc run's child: only nfc run can reap it.
     let dead = run.host_pid("nf1");
@@ -302,9 +306,16 @@ fn flash_restart_a_killed_nf_host_as_documented() {
     while let Ok(l) = run.lines.recv_timeout(Duration::from_secs(5)) {
         run.log.push(l);
     }
-    assert!(status.success(), "nfc run: {status}\n{}", run.log.join("\n"));
+    assert!(
+        status.success(),
+        "nfc run: {status}\n{}",
+        run.log.join("\n")
+    );
     let log = run.log.join("\n");
-    assert!(!log.contains("flash-rt"), "nfc run mentions flash-rt:\n{log}");
+    assert!(
+        !log.contains("flash-rt"),
+        "nfc run mentions flash-rt:\n{log}"
+    );
     let st = exit_of(&mut restarted);
     let err = stderr_of(&mut restarted);
     assert!(st.success(), "restarted host: {st} {err}");
@@ -356,7 +367,10 @@ fn flash_monitor_death_under_traffic_leaves_nothing() {
     set_recv_timeout(&rx, 2);
     assert!(!recv(&rx, 200).is_empty(), "no traffic through the chain");
     // SAFETY: signalling our child (nfc run, execed in place by ip netns exec).
-    assert_eq!(unsafe { libc::kill(run.child.id() as i32, libc::SIGKILL) }, 0);
+    assert_eq!(
+        unsafe { libc::kill(run.child.id() as i32, libc::SIGKILL) },
+        0
+    );
     let _ = run.child.wait();
     let sent = sender.join().unwrap();
     assert!(sent > 0);

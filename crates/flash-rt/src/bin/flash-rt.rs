@@ -135,28 +135,37 @@ fn run(cli: Cli) -> Result<(), (i32, String)> {
             scratch,
         } => {
             let stop = stop_fd().map_err(|e| (2, e.to_string()))?;
-            let ended =
-                flash_rt::host::run_c_nf(&deployment, &nf, &scratch, None, stop.as_fd(), &mut |h| {
+            let ended = flash_rt::host::run_c_nf(
+                &deployment,
+                &nf,
+                &scratch,
+                None,
+                stop.as_fd(),
+                &mut |h| {
                     println!(
                         "flash-rt nf {} ready (pid {})",
                         h.spec().id,
                         std::process::id()
                     );
                     let _ = std::io::stdout().flush();
-                })
-                .map_err(|e| match e {
-                    FlashError::Connect { .. } => {
-                        (1, format!("NF `{nf}`: {e} (is `flash-rt monitor` running?)"))
-                    }
-                    // The loader's message names the NF already.
-                    FlashError::Nf { .. } => (1, e.to_string()),
-                    e => {
-                        let (code, msg) = fail(e);
-                        (code, format!("NF `{nf}`: {msg}"))
-                    }
-                })?;
+                },
+            )
+            .map_err(|e| match e {
+                FlashError::Connect { .. } => (
+                    1,
+                    format!("NF `{nf}`: {e} (is `flash-rt monitor` running?)"),
+                ),
+                // The loader's message names the NF already.
+                FlashError::Nf { .. } => (1, e.to_string()),
+                e => {
+                    let (code, msg) = fail(e);
+                    (code, format!("NF `{nf}`: {msg}"))
+                }
+            })?;
             if ended == flash_rt::host::Ended::MonitorGone {
-                eprintln!("flash-rt nf {nf}: the monitor went away; sockets and memory released, exiting");
+                eprintln!(
+                    "flash-rt nf {nf}: the monitor went away; sockets and memory released, exiting"
+                );
             }
             Ok(())
         }

@@ -140,10 +140,8 @@ fn filter() -> Result<seccompiler::BpfProgram, SandboxError> {
     };
     use std::collections::BTreeMap;
     let build = |e: seccompiler::BackendError| SandboxError::Build(e.to_string());
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = ALLOWED
-        .iter()
-        .map(|&nr| (nr as i64, vec![]))
-        .collect();
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
+        ALLOWED.iter().map(|&nr| (nr, vec![])).collect();
     // mmap(addr, len, prot, ...) and mprotect(addr, len, prot): no new
     // executable memory.
     let no_exec = |arg: u8| -> Result<Vec<SeccompRule>, SandboxError> {
@@ -156,8 +154,8 @@ fn filter() -> Result<seccompiler::BpfProgram, SandboxError> {
         .map_err(build)?;
         Ok(vec![SeccompRule::new(vec![cond]).map_err(build)?])
     };
-    rules.insert(libc::SYS_mmap as i64, no_exec(2)?);
-    rules.insert(libc::SYS_mprotect as i64, no_exec(2)?);
+    rules.insert(libc::SYS_mmap, no_exec(2)?);
+    rules.insert(libc::SYS_mprotect, no_exec(2)?);
     // fcntl only to read an fd's flags (F_GETFD/F_GETFL): Rust's OwnedFd
     // checks the fd it closes that way in debug builds.
     let fcntl_cmd = |cmd: libc::c_int| -> Result<SeccompRule, SandboxError> {
@@ -171,13 +169,13 @@ fn filter() -> Result<seccompiler::BpfProgram, SandboxError> {
         .map_err(build)
     };
     rules.insert(
-        libc::SYS_fcntl as i64,
+        libc::SYS_fcntl,
         vec![fcntl_cmd(libc::F_GETFD)?, fcntl_cmd(libc::F_GETFL)?],
     );
     // tgkill only on this process (abort() raises SIGABRT on itself).
     let pid = u64::from(std::process::id());
     rules.insert(
-        libc::SYS_tgkill as i64,
+        libc::SYS_tgkill,
         vec![SeccompRule::new(vec![SeccompCondition::new(
             0,
             SeccompCmpArgLen::Dword,
@@ -236,8 +234,7 @@ extern "C" fn on_sigsys(_sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut
     }
     REFUSED.fetch_add(1, Ordering::Relaxed);
     let (word, bit) = ((nr as usize / 64).min(7), nr as usize % 64);
-    let first = nr >= 0
-        && nr < 512
+    let first = (0..512).contains(&nr)
         && SEEN[word].fetch_or(1 << bit, Ordering::Relaxed) & (1 << bit) == 0;
     if !first {
         return;

@@ -469,13 +469,16 @@ impl Monitor {
                 .into());
             }
             for (k, &nf) in watched.iter().enumerate() {
-                if fds[2 + k].revents != 0 && (self.watch[nf].is_some() || self.conns[nf].is_some()) {
+                if fds[2 + k].revents != 0 && (self.watch[nf].is_some() || self.conns[nf].is_some())
+                {
                     log(self.nf_gone(nf));
                 }
             }
             let conn_base = 2 + watched.len();
             for (k, &nf) in conns.iter().enumerate() {
-                if fds[conn_base + k].revents != 0 && (self.watch[nf].is_some() || self.conns[nf].is_some()) {
+                if fds[conn_base + k].revents != 0
+                    && (self.watch[nf].is_some() || self.conns[nf].is_some())
+                {
                     log(self.nf_gone(nf));
                 }
             }
@@ -539,7 +542,12 @@ impl Monitor {
             serde_json::from_slice::<Request>(&b).map_err(|e| FlashError::Protocol(e.to_string()))
         }) {
             Ok(r) => r,
-            Err(e) => return (Some(format!("bad request from pid {}: {e}", cred.pid)), None),
+            Err(e) => {
+                return (
+                    Some(format!("bad request from pid {}: {e}", cred.pid)),
+                    None,
+                )
+            }
         };
         let mut keep = None;
         // `_keep` holds fds opened for this reply (read-only UMEM views)
@@ -575,10 +583,7 @@ impl Monitor {
                 self.watch[nf] = None;
                 self.fabric.mode(nf).store(4, Ordering::Relaxed);
             }
-            return (
-                Some(format!("reply to pid {} failed: {e}", cred.pid)),
-                None,
-            );
+            return (Some(format!("reply to pid {} failed: {e}", cred.pid)), None);
         }
         (line, keep)
     }
