@@ -19,12 +19,28 @@
 //! through a plain veth pair (no chain) and printed, so every chain number
 //! can be read against it.
 //!
-//! Every configuration's NF hosts are pinned the way `nfc run` pins them
-//! (one CPU per NF when there are enough, else contiguous runs of the
-//! chain per CPU) and use the runtime's default smart polling: on a shared
-//! CPU they wait for batches under SCHED_BATCH and the interface-reading
-//! NF moderates its receive wakeups (docs/targets/flash.md). The generator
-//! is not pinned.
+//! NF hosts are placed on CPUs exactly as `nfc run` places them
+//! (`Placement::cpus_for`, the function `nfc run` calls): the zero-copy and
+//! single-copy chains run under each placement — `default` (what `nfc run`
+//! does unless told otherwise: a CPU per NF host when there are enough,
+//! else none), `no-pin` (`--pin never`) and `per-nf` (`--pin always`: a CPU
+//! per NF, contiguous runs of the chain per CPU when NFs outnumber CPUs) —
+//! and the baselines under the default. All use the runtime's default
+//! smart polling: on a shared CPU they wait for batches under SCHED_BATCH
+//! and the interface-reading NF moderates its receive wakeups
+//! (docs/targets/flash.md). The generator is not pinned.
+//!
+//! Each run measures two ways. Closed loop (below) keeps at most a window
+//! in flight, so it measures what the chain can do without overload. Open
+//! loop sends at the generator's full rate whatever the chain takes, as an
+//! independent traffic source does, and counts the frames the kernel
+//! dropped at the chain's ingress socket (nf0's RX socket: RX ring full or
+//! fill ring empty), from the monitor's socket statistics. The generator's
+//! own ceiling is measured both ways on a plain veth pair; a median within
+//! 10% of it is marked `*`: there the generator, not the chain, limits the
+//! figure. The default placement is compared with the two others per link
+//! mode and chain length, with the run-to-run noise measured here (half the
+//! range of each configuration's repeats, summed for the two compared).
 //!
 //! Throughput is closed-loop with a large window: at most `WINDOW` (1024)
 //! frames in flight, sent in batches of `BATCH` (64) whenever the window
@@ -46,13 +62,14 @@
 //!
 //! Backpressure: a 3-NF chain ending in a deliberately slow NF
 //! (`benches/data/slow_fwd.c`, 40 us/packet) is offered 3x what it takes,
-//! open loop. The slow NF is pinned alone on the last CPU and the rest
-//! (generator, monitor, upstream NFs) on the others, so both policies are
-//! limited by the same NF and deliver (near) equal throughput; total CPU of
-//! the monitor and NF hosts is compared between smart polling (FLASH §4.4:
-//! sleep when idle, throttle on a full downstream ring) and busy polling
-//! everywhere, with both throughputs shown. Idle: CPU of a 4-NF chain with
-//! no traffic, both ways.
+//! open loop; total CPU of the monitor and NF hosts is compared between
+//! smart polling (FLASH §4.4: sleep when idle, throttle on a full
+//! downstream ring) and busy polling everywhere, with both throughputs
+//! shown, in two setups: `default` (`nfc run`'s placement, nothing pinned
+//! by hand) and `pinned` (the slow NF alone on the last CPU, the rest —
+//! generator, monitor, upstream NFs — on the others, so both policies are
+//! limited by the same NF). Idle: CPU of a 4-NF chain with no traffic,
+//! both ways, default placement.
 //!
 //! Output: a human table on stderr (after per-run progress lines) and ONE
 //! JSON document as the last stdout line (`cargo xtask bench flash` reads
@@ -65,9 +82,9 @@
 //! (queued entries that wake a sleeping NF, default 32),
 //! `--busy-when-shared` (NF hosts sharing a CPU busy-poll anyway, the
 //! runtime's earlier default), `--no-batch-sched` (NF hosts sharing a CPU
-//! stay SCHED_OTHER: woken NFs preempt), `--no-pin` (NF hosts left to the
-//! scheduler instead of pinned over the CPUs in contiguous chain runs, as
-//! `nfc run` pins them), `--lengths 1,8` and `--modes
+//! stay SCHED_OTHER: woken NFs preempt), `--placements default,no-pin,per-nf`
+//! (a subset; `--no-pin` = `--placements no-pin`), `--closed-loop-only`,
+//! `--lengths 1,8` and `--modes
 //! zero-copy,threads` (a subset), `--rx-coalesce-us N` (receive
 //! moderation of the first NF, 0 = off), `--throughput-only` (skip backpressure
 //! and idle), `--pin-generator`

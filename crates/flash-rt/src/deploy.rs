@@ -498,14 +498,12 @@ impl Deployment {
 /// itself (`nfc run`'s `--pin` and the flash bench's configurations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
-    /// The default, chosen by measurement (docs/targets/flash.md): one CPU
-    /// per NF host, in chain order, when every host can have a CPU of its
-    /// own (FLASH's placement); with more hosts than CPUs, no pinning, so
-    /// the kernel's scheduler moves hosts to whichever CPU is idle. On
-    /// this 2-CPU machine, pinning contiguous runs of a 4-NF chain per CPU
-    /// halved throughput under an external traffic source (the CPU the
-    /// first NFs shared with the kernel's receive path saturated while the
-    /// other idled).
+    /// The default, chosen by measurement (docs/targets/flash.md,
+    /// `benches/flash_chain.rs`): one CPU per NF host, in chain order, when
+    /// every host can have a CPU of its own (FLASH's placement); with more
+    /// hosts than CPUs, no pinning, so the kernel's scheduler moves hosts to
+    /// whichever CPU is idle instead of tying the NFs that share the
+    /// ingress CPU with the kernel's receive path to it.
     Auto,
     /// Always pin: a CPU per NF when there are enough, else contiguous runs
     /// of the chain per CPU ([`Deployment::assign_cpus`]).
