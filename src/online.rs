@@ -147,8 +147,8 @@ pub fn run_deployment(
             .join(", ")
     ));
     // FLASH runs each NF on a core of its own: so does the default where
-    // the CPUs allow; with more hosts than CPUs the scheduler places them
-    // (see docs/targets/flash.md for the measurements behind this).
+    // the CPUs allow (a CPU left over for the rest); otherwise the
+    // scheduler places them (docs/targets/flash.md: the measurements).
     let deployment_pins = dep.nfs.iter().any(|n| !n.cpus.is_empty());
     let cpus = flash_rt::host::allowed_cpus();
     let pinning: Option<Vec<u32>> = if deployment_pins {

@@ -798,10 +798,11 @@ mod live {
         assert!(status.success(), "{status}\n{log}\n{stdout}");
         same_frames(got, want);
         // No `cpus` in the emitted deployment: nfc run pins the hosts a CPU
-        // each, in chain order (fw, counter, fwd), where it may use enough
-        // CPUs, and otherwise leaves them to the scheduler.
+        // each, in chain order (fw, counter, fwd), where it may use more
+        // CPUs than there are hosts, and otherwise leaves them to the
+        // scheduler.
         let cpus = flash_rt::host::allowed_cpus();
-        let placed = if cpus.len() >= 3 {
+        let placed = if cpus.len() > 3 {
             format!(
                 "pinning NF hosts: fw@cpu{}, counter@cpu{}, fwd@cpu{}",
                 cpus[0], cpus[1], cpus[2]

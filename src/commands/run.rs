@@ -48,7 +48,8 @@ pub struct Args {
     pub attach_timeout: f64,
     /// On line: how NF hosts are placed on the CPUs nfc may use when the
     /// deployment pins none itself (its own `cpus` always apply): `auto`
-    /// pins one CPU per NF host when there are enough CPUs and otherwise
+    /// pins one CPU per NF host when there are more CPUs than hosts (one
+    /// left for the kernel's receive path and the traffic) and otherwise
     /// leaves them to the scheduler; `always` also pins contiguous runs of
     /// the chain per CPU when NFs outnumber CPUs; `never` leaves every host
     /// to the scheduler. A host that dies is reaped; restart its NF with
@@ -63,7 +64,7 @@ pub struct Args {
 /// `--pin`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum PinArg {
-    /// One CPU per NF host where the CPUs allow, else the scheduler.
+    /// One CPU per NF host when CPUs outnumber hosts, else the scheduler.
     Auto,
     /// Always pin (contiguous chain runs per CPU when NFs outnumber CPUs).
     Always,

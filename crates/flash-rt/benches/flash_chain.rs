@@ -22,7 +22,7 @@
 //! NF hosts are placed on CPUs exactly as `nfc run` places them
 //! (`Placement::cpus_for`, the function `nfc run` calls): the zero-copy and
 //! single-copy chains run under each placement — `default` (what `nfc run`
-//! does unless told otherwise: a CPU per NF host when there are enough,
+//! does unless told otherwise: a CPU per NF host when CPUs outnumber hosts,
 //! else none), `no-pin` (`--pin never`) and `per-nf` (`--pin always`: a CPU
 //! per NF, contiguous runs of the chain per CPU when NFs outnumber CPUs) —
 //! and the baselines under the default. All use the runtime's default
@@ -1442,7 +1442,7 @@ fn main() {
         ceil_closed / 1e3,
         ceil_open / 1e3
     );
-    eprintln!("placements: default = nfc run's (a CPU per NF host when there are enough, else none), no-pin = --pin never, per-nf = --pin always (a CPU per NF, contiguous runs when NFs outnumber CPUs)");
+    eprintln!("placements: default = nfc run's (a CPU per NF host when CPUs outnumber hosts, else none), no-pin = --pin never, per-nf = --pin always (a CPU per NF, contiguous runs when NFs outnumber CPUs)");
     eprintln!("mode        pin     NFs  closed Mpps [min-max]    open Mpps [min-max]   ingress-drop  loaded-us p50/p99   rtt-us p50/p99  CPUus/f  gen/mon/nfs %   lost");
     for row in &table {
         eprintln!("{row}");

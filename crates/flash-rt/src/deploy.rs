@@ -499,11 +499,12 @@ impl Deployment {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
     /// The default, chosen by measurement (docs/targets/flash.md,
-    /// `benches/flash_chain.rs`): one CPU per NF host, in chain order, when
-    /// every host can have a CPU of its own (FLASH's placement); with more
-    /// hosts than CPUs, no pinning, so the kernel's scheduler moves hosts to
-    /// whichever CPU is idle instead of tying the NFs that share the
-    /// ingress CPU with the kernel's receive path to it.
+    /// `benches/flash_chain.rs`): one CPU per NF host, in chain order
+    /// (FLASH's placement), when every host can have a CPU of its own and
+    /// at least one CPU is left for what is not an NF host (the kernel's
+    /// receive path, the traffic source, the monitor); otherwise no
+    /// pinning, so the kernel's scheduler moves hosts to whichever CPU is
+    /// idle instead of tying an NF to a CPU that something else keeps busy.
     Auto,
     /// Always pin: a CPU per NF when there are enough, else contiguous runs
     /// of the chain per CPU ([`Deployment::assign_cpus`]).
@@ -519,7 +520,7 @@ impl Placement {
         let pin = match self {
             Placement::Never => false,
             Placement::Always => true,
-            Placement::Auto => dep.nfs.len() <= cpus.len(),
+            Placement::Auto => dep.nfs.len() < cpus.len(),
         };
         if !pin || cpus.is_empty() || dep.nfs.is_empty() {
             return None;
