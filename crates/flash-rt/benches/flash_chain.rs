@@ -118,6 +118,9 @@ const NOBODY: u32 = 65534;
 /// Packets per NF host batch (`monitor.batch_size`; `--nf-batch N`).
 static NF_BATCH: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(64);
 
+/// One backpressure run: delivered kpps, chain CPU %, CPU % per process.
+type BpRun = (f64, f64, Vec<f64>);
+
 /// Short name of a placement in the tables: what `nfc run` does by default,
 /// `--pin never`, `--pin always`.
 fn placement_name(p: Placement) -> &'static str {
@@ -411,7 +414,14 @@ impl Running {
         let dep = dir.path().join("deploy.json");
         std::fs::write(
             &dep,
-            deployment(mode, placement, objects, polling, &dir.path().join("mon.sock")).to_json(),
+            deployment(
+                mode,
+                placement,
+                objects,
+                polling,
+                &dir.path().join("mon.sock"),
+            )
+            .to_json(),
         )
         .unwrap();
         let mut cmd = Command::new("ip");
@@ -1174,7 +1184,11 @@ fn main() {
     let at = |m: Mode, k: usize| median(&cell(&kpps, m, Placement::Auto, k));
     let at_open = |m: Mode, k: usize| median(&cell(&open, m, Placement::Auto, k));
     let ratio_rows = [
-        ("zc8/zc1", at(Mode::ZeroCopy, 8) / at(Mode::ZeroCopy, 1), Some(0.8)),
+        (
+            "zc8/zc1",
+            at(Mode::ZeroCopy, 8) / at(Mode::ZeroCopy, 1),
+            Some(0.8),
+        ),
         (
             "zc8/zc1 open loop",
             at_open(Mode::ZeroCopy, 8) / at_open(Mode::ZeroCopy, 1),
@@ -1298,8 +1312,7 @@ fn main() {
         ),
     ];
     // (setup, policy) -> runs of (delivered kpps, chain CPU %, per process %).
-    let mut bp_runs: Vec<Vec<Vec<(f64, f64, Vec<f64>)>>> =
-        vec![vec![vec![]; policies.len()]; setups.len()];
+    let mut bp_runs: Vec<Vec<Vec<BpRun>>> = vec![vec![vec![]; policies.len()]; setups.len()];
     for _ in 0..repeats {
         for (si, &(setup, by_hand)) in setups.iter().enumerate() {
             for (pi, &(name, polling)) in policies.iter().enumerate() {
@@ -1447,7 +1460,9 @@ fn main() {
     for row in &table {
         eprintln!("{row}");
     }
-    eprintln!("default vs the others (medians, Mpps; noise = half the range of each's repeats, summed):");
+    eprintln!(
+        "default vs the others (medians, Mpps; noise = half the range of each's repeats, summed):"
+    );
     for row in &versus_rows {
         eprintln!("  {row}");
     }

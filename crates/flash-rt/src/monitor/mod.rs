@@ -309,9 +309,10 @@ impl Monitor {
         self.on_exit = Some(hook);
     }
 
-    /// Whether the host attached as NF `nf` is still running: neither its
-    /// pidfd (readable once it exited, zombie or not) nor its attach
-    /// connection (hung up when the process is gone) says otherwise.
+    /// Whether the host attached as NF `nf` is still running. Its pidfd
+    /// decides where there is one (readable once the process exited,
+    /// zombie or not); otherwise its attach connection (hung up once the
+    /// process is gone).
     fn host_alive(&self, nf: usize) -> bool {
         let dead = |fd: &OwnedFd, events: libc::c_short| {
             let mut p = libc::pollfd {
@@ -322,14 +323,11 @@ impl Monitor {
             // SAFETY: one valid pollfd, no wait.
             unsafe { libc::poll(&mut p, 1, 0) > 0 && p.revents != 0 }
         };
-        let pid_dead = self.watch[nf]
-            .as_ref()
-            .is_some_and(|w| dead(w, libc::POLLIN));
-        let conn_dead = self.conns[nf]
-            .as_ref()
-            .is_some_and(|c| dead(c, libc::POLLRDHUP));
-        let known = self.watch[nf].is_some() || self.conns[nf].is_some();
-        known && !pid_dead && !conn_dead
+        match (&self.watch[nf], &self.conns[nf]) {
+            (Some(pidfd), _) => !dead(pidfd, libc::POLLIN),
+            (None, Some(conn)) => !dead(conn, libc::POLLRDHUP),
+            (None, None) => false,
+        }
     }
 
     /// Watch the host process `pid` the caller started for NF `nf`: if it
@@ -474,11 +472,17 @@ impl Monitor {
                     log(self.nf_gone(nf));
                 }
             }
+            // A hung-up attach connection: the host is exiting (its fds
+            // close before it becomes a zombie). Where its pidfd is watched,
+            // that decides (a moment later); otherwise the hang-up does.
             let conn_base = 2 + watched.len();
             for (k, &nf) in conns.iter().enumerate() {
-                if fds[conn_base + k].revents != 0
-                    && (self.watch[nf].is_some() || self.conns[nf].is_some())
-                {
+                if fds[conn_base + k].revents == 0 || self.conns[nf].is_none() {
+                    continue;
+                }
+                if self.watch[nf].is_some() {
+                    self.conns[nf] = None;
+                } else {
                     log(self.nf_gone(nf));
                 }
             }
