@@ -284,6 +284,35 @@ fn flash_restart_a_killed_nf_host_as_documented() {
     // Restart it as the docs say, as its user.
     let mut restarted = restart_host(&file, "nf1");
     run.wait_for("attached NF `nf1`");
+    // A second host for the running NF is refused: the NF named once, the
+    // cause as the hint.
+    let second = Command::new(NFC)
+        .arg("nf-host")
+        .arg(&file)
+        .arg("nf1")
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(1), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines.first().copied(),
+        Some(
+            format!(
+                "error[E0607]: NF `nf1`: monitor refused the request: already attached by pid {}, which is still running; stop it first",
+                restarted.child.id()
+            )
+            .as_str()
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("= hint: one host per NF: stop the running host first"),
+        "{err}"
+    );
+    assert_eq!(err.matches("`nf1`").count(), 1, "{err}");
     let mut got = recv(&rx, 50);
     got.sort_unstable();
     assert_eq!(got, (1000..1050).collect::<Vec<_>>(), "outage frames");

@@ -107,8 +107,8 @@ fn diagnose(dep: &Path, nf: &str, e: FlashError) -> nfc_core::Diagnostic {
         }
     };
     let message = match &e {
-        // The loader's message names the NF already.
-        FlashError::Nf { .. } => e.to_string(),
+        // These name the NF already.
+        FlashError::Nf { .. } | FlashError::UnknownNf(_) => e.to_string(),
         _ => format!("NF `{nf}`: {e}"),
     };
     nfc_core::Diagnostic::error("E0607", message).with_hint(hint)

@@ -592,7 +592,8 @@ impl Monitor {
         (line, keep)
     }
 
-    /// Check the peer and collect the fds for NF `id`.
+    /// Check the peer and collect the fds for NF `id`. A refusal's reason
+    /// does not name the NF: the requester and the log line do.
     fn grant(
         &mut self,
         id: &str,
@@ -601,18 +602,18 @@ impl Monitor {
         let nf = self
             .dep
             .nf_index(id)
-            .ok_or_else(|| format!("no NF `{id}` in deployment `{}`", self.dep.name))?;
+            .ok_or_else(|| format!("no such NF in deployment `{}`", self.dep.name))?;
         let spec = &self.dep.nfs[nf];
         match spec.uid {
             Some(uid) if cred.uid != uid => {
                 return Err(format!(
-                    "NF `{id}` must run as uid {uid}, peer runs as uid {}",
+                    "must run as uid {uid}, peer runs as uid {}",
                     cred.uid
                 ))
             }
             None if cred.uid != 0 && cred.uid != self.monitor_uid => {
                 return Err(format!(
-                    "NF `{id}` has no uid in the deployment; only root may attach it (peer uid {})",
+                    "no uid in the deployment: only root may attach it (peer uid {})",
                     cred.uid
                 ))
             }
@@ -621,7 +622,7 @@ impl Monitor {
         if let Some(gid) = spec.gid {
             if cred.gid != gid {
                 return Err(format!(
-                    "NF `{id}` must run as gid {gid}, peer runs as gid {}",
+                    "must run as gid {gid}, peer runs as gid {}",
                     cred.gid
                 ));
             }
@@ -633,7 +634,7 @@ impl Monitor {
             let prev = self.fabric.pid(nf).load(Ordering::Acquire);
             if self.host_alive(nf) {
                 return Err(format!(
-                    "NF `{id}` is already attached by pid {prev}, which is still running; stop it first"
+                    "already attached by pid {prev}, which is still running; stop it first"
                 ));
             }
             // Its end is known but not yet handled by the loop: recover
