@@ -13,18 +13,26 @@
 //! the attach deadline stops the run with E0606 after everything is torn
 //! down. Nothing here prints; progress goes through the `log` callback (the
 //! hosts' own stdout and stderr are passed through to this process's stderr).
+//!
+//! A host that dies while the chain runs is reaped at once (the monitor
+//! reports it through [`Monitor::on_host_exit`]), so the operator can
+//! restart that NF with `nfc nf-host <deployment.json> <nf>` as its user;
+//! the restarted host is not our child, and it exits by itself when this
+//! process (the monitor) goes away.
 
 use crate::Failure;
-use flash_rt::deploy::Deployment;
+use flash_rt::deploy::{Deployment, Placement};
 use flash_rt::monitor::{Monitor, MonitorError, MonitorOptions, DEFAULT_ATTACH_TIMEOUT};
 use nfc_core::Diagnostic;
 use serde::Serialize;
+use std::cell::RefCell;
 use std::io::{Read, Write};
 use std::os::fd::{AsFd, BorrowedFd};
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -42,9 +50,9 @@ pub struct OnlineOptions {
     /// Every NF must attach to the monitor within this long of the monitor
     /// starting to serve (None: wait forever).
     pub attach_timeout: Option<Duration>,
-    /// Pin NF hosts over the CPUs this process may use
-    /// (`Deployment::assign_cpus`) when the deployment pins none itself.
-    pub pin: bool,
+    /// How NF hosts are placed on the CPUs this process may use when the
+    /// deployment pins none itself (default: [`Placement::Auto`]).
+    pub placement: Placement,
 }
 
 impl OnlineOptions {
@@ -54,7 +62,7 @@ impl OnlineOptions {
             zerocopy: false,
             stop_grace: Duration::from_secs(3),
             attach_timeout: Some(DEFAULT_ATTACH_TIMEOUT),
-            pin: true,
+            placement: Placement::Auto,
         }
     }
 }
@@ -138,15 +146,16 @@ pub fn run_deployment(
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    // FLASH runs each NF on a core of its own; with fewer CPUs than NFs,
-    // contiguous runs of the chain share one (see docs/targets/flash.md).
-    let pinning: Option<Vec<u32>> = (opts.pin && dep.nfs.iter().all(|n| n.cpus.is_empty()))
-        .then(|| {
-            let cpus = flash_rt::host::allowed_cpus();
-            let mut pinned = dep.clone();
-            pinned.assign_cpus(&cpus, None)
-        })
-        .filter(|p| p.len() == dep.nfs.len());
+    // FLASH runs each NF on a core of its own: so does the default where
+    // the CPUs allow (a CPU left over for the rest); otherwise the
+    // scheduler places them (docs/targets/flash.md: the measurements).
+    let deployment_pins = dep.nfs.iter().any(|n| !n.cpus.is_empty());
+    let cpus = flash_rt::host::allowed_cpus();
+    let pinning: Option<Vec<u32>> = if deployment_pins {
+        None
+    } else {
+        opts.placement.cpus_for(&dep, &cpus)
+    };
     if let Some(p) = &pinning {
         log(format!(
             "pinning NF hosts: {}",
@@ -157,18 +166,31 @@ pub fn run_deployment(
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
+    } else if deployment_pins {
+        log("NF hosts pinned as the deployment says (`cpus`)".into());
+    } else if opts.placement == Placement::Auto {
+        log(format!(
+            "not pinning NF hosts: {} hosts on {} CPUs, the scheduler places them",
+            dep.nfs.len(),
+            cpus.len()
+        ));
     }
-    let mut hosts: Vec<(String, Child)> = vec![];
+    let hosts: Rc<RefCell<Vec<Host>>> = Rc::new(RefCell::new(vec![]));
     let mut tails: Vec<(String, StderrTail)> = vec![];
     for nf in &dep.nfs {
         match spawn_host(opts, &file, &nf.id, nf.uid, nf.gid, pinning.as_deref()) {
             Ok((child, tail)) => {
                 log(format!("started NF `{}` (pid {})", nf.id, child.id()));
                 let watched = monitor.watch_host(&nf.id, child.id());
-                hosts.push((nf.id.clone(), child));
+                hosts.borrow_mut().push(Host {
+                    id: nf.id.clone(),
+                    pid: child.id(),
+                    child: Some(child),
+                    ended: None,
+                });
                 tails.push((nf.id.clone(), tail));
                 if let Err(e) = watched {
-                    stop_hosts(&mut hosts, opts.stop_grace);
+                    stop_hosts(&mut hosts.borrow_mut(), opts.stop_grace);
                     return Err(Failure::Internal {
                         stage: "flash monitor",
                         message: e.to_string(),
@@ -176,7 +198,7 @@ pub fn run_deployment(
                 }
             }
             Err(e) => {
-                stop_hosts(&mut hosts, opts.stop_grace);
+                stop_hosts(&mut hosts.borrow_mut(), opts.stop_grace);
                 return Err(Failure::io(
                     format!(
                         "starting the host of NF `{}` ({})",
@@ -188,8 +210,38 @@ pub fn run_deployment(
             }
         }
     }
+    // A host that dies while the chain runs is reaped the moment the
+    // monitor sees it gone, so its NF can be restarted (`nfc nf-host`) and
+    // no zombie waits for the end of the run.
+    {
+        let hosts = hosts.clone();
+        monitor.on_host_exit(Box::new(move |_nf, pid| {
+            let mut hosts = hosts.borrow_mut();
+            let h = hosts
+                .iter_mut()
+                .find(|h| h.pid == pid && h.child.is_some())?;
+            let child = h.child.as_mut()?;
+            // The monitor saw its pidfd readable or its connection hang
+            // up: it has exited or is in exit; wait briefly for the status.
+            let deadline = Instant::now() + Duration::from_secs(1);
+            loop {
+                match child.try_wait() {
+                    Ok(Some(status)) => {
+                        let how = describe_status(Some(status));
+                        h.ended = Some(how.clone());
+                        h.child = None;
+                        return Some(format!("ended ({how}; reaped)"));
+                    }
+                    Ok(None) if Instant::now() < deadline => {
+                        std::thread::sleep(Duration::from_millis(5))
+                    }
+                    _ => return None,
+                }
+            }
+        }));
+    }
     let served = monitor.run(stop, log);
-    let outcomes = stop_hosts(&mut hosts, opts.stop_grace);
+    let outcomes = stop_hosts(&mut hosts.borrow_mut(), opts.stop_grace);
     let stats = monitor.stats();
     drop(monitor);
     log("monitor stopped, XDP detached".into());
@@ -228,11 +280,37 @@ fn attach_failure(e: MonitorError, dep: &Deployment, tails: &[(String, Vec<Strin
     };
     match e {
         MonitorError::HostExited { ref nf, .. } => {
-            let d = Diagnostic::error("E0606", e.to_string()).with_hint(format!(
-                "the host runs as {}: it must be able to reach the monitor socket {} (search permission on every directory above it) and load its NF; its stderr says what failed",
-                user_of(nf),
-                dep.monitor.socket.display()
-            ));
+            // The hint says what the host's own error says went wrong.
+            let tail = tails
+                .iter()
+                .find(|(id, _)| id == nf)
+                .map(|(_, l)| l.join("\n"))
+                .unwrap_or_default();
+            let hint = if tail.contains("cannot reach the monitor") {
+                format!(
+                    "the host runs as {} and cannot reach the monitor socket {}: every directory above it needs search (x) permission for that user",
+                    user_of(nf),
+                    dep.monitor.socket.display()
+                )
+            } else if tail.contains("nf_init failed")
+                || tail.contains("cannot load")
+                || tail.contains("shared object")
+                || tail.contains("ABI version")
+            {
+                format!("NF `{nf}`'s object failed to load or initialise: fix the NF or its configuration and rebuild the deployment")
+            } else if tail.contains("must run as") {
+                format!(
+                    "the monitor refused the host's user: the deployment runs NF `{nf}` as {}",
+                    user_of(nf)
+                )
+            } else {
+                format!(
+                    "the host runs as {}: it must be able to reach the monitor socket {} and load its NF; its stderr says what failed",
+                    user_of(nf),
+                    dep.monitor.socket.display()
+                )
+            };
+            let d = Diagnostic::error("E0606", e.to_string()).with_hint(hint);
             Failure::diag(with_tail(d, nf))
         }
         MonitorError::NeverAttached { ref nfs, .. } => {
@@ -355,38 +433,65 @@ fn spawn_host(
     }
 }
 
-/// SIGTERM every host, wait up to `grace`, then SIGKILL the rest; returns
-/// how each ended.
-fn stop_hosts(hosts: &mut [(String, Child)], grace: Duration) -> Vec<(String, String)> {
-    for (_, child) in hosts.iter() {
-        // SAFETY: signalling our own child.
-        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+/// An NF host this process started.
+struct Host {
+    id: String,
+    pid: u32,
+    /// None once reaped.
+    child: Option<Child>,
+    /// How it ended, once reaped while the chain ran.
+    ended: Option<String>,
+}
+
+/// `exit N` / `signal N`.
+fn describe_status(status: Option<std::process::ExitStatus>) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match status {
+        Some(s) => match (s.code(), s.signal()) {
+            (Some(c), _) => format!("exit {c}"),
+            (None, Some(sig)) => format!("signal {sig}"),
+            _ => "unknown".into(),
+        },
+        None => "unknown".into(),
+    }
+}
+
+/// SIGTERM every host still running, wait up to `grace`, then SIGKILL
+/// the rest; returns how each ended (hosts reaped earlier, while the chain
+/// ran, as they ended then).
+fn stop_hosts(hosts: &mut [Host], grace: Duration) -> Vec<(String, String)> {
+    for h in hosts.iter() {
+        if h.child.is_some() {
+            // SAFETY: signalling our own, not yet reaped, child.
+            unsafe { libc::kill(h.pid as i32, libc::SIGTERM) };
+        }
     }
     let deadline = Instant::now() + grace;
     let mut out = vec![];
-    for (id, child) in hosts.iter_mut() {
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(s)) => break Some(s),
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(20))
-                }
-                _ => {
-                    let _ = child.kill();
-                    break child.wait().ok();
-                }
+    for h in hosts.iter_mut() {
+        let how = match h.child.as_mut() {
+            None => format!(
+                "{} while the chain ran",
+                h.ended.clone().unwrap_or_else(|| "ended".into())
+            ),
+            Some(child) => {
+                let status = loop {
+                    match child.try_wait() {
+                        Ok(Some(s)) => break Some(s),
+                        Ok(None) if Instant::now() < deadline => {
+                            std::thread::sleep(Duration::from_millis(20))
+                        }
+                        _ => {
+                            let _ = child.kill();
+                            break child.wait().ok();
+                        }
+                    }
+                };
+                h.child = None;
+                describe_status(status)
             }
         };
-        use std::os::unix::process::ExitStatusExt;
-        let how = match status {
-            Some(s) => match (s.code(), s.signal()) {
-                (Some(c), _) => format!("exit {c}"),
-                (None, Some(sig)) => format!("signal {sig}"),
-                _ => "unknown".into(),
-            },
-            None => "unknown".into(),
-        };
-        out.push((id.clone(), how));
+        out.push((h.id.clone(), how));
     }
     out
 }

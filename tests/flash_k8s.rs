@@ -797,15 +797,20 @@ mod live {
         std::io::Read::read_to_string(&mut nfc.stdout.take().unwrap(), &mut stdout).unwrap();
         assert!(status.success(), "{status}\n{log}\n{stdout}");
         same_frames(got, want);
-        // No `cpus` in the emitted deployment: nfc run pins the hosts over
-        // its CPUs, in chain order (fw, counter, fwd).
+        // No `cpus` in the emitted deployment: nfc run pins the hosts a CPU
+        // each, in chain order (fw, counter, fwd), where it may use more
+        // CPUs than there are hosts, and otherwise leaves them to the
+        // scheduler.
         let cpus = flash_rt::host::allowed_cpus();
-        let slots = flash_rt::deploy::contiguous_runs(&[1.0; 3], cpus.len());
-        let pinned = format!(
-            "pinning NF hosts: fw@cpu{}, counter@cpu{}, fwd@cpu{}",
-            cpus[slots[0]], cpus[slots[1]], cpus[slots[2]]
-        );
-        assert!(log.contains(&pinned), "no `{pinned}` in\n{log}");
+        let placed = if cpus.len() > 3 {
+            format!(
+                "pinning NF hosts: fw@cpu{}, counter@cpu{}, fwd@cpu{}",
+                cpus[0], cpus[1], cpus[2]
+            )
+        } else {
+            format!("not pinning NF hosts: 3 hosts on {} CPUs", cpus.len())
+        };
+        assert!(log.contains(&placed), "no `{placed}` in\n{log}");
         assert!(stdout.contains("stopped"), "{stdout}");
         assert!(!dep.monitor.socket.exists(), "monitor socket left behind");
         let link = Command::new("ip")
@@ -879,10 +884,10 @@ mod live {
         let want = [
             "error[E0606]: the host of NF `counter` (pid _) exited with status 1 before attaching to the monitor".to_string(),
             "  = note: last stderr of NF `counter`'s host:".to_string(),
-            format!("    error[E0607]: NF `counter`: cannot reach the monitor at {sock}: Permission denied (os error 13) (is `flash-rt monitor` running?)"),
-            "      = hint: the host must run as the deployment's uid for this NF, reach the monitor's socket, and read the NF object".to_string(),
+            format!("    error[E0607]: NF `counter`: cannot reach the monitor at {sock}: Permission denied (os error 13)"),
+            format!("      = hint: uid 4242 may not reach {sock}: every directory above the socket needs search (x) permission for the NF's user"),
             "    1 error found".to_string(),
-            format!("  = hint: the host runs as uid 4242: it must be able to reach the monitor socket {sock} (search permission on every directory above it) and load its NF; its stderr says what failed"),
+            format!("  = hint: the host runs as uid 4242 and cannot reach the monitor socket {sock}: every directory above it needs search (x) permission for that user"),
             "1 error found".to_string(),
         ];
         assert_eq!(diag, want, "{stderr}");

@@ -46,10 +46,30 @@ pub struct Args {
     /// the run fails with E0606 (0 waits forever).
     #[arg(long, default_value_t = 10.0)]
     pub attach_timeout: f64,
-    /// On line: leave NF hosts to the kernel's scheduler instead of pinning
-    /// them over the CPUs nfc may use (a deployment's own `cpus` always apply).
-    #[arg(long)]
+    /// On line: how NF hosts are placed on the CPUs nfc may use when the
+    /// deployment pins none itself (its own `cpus` always apply): `auto`
+    /// pins one CPU per NF host when there are more CPUs than hosts (one
+    /// left for the kernel's receive path and the traffic) and otherwise
+    /// leaves them to the scheduler; `always` also pins contiguous runs of
+    /// the chain per CPU when NFs outnumber CPUs; `never` leaves every host
+    /// to the scheduler. A host that dies is reaped; restart its NF with
+    /// `nfc nf-host <deployment.json> <nf>` as the NF's user.
+    #[arg(long, value_enum, default_value_t = PinArg::Auto)]
+    pub pin: PinArg,
+    /// On line: the same as `--pin never`.
+    #[arg(long, conflicts_with = "pin")]
     pub no_pin: bool,
+}
+
+/// `--pin`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PinArg {
+    /// One CPU per NF host when CPUs outnumber hosts, else the scheduler.
+    Auto,
+    /// Always pin (contiguous chain runs per CPU when NFs outnumber CPUs).
+    Always,
+    /// Never pin.
+    Never,
 }
 
 /// Baseline layouts for `--sharing`.
@@ -330,7 +350,11 @@ fn run_online(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
     };
     let exe = std::env::current_exe()?;
     let opts = nfc::online::OnlineOptions {
-        pin: !args.no_pin,
+        placement: match (args.no_pin, args.pin) {
+            (true, _) | (_, PinArg::Never) => flash_rt::deploy::Placement::Never,
+            (_, PinArg::Always) => flash_rt::deploy::Placement::Always,
+            (_, PinArg::Auto) => flash_rt::deploy::Placement::Auto,
+        },
         attach_timeout: (args.attach_timeout > 0.0)
             .then(|| std::time::Duration::from_secs_f64(args.attach_timeout)),
         ..nfc::online::OnlineOptions::new(exe)

@@ -411,7 +411,7 @@ fn bench(rest: &[String]) -> Result<()> {
         },
         BenchStep {
             name: "flash",
-            what: "flash-rt on veth: throughput vs chain length, zero-copy vs single-copy vs baselines, backpressure, idle CPU",
+            what: "flash-rt on veth: throughput vs chain length (closed and open loop, ingress drops, generator ceiling), zero-copy vs single-copy vs baselines, nfc run's default CPU placement vs --pin never vs --pin always, backpressure and idle CPU under the default placement",
             args: strs(&["bench", "-p", "flash-rt", "--bench", "flash_chain"]),
             needs_root: true,
         },

@@ -494,6 +494,43 @@ impl Deployment {
     }
 }
 
+/// How a runner places NF hosts on CPUs when the deployment pins none
+/// itself (`nfc run`'s `--pin` and the flash bench's configurations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// The default, chosen by measurement (docs/targets/flash.md,
+    /// `benches/flash_chain.rs`): one CPU per NF host, in chain order
+    /// (FLASH's placement), when every host can have a CPU of its own and
+    /// at least one CPU is left for what is not an NF host (the kernel's
+    /// receive path, the traffic source, the monitor); otherwise no
+    /// pinning, so the kernel's scheduler moves hosts to whichever CPU is
+    /// idle instead of tying an NF to a CPU that something else keeps busy.
+    Auto,
+    /// Always pin: a CPU per NF when there are enough, else contiguous runs
+    /// of the chain per CPU ([`Deployment::assign_cpus`]).
+    Always,
+    /// Never pin.
+    Never,
+}
+
+impl Placement {
+    /// The CPU of every NF (deployment order) under this placement over
+    /// `cpus`, or None to leave the hosts to the scheduler.
+    pub fn cpus_for(self, dep: &Deployment, cpus: &[u32]) -> Option<Vec<u32>> {
+        let pin = match self {
+            Placement::Never => false,
+            Placement::Always => true,
+            Placement::Auto => dep.nfs.len() < cpus.len(),
+        };
+        if !pin || cpus.is_empty() || dep.nfs.is_empty() {
+            return None;
+        }
+        let mut d = dep.clone();
+        let p = d.assign_cpus(cpus, None);
+        (p.len() == dep.nfs.len()).then_some(p)
+    }
+}
+
 /// Split a sequence of positive weights into at most `parts` contiguous
 /// runs minimising the heaviest run (linear partition, exact DP: chains
 /// are short). Returns the run index of each element; with `parts >=

@@ -15,7 +15,7 @@ use std::process::Command;
 const NOBODY: u32 = 65534;
 
 struct Running {
-    _nfs: Vec<Proc>,
+    nfs: Vec<Proc>,
     monitor: Proc,
     dep: std::path::PathBuf,
     topo: Topo,
@@ -46,7 +46,7 @@ fn start_chain(k: usize, zero_copy: bool, nf_keys: &str) -> Running {
         .map(|i| spawn_nf_host(&dep, &format!("nf{i}")))
         .collect();
     Running {
-        _nfs: nfs,
+        nfs,
         monitor,
         dep,
         topo,
@@ -98,6 +98,12 @@ fn check_chain_with(k: usize, zero_copy: bool, n: u32, nf_keys: &str) -> serde_j
             rx >= u64::from(n) && tx >= u64::from(n),
             "nf{i} counters: {c:#}"
         );
+        // The hosts run under their seccomp sandbox: it refused nothing.
+        assert_eq!(
+            c["syscalls_refused"].as_u64(),
+            Some(0),
+            "nf{i}: sandbox refusals: {c:#}"
+        );
         if !zero_copy && i > 0 {
             assert!(
                 c["copies"].as_u64().unwrap() >= u64::from(n),
@@ -113,6 +119,14 @@ fn check_chain_with(k: usize, zero_copy: bool, n: u32, nf_keys: &str) -> serde_j
         }
     }
     let mut r = r;
+    // Every host stops cleanly on SIGTERM, its sandbox having refused
+    // nothing on the way out either.
+    for (i, h) in r.nfs.iter_mut().enumerate() {
+        let status = h.stop();
+        let err = stderr_of(h);
+        assert!(status.success(), "nf{i} exit {status:?}: {err}");
+        assert!(!err.contains("refused system call"), "nf{i}: {err}");
+    }
     let status = r.monitor.stop();
     assert!(
         status.success(),
@@ -267,4 +281,19 @@ fn netns_chain_4_sharing_one_cpu() {
         c0["rx_moderated_sleeps"].as_u64().unwrap() > 0,
         "nf0 never slept on its receive-moderation timer: {c0:#}"
     );
+}
+
+/// Two NFs with smart polling that goes busy at once and no pinning: the
+/// hosts spin (sched_yield on idle iterations), watch their CPU for
+/// contention and may back off under SCHED_BATCH — every system call of
+/// that path must pass the hosts' seccomp sandbox (`check_chain_with`
+/// asserts it refused none) and every frame arrive in order.
+#[test]
+fn netns_chain_2_busy_polling_under_the_sandbox() {
+    if root_or_skip("netns_chain_2_busy_polling_under_the_sandbox") {
+        let keys = "polling: {busy_threshold_pps: 1, window_us: 100, busy_timeout_us: 200000}";
+        let st = check_chain_with(2, true, 2000, keys);
+        let c = &st["nfs"][0]["counters"];
+        assert!(c["to_busy"].as_u64().unwrap() > 0, "nf0 never busy: {c:#}");
+    }
 }

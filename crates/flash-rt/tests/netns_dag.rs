@@ -308,6 +308,8 @@ fn check_against_executor(yaml: &str, traffic: TrafficSpec, zero_copy: bool) {
                 .unwrap_or_else(|| panic!("{}: no `{k}` in {c:#}", nf.id))
         };
         assert_eq!(st["nfs"][i]["id"], nf.id.as_str());
+        // The hosts run under their seccomp sandbox: it refused nothing.
+        assert_eq!(get("syscalls_refused"), 0, "{}: sandbox refusals", nf.id);
         assert_eq!(
             get("rx_iface") + get("rx_link"),
             nf.rx,

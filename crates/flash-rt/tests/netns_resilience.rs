@@ -437,3 +437,102 @@ fn recv_one(rx: &OwnedFd) -> Option<u32> {
     let rc = unsafe { libc::recv(rx.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len(), 0) };
     (rc >= 18).then(|| u32::from_be_bytes(buf[14..18].try_into().unwrap()))
 }
+
+/// The monitor stops (SIGTERM to `flash-rt monitor` run on its own) while
+/// its NF hosts run: every host notices the hang-up of its attach
+/// connection and exits 0 by itself, saying so, instead of holding its
+/// sockets and memory forever; the monitor detaches XDP and removes its
+/// socket.
+#[test]
+fn netns_resilience_hosts_exit_when_the_monitor_stops() {
+    if !root_or_skip("netns_resilience_hosts_exit_when_the_monitor_stops") {
+        return;
+    }
+    const K: usize = 3;
+    let dir = open_tempdir();
+    let so = build_l2fwd(dir.path());
+    let sock = dir.path().join("mon.sock");
+    let dep: PathBuf = dir.path().join("deploy.yaml");
+    // Hosts that go busy at once, so the spinning path notices too.
+    let yaml = chain_yaml_with(
+        K,
+        true,
+        &so,
+        &sock,
+        NOBODY,
+        "vi1",
+        "polling: {busy_threshold_pps: 1, window_us: 100, busy_timeout_us: 200000}",
+    );
+    std::fs::write(&dep, yaml).unwrap();
+    let Chain {
+        topo,
+        mut monitor,
+        mut nfs,
+        tx,
+        rx,
+    } = Chain::start(&dep, K);
+    send(&tx, 0..100);
+    assert_eq!(recv(&rx, 100, K - 1), (0..100).collect::<Vec<_>>());
+    let status = monitor.stop();
+    assert!(status.success(), "monitor exit {status:?}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    for (i, h) in nfs.iter_mut().enumerate() {
+        let st = loop {
+            if let Some(st) = h.child.try_wait().unwrap() {
+                break st;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "nf{i} still running after its monitor stopped"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let err = stderr_of(h);
+        assert!(st.success(), "nf{i}: {st:?} {err}");
+        assert!(err.contains("the monitor went away"), "nf{i}: {err}");
+        assert!(!err.contains("refused system call"), "nf{i}: {err}");
+    }
+    assert!(!topo.dut_link("vi1").contains("xdp"), "XDP left attached");
+    assert!(!sock.exists(), "socket file left behind");
+}
+
+/// A host killed but not reaped yet is a zombie, which `kill(pid, 0)` still
+/// finds: the monitor must judge it gone all the same (by its pidfd) and
+/// admit a restarted host while the zombie is still there.
+#[test]
+fn netns_resilience_restart_while_the_dead_host_is_a_zombie() {
+    if !root_or_skip("netns_resilience_restart_while_the_dead_host_is_a_zombie") {
+        return;
+    }
+    const K: usize = 2;
+    let dir = open_tempdir();
+    let so = build_l2fwd(dir.path());
+    let sock = dir.path().join("mon.sock");
+    let dep: PathBuf = dir.path().join("deploy.yaml");
+    std::fs::write(&dep, chain_yaml(K, true, &so, &sock, NOBODY, "vi1")).unwrap();
+    let Chain {
+        topo: _topo,
+        mut monitor,
+        mut nfs,
+        tx,
+        rx,
+    } = Chain::start(&dep, K);
+    send(&tx, 0..50);
+    assert_eq!(recv(&rx, 50, K - 1), (0..50).collect::<Vec<_>>());
+    let pid = nfs[1].child.id();
+    // SAFETY: signalling our own child; it is not waited for (a zombie).
+    assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGKILL) }, 0);
+    await_stats(&dep, "the monitor to see nf1 die", |s| {
+        s["nfs"][1]["attached"] == serde_json::json!(false)
+    });
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    assert!(status.contains("State:\tZ"), "not a zombie: {status}");
+    let restarted = spawn_nf_host(&dep, "nf1");
+    send(&tx, 100..150);
+    assert_eq!(recv(&rx, 50, K - 1), (100..150).collect::<Vec<_>>());
+    // Now reap it (the Proc guard would otherwise SIGTERM a dead pid).
+    let _ = nfs[1].child.wait();
+    nfs[1] = restarted;
+    drop(nfs);
+    assert!(monitor.stop().success());
+}

@@ -5,7 +5,9 @@
 //!   attached within `--attach-timeout-ms` (default 10000; 0 waits forever)
 //!   it cleans up and exits 1 naming every such NF.
 //! - `flash-rt nf <deployment> <nf-id>` (unprivileged): attach to the
-//!   monitor and run one NF until SIGINT/SIGTERM.
+//!   monitor and run one NF until SIGINT/SIGTERM, or until the monitor
+//!   goes away (exit 0 with a note: it released everything it held). The
+//!   data path runs under NO_NEW_PRIVS and a seccomp filter.
 //! - `flash-rt stats <deployment>`: print the monitor's counters as JSON.
 //! - `flash-rt check <deployment>`: validate a deployment.
 //!
@@ -87,6 +89,7 @@ fn run(cli: Cli) -> Result<(), (i32, String)> {
             attach_timeout_ms,
         } => {
             let d = Deployment::load(&deployment).map_err(|e| (1, e.to_string()))?;
+            let socket = d.monitor.socket.clone();
             let stop = stop_fd().map_err(|e| (2, e.to_string()))?;
             let mut m = Monitor::setup(
                 d,
@@ -116,6 +119,13 @@ fn run(cli: Cli) -> Result<(), (i32, String)> {
             eprintln!("flash-rt monitor: stopped, XDP detached");
             r.map_err(|e| match e {
                 MonitorError::Flash(e) => fail(e),
+                e @ MonitorError::NeverAttached { .. } => (
+                    1,
+                    format!(
+                        "{e}: is each one's host running (`flash-rt nf <deployment> <id>`), as that uid, and can it reach the monitor socket {}?",
+                        socket.display()
+                    ),
+                ),
                 e => (1, e.to_string()),
             })
         }
@@ -125,15 +135,39 @@ fn run(cli: Cli) -> Result<(), (i32, String)> {
             scratch,
         } => {
             let stop = stop_fd().map_err(|e| (2, e.to_string()))?;
-            flash_rt::host::run_c_nf(&deployment, &nf, &scratch, None, stop.as_fd(), &mut |h| {
-                println!(
-                    "flash-rt nf {} ready (pid {})",
-                    h.spec().id,
-                    std::process::id()
+            let ended = flash_rt::host::run_c_nf(
+                &deployment,
+                &nf,
+                &scratch,
+                None,
+                stop.as_fd(),
+                &mut |h| {
+                    println!(
+                        "flash-rt nf {} ready (pid {})",
+                        h.spec().id,
+                        std::process::id()
+                    );
+                    let _ = std::io::stdout().flush();
+                },
+            )
+            .map_err(|e| match e {
+                FlashError::Connect { .. } => (
+                    1,
+                    format!("NF `{nf}`: {e} (is `flash-rt monitor` running?)"),
+                ),
+                // The loader's message names the NF already.
+                FlashError::Nf { .. } => (1, e.to_string()),
+                e => {
+                    let (code, msg) = fail(e);
+                    (code, format!("NF `{nf}`: {msg}"))
+                }
+            })?;
+            if ended == flash_rt::host::Ended::MonitorGone {
+                eprintln!(
+                    "flash-rt nf {nf}: the monitor went away; sockets and memory released, exiting"
                 );
-                let _ = std::io::stdout().flush();
-            })
-            .map_err(fail)
+            }
+            Ok(())
         }
         Cmd::Stats { deployment } => {
             let d = Deployment::load(&deployment).map_err(|e| (1, e.to_string()))?;

@@ -30,6 +30,13 @@
 //! sleep on a partial batch only while another NF runs (which will flush),
 //! and then at most `coalesce_us`.
 //!
+//! The host keeps its attach connection to the monitor open while it runs
+//! and watches it next to its stop fd: when the monitor goes away (stopped
+//! or killed) the connection hangs up and [`NfHost::run`] ends with
+//! [`Ended::MonitorGone`], so the host exits and releases its sockets and
+//! memory instead of holding them forever. With [`RunOptions::sandbox`]
+//! the data path runs under a seccomp filter ([`sandbox`]).
+//!
 //! Crash safety: frames taken from the inbox or a completion ring are first
 //! mirrored in the fabric's hand, and every enqueue into a shared ring is
 //! logged, so when a host is SIGKILLed the monitor repairs the ring it was
@@ -39,11 +46,12 @@
 pub mod cnf;
 pub mod packet;
 pub mod poll;
+pub mod sandbox;
 
 use crate::deploy::{Deployment, LinkDest, LinkMode, LinkSource, Topology};
 use crate::links::fabric::{hand_entry, hand_split, Fabric, FabricLayout, LinkDesc, NfCounter};
 use crate::links::recover::{free_ring_id, inbox_ring_id, SKIP_FRAME, SKIP_LINK};
-use crate::monitor::protocol::{request, FdRole, Request, Response};
+use crate::monitor::protocol::{request_keep, FdRole, Request, Response};
 use crate::xdp::mem::{fd_len, Mapping};
 use crate::xdp::socket::XskRings;
 use crate::xdp::{FlashError, Result};
@@ -103,6 +111,20 @@ pub struct NfHost {
     pending_free: Vec<Vec<u64>>,
     pending_out: std::collections::VecDeque<Out>,
     owners: Vec<Vec<(u32, u32, usize)>>,
+    /// The attach connection, held open: it hangs up when the monitor goes.
+    monitor: OwnedFd,
+}
+
+/// Why [`NfHost::run`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The stop fd became readable (SIGINT/SIGTERM).
+    Stopped,
+    /// `RunOptions::max_packets` were handled.
+    MaxPackets,
+    /// The monitor closed the attach connection (it stopped or died): the
+    /// NF can no longer be served, so the host gives everything back.
+    MonitorGone,
 }
 
 impl std::fmt::Debug for NfHost {
@@ -118,6 +140,11 @@ impl std::fmt::Debug for NfHost {
 pub struct RunOptions {
     /// Stop after this many packets handed off (for benchmarks; 0 = never).
     pub max_packets: u64,
+    /// Enter the seccomp sandbox ([`sandbox::enter`]) once the data path
+    /// is set up, before the first packet. Applies to the calling thread
+    /// (and threads it starts later); NF host processes set it, in-process
+    /// hosts (tests, the threads baseline) need not.
+    pub sandbox: bool,
 }
 
 impl NfHost {
@@ -133,8 +160,8 @@ impl NfHost {
                 path: Default::default(),
                 problems,
             })?;
-        let (resp, mut fds) =
-            request(&dep.monitor.socket, &Request::Attach { nf: id.to_string() })?;
+        let (resp, mut fds, monitor) =
+            request_keep(&dep.monitor.socket, &Request::Attach { nf: id.to_string() })?;
         let grant = match resp {
             Response::Granted(g) => g,
             Response::Refused { reason } => return Err(FlashError::Refused(reason)),
@@ -303,6 +330,7 @@ impl NfHost {
             pending_free: vec![vec![]; n],
             pending_out: Default::default(),
             owners,
+            monitor,
         };
         let recovered = host.recover_predecessor();
         host.count(NfCounter::FramesRecovered, recovered as u64);
@@ -696,13 +724,42 @@ impl NfHost {
         done
     }
 
-    /// Run the NF until `stop` is readable (or `opts.max_packets` handed off).
+    /// Whether to end the run now: the stop fd is readable, or the monitor
+    /// hung up (one poll for both).
+    fn should_end(&self, stop: BorrowedFd<'_>) -> Option<Ended> {
+        let mut p = [
+            libc::pollfd {
+                fd: stop.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: self.monitor.as_raw_fd(),
+                events: libc::POLLRDHUP,
+                revents: 0,
+            },
+        ];
+        // SAFETY: a valid array of two pollfds, no wait.
+        if unsafe { libc::poll(p.as_mut_ptr(), 2, 0) } <= 0 {
+            return None;
+        }
+        if p[0].revents != 0 {
+            Some(Ended::Stopped)
+        } else if p[1].revents != 0 {
+            Some(Ended::MonitorGone)
+        } else {
+            None
+        }
+    }
+
+    /// Run the NF until `stop` is readable, the monitor goes away, or
+    /// `opts.max_packets` were handed off; says which.
     pub fn run(
         &mut self,
         nf: &mut dyn RustNf,
         stop: BorrowedFd<'_>,
         opts: &RunOptions,
-    ) -> Result<()> {
+    ) -> Result<Ended> {
         let me = self.me;
         let cfg = self.dep.nfs[me].polling;
         let batch = self.dep.monitor.batch_size as usize;
@@ -763,11 +820,19 @@ impl NfHost {
         // work it does not know of (a traffic source, another process, the
         // kernel's softirq thread): see `Contention`.
         let mut contention = Contention::new(now_ns());
+        if opts.sandbox {
+            sandbox::enter(&self.dep.nfs[me].id)?;
+        }
         self.fabric.mode(me).store(0, Ordering::Relaxed);
+        let mut refused_seen = sandbox::refused();
+        let ended;
         loop {
             iter += 1;
-            if iter.is_multiple_of(1024) && readable(stop, 0) {
-                break;
+            if iter.is_multiple_of(1024) {
+                if let Some(e) = self.should_end(stop) {
+                    ended = e;
+                    break;
+                }
             }
             self.reclaim(&mut scratch);
             self.refill();
@@ -775,7 +840,8 @@ impl NfHost {
                 self.count(NfCounter::BackpressureEvents, 1);
                 self.count(NfCounter::ThrottleSleeps, 1);
                 self.fabric.mode(me).store(2, Ordering::Relaxed);
-                if readable(stop, 0) {
+                if let Some(e) = self.should_end(stop) {
+                    ended = e;
                     break;
                 }
                 self.flush_wakes();
@@ -916,6 +982,7 @@ impl NfHost {
             }
             let tx_backlog = self.kick_tx_backlog();
             if opts.max_packets > 0 && handled_total >= opts.max_packets {
+                ended = Ended::MaxPackets;
                 break;
             }
             let now = now_ns();
@@ -937,7 +1004,10 @@ impl NfHost {
                             self.refill();
                             let moderate = (cfg.rx_coalesce_us > 0 && rx_sock.is_some())
                                 .then_some(cfg.rx_coalesce_us);
-                            if self.sleep(rx_sock, stop, cfg.idle_poll_ms, moderate)? {
+                            if let Some(e) =
+                                self.sleep(rx_sock, stop, cfg.idle_poll_ms, moderate)?
+                            {
+                                ended = e;
                                 break;
                             }
                         } else {
@@ -966,10 +1036,16 @@ impl NfHost {
                     }
                     self.reclaim(&mut scratch);
                     self.refill();
-                    if self.sleep(rx_sock, stop, cfg.idle_poll_ms, None)? {
+                    if let Some(e) = self.sleep(rx_sock, stop, cfg.idle_poll_ms, None)? {
+                        ended = e;
                         break;
                     }
                 }
+            }
+            let refused = sandbox::refused();
+            if refused != refused_seen {
+                self.count(NfCounter::SyscallsRefused, refused - refused_seen);
+                refused_seen = refused;
             }
             let (b, i) = poller.switches;
             let c_b = self
@@ -984,7 +1060,7 @@ impl NfHost {
             self.count(NfCounter::ToInterrupt, i.saturating_sub(c_i));
         }
         self.fabric.mode(me).store(4, Ordering::Relaxed);
-        Ok(())
+        Ok(ended)
     }
 
     fn frame_mut(&mut self, addr: u64, cap: usize) -> Option<&mut [u8]> {
@@ -1013,7 +1089,7 @@ impl NfHost {
         any
     }
 
-    /// Block until woken; returns true when asked to stop. With
+    /// Block until woken; returns why to end the run, if it should. With
     /// `rx_moderation_us`, the RX socket does not wake this NF: it sleeps
     /// that long on a timer unless a wake batch already waits there.
     fn sleep(
@@ -1022,7 +1098,7 @@ impl NfHost {
         stop: BorrowedFd<'_>,
         idle_poll_ms: u32,
         rx_moderation_us: Option<u64>,
-    ) -> Result<bool> {
+    ) -> Result<Option<Ended>> {
         let me = self.me;
         self.fabric.sleeping(me).store(1, Ordering::SeqCst);
         fence(Ordering::SeqCst);
@@ -1042,7 +1118,7 @@ impl NfHost {
             None => rx_waiting > 0,
         };
         let ready = rx_ready || batch_ready || (partial && !self.peer_running());
-        let mut stopped = false;
+        let mut stopped = None;
         if !ready {
             let timeout = if partial {
                 self.count(NfCounter::BatchWaits, 1);
@@ -1065,6 +1141,11 @@ impl NfHost {
                     events: libc::POLLIN,
                     revents: 0,
                 },
+                libc::pollfd {
+                    fd: self.monitor.as_raw_fd(),
+                    events: libc::POLLRDHUP,
+                    revents: 0,
+                },
             ];
             if let Some(s) = rx_sock.filter(|_| rx_moderation_us.is_none()) {
                 fds.push(libc::pollfd {
@@ -1085,7 +1166,11 @@ impl NfHost {
             if rc < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
                 return Err(FlashError::last_os("poll in NF host"));
             }
-            stopped = fds[0].revents != 0;
+            if fds[0].revents != 0 {
+                stopped = Some(Ended::Stopped);
+            } else if fds[2].revents != 0 {
+                stopped = Some(Ended::MonitorGone);
+            }
             if fds[1].revents != 0 {
                 let mut v: u64 = 0;
                 // SAFETY: reading 8 bytes from a non-blocking eventfd.
@@ -1168,16 +1253,6 @@ fn timespec_us(us: u64) -> libc::timespec {
         tv_sec: (us / 1_000_000) as libc::time_t,
         tv_nsec: ((us % 1_000_000) * 1000) as libc::c_long,
     }
-}
-
-fn readable(fd: BorrowedFd<'_>, timeout_ms: i32) -> bool {
-    let mut p = libc::pollfd {
-        fd: fd.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: one valid pollfd.
-    unsafe { libc::poll(&mut p, 1, timeout_ms) > 0 && p.revents != 0 }
 }
 
 /// Put the calling thread under SCHED_BATCH (allowed unprivileged; nice
@@ -1421,7 +1496,7 @@ pub fn run_c_nf(
     pinning: Option<&[u32]>,
     stop: BorrowedFd<'_>,
     on_ready: &mut dyn FnMut(&NfHost),
-) -> Result<()> {
+) -> Result<Ended> {
     let mut dep = Deployment::load(dep_path)?;
     if let Some(cpus) = pinning {
         if cpus.len() != dep.nfs.len() {
@@ -1444,7 +1519,14 @@ pub fn run_c_nf(
     let mut nf = cnf::CNf::load(&spec.id, &spec.object, &spec.config, scratch)?;
     let mut host = NfHost::attach(dep, id)?;
     on_ready(&host);
-    host.run(&mut nf, stop, &RunOptions::default())
+    host.run(
+        &mut nf,
+        stop,
+        &RunOptions {
+            sandbox: true,
+            ..RunOptions::default()
+        },
+    )
 }
 
 #[cfg(test)]

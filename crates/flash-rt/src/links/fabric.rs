@@ -47,6 +47,7 @@ pub const NF_COUNTERS: &[&str] = &[
     "batch_waits",
     "rx_moderated_sleeps",
     "contention_backoffs",
+    "syscalls_refused",
 ];
 
 /// Index of a counter in [`NF_COUNTERS`].
@@ -82,6 +83,8 @@ pub enum NfCounter {
     RxModeratedSleeps,
     /// Times a busy-polling NF found its CPU contended and backed off.
     ContentionBackoffs,
+    /// System calls the NF host's seccomp sandbox refused.
+    SyscallsRefused,
 }
 
 /// Per-link counters.

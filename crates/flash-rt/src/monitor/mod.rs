@@ -15,6 +15,16 @@
 //! ends it at once with [`MonitorError::HostExited`]. An NF that attached
 //! and later died is not an error: the monitor recovers its rings and waits
 //! for a restarted host.
+//!
+//! Liveness of an attached host is judged by its pidfd and by the attach
+//! connection, which the monitor keeps open for as long as the host runs:
+//! either one reporting the end (a zombie's pidfd is readable; a dead
+//! process's socket hangs up) frees the NF for a restarted host, never
+//! `kill(pid, 0)`, which counts an unreaped zombie as alive. The host
+//! watches the same connection from its side: when the monitor goes away
+//! it hangs up, and the host stops and releases what it was handed.
+//! [`Monitor::on_host_exit`] lets the process that started the hosts
+//! (`nfc run`) reap one the moment the monitor sees it gone.
 
 pub mod protocol;
 
@@ -41,11 +51,12 @@ pub enum MonitorError {
     #[error(transparent)]
     Flash(#[from] FlashError),
     /// Some NFs had not attached once when the attach deadline passed.
+    /// (The message states the fact; each front end adds how to start a
+    /// host in its own terms.)
     #[error(
-        "{} never attached within {} ms: is each one's host running (`flash-rt nf <deployment> <id>`), as that uid, and can it reach the monitor socket {}?",
+        "{} never attached within {} ms",
         describe_pending(.nfs),
-        .timeout.as_millis(),
-        .socket.display()
+        .timeout.as_millis()
     )]
     NeverAttached {
         /// The deadline that passed.
@@ -144,7 +155,20 @@ pub struct Monitor {
     /// until the NF first attaches.
     launched: Vec<Option<(u32, OwnedFd)>>,
     attach_timeout: Option<Duration>,
+    /// The attach connection of the host attached as each NF, kept open
+    /// while it runs: a hang-up means the host is gone, and the host sees
+    /// this end close when the monitor goes away.
+    conns: Vec<Option<OwnedFd>>,
+    /// Log lines produced outside [`Monitor::run`]'s own steps (e.g. a dead
+    /// host found while admitting its successor), emitted by the loop.
+    notes: Vec<String>,
+    /// Called with (NF id, pid) when an attached host is found gone; may
+    /// reap it and describe how it ended.
+    on_exit: Option<HostExitHook>,
 }
+
+/// See [`Monitor::on_host_exit`].
+pub type HostExitHook = Box<dyn FnMut(&str, u32) -> Option<String>>;
 
 impl std::fmt::Debug for Monitor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -270,7 +294,40 @@ impl Monitor {
             attached_once: vec![false; n_nfs],
             launched: (0..n_nfs).map(|_| None).collect(),
             attach_timeout: opts.attach_timeout,
+            conns: (0..n_nfs).map(|_| None).collect(),
+            notes: vec![],
+            on_exit: None,
         })
+    }
+
+    /// Call `hook(nf, pid)` whenever an attached NF host is found gone
+    /// (before its rings are recovered and the NF is offered to a new
+    /// host). The process that started the host reaps it there, so no
+    /// zombie outlives it; the returned text (e.g. its exit status) is
+    /// added to the log line.
+    pub fn on_host_exit(&mut self, hook: HostExitHook) {
+        self.on_exit = Some(hook);
+    }
+
+    /// Whether the host attached as NF `nf` is still running. Its pidfd
+    /// decides where there is one (readable once the process exited,
+    /// zombie or not); otherwise its attach connection (hung up once the
+    /// process is gone).
+    fn host_alive(&self, nf: usize) -> bool {
+        let dead = |fd: &OwnedFd, events: libc::c_short| {
+            let mut p = libc::pollfd {
+                fd: fd.as_raw_fd(),
+                events,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, no wait.
+            unsafe { libc::poll(&mut p, 1, 0) > 0 && p.revents != 0 }
+        };
+        match (&self.watch[nf], &self.conns[nf]) {
+            (Some(pidfd), _) => !dead(pidfd, libc::POLLIN),
+            (None, Some(conn)) => !dead(conn, libc::POLLRDHUP),
+            (None, None) => false,
+        }
     }
 
     /// Watch the host process `pid` the caller started for NF `nf`: if it
@@ -356,6 +413,18 @@ impl Monitor {
                     });
                 }
             }
+            let conns: Vec<usize> = (0..self.conns.len())
+                .filter(|&i| self.conns[i].is_some())
+                .collect();
+            for &i in &conns {
+                if let Some(c) = &self.conns[i] {
+                    fds.push(libc::pollfd {
+                        fd: c.as_raw_fd(),
+                        events: libc::POLLRDHUP,
+                        revents: 0,
+                    });
+                }
+            }
             let hosts: Vec<usize> = (0..self.launched.len())
                 .filter(|&i| self.launched[i].is_some() && !self.attached_once[i])
                 .collect();
@@ -398,8 +467,22 @@ impl Monitor {
                 .into());
             }
             for (k, &nf) in watched.iter().enumerate() {
-                if fds[2 + k].revents != 0 {
-                    self.watch[nf] = None;
+                if fds[2 + k].revents != 0 && (self.watch[nf].is_some() || self.conns[nf].is_some())
+                {
+                    log(self.nf_gone(nf));
+                }
+            }
+            // A hung-up attach connection: the host is exiting (its fds
+            // close before it becomes a zombie). Where its pidfd is watched,
+            // that decides (a moment later); otherwise the hang-up does.
+            let conn_base = 2 + watched.len();
+            for (k, &nf) in conns.iter().enumerate() {
+                if fds[conn_base + k].revents == 0 || self.conns[nf].is_none() {
+                    continue;
+                }
+                if self.watch[nf].is_some() {
+                    self.conns[nf] = None;
+                } else {
                     log(self.nf_gone(nf));
                 }
             }
@@ -422,13 +505,20 @@ impl Monitor {
                 // SAFETY: fresh fd.
                 let conn = unsafe { OwnedFd::from_raw_fd(c) };
                 set_timeout(conn.as_raw_fd(), 2);
-                if let Some(msg) = self.serve(conn.as_raw_fd()) {
+                let (msg, keep) = self.serve(conn.as_raw_fd());
+                for note in self.notes.drain(..) {
+                    log(note);
+                }
+                if let Some(msg) = msg {
                     log(msg);
+                }
+                if let Some(nf) = keep {
+                    self.conns[nf] = Some(conn);
                 }
             }
             // A started host that died before its NF attached (checked after
             // serving, so a host that attached and then exited is not one).
-            let base = 2 + watched.len();
+            let base = 2 + watched.len() + conns.len();
             for (k, &nf) in hosts.iter().enumerate() {
                 if fds[base + k].revents == 0 || self.attached_once[nf] {
                     continue;
@@ -444,18 +534,26 @@ impl Monitor {
         }
     }
 
-    /// Handle one connection; returns a log line.
-    fn serve(&mut self, conn: RawFd) -> Option<String> {
+    /// Handle one connection; returns a log line and, for a granted
+    /// attach, the NF whose host now holds this connection (kept open for
+    /// as long as the host runs).
+    fn serve(&mut self, conn: RawFd) -> (Option<String>, Option<usize>) {
         let cred = match peer_cred(conn) {
             Ok(c) => c,
-            Err(e) => return Some(format!("client without credentials: {e}")),
+            Err(e) => return (Some(format!("client without credentials: {e}")), None),
         };
         let req = match recv_msg(conn).and_then(|(b, _)| {
             serde_json::from_slice::<Request>(&b).map_err(|e| FlashError::Protocol(e.to_string()))
         }) {
             Ok(r) => r,
-            Err(e) => return Some(format!("bad request from pid {}: {e}", cred.pid)),
+            Err(e) => {
+                return (
+                    Some(format!("bad request from pid {}: {e}", cred.pid)),
+                    None,
+                )
+            }
         };
+        let mut keep = None;
         // `_keep` holds fds opened for this reply (read-only UMEM views)
         // until they have been sent.
         let (resp, fds, _keep, line) = match req {
@@ -468,9 +566,10 @@ impl Monitor {
                 None,
             ),
             Request::Attach { nf } => match self.grant(&nf, &cred) {
-                Ok((grant, fds, keep)) => {
+                Ok((grant, fds, ro)) => {
                     let line = format!("attached NF `{nf}` (pid {}, uid {})", cred.pid, cred.uid);
-                    (Response::Granted(grant), fds, keep, Some(line))
+                    keep = Some(grant.nf);
+                    (Response::Granted(grant), fds, ro, Some(line))
                 }
                 Err(reason) => {
                     let line = format!(
@@ -483,12 +582,18 @@ impl Monitor {
         };
         let body = serde_json::to_vec(&resp).unwrap_or_default();
         if let Err(e) = send_msg(conn, &body, &fds) {
-            return Some(format!("reply to pid {} failed: {e}", cred.pid));
+            if let Some(nf) = keep {
+                // The grant is void: the host never got its fds.
+                self.watch[nf] = None;
+                self.fabric.mode(nf).store(4, Ordering::Relaxed);
+            }
+            return (Some(format!("reply to pid {} failed: {e}", cred.pid)), None);
         }
-        line
+        (line, keep)
     }
 
-    /// Check the peer and collect the fds for NF `id`.
+    /// Check the peer and collect the fds for NF `id`. A refusal's reason
+    /// does not name the NF: the requester and the log line do.
     fn grant(
         &mut self,
         id: &str,
@@ -497,18 +602,18 @@ impl Monitor {
         let nf = self
             .dep
             .nf_index(id)
-            .ok_or_else(|| format!("no NF `{id}` in deployment `{}`", self.dep.name))?;
+            .ok_or_else(|| format!("no such NF in deployment `{}`", self.dep.name))?;
         let spec = &self.dep.nfs[nf];
         match spec.uid {
             Some(uid) if cred.uid != uid => {
                 return Err(format!(
-                    "NF `{id}` must run as uid {uid}, peer runs as uid {}",
+                    "must run as uid {uid}, peer runs as uid {}",
                     cred.uid
                 ))
             }
             None if cred.uid != 0 && cred.uid != self.monitor_uid => {
                 return Err(format!(
-                    "NF `{id}` has no uid in the deployment; only root may attach it (peer uid {})",
+                    "no uid in the deployment: only root may attach it (peer uid {})",
                     cred.uid
                 ))
             }
@@ -517,15 +622,25 @@ impl Monitor {
         if let Some(gid) = spec.gid {
             if cred.gid != gid {
                 return Err(format!(
-                    "NF `{id}` must run as gid {gid}, peer runs as gid {}",
+                    "must run as gid {gid}, peer runs as gid {}",
                     cred.gid
                 ));
             }
         }
-        let prev = self.fabric.pid(nf).load(Ordering::Acquire);
-        // SAFETY: kill with signal 0 only checks existence.
-        if prev != 0 && prev != cred.pid as u64 && unsafe { libc::kill(prev as i32, 0) } == 0 {
-            return Err(format!("NF `{id}` is already attached by pid {prev}"));
+        // Liveness by pidfd and attach connection, not kill(pid, 0): an
+        // exited host its parent has not reaped yet is a zombie that
+        // kill(pid, 0) still finds.
+        if self.watch[nf].is_some() || self.conns[nf].is_some() {
+            let prev = self.fabric.pid(nf).load(Ordering::Acquire);
+            if self.host_alive(nf) {
+                return Err(format!(
+                    "already attached by pid {prev}, which is still running; stop it first"
+                ));
+            }
+            // Its end is known but not yet handled by the loop: recover
+            // its rings before the successor maps them.
+            let note = self.nf_gone(nf);
+            self.notes.push(note);
         }
         let mut roles = vec![FdRole::Fabric];
         let mut fds = vec![self.fabric_fd.as_raw_fd()];
@@ -613,13 +728,17 @@ impl Monitor {
                 }
             }
         }
+        self.watch[nf] = None;
+        self.conns[nf] = None;
         self.fabric.mode(nf).store(4, Ordering::Relaxed);
         let rec = crate::links::recover::recover_dead_nf(&self.fabric, &self.topo, &self.dep, nf);
         notes.push(rec.describe());
+        let pid = self.fabric.pid(nf).load(Ordering::Relaxed) as u32;
+        let id = self.dep.nfs[nf].id.clone();
+        let how = self.on_exit.as_mut().and_then(|hook| hook(&id, pid));
         format!(
-            "NF `{}` (pid {}) exited: {}",
-            self.dep.nfs[nf].id,
-            self.fabric.pid(nf).load(Ordering::Relaxed),
+            "NF `{id}` (pid {pid}) {}: {}",
+            how.unwrap_or_else(|| "exited".to_string()),
             notes.join("; ")
         )
     }
@@ -645,7 +764,7 @@ impl Monitor {
                     "mode": MODE_NAMES.get(mode).copied().unwrap_or("unknown"),
                     "group": self.topo.groups[self.topo.nf_group[i]].name,
                     "inbox_depth": self.fabric.inbox(i).len(),
-                    "attached": self.watch[i].is_some(),
+                    "attached": self.watch[i].is_some() || self.conns[i].is_some(),
                     "free_frames": self.fabric.free_gauge(i).load(Ordering::Relaxed),
                     "counters": counters,
                 })

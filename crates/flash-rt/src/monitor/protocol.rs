@@ -176,6 +176,17 @@ pub fn peer_cred(sock: RawFd) -> Result<libc::ucred> {
 
 /// Connect to the monitor, send `req` and return its response and fds.
 pub fn request(path: &std::path::Path, req: &Request) -> Result<(Response, Vec<OwnedFd>)> {
+    request_keep(path, req).map(|(resp, fds, _)| (resp, fds))
+}
+
+/// [`request`], also returning the connection. After a granted attach the
+/// monitor keeps its end open while the host runs: the host holds this one
+/// to learn when the monitor goes away (it hangs up), and the monitor
+/// learns from its end when the host does.
+pub fn request_keep(
+    path: &std::path::Path,
+    req: &Request,
+) -> Result<(Response, Vec<OwnedFd>, OwnedFd)> {
     use std::os::fd::AsRawFd;
     let sock = seqpacket_socket()?;
     let addr = unix_addr(path)?;
@@ -198,7 +209,7 @@ pub fn request(path: &std::path::Path, req: &Request) -> Result<(Response, Vec<O
     let (bytes, fds) = recv_msg(sock.as_raw_fd())?;
     let resp: Response = serde_json::from_slice(&bytes)
         .map_err(|e| FlashError::Protocol(format!("bad response: {e}")))?;
-    Ok((resp, fds))
+    Ok((resp, fds, sock))
 }
 
 /// A new SOCK_SEQPACKET Unix socket.

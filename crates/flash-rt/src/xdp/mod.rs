@@ -51,8 +51,9 @@ pub enum FlashError {
     /// A monitor/NF-host message was malformed.
     #[error("protocol error: {0}")]
     Protocol(String),
-    /// Could not connect to the monitor socket.
-    #[error("cannot reach the monitor at {path}: {source} (is `flash-rt monitor` running?)")]
+    /// Could not connect to the monitor socket. (Front ends add how to
+    /// start the monitor in their own terms.)
+    #[error("cannot reach the monitor at {path}: {source}")]
     Connect {
         /// Socket path.
         path: PathBuf,
@@ -68,6 +69,9 @@ pub enum FlashError {
         /// Loader / nf_init message.
         message: String,
     },
+    /// The NF host could not enter its sandbox (seccomp).
+    #[error(transparent)]
+    Sandbox(#[from] crate::host::sandbox::SandboxError),
     /// The NF id is not part of the deployment.
     #[error("no NF `{0}` in the deployment")]
     UnknownNf(String),

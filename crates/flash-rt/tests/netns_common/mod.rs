@@ -13,7 +13,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_flash-rt");
+/// The `flash-rt` binary (empty where this harness is used outside the
+/// flash-rt crate, e.g. by nfc's own tests, which run `nfc` instead).
+pub const BIN: &str = match option_env!("CARGO_BIN_EXE_flash-rt") {
+    Some(b) => b,
+    None => "",
+};
 pub const ETHERTYPE: u16 = 0x88b5;
 
 static SEQ: AtomicU32 = AtomicU32::new(0);
@@ -306,10 +311,20 @@ pub fn exchange(tx: &OwnedFd, rx: &OwnedFd, n: u32, window: u32) -> Vec<Vec<u8>>
 
 /// Build the test L2fwd NF into `dir`.
 pub fn build_l2fwd(dir: &Path) -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let src = manifest.join("tests/netns_fixtures/l2fwd.c");
+    build_fixture(dir, "l2fwd")
+}
+
+/// Build the test NF `tests/netns_fixtures/<name>.c` into `dir`.
+pub fn build_fixture(dir: &Path, name: &str) -> PathBuf {
+    let manifest = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/crates/flash-rt"));
+    let manifest = if manifest.is_dir() {
+        manifest.to_path_buf()
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+    };
+    let src = manifest.join(format!("tests/netns_fixtures/{name}.c"));
     let inc = manifest.join("../../nfs/include");
-    let out = dir.join("l2fwd.so");
+    let out = dir.join(format!("{name}.so"));
     let st = Command::new("clang-19")
         .args(["-O2", "-shared", "-fPIC", "-o"])
         .arg(&out)
@@ -318,7 +333,7 @@ pub fn build_l2fwd(dir: &Path) -> PathBuf {
         .arg(&src)
         .status()
         .expect("run clang-19");
-    assert!(st.success(), "build l2fwd");
+    assert!(st.success(), "build {name}");
     out
 }
 
