@@ -52,3 +52,21 @@ pub fn flash_target(
     written.extend(emitted.nf_manifests.iter().map(|(_, p)| p.clone()));
     Ok((written, emitted.notes))
 }
+
+/// Write the FastClick configuration for the chain and its plan into
+/// `out_dir` (`<chain>.click`). Returns the files written.
+pub fn fastclick_target(
+    chain: &ChainSpec,
+    facts: &[Facts],
+    plan: &nfc_core::Plan,
+    _ws: &Workspace,
+    out_dir: &Path,
+) -> Result<Vec<PathBuf>, Failure> {
+    std::fs::create_dir_all(out_dir)
+        .map_err(|e| Failure::io(format!("creating {}", out_dir.display()), e))?;
+    let text = fastclick::emit_chain(chain, facts, plan);
+    let path = out_dir.join(format!("{}.click", chain.name));
+    std::fs::write(&path, text)
+        .map_err(|e| Failure::io(format!("writing {}", path.display()), e))?;
+    Ok(vec![path])
+}

@@ -18,6 +18,7 @@
 pub mod driver;
 pub mod emit;
 pub mod online;
+pub mod pipeline;
 pub mod plan_proof;
 pub mod reduce;
 
