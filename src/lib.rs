@@ -15,6 +15,7 @@
 //! assert!(matches!(err, nfc::Failure::Diagnostics(ref d) if d[0].code == "E0011"));
 //! ```
 
+pub mod codes;
 pub mod driver;
 pub mod emit;
 pub mod online;

@@ -396,7 +396,11 @@ fn dag_segments_are_reduced() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&check.stdout);
-    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
     assert!(stdout.contains("with 4 NFs and 4 links"), "{stdout}");
 }
 

@@ -375,7 +375,7 @@ pub fn rewrite_click(
     if from_devices.is_empty() {
         errors.push(
             Diagnostic::error(
-                "E0602",
+                "E0506",
                 format!("no `{FROM_DEVICE}` element to carry the RSS configuration"),
             )
             .with_span(ByteSpan::default().to_span(file, text))

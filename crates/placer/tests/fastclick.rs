@@ -135,7 +135,7 @@ fn rewrite_reports_problems() {
         "policer and flowCounter are missing: {err:?}"
     );
     let err = rewrite_click("a :: Counter -> Discard;", "x.click", &[], &plan).unwrap_err();
-    assert_eq!(err[0].code, "E0602");
+    assert_eq!(err[0].code, "E0506");
     // An element declared without arguments gets a parenthesised list.
     let text = "in :: FromDPDKDevice(0); psd :: IPortScanDetector; policer :: IPolicer(); flowCounter :: C(1); in -> psd -> policer -> flowCounter -> Discard;";
     let out = rewrite_click(text, "x.click", &facts(), &plan).unwrap();
