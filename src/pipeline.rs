@@ -510,3 +510,54 @@ pub fn verify_facts(chain: &ChainSpec, facts: &[Facts]) -> Result<(), Failure> {
     }
     Ok(())
 }
+
+/// The FlowMage-style rewrite of an operator's FastClick configuration
+/// (Fig. 7): its elements' facts, the plan, and the rewritten text.
+#[derive(Debug, Clone)]
+pub struct ClickRewrite {
+    pub text: String,
+    /// (element name, facts) for each element whose class was found.
+    pub facts: Vec<(String, Facts)>,
+    pub plan: Plan,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Analyze the element classes of the `.click` file at `input` (their
+/// sources under `source_root`), place them on `cores`, and rewrite the
+/// configuration in place: only the parameters the plan decides change.
+/// The elements are Click code, so there is nothing to reduce or prove.
+pub fn rewrite_click(
+    input: &Path,
+    source_root: &Path,
+    cores: u32,
+    opts: &AnalyzeOptions,
+) -> Result<ClickRewrite, Failure> {
+    let file = input.display().to_string();
+    let text = std::fs::read_to_string(input).map_err(|e| {
+        Failure::diag(Diagnostic::error(
+            "E0006",
+            format!("cannot read {file}: {e}"),
+        ))
+    })?;
+    let (facts, mut diagnostics) =
+        crate::emit::fastclick_sources::analyze_click_elements(&text, &file, source_root, opts)?;
+    let resources = nfc_core::chain::Resources {
+        cores,
+        ..Default::default()
+    };
+    let (plan, d) = driver::place_nfs(
+        &facts,
+        &resources,
+        &nfc_placer::TrafficProfile::default(),
+        &driver::PlaceOptions::default(),
+    )?;
+    diagnostics.extend(d);
+    let text = crate::emit::fastclick::rewrite_click(&text, &file, &facts, &plan)
+        .map_err(Failure::Diagnostics)?;
+    Ok(ClickRewrite {
+        text,
+        facts,
+        plan,
+        diagnostics,
+    })
+}

@@ -6,7 +6,6 @@
 use super::analyze::AnalyzerArgs;
 use super::{out, warnings, Format};
 use anyhow::Context;
-use nfc::driver;
 use nfc::pipeline::{self, Pipeline, PipelineOptions, ReducePolicy, ReduceRecord};
 use nfc::reduce::{ReduceMode, ReduceStageOptions};
 use nfc_core::Diagnostic;
@@ -328,27 +327,12 @@ fn build_click(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
         .into());
     };
     let file = args.input.display().to_string();
-    let text = std::fs::read_to_string(&args.input).map_err(|e| {
-        nfc::Failure::diag(Diagnostic::error(
-            "E0006",
-            format!("cannot read {file}: {e}"),
-        ))
-    })?;
-    let opts = args.analyzer.options()?;
-    let (facts_by_element, diags) =
-        nfc::emit::fastclick_sources::analyze_click_elements(&text, &file, root, &opts)?;
-    let resources = nfc_core::chain::Resources {
-        cores: args.cores,
-        ..Default::default()
-    };
-    let (plan, d) = driver::place_nfs(
-        &facts_by_element,
-        &resources,
-        &nfc_placer::TrafficProfile::default(),
-        &driver::PlaceOptions::default(),
-    )?;
-    let rewritten = nfc::emit::fastclick::rewrite_click(&text, &file, &facts_by_element, &plan)
-        .map_err(nfc::Failure::Diagnostics)?;
+    let nfc::pipeline::ClickRewrite {
+        text: rewritten,
+        facts: facts_by_element,
+        plan,
+        diagnostics: rewrite_diags,
+    } = nfc::pipeline::rewrite_click(&args.input, root, args.cores, &args.analyzer.options()?)?;
     std::fs::create_dir_all(&args.output)?;
     let mut written = vec![write(
         &args.output,
@@ -373,8 +357,7 @@ fn build_click(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
             &serde_json::to_string_pretty(&plan)?,
         )?);
     }
-    all.extend(diags);
-    all.extend(d);
+    all.extend(rewrite_diags);
     if args.proof.plan_proof != super::proof::ProofArg::Off {
         all.push(
             Diagnostic::warning(
