@@ -552,8 +552,14 @@ pub fn rewrite_click(
         &driver::PlaceOptions::default(),
     )?;
     diagnostics.extend(d);
-    let text = crate::emit::fastclick::rewrite_click(&text, &file, &facts, &plan)
-        .map_err(Failure::Diagnostics)?;
+    let text = crate::emit::fastclick::rewrite_click(
+        &text,
+        &file,
+        &facts,
+        &plan,
+        Some(crate::emit::FLOW_RULES_FILE),
+    )
+    .map_err(Failure::Diagnostics)?;
     Ok(ClickRewrite {
         text,
         facts,

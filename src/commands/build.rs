@@ -342,6 +342,11 @@ fn build_click(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
             .unwrap_or("config.click"),
         &rewritten,
     )?];
+    written.extend(nfc::emit::rss_files(
+        &args.input.file_stem().unwrap_or_default().to_string_lossy(),
+        &plan,
+        &args.output,
+    )?);
     if args.emit.contains(&Stage::Facts) {
         let facts: Vec<_> = facts_by_element.iter().map(|(_, f)| f).collect();
         written.push(write(

@@ -42,6 +42,10 @@ const APT_PACKAGES: &[(&str, &str)] = &[
     ),
     ("cmake", "builds HiGHS for the placer's ILP solver"),
     ("g++", "builds HiGHS and tree-sitter grammars"),
+    (
+        "dpdk-dev",
+        "dpdk-testpmd: DPDK's own flow parser checks the FastClick target's RSS flow rules (tests/fastclick_target.rs)",
+    ),
 ];
 
 fn main() -> Result<()> {
