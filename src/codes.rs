@@ -174,6 +174,12 @@ codes! {
 "The flash emitter refused the chain (e.g. several entry NFs, a missing object, unwritable output); see `targets.flash` in docs/chain-format.md.";
 "E0511", "the FastClick output failed validation",
 "The emitted configuration names an element class that is neither upstream FastClick's nor in the generated package, or a parameter an upstream element does not take. This is an emitter bug: please report the chain.";
+"E0520", "the .click configuration does not parse",
+"The FastClick configuration has a syntax error (an unclosed parenthesis, a bad port number, an unexpected character); the location points at it.";
+"E0521", "an analysed element is not declared in the .click",
+"The rewrite found facts for an element name that the configuration does not declare.";
+"E0522", "the plan has no placement for an element",
+"A stateful element of the configuration has no placement in the plan; this is a bug in nfc.";
 "E0600", "not a deployment",
 "`nfc run <dir>`: the directory holds no deployment.json. Build one with `nfc build chain.yaml --target flash -o <dir>`.";
 "E0601", "not root",
