@@ -23,17 +23,21 @@
 //! linear segment of a DAG) could be reduced: each segment runs as one NF
 //! whose facts are derived from its members' facts ([`Facts::merged`]).
 //!
-//! ```no_run
-//! use nfc::pipeline::{Pipeline, PipelineOptions, Target};
+//! ```
+//! use nfc::pipeline::{Pipeline, PipelineOptions, ReduceRecord, Target};
 //! use std::path::Path;
 //!
-//! let mut p = Pipeline::new(PipelineOptions::new(".nfc", "nfc-out"));
-//! p.load(Path::new("examples/ids-firewall.yaml"))?;
-//! let plan = p.place()?.clone();
-//! // fw and ids run as one reduced module.
+//! let dir = tempfile::tempdir().unwrap();
+//! let chain = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ids-firewall.yaml");
+//! let mut p = Pipeline::new(PipelineOptions::new(dir.path().join(".nfc"), dir.path().join("out")));
+//! p.load(&chain)?;
+//! let plan = p.place()?.plan.clone();
+//! // The firewall and the IDS run as one reduced module, and that is what was placed.
+//! assert!(matches!(p.reduction(), Some(ReduceRecord::Reduced(_))));
 //! assert_eq!(p.deployed_chain()?.nfs.len(), 1);
-//! println!("{} cores, RSS on {:?}", plan.cores, plan.rss.fields);
+//! assert_eq!(plan.nfs.len(), 1);
 //! let written = p.emit(Target::Flash)?;
+//! assert!(written.files.iter().any(|f| f.ends_with("deployment.json")));
 //! # Ok::<(), nfc::Failure>(())
 //! ```
 

@@ -414,6 +414,12 @@ fn bench(rest: &[String]) -> Result<()> {
             needs_root: false,
         },
         BenchStep {
+            name: "reduced-flash",
+            what: "flash-rt on veth: AF_XDP Mpps of examples/ids-firewall.yaml deployed unreduced (2 NF hosts) vs reduced (1), interleaved repeats, ratio per pair",
+            args: strs(&["bench", "-p", "nfc", "--bench", "reduced_flash"]),
+            needs_root: true,
+        },
+        BenchStep {
             name: "flash",
             what: "flash-rt on veth: throughput vs chain length, zero-copy vs single-copy vs baselines, backpressure, idle CPU",
             args: strs(&["bench", "-p", "flash-rt", "--bench", "flash_chain"]),
