@@ -132,13 +132,19 @@ fn serve(dut: &str, dir: &Path, nfs: usize) -> std::process::Child {
         }
     });
     let mut attached = 0;
+    let mut log = vec![];
     while attached < nfs {
         match rx.recv_timeout(std::time::Duration::from_secs(60)) {
             Ok(l) if l.contains("attached NF") => attached += 1,
-            Ok(_) => {}
+            Ok(l) => log.push(l),
             Err(_) => {
                 let _ = child.kill();
-                panic!("NFs of {} did not attach", dir.display());
+                let _ = child.wait();
+                panic!(
+                    "NFs of {} did not attach:\n{}",
+                    dir.display(),
+                    log.join("\n")
+                );
             }
         }
     }
@@ -250,6 +256,11 @@ fn main() {
         .map(|(name, reduce)| {
             let dir = work.path().join(name);
             let nfs = build(&chain, &cache, &dir, reduce);
+            // A socket of its own, so one run's leftovers cannot meet the next.
+            let path = dir.join("deployment.json");
+            let mut dep = flash_rt::deploy::Deployment::load(&path).expect("deployment");
+            dep.monitor.socket = dir.join("mon.sock");
+            std::fs::write(&path, dep.to_json()).expect("deployment");
             (name, dir, nfs)
         })
         .collect();

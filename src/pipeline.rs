@@ -247,9 +247,15 @@ impl Pipeline {
                     match outcome {
                         ReducedOutcome::Reduced(r) => {
                             self.diagnostics.extend(r.diagnostics.iter().cloned());
-                            if mode != ReduceMode::Auto {
-                                self.diagnostics.extend(r.not_reduced.iter().cloned());
-                            }
+                            self.diagnostics.extend(
+                                r.not_reduced
+                                    .iter()
+                                    .filter(|d| {
+                                        mode != ReduceMode::Auto
+                                            || d.severity != nfc_core::Severity::Note
+                                    })
+                                    .cloned(),
+                            );
                             ReduceRecord::Reduced(r)
                         }
                         ReducedOutcome::Unreduced {

@@ -273,10 +273,13 @@ pub fn reduce_chain(
     let reduced = replace_segments(chain, &done, &segments);
     let check = check_chains(ws, chain, &objects, &reduced, &done, opts.verify_packets)?;
     let chain_file = write_chain_file(chain, &reduced, &opts.out_dir)?;
+    // Where the reducer failed on an NF (E0700) or its configuration (E0703)
+    // the user hears it in every mode; topology reasons are notes in auto mode.
     let not_reduced = reasons
         .into_iter()
         .map(|mut d| {
-            d.severity = if opts.mode == ReduceMode::Auto {
+            let failure = d.code == "E0700" || d.code == "E0703";
+            d.severity = if opts.mode == ReduceMode::Auto && !failure {
                 Severity::Note
             } else {
                 Severity::Warning

@@ -77,7 +77,8 @@ pub enum ReduceArg {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Stage {
-    /// The analyzer's facts per NF.
+    /// The analyzer's facts per NF (facts.json), and when the chain was reduced the facts the
+    /// placer used for the reduced chain (deployed-facts.json).
     Facts,
     /// The reducer's output: reduced.ll, reduced.so, reduced.report.json and reduced.chain.yaml
     /// (one NF running the reduced module, for `nfc run`).
@@ -206,6 +207,15 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                 "facts.json",
                 &serde_json::to_string_pretty(&facts)?,
             )?);
+            // What the placer saw: a reduced NF's facts derived from its members'.
+            if matches!(record, ReduceRecord::Reduced(_)) {
+                let deployed = p.deployed_facts()?.to_vec();
+                written.push(write(
+                    &args.output,
+                    "deployed-facts.json",
+                    &serde_json::to_string_pretty(&deployed)?,
+                )?);
+            }
         }
         if args.emit.contains(&Stage::Plan) {
             written.push(write(
