@@ -262,9 +262,9 @@ pub fn reduce_chain(
             }
             Err(SegmentFailure::Fatal(f)) => return Err(f),
             Err(SegmentFailure::Refused(d)) if opts.mode == ReduceMode::Strict => {
-                return give_up(opts, vec![d])
+                return give_up(opts, vec![*d])
             }
-            Err(SegmentFailure::Refused(d)) => reasons.push(d),
+            Err(SegmentFailure::Refused(d)) => reasons.push(*d),
         }
     }
     if done.is_empty() {
@@ -302,7 +302,7 @@ enum SegmentFailure {
     /// Fails the build in every mode (E0705, I/O, internal).
     Fatal(Failure),
     /// The reducer cannot take the segment (E0700..E0704).
-    Refused(Diagnostic),
+    Refused(Box<Diagnostic>),
 }
 
 /// Reduce one segment (NFs in packet order) into `out_dir/reduced.*`.
@@ -371,7 +371,11 @@ fn reduce_segment(
             }
             return Err(fatal(Failure::diag(reduce_error_diag(&e, chain))));
         }
-        Err(e) => return Err(SegmentFailure::Refused(reduce_error_diag(&e, chain))),
+        Err(e) => {
+            return Err(SegmentFailure::Refused(Box::new(reduce_error_diag(
+                &e, chain,
+            ))))
+        }
     };
     let (Some(ll), Some(so)) = (art.ll_path.clone(), art.so_path.clone()) else {
         return Err(fatal(Failure::Internal {
@@ -459,7 +463,7 @@ pub fn linear_segments(
         .map(|inst| match reducible_nf(inst) {
             Ok(()) => true,
             Err(d) => {
-                reasons.push(d);
+                reasons.push(*d);
                 false
             }
         })
@@ -557,42 +561,48 @@ pub fn linear_segments(
 }
 
 /// An NF the reducer can take: C against nf.h, with C sources (E0702 else).
-fn reducible_nf(inst: &NfInstance) -> Result<(), Diagnostic> {
+fn reducible_nf(inst: &NfInstance) -> Result<(), Box<Diagnostic>> {
     let (files, framework) = match driver::nf_sources(inst) {
         Ok(r) => r,
-        Err(Failure::Diagnostics(mut d)) if !d.is_empty() => return Err(d.remove(0)),
+        Err(Failure::Diagnostics(mut d)) if !d.is_empty() => return Err(Box::new(d.remove(0))),
         Err(e) => {
-            return Err(Diagnostic::error("E0702", e.to_string()).with_span_opt(inst.span.clone()))
+            return Err(Box::new(
+                Diagnostic::error("E0702", e.to_string()).with_span_opt(inst.span.clone()),
+            ))
         }
     };
     if framework != Framework::NfcC {
-        return Err(Diagnostic::error(
-            "E0702",
-            format!(
-                "NF `{}` is {} code; the reducer needs C written against nfs/include/nf.h",
-                inst.id,
-                framework.name()
-            ),
-        )
-        .with_span_opt(inst.span.clone()));
+        return Err(Box::new(
+            Diagnostic::error(
+                "E0702",
+                format!(
+                    "NF `{}` is {} code; the reducer needs C written against nfs/include/nf.h",
+                    inst.id,
+                    framework.name()
+                ),
+            )
+            .with_span_opt(inst.span.clone()),
+        ));
     }
     if !files
         .iter()
         .any(|f| f.extension().is_some_and(|e| e == "c"))
     {
-        return Err(Diagnostic::error(
-            "E0702",
-            format!(
-                "NF `{}` has no C source files (only {}); the reducer needs the NF's C sources",
-                inst.id,
-                files
-                    .iter()
-                    .map(|f| f.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        )
-        .with_span_opt(inst.span.clone()));
+        return Err(Box::new(
+            Diagnostic::error(
+                "E0702",
+                format!(
+                    "NF `{}` has no C source files (only {}); the reducer needs the NF's C sources",
+                    inst.id,
+                    files
+                        .iter()
+                        .map(|f| f.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+            .with_span_opt(inst.span.clone()),
+        ));
     }
     Ok(())
 }
@@ -823,7 +833,7 @@ fn reducible_order(chain: &ChainSpec) -> Result<Vec<&NfInstance>, Vec<Diagnostic
     let mut reasons: Vec<Diagnostic> = chain
         .nfs
         .iter()
-        .filter_map(|inst| reducible_nf(inst).err())
+        .filter_map(|inst| reducible_nf(inst).err().map(|d| *d))
         .collect();
     let entries = chain.entries();
     if entries.len() != 1 {

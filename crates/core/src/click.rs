@@ -805,7 +805,7 @@ impl Parser<'_> {
     }
 }
 
-/// Parse a Click configuration. Errors (E0601) come with spans; the AST holds
+/// Parse a Click configuration. Errors (E0520) come with spans; the AST holds
 /// every statement that parsed.
 pub fn parse(text: &str, file: &str) -> (ClickConfig, Vec<Diagnostic>) {
     let mut lexer = Lexer {

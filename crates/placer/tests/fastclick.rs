@@ -88,7 +88,7 @@ fn fig7_is_rewritten_in_place() {
         Some("rules.txt"),
     )
     .unwrap();
-    let expected = format!(
+    let expected = String::from(
         "// FlowMage Fig. 7: input FastClick configuration
 fd0 :: FromDPDKDevice($port, N_QUEUES 16, MODE flow, FLOW_RULES_FILE rules.txt, RETA_SIZE 128, MAXTHREADS 16, NDESC 256)
     -> Classifier(12/0800)
