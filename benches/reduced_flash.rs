@@ -112,7 +112,24 @@ fn build(chain: &Path, cache: &Path, out: &Path, reduce: bool) -> usize {
 }
 
 /// `nfc run <dir>` in the DUT namespace, returned once every NF attached.
+/// The previous run's AF_XDP sockets may still be going away (the kernel
+/// releases them after the processes exit: EBUSY), so a refused start is
+/// retried a few times.
 fn serve(dut: &str, dir: &Path, nfs: usize) -> std::process::Child {
+    let mut last = String::new();
+    for _ in 0..10 {
+        match try_serve(dut, dir, nfs) {
+            Ok(child) => return child,
+            Err(log) => {
+                last = log;
+                std::thread::sleep(std::time::Duration::from_millis(500));
+            }
+        }
+    }
+    panic!("NFs of {} did not attach:\n{last}", dir.display());
+}
+
+fn try_serve(dut: &str, dir: &Path, nfs: usize) -> Result<std::process::Child, String> {
     let mut child = Command::new("ip")
         .args(["netns", "exec", dut, env!("CARGO_BIN_EXE_nfc"), "run"])
         .arg(dir)
@@ -140,15 +157,11 @@ fn serve(dut: &str, dir: &Path, nfs: usize) -> std::process::Child {
             Err(_) => {
                 let _ = child.kill();
                 let _ = child.wait();
-                panic!(
-                    "NFs of {} did not attach:\n{}",
-                    dir.display(),
-                    log.join("\n")
-                );
+                return Err(log.join("\n"));
             }
         }
     }
-    child
+    Ok(child)
 }
 
 fn stop(mut child: std::process::Child) {
