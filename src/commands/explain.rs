@@ -16,9 +16,9 @@ pub struct Args {
     /// Explain the chain as built with `nfc build --no-reduce`.
     #[arg(long)]
     pub no_reduce: bool,
-    /// Where the reduced modules are written (as `nfc build -o`).
-    #[arg(short, long, default_value = "nfc-out")]
-    pub output: PathBuf,
+    /// Where the reduced modules are written (default: `explain/` in the cache directory).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
     #[command(flatten)]
     pub analyzer: AnalyzerArgs,
     #[command(flatten)]
@@ -35,7 +35,12 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         },
         proof: args.proof.options(),
         facts_override: args.proof.facts()?,
-        ..PipelineOptions::new(&args.analyzer.cache_dir, &args.output)
+        ..PipelineOptions::new(
+            &args.analyzer.cache_dir,
+            args.output
+                .clone()
+                .unwrap_or_else(|| args.analyzer.cache_dir.join("explain")),
+        )
     });
     p.load(&args.chain)?;
     p.place()?;
