@@ -336,24 +336,10 @@ pub fn traffic_profile(chain: &ChainSpec) -> Result<TrafficProfile, Failure> {
     Ok(TrafficProfile::from_packets(headers))
 }
 
-/// Analyze every NF of the chain, then place it with default placement
-/// options and the chain's own traffic: what `nfc explain` and `nfc build`
-/// both need. Returns the facts, the plan and every diagnostic.
-pub fn analyze_and_place(
-    chain: &ChainSpec,
-    opts: &AnalyzeOptions,
-) -> Result<(Vec<Facts>, nfc_core::Plan, Vec<Diagnostic>), Failure> {
-    let (facts, mut diags) = analyze_chain(chain, opts)?;
-    let traffic = traffic_profile(chain)?;
-    let (plan, d) = place_chain(chain, &facts, &traffic, &PlaceOptions::default())?;
-    diags.extend(d);
-    Ok((facts, plan, diags))
-}
-
-/// [`analyze_and_place`], with `facts_override` replacing the analyzer's
-/// facts of the NFs it names (by instance id), then the plan proof
-/// ([`crate::plan_proof::prove_and_repair`]): the plan returned is the one
-/// the proof accepted (or, with `--plan-proof=warn|off`, the placed one).
+/// The pipeline's analyze and place stages without reduction: facts (with
+/// `facts_override` replacing the analyzer's for the NFs it names), the plan
+/// the proof accepted, every diagnostic and the proof summary. What `nfc run
+/// --workers N` places the (unreduced) reference chain with.
 pub fn analyze_place_prove(
     chain: &ChainSpec,
     opts: &AnalyzeOptions,
@@ -369,54 +355,24 @@ pub fn analyze_place_prove(
     ),
     Failure,
 > {
-    let (mut facts, mut diags) = if facts_override.is_empty() {
-        analyze_chain(chain, opts)?
-    } else {
-        // Analyze only what the override does not cover.
-        let rest: Vec<_> = chain
-            .nfs
-            .iter()
-            .filter(|n| !facts_override.iter().any(|f| f.nf == n.id.0))
-            .cloned()
-            .collect();
-        let mut sub = chain.clone();
-        sub.nfs = rest;
-        if sub.nfs.is_empty() {
-            (vec![], vec![])
-        } else {
-            analyze_chain(&sub, opts)?
-        }
-    };
-    for f in facts_override {
-        if chain.nf(&f.nf).is_some() {
-            facts.retain(|g| g.nf != f.nf);
-            facts.push(f.clone());
-        } else {
-            diags.push(
-                Diagnostic::warning(
-                    "E0302",
-                    format!(
-                        "--facts names NF `{}`, which is not in the chain: ignored",
-                        f.nf
-                    ),
-                )
-                .with_hint("the `nf` of each facts record is the NF's id in the chain file"),
-            );
-        }
-    }
-    // Chain order, whatever the source of each NF's facts.
-    facts.sort_by_key(|f| chain.nfs.iter().position(|n| n.id.0 == f.nf));
-    let traffic = traffic_profile(chain)?;
-    let (plan, d) = place_chain(chain, &facts, &traffic, &PlaceOptions::default())?;
-    diags.extend(d);
-    let (plan, d, summary) = crate::plan_proof::prove_and_repair(chain, &facts, plan, ws, proof)?;
-    if has_errors(&d) {
-        let mut all = diags;
-        all.extend(d);
-        return Err(Failure::Diagnostics(all));
-    }
-    diags.extend(d);
-    Ok((facts, plan, diags, summary))
+    use crate::pipeline::{Pipeline, PipelineOptions, ReducePolicy};
+    let mut p = Pipeline::new(PipelineOptions {
+        workspace: ws.clone(),
+        analyze: opts.clone(),
+        reduce: ReducePolicy::Off,
+        proof: proof.clone(),
+        facts_override: facts_override.to_vec(),
+        ..PipelineOptions::new(&ws.dir, ws.dir.join("out"))
+    });
+    p.set_chain(chain.clone());
+    let placement = p.place()?.clone();
+    let facts = p.analyze()?.to_vec();
+    Ok((
+        facts,
+        placement.plan,
+        p.diagnostics().to_vec(),
+        placement.proof,
+    ))
 }
 
 /// Place the chain: RSS fields, Toeplitz key, RETA, and sharing per NF.

@@ -1,7 +1,9 @@
-//! nfc compiles network-function chains. This library is the driver the `nfc`
+//! nfc compiles network-function chains. This library is what the `nfc`
 //! binary calls, and what you embed to run nfc's stages from your own Rust
-//! code: load and validate a chain, analyze its NFs, place it, and emit a
-//! target. Every stage's output is plain data from [`nfc_core`].
+//! code: [`pipeline::Pipeline`] loads and validates a chain, analyzes its NFs,
+//! reduces them, places and proves the plan, and emits a target, checking
+//! each stage's output; [`driver`] holds the stage functions it calls. Every
+//! stage's output is plain data from [`nfc_core`].
 //!
 //! ```
 //! use nfc::driver;
@@ -15,9 +17,11 @@
 //! assert!(matches!(err, nfc::Failure::Diagnostics(ref d) if d[0].code == "E0011"));
 //! ```
 
+pub mod codes;
 pub mod driver;
 pub mod emit;
 pub mod online;
+pub mod pipeline;
 pub mod plan_proof;
 pub mod reduce;
 

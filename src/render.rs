@@ -143,3 +143,15 @@ pub fn reduce_summary(s: &nfc::reduce::ReduceSummary, files: &nfc::reduce::Reduc
     t.push_str(&format!("  took {} ms\n", s.millis));
     t
 }
+
+/// The whole-chain differential check of a reduction (stderr).
+pub fn chain_check(c: &nfc::reduce::ChainCheck, segments: usize) -> String {
+    format!(
+        "reduced chain ({segments} module{}) checked against the original: {} packets, {} exits and {} drops alike ({} ms)",
+        if segments == 1 { "" } else { "s" },
+        c.packets,
+        c.exits,
+        c.dropped,
+        c.millis
+    )
+}

@@ -345,8 +345,6 @@ fn dump_after_unknown_pass() {
 #[test]
 fn strict_and_best_effort_on_unreducible_chains() {
     for chain in [
-        // A DAG: the load balancer fans out to two NFs.
-        "examples/flash-dag.yaml",
         // The firewall's nf_init rejects a rule's protocol.
         "tests/data/reduce/bad-config.yaml",
         // A two-port NF in the middle of a line.
@@ -375,6 +373,35 @@ fn strict_and_best_effort_on_unreducible_chains() {
             }
         }
     }
+}
+
+/// A DAG has its maximal linear segments reduced (fw → lb here; the fan-out
+/// and fan-in NFs stay), in strict mode too, and the reduced chain file it
+/// writes runs: the whole chain was checked against the original.
+#[test]
+fn dag_segments_are_reduced() {
+    let run = ReduceRun::new();
+    let o = run.build("examples/flash-dag.yaml", &[]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(run.out().join("fw-to-lb/reduced.so").is_file(), "{stderr}");
+    assert!(stderr.contains("reduced fw → lb into"), "{stderr}");
+    assert!(
+        stderr.contains("reduced chain (1 module) checked against the original"),
+        "{stderr}"
+    );
+    let check = nfc()
+        .arg("check")
+        .arg(run.out().join("reduced.chain.yaml"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    assert!(stdout.contains("with 4 NFs and 4 links"), "{stdout}");
 }
 
 /// A .click configuration is Click elements, which the reducer cannot take.

@@ -1029,4 +1029,165 @@ mod live {
             &format!("error[E0602]: malformed deployment {}: EOF while parsing a value at line 1 column 14", file.display()),
         );
     }
+
+    /// Frames that exercise both NFs of examples/ids-firewall.yaml: TCP to
+    /// port 22 (the firewall drops it), TCP to port 80 carrying "/bin/sh"
+    /// (the IDS drops it), "GET /admin" (the IDS alerts and forwards), and
+    /// other TCP and UDP traffic that passes.
+    fn ids_firewall_packets() -> Packets {
+        let mut packets = Packets::new();
+        for i in 0..240u32 {
+            let src = std::net::Ipv4Addr::new(10, 1, (i % 7) as u8, (i % 40) as u8 + 1);
+            let dst = std::net::Ipv4Addr::new(192, 168, 2, 1);
+            let sport = 20000 + (i % 50) as u16;
+            let (dport, payload): (u16, &[u8]) = match i % 6 {
+                0 => (22, b"ssh"),
+                1 => (80, b"POST /x HTTP/1.0\r\n\r\n/bin/sh -c id"),
+                2 => (80, b"GET /admin HTTP/1.0\r\n\r\n"),
+                3 => (443, b"tls"),
+                _ => (5000 + (i % 9) as u16, b"data"),
+            };
+            let b = if i % 6 == 5 {
+                PacketBuilder::udp(src, dst, sport, dport)
+            } else {
+                PacketBuilder::tcp(src, dst, sport, dport)
+            };
+            let mut bytes = payload.to_vec();
+            bytes.extend_from_slice(&i.to_be_bytes());
+            let f = b.payload(&bytes).frame_len(128).build();
+            packets.push(u64::from(i) * 1000, &f);
+        }
+        packets
+    }
+
+    /// `nfc build examples/ids-firewall.yaml --target flash` (the example with
+    /// `targets.flash` pointed at two veth interfaces) deploys the reduced
+    /// module: one NF running `reduced.so` instead of the firewall and the
+    /// IDS. `nfc run` serves it with an unprivileged NF host, and exactly the
+    /// frames the *original* two-NF chain lets through in the reference
+    /// executor come out of the egress, byte for byte.
+    #[test]
+    fn reduced_ids_firewall_deployment_forwards_like_the_original_chain() {
+        use std::io::BufRead;
+        use std::os::unix::fs::PermissionsExt;
+        let Some((_ns, dut, peer)) = dut_and_peer(
+            "nfcred",
+            "reduced_ids_firewall_deployment_forwards_like_the_original_chain",
+        ) else {
+            return;
+        };
+        let dir = tempfile::tempdir_in("/tmp").unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let example = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ids-firewall.yaml"),
+        )
+        .unwrap();
+        assert!(!example.contains("targets:"), "the example grew targets");
+        let chain_file = dir.path().join("ids-firewall.yaml");
+        std::fs::write(
+            &chain_file,
+            format!(
+                "{example}targets:\n  flash: {{ingress: vi1, egress: vo1, mode: single-copy}}\n"
+            ),
+        )
+        .unwrap();
+        let out = dir.path().join("out");
+        let build = Command::new(env!("CARGO_BIN_EXE_nfc"))
+            .arg("build")
+            .arg(&chain_file)
+            .args(["--target", "flash", "--cache-dir"])
+            .arg(dir.path().join("cache"))
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let log = String::from_utf8_lossy(&build.stderr);
+        assert!(build.status.success(), "{log}");
+        assert!(log.contains("reduced fw → ids into"), "{log}");
+        let path = out.join("deployment.json");
+        let mut dep = Deployment::load(&path).unwrap();
+        let ids: Vec<&str> = dep.nfs.iter().map(|n| n.id.as_str()).collect();
+        assert_eq!(ids, ["reduced"], "the deployment runs the reduced module");
+        assert!(dep.nfs[0].object.ends_with("objects/reduced.so"));
+        dep.monitor.socket = dir.path().join("mon.sock");
+        std::fs::write(&path, serde_json::to_string_pretty(&dep).unwrap()).unwrap();
+        let mut nfc = Command::new("ip")
+            .args(["netns", "exec", &dut, env!("CARGO_BIN_EXE_nfc"), "run"])
+            .arg(&out)
+            .args(["--duration", "120"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (tx, rx) = std::sync::mpsc::channel::<String>();
+        let stderr = nfc.stderr.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut all = String::new();
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                all.push_str(&line);
+                all.push('\n');
+                let _ = tx.send(line);
+            }
+            all
+        });
+        loop {
+            match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+                Ok(line) if line.contains("attached NF") => break,
+                Ok(_) => {}
+                Err(_) => {
+                    let _ = nfc.kill();
+                    panic!("the reduced NF did not attach: {}", reader.join().unwrap());
+                }
+            }
+        }
+        // The original chain, as the example writes it, in the executor.
+        let spec = chain(&example);
+        let objs = objects(&spec);
+        let exec = ExecChain::from_spec(
+            &spec,
+            |inst| {
+                objs.iter()
+                    .find(|(id, _)| *id == inst.id.0)
+                    .unwrap()
+                    .1
+                    .clone()
+            },
+            None,
+        );
+        let packets = ids_firewall_packets();
+        let run = run_packets(
+            &exec,
+            &packets,
+            &ExecOptions {
+                collect_output: true,
+                ..ExecOptions::default()
+            },
+        )
+        .expect("executor");
+        let mut exits = vec![false; packets.len()];
+        run.output_tags
+            .iter()
+            .for_each(|t| exits[t.input as usize] = true);
+        // Both NFs drop something, and most frames pass.
+        let per_nf: Vec<u64> = run.report.nfs.iter().map(|n| n.drops).collect();
+        assert!(per_nf.iter().all(|&d| d > 0), "{:#?}", run.report);
+        assert!(run.report.exited > 100, "{:#?}", run.report);
+        let frames = packets.iter().map(|p| p.data.to_vec()).zip(exits).collect();
+        let want = run
+            .output
+            .unwrap()
+            .iter()
+            .map(|p| p.data.to_vec())
+            .collect();
+        let got = exchange(&peer, frames);
+        // SAFETY: signalling our child (ip netns exec execs nfc in place).
+        unsafe { libc::kill(nfc.id() as i32, libc::SIGTERM) };
+        let status = nfc.wait().unwrap();
+        let log = reader.join().unwrap();
+        assert!(status.success(), "{status}\n{log}");
+        same_frames(got, want);
+    }
 }

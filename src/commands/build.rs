@@ -1,12 +1,13 @@
-//! `nfc build`: compile a chain (chain.yaml) or rewrite a FastClick
-//! configuration (.click) for a target, writing the stages' outputs on request
-//! (`--emit facts,reduced,plan`). `--emit reduced` runs the reducer stage
-//! (`nfc::reduce`) and renders its progress and summary on stderr.
+//! `nfc build`: compile a chain (chain.yaml) through [`nfc::pipeline`] or
+//! rewrite a FastClick configuration (.click) for a target, writing the
+//! stages' outputs on request (`--emit facts,reduced,plan`). This file maps
+//! arguments to pipeline options and renders; the stages live in the library.
 
 use super::analyze::AnalyzerArgs;
 use super::{out, warnings, Format};
 use anyhow::Context;
-use nfc::driver;
+use nfc::pipeline::{self, Pipeline, PipelineOptions, ReducePolicy, ReduceRecord};
+use nfc::reduce::{ReduceMode, ReduceStageOptions};
 use nfc_core::Diagnostic;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -31,6 +32,10 @@ pub struct Args {
     /// unreduced.
     #[arg(long, value_enum, default_value_t = ReduceArg::Strict)]
     pub reduce: ReduceArg,
+    /// Place and deploy the chain's original NFs. By default every linear segment of two or more
+    /// C NFs is reduced into one module, and the reduced chain is what is placed and deployed.
+    #[arg(long, conflicts_with_all = ["dump_after", "strip_observability"])]
+    pub no_reduce: bool,
     /// Print the reduced chain's LLVM IR right after this reducer pass to stdout (implies
     /// `--emit reduced`; an unknown name lists the passes).
     #[arg(long, value_name = "PASS")]
@@ -72,7 +77,8 @@ pub enum ReduceArg {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Stage {
-    /// The analyzer's facts per NF.
+    /// The analyzer's facts per NF (facts.json), and when the chain was reduced the facts the
+    /// placer used for the reduced chain (deployed-facts.json).
     Facts,
     /// The reducer's output: reduced.ll, reduced.so, reduced.report.json and reduced.chain.yaml
     /// (one NF running the reduced module, for `nfc run`).
@@ -89,12 +95,35 @@ fn write(dir: &Path, name: &str, text: &str) -> anyhow::Result<PathBuf> {
     Ok(p)
 }
 
+/// The pipeline options these arguments ask for.
+fn pipeline_options(args: &Args) -> anyhow::Result<PipelineOptions> {
+    let explicit = args.emit.contains(&Stage::Reduced) || args.dump_after.is_some();
+    let reduce = match (args.no_reduce, explicit, args.reduce) {
+        (true, _, _) => ReducePolicy::Off,
+        (false, false, _) => ReducePolicy::On(ReduceMode::Auto),
+        (false, true, ReduceArg::Strict) => ReducePolicy::On(ReduceMode::Strict),
+        (false, true, ReduceArg::BestEffort) => ReducePolicy::On(ReduceMode::BestEffort),
+    };
+    Ok(PipelineOptions {
+        analyze: args.analyzer.options()?,
+        reduce,
+        reduce_stage: ReduceStageOptions {
+            dump_after: args.dump_after.clone(),
+            strip_observability: args.strip_observability,
+            ..Default::default()
+        },
+        proof: args.proof.options(),
+        facts_override: args.proof.facts()?,
+        ..PipelineOptions::new(&args.analyzer.cache_dir, &args.output)
+    })
+}
+
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     if args.emit.contains(&Stage::Prediction) {
         return Err(nfc::Failure::not_available("predict").into());
     }
-    let reduce = args.emit.contains(&Stage::Reduced) || args.dump_after.is_some();
-    if args.target.is_none() && args.emit.is_empty() && !reduce {
+    let explicit_reduce = args.emit.contains(&Stage::Reduced) || args.dump_after.is_some();
+    if args.target.is_none() && args.emit.is_empty() && !explicit_reduce {
         return Err(nfc::Failure::diag(
             Diagnostic::error("E0503", "nothing to build: no --target and no --emit")
                 .with_hint("pass --target fastclick|flash|agilio, or --emit facts,reduced,plan"),
@@ -104,131 +133,120 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     if args.target == Some(Target::Agilio) {
         return Err(nfc::Failure::not_available("agilio target").into());
     }
+    if args.no_reduce && args.emit.contains(&Stage::Reduced) {
+        return Err(nfc::Failure::diag(
+            Diagnostic::error(
+                "E0505",
+                "--no-reduce and --emit reduced contradict each other",
+            )
+            .with_hint("drop one of them"),
+        )
+        .into());
+    }
     if args.input.extension().is_some_and(|e| e == "click") {
         return build_click(&args, fmt);
     }
-    let (chain, mut diags) = driver::load_chain(&args.input)?;
-    let opts = args.analyzer.options()?;
+    let mut p = Pipeline::new(pipeline_options(&args)?);
+    p.load(&args.input)?;
     std::fs::create_dir_all(&args.output)
         .with_context(|| format!("creating {}", args.output.display()))?;
-    let ws = driver::Workspace::new(&args.analyzer.cache_dir);
     let mut written = vec![];
-    let mut reduced_json = None;
-    let mut dumped = false;
-    if reduce {
-        let ropts = driver::ReduceStageOptions {
-            out_dir: args.output.clone(),
-            mode: match args.reduce {
-                ReduceArg::Strict => driver::ReduceMode::Strict,
-                ReduceArg::BestEffort => driver::ReduceMode::BestEffort,
-            },
-            dump_after: args.dump_after.clone(),
-            strip_observability: args.strip_observability,
-            ..Default::default()
-        };
-        let mut progress = |p: driver::ReduceProgress| {
-            if fmt == Format::Human {
-                eprintln!("{}", crate::render::reduce_progress(&p));
+    let human = fmt == Format::Human;
+    let record = p
+        .reduce(&mut |pr| {
+            if human {
+                eprintln!("{}", crate::render::reduce_progress(&pr));
             }
-        };
-        match driver::reduce_chain(&ws, &chain, &ropts, &mut progress)? {
-            driver::ReducedOutcome::Reduced(r) => {
-                let nfc::reduce::Reduction {
-                    files,
-                    summary,
-                    dump,
-                    diagnostics,
-                    ..
-                } = *r;
-                diags.extend(diagnostics);
+        })?
+        .clone();
+    let mut dumped = false;
+    match &record {
+        ReduceRecord::Reduced(r) => {
+            for seg in &r.segments {
                 written.extend([
-                    files.ll.clone(),
-                    files.so.clone(),
-                    files.report.clone(),
-                    files.chain_file.clone(),
+                    seg.files.ll.clone(),
+                    seg.files.so.clone(),
+                    seg.files.report.clone(),
                 ]);
-                if fmt == Format::Human {
-                    eprint!("{}", crate::render::reduce_summary(&summary, &files));
+                if human {
+                    eprint!(
+                        "{}",
+                        crate::render::reduce_summary(&seg.summary, &seg.files)
+                    );
                 }
-                if let Some(ir) = &dump {
+                if let Some(ir) = &seg.dump {
                     dumped = true;
-                    if fmt == Format::Human {
+                    if human {
                         out(ir)?;
                     }
                 }
-                reduced_json = Some(serde_json::json!({
-                    "fell_back": false,
-                    "summary": summary,
-                    "files": files,
-                    "dump": dump,
-                }));
             }
-            driver::ReducedOutcome::Unreduced {
-                report,
-                diagnostics,
-            } => {
-                diags.extend(diagnostics);
-                written.push(report.clone());
-                reduced_json = Some(serde_json::json!({ "fell_back": true, "report": report }));
+            written.push(r.chain_file.clone());
+            if human {
+                eprintln!("{}", crate::render::chain_check(&r.check, r.segments.len()));
             }
         }
+        ReduceRecord::Unreduced {
+            report: Some(report),
+            ..
+        } => written.push(report.clone()),
+        _ => {}
     }
     let needs_plan = args.target.is_some()
         || args.emit.contains(&Stage::Facts)
         || args.emit.contains(&Stage::Plan);
     if needs_plan {
-        let forced = args.proof.facts()?;
-        let (facts, plan, d, proof) =
-            driver::analyze_place_prove(&chain, &opts, &ws, &args.proof.options(), &forced)?;
-        diags.extend(d);
-        if fmt == Format::Human && args.proof.plan_proof != super::proof::ProofArg::Off {
-            eprintln!("{}", proof.line());
+        let placement = p.place()?.clone();
+        if human && args.proof.plan_proof != super::proof::ProofArg::Off {
+            eprintln!("{}", placement.proof.line());
         }
         if args.emit.contains(&Stage::Facts) {
+            let facts = p.analyze()?.to_vec();
             written.push(write(
                 &args.output,
                 "facts.json",
                 &serde_json::to_string_pretty(&facts)?,
             )?);
+            // What the placer saw: a reduced NF's facts derived from its members'.
+            if matches!(record, ReduceRecord::Reduced(_)) {
+                let deployed = p.deployed_facts()?.to_vec();
+                written.push(write(
+                    &args.output,
+                    "deployed-facts.json",
+                    &serde_json::to_string_pretty(&deployed)?,
+                )?);
+            }
         }
         if args.emit.contains(&Stage::Plan) {
             written.push(write(
                 &args.output,
                 "plan.json",
-                &serde_json::to_string_pretty(&plan)?,
+                &serde_json::to_string_pretty(&placement.plan)?,
             )?);
         }
-        match args.target {
-            Some(Target::Fastclick) => {
-                let text = nfc::emit::fastclick::emit_chain(&chain, &facts, &plan);
-                written.push(write(
-                    &args.output,
-                    &format!("{}.click", chain.name),
-                    &text,
-                )?);
+        if let Some(target) = args.target {
+            let emitted = p.emit(match target {
+                Target::Fastclick => pipeline::Target::Fastclick,
+                Target::Flash => pipeline::Target::Flash,
+                Target::Agilio => pipeline::Target::Agilio,
+            })?;
+            for note in emitted.notes {
+                eprintln!("note: {note}");
             }
-            Some(Target::Flash) => {
-                let (files, notes) = nfc::emit::flash_target(&chain, &facts, &ws, &args.output)?;
-                for note in notes {
-                    eprintln!("note: {note}");
-                }
-                written.extend(files);
-            }
-            Some(Target::Agilio) => unreachable!("handled above"),
-            None => {}
+            written.extend(emitted.files);
         }
     }
-    warnings(&diags, fmt);
-    match (fmt, reduced_json) {
-        (Format::Json, Some(r)) => {
+    warnings(p.diagnostics(), fmt);
+    match fmt {
+        Format::Json if explicit_reduce => {
             out(&format!(
                 "{}\n",
-                serde_json::json!({ "written": written, "reduced": r })
+                serde_json::json!({ "written": written, "reduced": reduced_json(&record) })
             ))?;
             Ok(ExitCode::SUCCESS)
         }
         // The IR went to stdout; keep the file list apart from it.
-        (Format::Human, _) if dumped => {
+        Format::Human if dumped => {
             for p in &written {
                 eprintln!("wrote {}", p.display());
             }
@@ -236,6 +254,20 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         }
         _ => report(&written, fmt),
     }
+}
+
+/// The `reduced` object of `--format json`: the pipeline's record, with the
+/// whole-chain reduction's summary at the top as before segments existed.
+fn reduced_json(record: &ReduceRecord) -> serde_json::Value {
+    let mut v = pipeline::reduce_json(record);
+    if let ReduceRecord::Reduced(r) = record {
+        if let [seg] = r.segments.as_slice() {
+            v["summary"] = serde_json::json!(seg.summary);
+            v["files"] = serde_json::json!(seg.files);
+            v["dump"] = serde_json::json!(seg.dump);
+        }
+    }
+    v
 }
 
 fn report(written: &[PathBuf], fmt: Format) -> anyhow::Result<ExitCode> {
@@ -305,27 +337,12 @@ fn build_click(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
         .into());
     };
     let file = args.input.display().to_string();
-    let text = std::fs::read_to_string(&args.input).map_err(|e| {
-        nfc::Failure::diag(Diagnostic::error(
-            "E0006",
-            format!("cannot read {file}: {e}"),
-        ))
-    })?;
-    let opts = args.analyzer.options()?;
-    let (facts_by_element, diags) =
-        nfc::emit::fastclick_sources::analyze_click_elements(&text, &file, root, &opts)?;
-    let resources = nfc_core::chain::Resources {
-        cores: args.cores,
-        ..Default::default()
-    };
-    let (plan, d) = driver::place_nfs(
-        &facts_by_element,
-        &resources,
-        &nfc_placer::TrafficProfile::default(),
-        &driver::PlaceOptions::default(),
-    )?;
-    let rewritten = nfc::emit::fastclick::rewrite_click(&text, &file, &facts_by_element, &plan)
-        .map_err(nfc::Failure::Diagnostics)?;
+    let nfc::pipeline::ClickRewrite {
+        text: rewritten,
+        facts: facts_by_element,
+        plan,
+        diagnostics: rewrite_diags,
+    } = nfc::pipeline::rewrite_click(&args.input, root, args.cores, &args.analyzer.options()?)?;
     std::fs::create_dir_all(&args.output)?;
     let mut written = vec![write(
         &args.output,
@@ -335,6 +352,11 @@ fn build_click(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
             .unwrap_or("config.click"),
         &rewritten,
     )?];
+    written.extend(nfc::emit::rss_files(
+        &args.input.file_stem().unwrap_or_default().to_string_lossy(),
+        &plan,
+        &args.output,
+    )?);
     if args.emit.contains(&Stage::Facts) {
         let facts: Vec<_> = facts_by_element.iter().map(|(_, f)| f).collect();
         written.push(write(
@@ -350,8 +372,7 @@ fn build_click(args: &Args, fmt: Format) -> anyhow::Result<ExitCode> {
             &serde_json::to_string_pretty(&plan)?,
         )?);
     }
-    all.extend(diags);
-    all.extend(d);
+    all.extend(rewrite_diags);
     if args.proof.plan_proof != super::proof::ProofArg::Off {
         all.push(
             Diagnostic::warning(

@@ -1,4 +1,7 @@
-//! `nfc check`: validate chain files.
+//! `nfc check`: validate chain files. For `check` the diagnostics are the
+//! result, so `--format json` prints them on stdout (with each file's
+//! verdict), as Ruff's `--output-format json` does; exit 1 when any is an
+//! error. The human format keeps them on stderr, rustc-style.
 
 use super::{out, warnings, Format};
 use nfc::driver;
@@ -14,33 +17,50 @@ pub struct Args {
 
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     let mut all_diags = vec![];
-    let mut ok = vec![];
+    let mut results = vec![];
     for path in &args.chains {
         match driver::load_chain(path) {
             Ok((spec, diags)) => {
                 all_diags.extend(diags);
-                ok.push((path.display().to_string(), spec));
+                results.push((path.display().to_string(), Some(spec)));
             }
-            Err(nfc::Failure::Diagnostics(d)) => all_diags.extend(d),
+            Err(nfc::Failure::Diagnostics(d)) => {
+                all_diags.extend(d);
+                results.push((path.display().to_string(), None));
+            }
             Err(e) => return Err(e.into()),
         }
     }
     let failed = nfc_core::diag::has_errors(&all_diags);
-    if failed {
-        return Err(nfc::Failure::Diagnostics(all_diags).into());
-    }
-    warnings(&all_diags, fmt);
+    let code = if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
     match fmt {
         Format::Json => {
-            let items: Vec<_> = ok
+            let files: Vec<_> = results
                 .iter()
-                .map(|(p, s)| serde_json::json!({"file": p, "ok": true, "chain": s.dump()}))
+                .map(|(p, s)| {
+                    serde_json::json!({"file": p, "ok": s.is_some(), "chain": s.as_ref().map(|s| s.dump())})
+                })
                 .collect();
-            out(&format!("{}\n", serde_json::to_string_pretty(&items)?))?;
+            out(&format!(
+                "{}\n",
+                serde_json::to_string_pretty(
+                    &serde_json::json!({ "diagnostics": all_diags, "files": files })
+                )?
+            ))?;
+            Ok(code)
         }
         Format::Human => {
+            if failed {
+                return Err(nfc::Failure::Diagnostics(all_diags).into());
+            }
+            warnings(&all_diags, fmt);
             let mut text = String::new();
-            for (p, s) in &ok {
+            for (p, s) in &results {
+                let Some(s) = s else { continue };
                 text.push_str(&format!(
                     "ok: {p}: chain `{}` with {} NF{} and {} link{}\n",
                     s.name,
@@ -51,7 +71,7 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                 ));
             }
             out(&text)?;
+            Ok(code)
         }
     }
-    Ok(ExitCode::SUCCESS)
 }

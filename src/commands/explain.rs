@@ -1,8 +1,11 @@
-//! `nfc explain`: what each stage decides for a chain, and why.
+//! `nfc explain`: what each stage of the pipeline decides for a chain, and
+//! why. It runs the same [`nfc::pipeline::Pipeline`] as `nfc build`, so the
+//! reduction, facts and plan it prints are the ones a build deploys.
 
 use super::analyze::AnalyzerArgs;
 use super::{out, warnings, Format};
-use nfc::driver;
+use nfc::pipeline::{Pipeline, PipelineOptions, ReducePolicy, ReduceRecord, Stage};
+use nfc::reduce::ReduceMode;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,6 +13,12 @@ use std::process::ExitCode;
 pub struct Args {
     /// The chain file.
     pub chain: PathBuf,
+    /// Explain the chain as built with `nfc build --no-reduce`.
+    #[arg(long)]
+    pub no_reduce: bool,
+    /// Where the reduced modules are written (default: `explain/` in the cache directory).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
     #[command(flatten)]
     pub analyzer: AnalyzerArgs,
     #[command(flatten)]
@@ -17,23 +26,41 @@ pub struct Args {
 }
 
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
-    let (chain, mut diags) = driver::load_chain(&args.chain)?;
-    let opts = args.analyzer.options()?;
-    let ws = driver::Workspace::new(&args.analyzer.cache_dir);
-    let forced = args.proof.facts()?;
-    let (facts, plan, d, proof) =
-        driver::analyze_place_prove(&chain, &opts, &ws, &args.proof.options(), &forced)?;
-    diags.extend(d);
-    warnings(&diags, fmt);
+    let mut p = Pipeline::new(PipelineOptions {
+        analyze: args.analyzer.options()?,
+        reduce: if args.no_reduce {
+            ReducePolicy::Off
+        } else {
+            ReducePolicy::On(ReduceMode::Auto)
+        },
+        proof: args.proof.options(),
+        facts_override: args.proof.facts()?,
+        ..PipelineOptions::new(
+            &args.analyzer.cache_dir,
+            args.output
+                .clone()
+                .unwrap_or_else(|| args.analyzer.cache_dir.join("explain")),
+        )
+    });
+    p.load(&args.chain)?;
+    p.place()?;
+    let chain = p.chain()?.clone();
+    let facts = p.analyze()?.to_vec();
+    let deployed = p.deployed_chain()?.clone();
+    let deployed_facts = p.deployed_facts()?.to_vec();
+    let placement = p.place()?.clone();
+    warnings(p.diagnostics(), fmt);
+    let record = p.reduction().cloned().unwrap_or(ReduceRecord::Off);
     match fmt {
         Format::Json => out(&format!(
             "{}\n",
             serde_json::to_string_pretty(&serde_json::json!({
-                "chain": chain.dump(),
+                "chain": p.dump(Stage::Load),
                 "facts": facts,
-                "reduce": "not available in explain yet: run `nfc build --emit reduced`",
-                "plan": plan,
-                "proof": proof,
+                "reduce": p.dump(Stage::Reduce),
+                "deployed_facts": deployed_facts,
+                "plan": placement.plan,
+                "proof": placement.proof,
                 "predict": "not available yet",
             }))?
         ))?,
@@ -46,13 +73,59 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             );
             t.push_str("== analyze: what each NF does with state\n");
             t.push_str(&super::analyze::human(&facts, true));
+            t.push_str("\n== reduce: linear segments consolidated into one module each\n");
+            t.push_str(&reduce_human(&record));
+            if deployed.nfs.len() != chain.nfs.len() {
+                t.push_str(
+                    "facts of the deployed chain (a reduced NF's derived from its members'):\n",
+                );
+                t.push_str(&super::analyze::human(&deployed_facts, false));
+            }
             t.push_str("\n== place: RSS and state sharing\n");
-            t.push_str(&driver::explain_plan(&plan));
+            t.push_str(&nfc::driver::explain_plan(&placement.plan));
             t.push_str("\n== prove: the plan against the single-worker run\n");
-            t.push_str(&format!("{}\n", proof.line()));
+            t.push_str(&format!("{}\n", placement.proof.line()));
             t.push_str("\n== predict: not available yet\n");
             out(&t)?;
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn reduce_human(record: &ReduceRecord) -> String {
+    let mut t = String::new();
+    match record {
+        ReduceRecord::Off => {
+            t.push_str("off (--no-reduce): the original NFs are placed and deployed\n")
+        }
+        ReduceRecord::Unreduced { reasons, .. } => {
+            t.push_str("nothing reduced: the original NFs are placed and deployed\n");
+            for r in reasons {
+                t.push_str(&format!("  {}: {}\n", r.code, r.message));
+            }
+            if reasons.is_empty() {
+                t.push_str("  no linear segment of two or more NFs\n");
+            }
+        }
+        ReduceRecord::Reduced(r) => {
+            for s in &r.segments {
+                t.push_str(&format!(
+                    "{}: {} reduced into one module, {} → {} instructions, differential check {} packets equal\n",
+                    s.id,
+                    s.summary.nfs.join(" → "),
+                    s.summary.instructions_before,
+                    s.summary.instructions_after,
+                    s.summary.verification.as_ref().map_or(0, |v| v.packets),
+                ));
+            }
+            t.push_str(&format!(
+                "{}\n",
+                crate::render::chain_check(&r.check, r.segments.len())
+            ));
+            for d in &r.not_reduced {
+                t.push_str(&format!("  not joined: {}\n", d.message));
+            }
+        }
+    }
+    t
 }

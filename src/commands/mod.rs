@@ -4,6 +4,7 @@ mod analyze;
 mod build;
 mod check;
 mod explain;
+mod explain_code;
 mod nf_host;
 mod proof;
 mod run;
@@ -32,7 +33,7 @@ pub struct Cli {
 pub enum Format {
     /// Text for people; diagnostics show the offending line and a hint.
     Human,
-    /// JSON for tools: results on stdout, diagnostics on stderr.
+    /// JSON for tools: results on stdout, diagnostics on stderr (`check`: on stdout, they are its result).
     Json,
 }
 
@@ -46,6 +47,8 @@ pub enum Command {
     Build(build::Args),
     /// Explain what each stage decides for a chain, and why.
     Explain(explain::Args),
+    /// Explain a diagnostic code (e.g. `nfc explain-code E0401`).
+    ExplainCode(explain_code::Args),
     /// Run a chain over a pcap with the reference executor, or a flash deployment on line.
     Run(run::Args),
     /// Host one NF of a flash deployment (started by `nfc run <deployment>`).
@@ -63,6 +66,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Analyze(a) => analyze::run(a, fmt),
         Command::Build(a) => build::run(a, fmt),
         Command::Explain(a) => explain::run(a, fmt),
+        Command::ExplainCode(a) => explain_code::run(a, fmt),
         Command::Run(a) => run::run(a, fmt),
         Command::NfHost(a) => nf_host::run(a),
         Command::Trace(a) => trace::run(a, fmt),

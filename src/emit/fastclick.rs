@@ -4,4 +4,4 @@
 //! plain data over `nfc-core` types and lives in `nfc_placer::fastclick`
 //! (tested there); this module is the binary's entry point to it.
 
-pub use nfc_placer::fastclick::{emit_chain, rewrite_click};
+pub use nfc_placer::fastclick::{class_name, emit_chain, rewrite_click, validate_upstream};

@@ -42,6 +42,10 @@ const APT_PACKAGES: &[(&str, &str)] = &[
     ),
     ("cmake", "builds HiGHS for the placer's ILP solver"),
     ("g++", "builds HiGHS and tree-sitter grammars"),
+    (
+        "dpdk-dev",
+        "dpdk-testpmd: DPDK's own flow parser checks the FastClick target's RSS flow rules (tests/fastclick_target.rs)",
+    ),
 ];
 
 fn main() -> Result<()> {
@@ -408,6 +412,12 @@ fn bench(rest: &[String]) -> Result<()> {
             what: "reducer: callgrind instructions/packet before -> after on NFReducer's scenarios, reduction time",
             args: strs(&["run", "--release", "-p", "nfc-reducer", "--example", "reducer_bench", "--", "3000"]),
             needs_root: false,
+        },
+        BenchStep {
+            name: "reduced-flash",
+            what: "flash-rt on veth: AF_XDP Mpps of examples/ids-firewall.yaml deployed unreduced (2 NF hosts) vs reduced (1), interleaved repeats, ratio per pair",
+            args: strs(&["bench", "-p", "nfc", "--bench", "reduced_flash"]),
+            needs_root: true,
         },
         BenchStep {
             name: "flash",

@@ -560,7 +560,7 @@ impl Parser<'_> {
     }
     fn error(&mut self, span: ByteSpan, msg: impl Into<String>) {
         self.diags
-            .push(Diagnostic::error("E0601", msg).with_span(span.to_span(self.file, self.text)));
+            .push(Diagnostic::error("E0520", msg).with_span(span.to_span(self.file, self.text)));
     }
     /// Skip to just after the next `;` (error recovery).
     fn recover(&mut self) {
@@ -805,7 +805,7 @@ impl Parser<'_> {
     }
 }
 
-/// Parse a Click configuration. Errors (E0601) come with spans; the AST holds
+/// Parse a Click configuration. Errors (E0520) come with spans; the AST holds
 /// every statement that parsed.
 pub fn parse(text: &str, file: &str) -> (ClickConfig, Vec<Diagnostic>) {
     let mut lexer = Lexer {
@@ -992,7 +992,7 @@ fd0 :: FromDPDKDevice($port, MAXTHREADS 16, NDESC 256)
         };
         let c = check(
             "a :: Counter;\nb :: (x);\nc :: Discard;",
-            "E0601",
+            "E0520",
             2,
             "class name",
         );
@@ -1001,10 +1001,10 @@ fd0 :: FromDPDKDevice($port, MAXTHREADS 16, NDESC 256)
             2,
             "recovered after the bad statement"
         );
-        check("a :: Counter(\n", "E0601", 1, "unclosed");
-        check("a -> b\n=> c;", "E0601", 2, "`=>`");
-        check("a [x] -> b;", "E0601", 1, "port number");
-        check("a :: Counter; %", "E0601", 1, "unexpected character");
+        check("a :: Counter(\n", "E0520", 1, "unclosed");
+        check("a -> b\n=> c;", "E0520", 2, "`=>`");
+        check("a [x] -> b;", "E0520", 1, "port number");
+        check("a :: Counter; %", "E0520", 1, "unexpected character");
         check("elementclass E { a -> b }", "N0601", 1, "verbatim");
     }
 }

@@ -354,4 +354,118 @@ impl Facts {
             .unwrap_or(1)
             .max(1)
     }
+
+    /// Facts of the one NF that runs `parts` consolidated (a reduced
+    /// segment), derived from the parts' facts by the rule that the answer
+    /// which permits the placer less wins: stateful if any part is; the flow
+    /// key is the intersection of the stateful parts' keys (RSS on those
+    /// fields keeps every part's flows on one core; an empty intersection is
+    /// global state); symmetric if any stateful part needs it; the most
+    /// frequent write intensity; pointer chasing if any; every state object
+    /// (named `part.object`), split hazard, unknown and piece of evidence;
+    /// the lowest confidence. `cost_ratio` scales the summed costs (the
+    /// reduced code's instructions over the parts').
+    pub fn merged(nf: impl Into<String>, parts: &[Facts], cost_ratio: f64) -> Facts {
+        let mut f = Facts::stateless(nf);
+        let stateful: Vec<&Facts> = parts.iter().filter(|p| p.stateful).collect();
+        f.stateful = !stateful.is_empty();
+        if let Some((first, rest)) = stateful.split_first() {
+            f.flow_key = first
+                .flow_key
+                .iter()
+                .copied()
+                .filter(|k| rest.iter().all(|p| p.flow_key.contains(k)))
+                .collect();
+        }
+        f.symmetric = stateful.iter().any(|p| p.symmetric);
+        f.intensity = parts
+            .iter()
+            .map(|p| p.intensity)
+            .min()
+            .unwrap_or(Intensity::None);
+        f.pointer_chasing = parts.iter().any(|p| p.pointer_chasing);
+        for p in parts {
+            f.state_objects
+                .extend(p.state_objects.iter().map(|o| StateObject {
+                    name: format!("{}.{}", p.nf, o.name),
+                    ..o.clone()
+                }));
+            f.split_hazards
+                .extend(p.split_hazards.iter().map(|h| SplitHazard {
+                    object: format!("{}.{}", p.nf, h.object),
+                    ..h.clone()
+                }));
+            for u in &p.unknown {
+                if !f.is_unknown(u.question) {
+                    f.unknown.push(Unknown {
+                        question: u.question,
+                        reason: format!("{}: {}", p.nf, u.reason),
+                    });
+                }
+            }
+            f.evidence.extend(p.evidence.iter().cloned());
+            for a in &p.accelerators {
+                if !f.accelerators.contains(a) {
+                    f.accelerators.push(*a);
+                }
+            }
+        }
+        f.accelerators.sort();
+        f.state_entry_bytes = parts.iter().filter_map(|p| p.state_entry_bytes).max();
+        let scale = |c: Option<u64>| c.map(|c| ((c as f64) * cost_ratio).round().max(1.0) as u64);
+        let sum = |get: fn(&Facts) -> Option<u64>| {
+            parts
+                .iter()
+                .map(get)
+                .try_fold(0u64, |acc, c| Some(acc + c?))
+        };
+        f.per_packet_cost = scale(sum(|p| p.per_packet_cost));
+        f.source_cost = scale(sum(|p| p.source_cost));
+        f.confidence = parts.iter().map(|p| p.confidence).fold(1.0, f32::min);
+        f.backend = parts.first().map(|p| p.backend).unwrap_or_default();
+        f
+    }
+}
+
+#[cfg(test)]
+mod merge_tests {
+    use super::*;
+
+    fn keyed(nf: &str, key: &[Field]) -> Facts {
+        let mut f = Facts::stateless(nf);
+        f.stateful = true;
+        f.flow_key = key.to_vec();
+        f.intensity = Intensity::PerFlow;
+        f
+    }
+
+    #[test]
+    fn the_answer_that_permits_less_wins() {
+        use Field::*;
+        let fw = Facts::stateless("fw");
+        let lb = keyed("lb", &[SrcIp, DstIp, SrcPort, DstPort, Proto]);
+        let mut psd = keyed("psd", &[SrcIp]);
+        psd.intensity = Intensity::PerPacket;
+        // A stateless part adds no constraint.
+        let m = Facts::merged("fw-lb", &[fw.clone(), lb.clone()], 1.0);
+        assert!(m.stateful && m.flow_key == lb.flow_key && m.splittable());
+        // Keys intersect; the busiest writer sets the intensity.
+        let m = Facts::merged("lb-psd", &[lb.clone(), psd.clone()], 1.0);
+        assert_eq!(m.flow_key, [SrcIp]);
+        assert_eq!(m.intensity, Intensity::PerPacket);
+        // Disjoint keys: global state, never split.
+        let m = Facts::merged("x", &[psd, keyed("pol", &[DstIp])], 1.0);
+        assert!(m.stateful && m.flow_key.is_empty() && !m.splittable());
+        // Nothing stateful: stateless; hazards and unknowns carry over.
+        let mut hz = Facts::stateless("log");
+        hz.split_hazards.push(SplitHazard {
+            object: "n".into(),
+            reason: "global counter".into(),
+            file: None,
+            line: None,
+        });
+        let m = Facts::merged("y", &[hz, Facts::unknown("u", "no entry")], 0.5);
+        assert!(!m.splittable() && m.split_hazards[0].object == "log.n");
+        assert!(m.is_unknown(Question::FlowKey) && m.confidence == 0.0);
+    }
 }

@@ -1,13 +1,17 @@
 //! The FastClick target of a plan: write a fresh `.click` configuration for a
 //! chain ([`emit_chain`]), or rewrite an operator's existing configuration in
 //! place ([`rewrite_click`], FlowMage Fig. 7): the `FromDPDKDevice` gets the
-//! RSS hash fields, key and thread count; every stateful element gets its
-//! `SHARED` mode. Lives here rather than in the binary because it is pure
+//! queue and thread counts and the flow-rules file that programs the plan's
+//! RSS (hash types, Toeplitz key, queues); in a rewrite every stateful
+//! element of the operator's gets its `SHARED` mode. Only upstream FastClick
+//! element classes and parameters appear in an emitted configuration, plus
+//! the `Nfc*` classes of the element package written beside it
+//! ([`validate_upstream`] checks this against upstream's names, vendored in
+//! `data/`). Lives here rather than in the binary because it is pure
 //! plan-to-text lowering over `nfc-core` types; `src/emit/fastclick.rs`
-//! re-exports it. Parameter names are documented in `docs/targets/fastclick.md`
-//! (which are upstream FastClick, which need sharing-aware elements).
+//! re-exports it. See `docs/targets/fastclick.md`.
 
-use nfc_core::chain::{ChainSpec, NfSource};
+use nfc_core::chain::ChainSpec;
 use nfc_core::click::{self, Arg, ByteSpan, ClickConfig, ConfigArgs, Element, Hop, Statement};
 use nfc_core::diag::Diagnostic;
 use nfc_core::facts::Facts;
@@ -17,10 +21,6 @@ use nfc_core::plan::{Plan, Sharing};
 pub const FROM_DEVICE: &str = "FromDPDKDevice";
 /// Upstream FastClick output element.
 pub const TO_DEVICE: &str = "ToDPDKDevice";
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 /// Quote a value for a Click argument when it is not a plain word.
 fn quote(value: &str) -> String {
@@ -35,8 +35,9 @@ fn quote(value: &str) -> String {
     }
 }
 
-/// `port_scan_detector` -> `NfcPortScanDetector`.
-fn class_name(base: &str) -> String {
+/// The element class of an NF instance in the generated package:
+/// `port_scan_detector` -> `NfcPortScanDetector`, `fw-to-lb` -> `NfcFwToLb`.
+pub fn class_name(base: &str) -> String {
     let camel: String = base
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|p| !p.is_empty())
@@ -50,18 +51,90 @@ fn class_name(base: &str) -> String {
     format!("Nfc{camel}")
 }
 
-/// The RSS arguments the plan puts on `FromDPDKDevice`.
-fn rss_args(plan: &Plan) -> Vec<(&'static str, String)> {
-    let fields: Vec<&str> = plan.rss.fields.iter().map(|f| f.name()).collect();
-    vec![
+/// The arguments the plan puts on `FromDPDKDevice`, all upstream: queues
+/// and threads for the plan's cores, and the RSS either from the flow-rules
+/// file (`MODE flow`, which installs the file's RSS rule: hash types, key,
+/// queues) or, without one, the driver's default RSS (`MODE rss`).
+fn rss_args(plan: &Plan, rules_file: Option<&str>) -> Vec<(&'static str, String)> {
+    let mut args = vec![
         ("N_QUEUES", plan.cores.to_string()),
         ("MAXTHREADS", plan.cores.to_string()),
-        ("MODE", "rss".into()),
-        ("HASHFUNC", quote(&fields.join(","))),
-        ("RSS_KEY", hex(&plan.rss.key40)),
-        ("RSS_SYMMETRIC", plan.rss.symmetric.to_string()),
-        ("RETA_SIZE", plan.rss.reta.len().to_string()),
-    ]
+    ];
+    match rules_file {
+        Some(f) => {
+            args.push(("MODE", "flow".into()));
+            args.push(("FLOW_RULES_FILE", quote(f)));
+        }
+        None => args.push(("MODE", "rss".into())),
+    }
+    if !plan.rss.reta.is_empty() {
+        args.push(("RETA_SIZE", plan.rss.reta.len().to_string()));
+    }
+    args
+}
+
+/// Upstream FastClick's element classes (`EXPORT_ELEMENT`), one per line.
+pub const UPSTREAM_ELEMENTS: &str = include_str!("../data/fastclick-elements.txt");
+/// Every keyword parameter some upstream element reads, one per line.
+pub const UPSTREAM_PARAMETERS: &str = include_str!("../data/fastclick-parameters.txt");
+
+/// Check that `text` uses only upstream FastClick element classes and
+/// parameter names, or classes in `own_classes` (the generated package,
+/// whose elements take no parameters). One E0511 error per violation.
+pub fn validate_upstream(text: &str, file: &str, own_classes: &[String]) -> Vec<Diagnostic> {
+    let (config, mut diags) = click::parse(text, file);
+    if diags.iter().any(Diagnostic::is_error) {
+        return diags;
+    }
+    diags.clear();
+    let upstream = |class: &str| UPSTREAM_ELEMENTS.lines().any(|l| l.trim() == class);
+    let parameter = |p: &str| UPSTREAM_PARAMETERS.lines().any(|l| l.trim() == p);
+    let mut check = |class: &str, args: Option<&ConfigArgs>, span: ByteSpan| {
+        let own = own_classes.iter().any(|c| c == class);
+        if !own && !upstream(class) {
+            diags.push(
+                Diagnostic::error(
+                    "E0511",
+                    format!("element class `{class}` is neither upstream FastClick's nor in the generated package"),
+                )
+                .with_span(span.to_span(file, text)),
+            );
+        }
+        for a in args.map(|c| c.args.as_slice()).unwrap_or_default() {
+            let Some(k) = &a.keyword else { continue };
+            if own || !parameter(k) {
+                diags.push(
+                    Diagnostic::error(
+                        "E0511",
+                        format!("`{class}` is given parameter `{k}`, which no upstream FastClick element reads"),
+                    )
+                    .with_span(a.span.to_span(file, text)),
+                );
+            }
+        }
+    };
+    for st in &config.statements {
+        let Statement::Chain { hops, .. } = st else {
+            continue;
+        };
+        for hop in hops {
+            match &hop.element {
+                Element::Declaration {
+                    class,
+                    config,
+                    span,
+                    ..
+                } => check(class, config.as_ref(), *span),
+                Element::Anonymous {
+                    class,
+                    config,
+                    span,
+                } => check(class, Some(config), *span),
+                _ => {}
+            }
+        }
+    }
+    diags
 }
 
 fn sharing_arg(sharing: Sharing) -> Option<String> {
@@ -70,16 +143,6 @@ fn sharing_arg(sharing: Sharing) -> Option<String> {
         Sharing::Shared => Some("true".into()),
         Sharing::Stateless => None,
     }
-}
-
-/// Number of entries of the NF's largest per-flow state object, if known.
-fn state_size(facts: &Facts) -> Option<u64> {
-    facts
-        .state_objects
-        .iter()
-        .filter(|o| o.per_flow)
-        .filter_map(|o| o.capacity)
-        .max()
 }
 
 fn decl(name: &str, class: &str, args: Vec<Arg>) -> Hop {
@@ -118,7 +181,12 @@ fn chain_stmt(hops: Vec<Hop>) -> Statement {
 /// with RSS, IPv4 classification, one element per NF (sharing mode, state
 /// size, the NF's configuration as keyword arguments), the chain's topology,
 /// and device output for every output port the chain leaves unconnected.
-pub fn emit_chain(chain: &ChainSpec, facts: &[Facts], plan: &Plan) -> String {
+///
+/// NF elements are the generated package's: `id :: Nfc<Id>` with no
+/// arguments (the NF's configuration and its state layout under the plan are
+/// compiled into the element). `rules_file` names the flow-rules file that
+/// programs RSS (see [`rss_args`]).
+pub fn emit_chain(chain: &ChainSpec, plan: &Plan, rules_file: Option<&str>) -> String {
     let input = chain
         .targets
         .fastclick_in
@@ -131,7 +199,11 @@ pub fn emit_chain(chain: &ChainSpec, facts: &[Facts], plan: &Plan) -> String {
         .unwrap_or_else(|| input.clone());
     let mut statements = vec![];
     let mut from_args = vec![Arg::positional(quote(&input))];
-    from_args.extend(rss_args(plan).into_iter().map(|(k, v)| Arg::keyword(k, v)));
+    from_args.extend(
+        rss_args(plan, rules_file)
+            .into_iter()
+            .map(|(k, v)| Arg::keyword(k, v)),
+    );
     from_args.push(Arg::keyword("NDESC", "1024"));
     statements.push(chain_stmt(vec![decl("nfc_in", FROM_DEVICE, from_args)]));
     statements.push(chain_stmt(vec![decl(
@@ -147,46 +219,7 @@ pub fn emit_chain(chain: &ChainSpec, facts: &[Facts], plan: &Plan) -> String {
     let order = chain.topo_order();
     for nf in &order {
         let id = &nf.id.0;
-        let base = match &nf.source {
-            NfSource::Builtin { name } => name.clone(),
-            NfSource::Source { paths, .. } => paths
-                .first()
-                .and_then(|p| p.file_stem())
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| id.clone()),
-        };
-        let facts = facts.iter().find(|f| f.nf == *id);
-        let placement = plan.nfs.iter().find(|p| p.nf == *id);
-        let mut args = vec![];
-        if let Some(shared) = placement.and_then(|p| sharing_arg(p.sharing)) {
-            args.push(Arg::keyword("SHARED", shared));
-        }
-        if let Some(size) = facts.and_then(state_size) {
-            args.push(Arg::keyword("SIZE", size.to_string()));
-        }
-        for (key, value) in nf.config.flatten() {
-            if key.is_empty() {
-                args.push(Arg::positional(quote(&value)));
-            } else {
-                let kw: String = key
-                    .chars()
-                    .map(|c| {
-                        if c.is_ascii_alphanumeric() {
-                            c.to_ascii_uppercase()
-                        } else {
-                            '_'
-                        }
-                    })
-                    .collect();
-                let kw = if kw.starts_with(|c: char| c.is_ascii_digit()) {
-                    format!("K{kw}")
-                } else {
-                    kw
-                };
-                args.push(Arg::keyword(&kw, quote(&value)));
-            }
-        }
-        statements.push(chain_stmt(vec![decl(id, &class_name(&base), args)]));
+        statements.push(chain_stmt(vec![decl(id, &class_name(id), vec![])]));
     }
     statements.push(chain_stmt(vec![
         name_hop("nfc_in", None, None),
@@ -266,7 +299,7 @@ pub fn emit_chain(chain: &ChainSpec, facts: &[Facts], plan: &Plan) -> String {
     for line in &plan.rationale {
         out.push_str(&format!("// {line}\n"));
     }
-    out.push_str("// RSS_KEY, RSS_SYMMETRIC, RETA_SIZE, HASHFUNC and SHARED need nfc's sharing-aware elements (docs/targets/fastclick.md)\n");
+    out.push_str("// Nfc* elements: the package in nfc-elements/ (see its README); RSS: the flow-rules file\n");
     out.push_str(&click::print(&config));
     out
 }
@@ -342,6 +375,7 @@ pub fn rewrite_click(
     file: &str,
     facts_by_element: &[(String, Facts)],
     plan: &Plan,
+    rules_file: Option<&str>,
 ) -> Result<String, Vec<Diagnostic>> {
     let (config, diags) = click::parse(text, file);
     if diags.iter().any(Diagnostic::is_error) {
@@ -375,14 +409,14 @@ pub fn rewrite_click(
     if from_devices.is_empty() {
         errors.push(
             Diagnostic::error(
-                "E0602",
+                "E0506",
                 format!("no `{FROM_DEVICE}` element to carry the RSS configuration"),
             )
             .with_span(ByteSpan::default().to_span(file, text))
             .with_hint("the FastClick target configures RSS on FromDPDKDevice"),
         );
     }
-    let rss = rss_args(plan);
+    let rss = rss_args(plan, rules_file);
     for (cfg, class_end) in from_devices {
         set_args(cfg, class_end, &rss, &mut edits);
     }
@@ -391,7 +425,7 @@ pub fn rewrite_click(
         let Some(decl) = decls.iter().find(|d| d.name == element) else {
             errors.push(
                 Diagnostic::error(
-                    "E0603",
+                    "E0521",
                     format!("element `{element}` is not declared in the configuration"),
                 )
                 .with_span(ByteSpan::default().to_span(file, text)),
@@ -408,7 +442,7 @@ pub fn rewrite_click(
         else {
             errors.push(
                 Diagnostic::error(
-                    "E0604",
+                    "E0522",
                     format!("the plan has no placement for element `{element}`"),
                 )
                 .with_span(decl.span.to_span(file, text)),

@@ -76,36 +76,38 @@ fn plan_for(cores: u32) -> Plan {
     .0
 }
 
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
 #[test]
 fn fig7_is_rewritten_in_place() {
     let input = include_str!("data/fig7_input.click");
     let plan = plan_for(16);
-    let out = rewrite_click(input, "fig7_input.click", &facts(), &plan).unwrap();
-    let expected = format!(
+    let out = rewrite_click(
+        input,
+        "fig7_input.click",
+        &facts(),
+        &plan,
+        Some("rules.txt"),
+    )
+    .unwrap();
+    let expected = String::from(
         "// FlowMage Fig. 7: input FastClick configuration
-fd0 :: FromDPDKDevice($port, N_QUEUES 16, MODE rss, HASHFUNC src_ip, RSS_KEY {}, RSS_SYMMETRIC false, RETA_SIZE 128, MAXTHREADS 16, NDESC 256)
+fd0 :: FromDPDKDevice($port, N_QUEUES 16, MODE flow, FLOW_RULES_FILE rules.txt, RETA_SIZE 128, MAXTHREADS 16, NDESC 256)
     -> Classifier(12/0800)
     -> MarkIPHeader(OFFSET 14)
     -> psd :: IPortScanDetector(SIZE 8000000, SHARED false)
     -> policer :: IPolicer(SIZE 8000000, SHARED true)
     -> flowCounter :: IFlowCounter(SIZE 64000000, SHARED false)
     -> td0 :: ToDPDKDevice($port, VERBOSE 99, TIMEOUT -1);
-",
-        hex(&plan.rss.key40)
+"
     );
     assert_eq!(out, expected);
     // Rewriting again with the same plan changes nothing.
     assert_eq!(
-        rewrite_click(&out, "again.click", &facts(), &plan).unwrap(),
+        rewrite_click(&out, "again.click", &facts(), &plan, Some("rules.txt")).unwrap(),
         out
     );
     // A plan for fewer cores replaces the existing values in place.
     let plan4 = plan_for(4);
-    let out4 = rewrite_click(&out, "again.click", &facts(), &plan4).unwrap();
+    let out4 = rewrite_click(&out, "again.click", &facts(), &plan4, Some("rules.txt")).unwrap();
     assert!(
         out4.contains("N_QUEUES 4,") && out4.contains("MAXTHREADS 4,"),
         "{out4}"
@@ -115,10 +117,10 @@ fd0 :: FromDPDKDevice($port, N_QUEUES 16, MODE rss, HASHFUNC src_ip, RSS_KEY {},
 #[test]
 fn rewrite_reports_problems() {
     let plan = plan_for(4);
-    let err = rewrite_click("a :: Counter(\n", "bad.click", &facts(), &plan).unwrap_err();
+    let err = rewrite_click("a :: Counter(\n", "bad.click", &facts(), &plan, None).unwrap_err();
     assert!(
         err.iter()
-            .any(|d| d.code == "E0601" && d.span.as_ref().unwrap().file == "bad.click"),
+            .any(|d| d.code == "E0520" && d.span.as_ref().unwrap().file == "bad.click"),
         "{err:?}"
     );
     let err = rewrite_click(
@@ -126,19 +128,20 @@ fn rewrite_reports_problems() {
         "x.click",
         &facts(),
         &plan,
+        None,
     )
     .unwrap_err();
     let codes: Vec<&str> = err.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(
         codes,
-        ["E0603", "E0603"],
+        ["E0521", "E0521"],
         "policer and flowCounter are missing: {err:?}"
     );
-    let err = rewrite_click("a :: Counter -> Discard;", "x.click", &[], &plan).unwrap_err();
-    assert_eq!(err[0].code, "E0602");
+    let err = rewrite_click("a :: Counter -> Discard;", "x.click", &[], &plan, None).unwrap_err();
+    assert_eq!(err[0].code, "E0506");
     // An element declared without arguments gets a parenthesised list.
     let text = "in :: FromDPDKDevice(0); psd :: IPortScanDetector; policer :: IPolicer(); flowCounter :: C(1); in -> psd -> policer -> flowCounter -> Discard;";
-    let out = rewrite_click(text, "x.click", &facts(), &plan).unwrap();
+    let out = rewrite_click(text, "x.click", &facts(), &plan, None).unwrap();
     assert!(
         out.contains("psd :: IPortScanDetector(SHARED false);"),
         "{out}"
@@ -195,7 +198,6 @@ fn emitted_config_parses_and_carries_the_plan() {
     };
     let mut all = facts();
     all.push(("fw".into(), Facts::stateless("fw")));
-    let facts: Vec<Facts> = all.iter().map(|(_, f)| f.clone()).collect();
     let plan = place(
         &all,
         &chain.resources,
@@ -204,7 +206,13 @@ fn emitted_config_parses_and_carries_the_plan() {
     )
     .unwrap()
     .0;
-    let text = emit_chain(&chain, &facts, &plan);
+    let text = emit_chain(&chain, &plan, Some("rules.txt"));
+    let own: Vec<String> = ["fw", "psd", "policer", "flowCounter"]
+        .iter()
+        .map(|id| nfc_placer::fastclick::class_name(id))
+        .collect();
+    let problems = nfc_placer::fastclick::validate_upstream(&text, "out.click", &own);
+    assert!(problems.is_empty(), "{problems:?}\n{text}");
     let (config, diags) = click::parse(&text, "out.click");
     assert!(diags.is_empty(), "{diags:?}\n{text}");
     let decls = config.declarations();
@@ -218,26 +226,14 @@ fn emitted_config_parses_and_carries_the_plan() {
     assert_eq!(get("nfc_in").class, "FromDPDKDevice");
     assert_eq!(input.get("MAXTHREADS"), Some("4"));
     assert_eq!(input.get("N_QUEUES"), Some("4"));
-    assert_eq!(input.get("HASHFUNC"), Some("src_ip"));
-    assert_eq!(
-        input.get("RSS_KEY").map(str::to_string),
-        Some(hex(&plan.rss.key40))
-    );
+    assert_eq!(input.get("MODE"), Some("flow"));
+    assert_eq!(input.get("FLOW_RULES_FILE"), Some("rules.txt"));
+    assert_eq!(input.get("RETA_SIZE"), Some("128"));
     assert_eq!(get("nfc_out").config.unwrap().args[0].value, "1");
-    assert_eq!(get("psd").class, "NfcPortScanDetector");
-    assert_eq!(get("psd").config.unwrap().get("SHARED"), Some("false"));
-    assert_eq!(get("psd").config.unwrap().get("SIZE"), Some("8000000"));
-    assert_eq!(get("psd").config.unwrap().get("THRESHOLD"), Some("20"));
-    assert_eq!(get("policer").config.unwrap().get("SHARED"), Some("true"));
-    assert_eq!(
-        get("fw").config.unwrap().get("SHARED"),
-        None,
-        "stateless NFs have no sharing mode"
-    );
-    assert_eq!(
-        get("fw").config.unwrap().get("RULES_0"),
-        Some("\"deny 10.0.0.0/8\"")
-    );
+    // NF elements are the generated package's, with everything compiled in.
+    assert_eq!(get("psd").class, "NfcPsd");
+    assert_eq!(get("flowCounter").class, "NfcFlowCounter");
+    assert!(get("fw").config.is_none_or(|c| c.args.is_empty()), "{text}");
     // Connections: fw's unconnected port 1 and the last NF go to the output.
     let conns: Vec<String> = config
         .statements

@@ -379,7 +379,7 @@ fn probe_with_clang(
         path: probe_so.clone(),
         message,
     })?;
-    let (_, n_ports) = nf.describe().map_err(|message| ReduceError::Abi {
+    nf.describe().map_err(|message| ReduceError::Abi {
         nf: input.id.clone(),
         message,
     })?;
@@ -388,6 +388,11 @@ fn probe_with_clang(
             nf: input.id.clone(),
             message,
         })?;
+    // The port count may depend on the configuration: read it after nf_init.
+    let (_, n_ports) = nf.describe().map_err(|message| ReduceError::Abi {
+        nf: input.id.clone(),
+        message,
+    })?;
     let mut snapshot = BTreeMap::new();
     for (name, &size) in sizes {
         if let Some(addr) = nf.symbol_address(name) {

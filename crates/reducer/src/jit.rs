@@ -109,9 +109,8 @@ pub fn probe(
         .get_function_address("nf_describe")
         .map_err(|e| JitFailure::Abi(format!("nf_describe: {e}")))?;
     // SAFETY: the address is the JIT-compiled nf_describe of this NF.
-    let (abi, n_ports) =
-        unsafe { call_describe(std::mem::transmute::<usize, DescribeFn>(describe)) }
-            .map_err(JitFailure::Abi)?;
+    let (abi, _) = unsafe { call_describe(std::mem::transmute::<usize, DescribeFn>(describe)) }
+        .map_err(JitFailure::Abi)?;
     if abi != 1 {
         return Err(JitFailure::Abi(format!("ABI version {abi} (expected 1)")));
     }
@@ -121,6 +120,11 @@ pub fn probe(
     // SAFETY: the address is the JIT-compiled nf_init of this NF.
     unsafe { call_init(std::mem::transmute::<usize, InitFn>(init), config) }
         .map_err(JitFailure::Config)?;
+    // The port count may depend on the configuration (a load balancer's
+    // backends), so it is read again after nf_init.
+    // SAFETY: as above.
+    let (_, n_ports) = unsafe { call_describe(std::mem::transmute::<usize, DescribeFn>(describe)) }
+        .map_err(JitFailure::Abi)?;
     let state_size = match ee.get_function_address("nf_state_size") {
         // SAFETY: nf.h's signature for nf_state_size.
         Ok(a) => unsafe {

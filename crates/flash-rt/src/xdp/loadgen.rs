@@ -41,6 +41,10 @@ pub struct LoadGenConfig {
     pub frames: u32,
     /// XDP attach mode on the sink interface.
     pub xdp_mode: XdpMode,
+    /// Stamp each frame with a sequence number and send time (bytes 14..30).
+    /// Off, frames go out exactly as the template (e.g. a real IPv4/TCP
+    /// frame that NFs parse); the sink then has no latency samples.
+    pub stamp: bool,
 }
 
 impl Default for LoadGenConfig {
@@ -49,6 +53,7 @@ impl Default for LoadGenConfig {
             ring_size: 2048,
             frames: 4096,
             xdp_mode: XdpMode::Auto,
+            stamp: true,
         }
     }
 }
@@ -112,6 +117,7 @@ pub struct LoadGen {
     scratch_desc: Vec<libc::xdp_desc>,
     scratch_addr: Vec<u64>,
     next_seq: u64,
+    stamp: bool,
     /// Frames handed to the TX ring so far.
     pub sent: u64,
     /// Frames received by the sink so far.
@@ -176,6 +182,7 @@ impl LoadGen {
             scratch_desc: Vec::with_capacity(cfg.ring_size as usize),
             scratch_addr: Vec::with_capacity(cfg.ring_size as usize),
             next_seq: 0,
+            stamp: cfg.stamp,
             sent: 0,
             received: 0,
             tx_kicks: 0,
@@ -230,9 +237,11 @@ impl LoadGen {
             };
             let seq = self.next_seq;
             self.next_seq += 1;
-            let f = self.tx.frame(addr, MIN_FRAME);
-            f[SEQ_OFFSET..SEQ_OFFSET + 8].copy_from_slice(&seq.to_be_bytes());
-            f[TS_OFFSET..TS_OFFSET + 8].copy_from_slice(&now_ns.to_be_bytes());
+            if self.stamp {
+                let f = self.tx.frame(addr, MIN_FRAME);
+                f[SEQ_OFFSET..SEQ_OFFSET + 8].copy_from_slice(&seq.to_be_bytes());
+                f[TS_OFFSET..TS_OFFSET + 8].copy_from_slice(&now_ns.to_be_bytes());
+            }
             self.scratch_desc.push(libc::xdp_desc {
                 addr,
                 len,

@@ -1,0 +1,348 @@
+//! AF_XDP throughput of a chain deployed unreduced vs reduced, in one run:
+//! examples/ids-firewall.yaml (firewall → IDS) built through the library's
+//! [`nfc::pipeline::Pipeline`] twice — `ReducePolicy::Off` (two NF hosts)
+//! and the default (one NF host running the reduced module) — each
+//! deployment served by `nfc run` in a network namespace between two veth
+//! pairs, with real IPv4/TCP frames (port 80, a payload the IDS scans and
+//! passes) from flash-rt's AF_XDP generator in the peer namespace and
+//! counted by its AF_XDP sink on the egress side.
+//!
+//! Closed loop, at most 1024 frames in flight, 1 s warm-up then 3 s
+//! measured per run (`--secs S`); the two configurations alternate, the
+//! first of each pair swapping every repeat (`--repeats N`, default 5).
+//! Reported: per-run Mpps, medians, and the reduced/original ratio per
+//! pair and its median. The VM has 2 CPUs shared with the generator and,
+//! while other engineers compile, with their builds: the load average is
+//! printed before and after; read the ratio, not the absolute numbers.
+//!
+//! Needs root (namespaces, XDP); otherwise prints `{"skipped": ...}` and
+//! exits 0. Without `--bench` (`cargo test` mode) it does nothing. The JSON
+//! document is the last stdout line (`cargo xtask bench reduced-flash`).
+
+use flash_rt::host::now_ns;
+use flash_rt::trace::craft::PacketBuilder;
+use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
+use nfc::pipeline::{Pipeline, PipelineOptions, ReducePolicy, Target};
+use std::io::BufRead;
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const WINDOW: u64 = 1024;
+const BATCH: usize = 64;
+
+fn ip(args: &[&str]) {
+    let out = Command::new("ip").args(args).output().expect("run ip");
+    assert!(
+        out.status.success(),
+        "ip {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Namespaces `dut` and `peer` joined by vi0<->vi1 and vo0<->vo1, deleted on drop.
+struct Net {
+    dut: String,
+    peer: String,
+}
+
+impl Net {
+    fn new() -> Net {
+        let t = std::process::id() % 100_000;
+        let net = Net {
+            dut: format!("nfrd{t}"),
+            peer: format!("nfrp{t}"),
+        };
+        for ns in [&net.dut, &net.peer] {
+            ip(&["netns", "add", ns]);
+            let _ = Command::new("ip")
+                .args(["netns", "exec", ns, "sysctl", "-qw"])
+                .args([
+                    "net.ipv6.conf.all.disable_ipv6=1",
+                    "net.ipv6.conf.default.disable_ipv6=1",
+                ])
+                .status();
+        }
+        for (a, b) in [("vi0", "vi1"), ("vo0", "vo1")] {
+            ip(&[
+                "-n", &net.peer, "link", "add", a, "type", "veth", "peer", "name", b, "netns",
+                &net.dut,
+            ]);
+            ip(&["-n", &net.peer, "link", "set", a, "up"]);
+            ip(&["-n", &net.dut, "link", "set", b, "up"]);
+        }
+        net
+    }
+}
+
+impl Drop for Net {
+    fn drop(&mut self) {
+        for ns in [&self.dut, &self.peer] {
+            let _ = Command::new("ip").args(["netns", "del", ns]).status();
+        }
+    }
+}
+
+fn in_netns<T: Send + 'static>(ns: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let path = format!("/run/netns/{ns}");
+    std::thread::spawn(move || {
+        let file = std::fs::File::open(&path).expect("open netns");
+        // SAFETY: setns on a namespace fd, for this thread only.
+        assert_eq!(
+            unsafe { libc::setns(file.as_raw_fd(), libc::CLONE_NEWNET) },
+            0
+        );
+        f()
+    })
+    .join()
+    .expect("namespace thread")
+}
+
+/// Build the chain through the pipeline into `out` (reduced or not).
+fn build(chain: &Path, cache: &Path, out: &Path, reduce: bool) -> usize {
+    let mut opts = PipelineOptions::new(cache, out);
+    if !reduce {
+        opts.reduce = ReducePolicy::Off;
+    }
+    let mut p = Pipeline::new(opts);
+    p.load(chain).expect("chain loads");
+    p.emit(Target::Flash).expect("flash target");
+    p.deployed_chain().expect("deployed").nfs.len()
+}
+
+/// `nfc run <dir>` in the DUT namespace, returned once every NF attached.
+/// The previous run's AF_XDP sockets may still be going away (the kernel
+/// releases them after the processes exit: EBUSY), so a refused start is
+/// retried a few times.
+fn serve(dut: &str, dir: &Path, nfs: usize) -> std::process::Child {
+    let mut last = String::new();
+    for _ in 0..10 {
+        match try_serve(dut, dir, nfs) {
+            Ok(child) => return child,
+            Err(log) => {
+                last = log;
+                std::thread::sleep(std::time::Duration::from_millis(500));
+            }
+        }
+    }
+    panic!("NFs of {} did not attach:\n{last}", dir.display());
+}
+
+fn try_serve(dut: &str, dir: &Path, nfs: usize) -> Result<std::process::Child, String> {
+    let mut child = Command::new("ip")
+        .args(["netns", "exec", dut, env!("CARGO_BIN_EXE_nfc"), "run"])
+        .arg(dir)
+        .args(["--duration", "300"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nfc run");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = tx.send(line);
+        }
+    });
+    let mut attached = 0;
+    let mut log = vec![];
+    while attached < nfs {
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(l) if l.contains("attached NF") => attached += 1,
+            Ok(l) => log.push(l),
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(log.join("\n"));
+            }
+        }
+    }
+    Ok(child)
+}
+
+fn stop(mut child: std::process::Child) {
+    // SAFETY: signalling our child (ip netns exec execs nfc in place).
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let _ = child.wait();
+}
+
+/// Closed-loop Mpps over `secs` after `warm` seconds.
+fn throughput(g: &mut LoadGen, warm: f64, secs: f64) -> f64 {
+    let (mut got, mut lost) = (0u64, 0u64);
+    let sent0 = g.sent;
+    let start = now_ns();
+    let t_warm = start + (warm * 1e9) as u64;
+    let t_end = t_warm + (secs * 1e9) as u64;
+    let mut at_warm = None;
+    loop {
+        let now = now_ns();
+        if now >= t_end {
+            break;
+        }
+        if at_warm.is_none() && now >= t_warm {
+            at_warm = Some((got, now));
+        }
+        let in_flight = (g.sent - sent0).saturating_sub(got + lost);
+        let room = WINDOW.saturating_sub(in_flight) as usize;
+        if room >= BATCH {
+            g.send(room.min(4 * BATCH), now);
+        } else if g.tx_backlog() > 0 {
+            g.kick();
+        }
+        let r = g.recv(4 * BATCH, now_ns(), None) as u64;
+        got += r;
+        if r == 0 && room < BATCH && !g.wait_rx(50) {
+            lost += in_flight;
+        }
+    }
+    let (g0, t0) = at_warm.unwrap_or((0, start));
+    let mpps = (got - g0) as f64 / ((now_ns() - t0) as f64 / 1e9) / 1e6;
+    while g.wait_rx(20) {
+        g.recv(usize::MAX, now_ns(), None);
+    }
+    mpps
+}
+
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        f64::NAN
+    } else if v.len() % 2 == 1 {
+        v[v.len() / 2]
+    } else {
+        (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if !args.iter().any(|a| a == "--bench") {
+        return;
+    }
+    let opt = |name: &str, default: f64| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let repeats = opt("--repeats", 5.0) as usize;
+    let secs = opt("--secs", 3.0);
+    // SAFETY: geteuid never fails.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("reduced_flash: SKIPPED: needs root (network namespaces, AF_XDP)");
+        println!("{}", serde_json::json!({"skipped": "needs root"}));
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let work = tempfile::tempdir_in("/tmp").expect("tempdir");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+    }
+    let example =
+        std::fs::read_to_string(root.join("examples/ids-firewall.yaml")).expect("example");
+    let chain = work.path().join("ids-firewall.yaml");
+    std::fs::write(
+        &chain,
+        format!("{example}targets:\n  flash: {{ingress: vi1, egress: vo1}}\n"),
+    )
+    .expect("chain");
+    let cache = work.path().join("cache");
+    let configs: Vec<(&str, PathBuf, usize)> = [("original", false), ("reduced", true)]
+        .into_iter()
+        .map(|(name, reduce)| {
+            let dir = work.path().join(name);
+            let nfs = build(&chain, &cache, &dir, reduce);
+            // A socket of its own, so one run's leftovers cannot meet the next.
+            let path = dir.join("deployment.json");
+            let mut dep = flash_rt::deploy::Deployment::load(&path).expect("deployment");
+            dep.monitor.socket = dir.join("mon.sock");
+            std::fs::write(&path, dep.to_json()).expect("deployment");
+            (name, dir, nfs)
+        })
+        .collect();
+    eprintln!(
+        "original: {} NF host(s); reduced: {} NF host(s); load average before: {}",
+        configs[0].2,
+        configs[1].2,
+        loadavg()
+    );
+    let frame = PacketBuilder::tcp([10, 1, 0, 1].into(), [192, 168, 2, 1].into(), 40000, 80)
+        .payload(b"GET /index.html HTTP/1.1\r\nHost: example\r\n\r\n")
+        .frame_len(128)
+        .build();
+    let net = Net::new();
+    let mut runs: Vec<Vec<f64>> = vec![vec![], vec![]];
+    let mut ratios = vec![];
+    for r in 0..repeats {
+        let order: [usize; 2] = if r % 2 == 0 { [0, 1] } else { [1, 0] };
+        let mut pair = [0.0; 2];
+        for k in order {
+            let (name, dir, nfs) = &configs[k];
+            let child = serve(&net.dut, dir, *nfs);
+            let f = frame.clone();
+            let mpps = in_netns(&net.peer, move || {
+                let cfg = LoadGenConfig {
+                    stamp: false,
+                    ..LoadGenConfig::default()
+                };
+                let mut g = LoadGen::new("vi0", "vo0", &f, &cfg).expect("load generator");
+                throughput(&mut g, 1.0, secs)
+            });
+            stop(child);
+            eprintln!("repeat {r}: {name:<8} {mpps:.3} Mpps");
+            runs[k].push(mpps);
+            pair[k] = mpps;
+        }
+        if pair[0] > 0.0 {
+            ratios.push(pair[1] / pair[0]);
+        }
+    }
+    let after = loadavg();
+    let (mo, mr) = (median(&runs[0]), median(&runs[1]));
+    eprintln!("\nconfig     NF hosts  median Mpps   runs");
+    for (k, (name, _, nfs)) in configs.iter().enumerate() {
+        eprintln!(
+            "{name:<10} {nfs:>8}  {:>11.3}   {:?}",
+            median(&runs[k]),
+            runs[k]
+                .iter()
+                .map(|x| (x * 1000.0).round() / 1000.0)
+                .collect::<Vec<_>>()
+        );
+    }
+    eprintln!(
+        "reduced/original: median of per-pair ratios {:.3} (pairs: {:?}); load average after: {after}",
+        median(&ratios),
+        ratios.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>()
+    );
+    println!(
+        "{}",
+        serde_json::json!({
+            "chain": "examples/ids-firewall.yaml",
+            "repeats": repeats,
+            "secs": secs,
+            "original": {"nf_hosts": configs[0].2, "mpps": runs[0], "median_mpps": mo},
+            "reduced": {"nf_hosts": configs[1].2, "mpps": runs[1], "median_mpps": mr},
+            "ratio_per_pair": ratios,
+            "median_ratio": median(&ratios),
+            "loadavg_after": after,
+        })
+    );
+}
