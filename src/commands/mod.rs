@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod explain;
 mod nf_host;
+mod predict;
 mod proof;
 mod run;
 mod trace;
@@ -53,6 +54,8 @@ pub enum Command {
     NfHost(nf_host::Args),
     /// Traffic traces: generate pcaps for tests and benchmarks.
     Trace(trace::Args),
+    /// Predict throughput and latency from NF counters (train, eval, explain).
+    Predict(predict::Args),
 }
 
 /// Run a parsed command line.
@@ -66,6 +69,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Run(a) => run::run(a, fmt),
         Command::NfHost(a) => nf_host::run(a),
         Command::Trace(a) => trace::run(a, fmt),
+        Command::Predict(a) => predict::run(a, fmt),
     }
 }
 

@@ -3,7 +3,8 @@
 //! - `setup`: install what nfc needs on a fresh Debian 12 machine (idempotent:
 //!   apt packages only when missing). `setup --corpus` also fetches the
 //!   analyzer's real-world corpus from Debian source packages (see
-//!   [`corpus`]).
+//!   [`corpus`]). `setup` also provisions libtorch for the predictor from
+//!   PyPI (see [`libtorch`]).
 //! - `test`: setup, then the whole test suite, including the privileged
 //!   network-namespace tests when run as root.
 //! - `demo`: setup, build, and run the flagship example end to end.
@@ -15,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod corpus;
+mod libtorch;
 #[allow(unused_imports)] // for `test` and `bench`
 pub use corpus::ensure_corpus;
 
@@ -144,6 +146,7 @@ fn setup() -> Result<()> {
             bail!("{tool} is still missing after setup");
         }
     }
+    libtorch::ensure_libtorch()?;
     Ok(())
 }
 
@@ -407,6 +410,12 @@ fn bench(rest: &[String]) -> Result<()> {
             name: "reducer",
             what: "reducer: callgrind instructions/packet before -> after on NFReducer's scenarios, reduction time",
             args: strs(&["run", "--release", "-p", "nfc-reducer", "--example", "reducer_bench", "--", "3000"]),
+            needs_root: false,
+        },
+        BenchStep {
+            name: "predictor",
+            what: "predictor (INFOCOM'24) on the published onvm data: MLP (tch, grid on the validation fold), GBR, OLS and Dobrescu side by side on random 60/20/20 and leave-one-experiment-out, next to the paper's figures; scikit-learn on the same rows; training and inference time",
+            args: strs(&["bench", "-p", "nfc-predictor", "--bench", "predictor"]),
             needs_root: false,
         },
         BenchStep {
