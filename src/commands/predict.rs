@@ -66,7 +66,7 @@ pub enum ConflictArg {
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum GridArg {
-    /// 48 configurations, up to 200 epochs each.
+    /// 24 configurations, up to 100 epochs each (scored every 10).
     Standard,
     /// 2 configurations, 20 epochs (quick checks).
     Tiny,

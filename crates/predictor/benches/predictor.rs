@@ -5,6 +5,8 @@
 //! venv this bench creates from PyPI.
 //!
 //! Data: `$NFC_ONVM_DATA`, else `<workspace>/../shared/data/onvm`.
+//! `NFC_PREDICTOR_BENCH_QUICK=1`: tiny MLP grid, no scikit-learn (smoke
+//! test of the bench, not a measurement).
 //! Scenarios (all `*.csv` of a directory, not recursive):
 //! - single VNF (bridge/), load stimulus — paper Fig. 8 scenario 1: MLP 97%,
 //!   SLOMO (GBR) 95%, Dobrescu 83%;
@@ -388,8 +390,11 @@ fn main() {
                     &ps,
                 );
             }
-            // The same rows for scikit-learn: the features our selection
-            // picked on this training fold.
+            // The same rows for scikit-learn (throughput scenarios, for
+            // time): the features our selection picked on this fold.
+            if sc.target != Target::Throughput {
+                continue;
+            }
             let sel = select_pearson(&tr.measured(), DEFAULT_PEARSON_THRESHOLD);
             let dir = out.join("splits").join(format!("s{si}-k{k}"));
             std::fs::create_dir_all(&dir).expect("split dir");
@@ -498,7 +503,9 @@ fn main() {
         started.elapsed().as_secs_f64()
     );
     print!("{report}");
-    let sklearn = run_sklearn(&root, &out, &exports);
+    // NFC_PREDICTOR_BENCH_QUICK: tiny MLP grid and no scikit-learn run
+    // (a smoke test of the bench itself, not a measurement).
+    let sklearn = if quick { None } else { run_sklearn(&root, &out, &exports) };
     if let Some(sk) = &sklearn {
         print_sklearn(sk, &rows);
     }

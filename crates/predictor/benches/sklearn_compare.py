@@ -40,7 +40,7 @@ def metrics(p, y):
     }
 
 
-MLP_GRID = list(itertools.product([(64,), (64, 64), (64, 64, 64, 64)], ["relu", "tanh"], [1e-2, 1e-3]))
+MLP_GRID = list(itertools.product([(64,), (64, 64)], ["relu", "tanh"], [1e-3]))
 GBR_GRID = list(itertools.product([3, 5], [0.1, 0.05]))
 
 
@@ -69,7 +69,7 @@ def main():
 
         def mlp(hidden, act, lr):
             reg = MLPRegressor(hidden_layer_sizes=hidden, activation=act, learning_rate_init=lr,
-                               alpha=1e-4, batch_size=32, max_iter=200, random_state=seed)
+                               alpha=1e-4, batch_size=32, max_iter=100, random_state=seed)
             return TransformedTargetRegressor(regressor=make_pipeline(StandardScaler(), reg),
                                               transformer=StandardScaler())
 
