@@ -505,7 +505,11 @@ fn main() {
     print!("{report}");
     // NFC_PREDICTOR_BENCH_QUICK: tiny MLP grid and no scikit-learn run
     // (a smoke test of the bench itself, not a measurement).
-    let sklearn = if quick { None } else { run_sklearn(&root, &out, &exports) };
+    let sklearn = if quick {
+        None
+    } else {
+        run_sklearn(&root, &out, &exports)
+    };
     if let Some(sk) = &sklearn {
         print_sklearn(sk, &rows);
     }

@@ -93,7 +93,11 @@ pub fn shapley(
     let f = project(frame, &model.meta.features)?;
     let k = f.features.len();
     let mean = model.meta.scaler.mean.clone();
-    let baseline = model.predict_raw(std::slice::from_ref(&mean))[0];
+    let baseline = model
+        .predict_raw(std::slice::from_ref(&mean))
+        .first()
+        .copied()
+        .unwrap_or(f64::NAN);
     let step = f.len().div_ceil(max_rows.max(1)).max(1);
     let picked: Vec<usize> = (0..f.len()).step_by(step).collect();
     let exact = k <= EXACT_SHAPLEY_MAX;
@@ -106,7 +110,11 @@ pub fn shapley(
         } else {
             sampled_row(model, x, &mean, &mut rng)
         };
-        let pred = model.predict_raw(std::slice::from_ref(x))[0];
+        let pred = model
+            .predict_raw(std::slice::from_ref(x))
+            .first()
+            .copied()
+            .unwrap_or(f64::NAN);
         rows.push((f.line[i], pred, phi));
     }
     let mut mean_abs = vec![0.0; k];

@@ -22,9 +22,20 @@ pub struct Metrics {
 
 impl Metrics {
     /// Compare predictions with measurements (samples with y = 0 have no
-    /// relative error and are skipped by the relative metrics).
+    /// relative error and are skipped by the relative metrics). With no
+    /// sample every figure is NaN (`null` in JSON), never a perfect score.
     pub fn compute(pred: &[f64], y: &[f64]) -> Metrics {
         let n = pred.len().min(y.len());
+        if n == 0 {
+            return Metrics {
+                accuracy: f64::NAN,
+                mape: f64::NAN,
+                r2: f64::NAN,
+                within_5: f64::NAN,
+                within_10: f64::NAN,
+                n: 0,
+            };
+        }
         let rel: Vec<f64> = (0..n)
             .filter(|&i| y[i] != 0.0)
             .map(|i| ((pred[i] - y[i]) / y[i]).abs())
@@ -63,5 +74,7 @@ mod tests {
         assert_eq!(m.n, 4);
         let perfect = Metrics::compute(&[1.0, 2.0, 3.0], &[1.0, 2.0, 3.0]);
         assert_eq!(perfect.r2, 1.0);
+        let empty = Metrics::compute(&[], &[]);
+        assert!(empty.accuracy.is_nan() && empty.n == 0);
     }
 }

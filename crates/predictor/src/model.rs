@@ -507,6 +507,19 @@ impl TrainedModel {
             Some(c) => Some(GradientBooster::from_json(&c.trees).map_err(|e| bad(e.to_string()))?),
             None => None,
         };
+        if let Some(c) = &meta.mlp {
+            // libtorch aborts on impossible shapes; refuse them first.
+            if !(1..=16).contains(&c.hidden_layers)
+                || !(1..=4096).contains(&c.width)
+                || !(0.0..1.0).contains(&c.dropout)
+                || n == 0
+            {
+                return Err(bad(format!(
+                    "MLP shape out of range ({} hidden layers of {}, dropout {}, {n} inputs)",
+                    c.hidden_layers, c.width, c.dropout
+                )));
+            }
+        }
         let mlp = match &meta.mlp {
             Some(c) => Some(
                 Mlp::load(c.clone(), n as i64, &dir.join(MLP_WEIGHTS))
