@@ -44,6 +44,14 @@ const APT_PACKAGES: &[(&str, &str)] = &[
     ),
     ("cmake", "builds HiGHS for the placer's ILP solver"),
     ("g++", "builds HiGHS and tree-sitter grammars"),
+    (
+        "python3-pip",
+        "downloads libtorch (PyPI's torch wheel) for the predictor",
+    ),
+    (
+        "python3-venv",
+        "the predictor bench's scikit-learn comparison venv",
+    ),
 ];
 
 fn main() -> Result<()> {
