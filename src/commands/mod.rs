@@ -6,6 +6,7 @@ mod check;
 mod explain;
 mod explain_code;
 mod nf_host;
+mod predict;
 mod proof;
 mod run;
 mod trace;
@@ -56,6 +57,8 @@ pub enum Command {
     NfHost(nf_host::Args),
     /// Traffic traces: generate pcaps for tests and benchmarks.
     Trace(trace::Args),
+    /// Predict throughput and latency from NF counters (train, eval, explain).
+    Predict(predict::Args),
 }
 
 /// Run a parsed command line.
@@ -70,6 +73,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Run(a) => run::run(a, fmt),
         Command::NfHost(a) => nf_host::run(a),
         Command::Trace(a) => trace::run(a, fmt),
+        Command::Predict(a) => predict::run(a, fmt),
     }
 }
 

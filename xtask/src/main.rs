@@ -3,7 +3,8 @@
 //! - `setup`: install what nfc needs on a fresh Debian 12 machine (idempotent:
 //!   apt packages only when missing). `setup --corpus` also fetches the
 //!   analyzer's real-world corpus from Debian source packages (see
-//!   [`corpus`]).
+//!   [`corpus`]). `setup` also provisions libtorch for the predictor from
+//!   PyPI (see [`libtorch`]).
 //! - `test`: setup, then the whole test suite, including the privileged
 //!   network-namespace tests when run as root.
 //! - `demo`: setup, build, and run the flagship example end to end.
@@ -15,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod corpus;
+mod libtorch;
 #[allow(unused_imports)] // for `test` and `bench`
 pub use corpus::ensure_corpus;
 
@@ -45,6 +47,14 @@ const APT_PACKAGES: &[(&str, &str)] = &[
     (
         "dpdk-dev",
         "dpdk-testpmd: DPDK's own flow parser checks the FastClick target's RSS flow rules (tests/fastclick_target.rs)",
+    ),
+    (
+        "python3-pip",
+        "downloads libtorch (PyPI's torch wheel) for the predictor",
+    ),
+    (
+        "python3-venv",
+        "the predictor bench's scikit-learn comparison venv",
     ),
 ];
 
@@ -148,6 +158,7 @@ fn setup() -> Result<()> {
             bail!("{tool} is still missing after setup");
         }
     }
+    libtorch::ensure_libtorch()?;
     Ok(())
 }
 
@@ -418,6 +429,12 @@ fn bench(rest: &[String]) -> Result<()> {
             what: "flash-rt on veth: AF_XDP Mpps of examples/ids-firewall.yaml deployed unreduced (2 NF hosts) vs reduced (1), interleaved repeats, ratio per pair",
             args: strs(&["bench", "-p", "nfc", "--bench", "reduced_flash"]),
             needs_root: true,
+        },
+        BenchStep {
+            name: "predictor",
+            what: "predictor (INFOCOM'24) on the published onvm data: MLP (tch, grid on the validation fold), GBR, OLS and Dobrescu side by side on random 60/20/20 and leave-one-experiment-out, next to the paper's figures; scikit-learn on the same rows; training and inference time",
+            args: strs(&["bench", "-p", "nfc-predictor", "--bench", "predictor"]),
+            needs_root: false,
         },
         BenchStep {
             name: "flash",

@@ -1,0 +1,89 @@
+"""scikit-learn on the predictor bench's exported splits (the same rows and
+the same Pearson-selected features nfc's models used), for comparison.
+
+Usage: python sklearn_compare.py <manifest.json> <seed>; prints JSON.
+Per split: StandardScaler fitted on train (inputs and target), then
+MLPRegressor and GradientBoostingRegressor, each with a small grid scored
+on the validation fold only; metrics on the test fold.
+"""
+import csv, itertools, json, sys, warnings
+
+import numpy as np
+import sklearn
+from sklearn.compose import TransformedTargetRegressor
+from sklearn.ensemble import GradientBoostingRegressor
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.neural_network import MLPRegressor
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+warnings.filterwarnings("ignore", category=ConvergenceWarning)
+
+
+def load(path):
+    with open(path) as f:
+        rows = list(csv.reader(f))
+    data = np.array([[float(v) for v in r] for r in rows[1:]], dtype=float)
+    return data[:, :-1], data[:, -1]
+
+
+def metrics(p, y):
+    rel = np.abs(p - y) / np.abs(y)
+    ss_tot = float(np.sum((y - y.mean()) ** 2))
+    return {
+        "accuracy": float(1 - rel.mean()),
+        "mape": float(100 * rel.mean()),
+        "r2": float(1 - np.sum((y - p) ** 2) / ss_tot) if ss_tot > 0 else None,
+        "within_5": float(np.mean(rel <= 0.05)),
+        "within_10": float(np.mean(rel <= 0.10)),
+        "n": int(len(y)),
+    }
+
+
+MLP_GRID = list(itertools.product([(64,), (64, 64)], ["relu", "tanh"], [1e-3]))
+GBR_GRID = list(itertools.product([3, 5], [0.1, 0.05]))
+
+
+def best(make, grid, xtr, ytr, xva, yva):
+    top = None
+    for params in grid:
+        m = make(*params)
+        m.fit(xtr, ytr)
+        s = metrics(m.predict(xva), yva)["accuracy"] if len(yva) else 0.0
+        if top is None or s > top[0]:
+            top = (s, m)
+    return top[1]
+
+
+def main():
+    manifest = json.load(open(sys.argv[1]))
+    seed = int(sys.argv[2])
+    results = []
+    for entry in manifest:
+        d = entry["dir"]
+        xtr, ytr = load(f"{d}/train.csv")
+        xva, yva = load(f"{d}/validation.csv")
+        xte, yte = load(f"{d}/test.csv")
+        if len(yva) == 0:
+            xva, yva = xtr, ytr
+
+        def mlp(hidden, act, lr):
+            reg = MLPRegressor(hidden_layer_sizes=hidden, activation=act, learning_rate_init=lr,
+                               alpha=1e-4, batch_size=32, max_iter=100, random_state=seed)
+            return TransformedTargetRegressor(regressor=make_pipeline(StandardScaler(), reg),
+                                              transformer=StandardScaler())
+
+        def gbr(depth, lr):
+            return make_pipeline(StandardScaler(), GradientBoostingRegressor(
+                n_estimators=300, max_depth=depth, learning_rate=lr, random_state=seed))
+
+        m = best(mlp, MLP_GRID, xtr, ytr, xva, yva)
+        g = best(gbr, GBR_GRID, xtr, ytr, xva, yva)
+        results.append({"scenario": entry["scenario"], "split": entry["split"],
+                        "mlp": metrics(m.predict(xte), yte), "gbr": metrics(g.predict(xte), yte)})
+    print(json.dumps({"version": sklearn.__version__, "mlp_grid": len(MLP_GRID),
+                      "gbr_grid": len(GBR_GRID), "results": results}))
+
+
+if __name__ == "__main__":
+    main()

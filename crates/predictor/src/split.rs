@@ -1,0 +1,120 @@
+//! Train/validation/test splits, seeded: the paper's random 60/20/20 over
+//! all samples, and leave-one-experiment-out, which is what a deployment
+//! faces (the test experiment's samples are never seen in training or in
+//! the hyper-parameter search).
+
+use crate::features::Frame;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// Row indices of one split.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split {
+    /// e.g. `random 60/20/20` or `held out: <experiment>`.
+    pub name: String,
+    pub train: Vec<usize>,
+    pub validation: Vec<usize>,
+    pub test: Vec<usize>,
+}
+
+/// Shuffle rows with a seed and cut 60/20/20.
+pub fn random_60_20_20(n: usize, seed: u64) -> Split {
+    let mut idx: Vec<usize> = (0..n).collect();
+    idx.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    let (a, b) = (n * 6 / 10, n * 8 / 10);
+    Split {
+        name: "random 60/20/20".into(),
+        train: idx[..a].to_vec(),
+        validation: idx[a..b].to_vec(),
+        test: idx[b..].to_vec(),
+    }
+}
+
+/// Leave experiments out: with `experiments` ≤ `max_folds` one fold per
+/// experiment, else experiments (in order) dealt round-robin into
+/// `max_folds` groups and one group held out per fold. The training
+/// experiments' rows are shuffled and a quarter kept for validation.
+pub fn leave_experiment_out(
+    frame: &Frame,
+    names: &[String],
+    max_folds: usize,
+    seed: u64,
+) -> Vec<Split> {
+    let n_exp = names.len();
+    let folds = n_exp.min(max_folds.max(2));
+    if n_exp < 2 {
+        return vec![];
+    }
+    (0..folds)
+        .map(|fold| {
+            let held: Vec<usize> = (0..n_exp).filter(|e| e % folds == fold).collect();
+            let test: Vec<usize> = (0..frame.len())
+                .filter(|&i| held.contains(&frame.experiment[i]))
+                .collect();
+            let mut rest: Vec<usize> = (0..frame.len())
+                .filter(|&i| !held.contains(&frame.experiment[i]))
+                .collect();
+            rest.shuffle(&mut ChaCha8Rng::seed_from_u64(seed ^ fold as u64));
+            let cut = rest.len() * 3 / 4;
+            Split {
+                name: format!(
+                    "held out: {}",
+                    held.iter()
+                        .map(|&e| names[e].as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                train: rest[..cut].to_vec(),
+                validation: rest[cut..].to_vec(),
+                test,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_split_is_a_seeded_partition() {
+        let s = random_60_20_20(100, 7);
+        assert_eq!(
+            (s.train.len(), s.validation.len(), s.test.len()),
+            (60, 20, 20)
+        );
+        let mut all: Vec<usize> = s
+            .train
+            .iter()
+            .chain(&s.validation)
+            .chain(&s.test)
+            .copied()
+            .collect();
+        all.sort();
+        assert_eq!(all, (0..100).collect::<Vec<_>>());
+        assert_eq!(s, random_60_20_20(100, 7));
+        assert_ne!(s, random_60_20_20(100, 8));
+    }
+
+    #[test]
+    fn held_out_experiments_never_train() {
+        let frame = Frame {
+            experiment: (0..30).map(|i| i % 3).collect(),
+            y: vec![1.0; 30],
+            ..Frame::default()
+        };
+        let names: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let folds = leave_experiment_out(&frame, &names, 5, 1);
+        assert_eq!(folds.len(), 3);
+        for (k, f) in folds.iter().enumerate() {
+            assert!(f.test.iter().all(|&i| frame.experiment[i] == k));
+            assert!(f
+                .train
+                .iter()
+                .chain(&f.validation)
+                .all(|&i| frame.experiment[i] != k));
+            assert_eq!(f.test.len() + f.train.len() + f.validation.len(), 30);
+        }
+    }
+}
