@@ -57,7 +57,7 @@ pub enum Target {
     Fastclick,
     /// A flash-rt deployment (AF_XDP monitor + unprivileged NFs) and Kubernetes manifests.
     Flash,
-    /// A Netronome Agilio offload plan (not available yet).
+    /// A Netronome Agilio offload plan: state placement, Micro-C header (docs/targets/agilio.md).
     Agilio,
 }
 
@@ -100,9 +100,6 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                 .with_hint("pass --target fastclick|flash|agilio, or --emit facts,reduced,plan"),
         )
         .into());
-    }
-    if args.target == Some(Target::Agilio) {
-        return Err(nfc::Failure::not_available("agilio target").into());
     }
     if args.input.extension().is_some_and(|e| e == "click") {
         return build_click(&args, fmt);
@@ -214,7 +211,16 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                 }
                 written.extend(files);
             }
-            Some(Target::Agilio) => unreachable!("handled above"),
+            Some(Target::Agilio) => {
+                let plan = nfc::emit::agilio::plan(&chain, &facts).map_err(nfc::Failure::diag)?;
+                let json = serde_json::to_string_pretty(&plan)?;
+                written.push(write(&args.output, "agilio-plan.json", &json)?);
+                written.push(write(
+                    &args.output,
+                    "agilio_placement.h",
+                    &nfc::emit::agilio::header(&plan),
+                )?);
+            }
             None => {}
         }
     }

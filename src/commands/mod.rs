@@ -7,6 +7,7 @@ mod explain;
 mod nf_host;
 mod proof;
 mod run;
+mod smartnic;
 mod trace;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -53,6 +54,8 @@ pub enum Command {
     NfHost(nf_host::Args),
     /// Traffic traces: generate pcaps for tests and benchmarks.
     Trace(trace::Args),
+    /// SmartNIC (Agilio) models from Clara's measurements: core count, colocation.
+    Smartnic(smartnic::Args),
 }
 
 /// Run a parsed command line.
@@ -66,6 +69,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Run(a) => run::run(a, fmt),
         Command::NfHost(a) => nf_host::run(a),
         Command::Trace(a) => trace::run(a, fmt),
+        Command::Smartnic(a) => smartnic::run(a, fmt),
     }
 }
 

@@ -92,7 +92,8 @@ struct FeatureRun {
 struct TagRun {
     number: u64,
     line: usize,
-    values: Vec<BTreeMap<String, f64>>,
+    /// Per NF of the run: its measurement line's number and values.
+    values: Vec<(usize, BTreeMap<String, f64>)>,
 }
 
 fn read(file: &Path) -> Result<String, DataError> {
@@ -361,7 +362,7 @@ fn parse_tag_file(file: &Path, text: &str) -> Result<Vec<TagRun>, DataError> {
             let run = runs
                 .last_mut()
                 .ok_or_else(|| err(file, line, "a measurement line before any run number"))?;
-            run.values.push(parse_tag_line(file, line, t)?);
+            run.values.push((line, parse_tag_line(file, line, t)?));
         }
     }
     if runs.is_empty() {
@@ -377,7 +378,7 @@ fn measurement(
     k: usize,
     suffixed: bool,
 ) -> Result<Measurement, DataError> {
-    let values = run.values.get(k).ok_or_else(|| {
+    let (line, values) = run.values.get(k).ok_or_else(|| {
         err(
             file,
             run.line,
@@ -399,11 +400,11 @@ fn measurement(
         let name = key(base);
         let v = *values
             .get(&name)
-            .ok_or_else(|| err(file, run.line, format!("run {}: no `{name}`", run.number)))?;
+            .ok_or_else(|| err(file, *line, format!("run {}: no `{name}`", run.number)))?;
         if v <= 0.0 {
             return Err(err(
                 file,
-                run.line,
+                *line,
                 format!("run {}: `{name}` is {v}, expected > 0", run.number),
             ));
         }

@@ -275,3 +275,18 @@ pub fn select(
     }
     best.ok_or(ModelError::BadShape)
 }
+
+/// The default ranker: pairwise GBDT, hyper-parameters chosen on a validation
+/// fold of `groups`, then trained on all of them.
+pub fn train_default(
+    groups: &[ColocationGroup],
+    seed: u64,
+) -> Result<(Ranker, Params), ModelError> {
+    let (mut train, validation, test) = split_groups(groups, seed);
+    train.extend(test);
+    let (params, _) = select(RankerKind::Pairwise, &train, &validation, seed)?;
+    Ok((
+        Ranker::train(RankerKind::Pairwise, params, groups, seed)?,
+        params,
+    ))
+}

@@ -138,6 +138,10 @@ pub fn pair_feature_names() -> Vec<String> {
     }
     v.push("arithmetic_intensity_ratio".to_string());
     v.push("compute_work_ratio".to_string());
+    for n in choice_names(30).into_iter().chain(config_names(27)) {
+        v.push(format!("{n}_min"));
+        v.push(format!("{n}_max"));
+    }
     v
 }
 
@@ -157,5 +161,17 @@ pub fn pair_row(a: &Program, b: &Program) -> Vec<f64> {
     let ratio = |x: f64, y: f64| (x.max(y) + 1e-3) / (x.min(y) + 1e-3);
     v.push(ratio(pa[5], pb[5]));
     v.push(ratio(pa[0], pb[0]));
+    // The knobs themselves, order-free; missing ones (shorter vectors) are 0.
+    let knobs = |p: &Program| -> Vec<f64> {
+        let mut k: Vec<f64> = (0..30)
+            .map(|i| p.choices.get(i).copied().unwrap_or(0) as f64)
+            .collect();
+        k.extend((0..27).map(|i| p.configs.get(i).copied().unwrap_or(0) as f64));
+        k
+    };
+    for (x, y) in knobs(a).into_iter().zip(knobs(b)) {
+        v.push(x.min(y));
+        v.push(x.max(y));
+    }
     v
 }

@@ -62,7 +62,7 @@ impl ModelKind {
             ModelKind::Gbdt => {
                 let mut v = Vec::new();
                 for iterations in [100, 300] {
-                    for max_depth in [3, 5, 7] {
+                    for max_depth in [5, 7] {
                         for learning_rate in [0.05, 0.15] {
                             v.push(Params::Gbdt {
                                 iterations,

@@ -337,3 +337,25 @@ pub fn select(
     }
     best.ok_or(ModelError::BadShape)
 }
+
+/// The seed of the default models (`nfc smartnic`, the bench).
+pub const DEFAULT_SEED: u64 = 20;
+
+/// The default model: GBDT, hyper-parameters chosen on a validation fold of
+/// `nfs` (split by NF), then trained on all of `nfs`. No workload input: one
+/// model for hit and miss traffic (measured as accurate as a workload-aware
+/// one on the held-out NFs, docs/smartnic.md), so data of unknown workload can
+/// be evaluated.
+pub fn train_default(
+    nfs: &[LabelledNf],
+    seed: u64,
+) -> Result<(ScaleOutModel, Selection), ModelError> {
+    let split = split_by_nf(nfs, seed);
+    let mut fit_on = split.train;
+    fit_on.extend(split.test);
+    let sel = select(ModelKind::Gbdt, &fit_on, &split.validation, seed, false)?;
+    Ok((
+        ScaleOutModel::train(ModelKind::Gbdt, sel.params, nfs, seed, false)?,
+        sel,
+    ))
+}
