@@ -245,8 +245,9 @@ mod tests {
 
     #[test]
     fn include_lines_are_found() {
-        let incs =
-            includes("#include \"nf.h\"\n  # include <click/element.hh>\n#include <stdio.h>\n");
+        let incs = includes(
+            "#include \"nf.h\"\n  # include <click/element.hh>\n#include <stdio.h>\n",
+        );
         assert_eq!(
             incs,
             vec![
