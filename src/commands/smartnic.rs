@@ -151,6 +151,14 @@ fn load_training_groups(
     Ok((kept, excluded))
 }
 
+fn nothing_left(excluded: usize) -> anyhow::Error {
+    failure(
+        "E0802",
+        format!("all {excluded} training programs also appear in --data, so nothing is left to train on"),
+        "evaluate data the model has not seen, pass --train <other data>, or --model <saved model>",
+    )
+}
+
 fn model_failure(e: impl std::fmt::Display) -> anyhow::Error {
     failure(
         "E0801",
@@ -218,6 +226,9 @@ fn eval_scale_out(a: EvalArgs, fmt: Format) -> anyhow::Result<ExitCode> {
         None => {
             let exclude: HashSet<Program> = eval.iter().map(|n| n.nf.program.clone()).collect();
             let (nfs, excluded) = load_training_nfs(&clara_root(&a.train)?, &exclude)?;
+            if nfs.is_empty() {
+                return Err(nothing_left(excluded));
+            }
             let (m, sel) = scale_out::train_default(&nfs, a.seed).map_err(model_failure)?;
             (
                 m,
@@ -296,6 +307,9 @@ fn eval_colocation(a: EvalArgs, fmt: Format) -> anyhow::Result<ExitCode> {
                 .flat_map(|g| g.solo.iter().map(|(p, _)| p.clone()))
                 .collect();
             let (train, excluded) = load_training_groups(&clara_root(&a.train)?, &exclude)?;
+            if train.is_empty() {
+                return Err(nothing_left(excluded));
+            }
             let (r, _) = colocation::train_default(&train, a.seed).map_err(model_failure)?;
             (
                 r,

@@ -147,14 +147,16 @@ fn reason(item: &StateItem, j: usize, levels: &[MemoryLevel]) -> String {
     let l = &levels[j];
     let size = match item.size {
         Some(s) => format!("{s} B"),
-        None => "size unknown (only the largest level is assumed to hold it)".into(),
+        None => "size unknown".into(),
     };
     let faster: Vec<&str> = levels
         .iter()
         .filter(|o| o.latency < l.latency)
         .map(|o| o.name.as_str())
         .collect();
-    let why = if faster.is_empty() {
+    let why = if item.size.is_none() {
+        "the largest level, the only one assumed to hold an object of unknown size".to_string()
+    } else if faster.is_empty() {
         "the fastest level".to_string()
     } else {
         format!(

@@ -39,7 +39,7 @@ fn same_optimum(items: &[StateItem], levels: &[MemoryLevel]) -> Result<f64, Stri
 fn ilp_equals_exhaustive_search_on_random_instances() {
     let mut rng = ChaCha8Rng::seed_from_u64(43);
     let (mut feasible, mut infeasible, mut contended) = (0, 0, 0);
-    for case in 0..300 {
+    for case in 0..400 {
         let t = rng.gen_range(1..=4);
         let levels: Vec<MemoryLevel> = (0..t)
             .map(|j| MemoryLevel {
@@ -80,6 +80,7 @@ fn ilp_equals_exhaustive_search_on_random_instances() {
             contended += usize::from(want > levels[fastest].capacity);
         }
     }
+    eprintln!("{feasible} feasible ({contended} contended), {infeasible} infeasible");
     // The generator must exercise all three regimes, or the test proves little.
     assert!(feasible >= 200, "{feasible} feasible");
     assert!(infeasible >= 10, "{infeasible} infeasible");
@@ -144,6 +145,7 @@ fn ilp_equals_exhaustive_search_on_every_example_chain() {
         }
         same_optimum(&items, &levels).unwrap();
     }
+    eprintln!("{chains} example chains, {objects} state objects");
     assert!(
         chains >= 4 && objects > 0,
         "{chains} chains, {objects} objects"

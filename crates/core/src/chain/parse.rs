@@ -1020,8 +1020,9 @@ impl<'a> ChainParser<'a> {
                                     continue;
                                 };
                                 for (level, _, lv) in levels {
-                                    let what = format!("`smartnic.memory.{level}`");
-                                    let Some(keys) = self.map(lv, &what, SMARTNIC_LEVEL_KEYS)
+                                    let what = format!("smartnic.memory.{level}");
+                                    let Some(keys) =
+                                        self.map(lv, &format!("`{what}`"), SMARTNIC_LEVEL_KEYS)
                                     else {
                                         continue;
                                     };
@@ -1031,7 +1032,7 @@ impl<'a> ChainParser<'a> {
                                             "capacity" => {
                                                 o.capacity = self.uint(
                                                     v,
-                                                    &format!("{what}.capacity (bytes)"),
+                                                    &format!("`{what}.capacity` (bytes)"),
                                                     0,
                                                     1 << 40,
                                                 )
@@ -1039,7 +1040,7 @@ impl<'a> ChainParser<'a> {
                                             "latency" => {
                                                 o.latency = self.float(
                                                     v,
-                                                    &format!("{what}.latency (cycles)"),
+                                                    &format!("`{what}.latency` (cycles)"),
                                                     0.0,
                                                     1e6,
                                                 )
