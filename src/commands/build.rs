@@ -212,7 +212,7 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                 written.extend(files);
             }
             Some(Target::Agilio) => {
-                let plan = nfc::emit::agilio::plan(&chain, &facts).map_err(nfc::Failure::diag)?;
+                let plan = nfc::emit::agilio::plan(&chain, &facts)?;
                 let json = serde_json::to_string_pretty(&plan)?;
                 written.push(write(&args.output, "agilio-plan.json", &json)?);
                 written.push(write(

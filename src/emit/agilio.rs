@@ -10,6 +10,7 @@
 //! No Netronome hardware or compiler is available here; nothing emitted is
 //! validated on one.
 
+use crate::Failure;
 use nfc_core::{ChainSpec, Diagnostic, Facts};
 use nfc_placer::smartnic::{self, FrequencySource, MemoryLevel, StateItem};
 use serde::Serialize;
@@ -67,7 +68,7 @@ const NO_PROFILE: &str = "needs the NF's compute instructions and memory accesse
 
 /// Plan the chain for the Agilio target. Errors are located diagnostics
 /// (e.g. a state object no memory level can hold).
-pub fn plan(chain: &ChainSpec, facts: &[Facts]) -> Result<AgilioPlan, Diagnostic> {
+pub fn plan(chain: &ChainSpec, facts: &[Facts]) -> Result<AgilioPlan, Failure> {
     let nic = chain
         .resources
         .smartnic
@@ -80,11 +81,11 @@ pub fn plan(chain: &ChainSpec, facts: &[Facts]) -> Result<AgilioPlan, Diagnostic
     let levels = smartnic::levels_with_overrides(&nic.memory);
     let items = smartnic::state_items(facts);
     let placed = smartnic::place_state_ilp(&items, &levels).map_err(|e| {
-        Diagnostic::error("E0910", format!("no SmartNIC state placement: {e}"))
-            .with_span_opt(chain.resources.nic_span.clone())
-            .with_hint(
+        Failure::diag(
+            Diagnostic::error("E0910", format!("no SmartNIC state placement: {e}")).with_hint(
                 "raise `resources.smartnic.memory.<level>.capacity`, or shrink the NF's tables",
-            )
+            ),
+        )
     })?;
     let emem = levels
         .iter()

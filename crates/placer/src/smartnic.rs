@@ -205,12 +205,12 @@ pub fn place_state_ilp(
         .map_err(|e| PlaceError::Solver(e.to_string()))?
         .set_mip_abs_gap(0.0)
         .map_err(|e| PlaceError::Solver(e.to_string()))?;
-    for (i, it) in items.iter().enumerate() {
-        let one: Expression = p[i].iter().copied().sum();
+    for (it, row) in items.iter().zip(&p) {
+        let one: Expression = row.iter().copied().sum();
         model = model.with(constraint!(one == 1.0));
-        for j in 0..levels.len() {
+        for (j, &v) in row.iter().enumerate() {
             if !allowed(it, j, levels) {
-                model = model.with(constraint!(p[i][j] == 0.0));
+                model = model.with(constraint!(v == 0.0));
             }
         }
     }

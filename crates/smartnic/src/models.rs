@@ -298,6 +298,8 @@ impl Regressor {
 }
 
 /// Ridge regression on standardised features by the normal equations (Cholesky).
+// Dense linear algebra reads best with explicit indices.
+#[allow(clippy::needless_range_loop)]
 fn fit_ridge(x: &[Vec<f64>], y: &[f64], l2: f64) -> Regressor {
     let std = Standardizer::fit(x);
     let xs: Vec<Vec<f64>> = x.iter().map(|r| std.apply(r)).collect();
@@ -363,6 +365,8 @@ pub struct Mlp {
 }
 
 impl Mlp {
+    // Back-propagation over flat parameter indices reads best with explicit loops.
+    #[allow(clippy::needless_range_loop)]
     fn fit(x: &[Vec<f64>], y: &[f64], hidden: usize, epochs: usize, lr: f64, seed: u64) -> Self {
         let std = Standardizer::fit(x);
         let xs: Vec<Vec<f64>> = x.iter().map(|r| std.apply(r)).collect();
