@@ -2,6 +2,7 @@
 //! target: a FastClick configuration, a flash-rt deployment, or an Agilio
 //! offload plan.
 
+pub mod agilio;
 pub mod fastclick;
 pub mod fastclick_package;
 pub mod fastclick_sources;

@@ -71,7 +71,8 @@ pub enum Target {
     Fastclick,
     /// A flash-rt deployment and Kubernetes manifests.
     Flash,
-    /// A Netronome Agilio offload plan (not available yet).
+    /// A Netronome Agilio offload plan: state placement and a Micro-C
+    /// placement header (docs/targets/agilio.md).
     Agilio,
 }
 
@@ -369,7 +370,15 @@ impl Pipeline {
     /// Emit `target` for the deployed chain into the output directory.
     pub fn emit(&mut self, target: Target) -> Result<Emitted, Failure> {
         match target {
-            Target::Agilio => Err(Failure::not_available("agilio target")),
+            Target::Agilio => {
+                let facts = self.deployed_facts()?.to_vec();
+                let chain = self.deployed_chain()?.clone();
+                let files = crate::emit::agilio::write_target(&chain, &facts, &self.opts.out_dir)?;
+                Ok(Emitted {
+                    files,
+                    notes: vec![],
+                })
+            }
             Target::Flash => {
                 let facts = self.deployed_facts()?.to_vec();
                 self.place()?;

@@ -62,7 +62,7 @@ pub enum Target {
     Fastclick,
     /// A flash-rt deployment (AF_XDP monitor + unprivileged NFs) and Kubernetes manifests.
     Flash,
-    /// A Netronome Agilio offload plan (not available yet).
+    /// A Netronome Agilio offload plan: state placement, Micro-C header (docs/targets/agilio.md).
     Agilio,
 }
 
@@ -129,9 +129,6 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                 .with_hint("pass --target fastclick|flash|agilio, or --emit facts,reduced,plan"),
         )
         .into());
-    }
-    if args.target == Some(Target::Agilio) {
-        return Err(nfc::Failure::not_available("agilio target").into());
     }
     if args.no_reduce && args.emit.contains(&Stage::Reduced) {
         return Err(nfc::Failure::diag(

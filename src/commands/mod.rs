@@ -9,6 +9,7 @@ mod nf_host;
 mod predict;
 mod proof;
 mod run;
+mod smartnic;
 mod trace;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -59,6 +60,8 @@ pub enum Command {
     Trace(trace::Args),
     /// Predict throughput and latency from NF counters (train, eval, explain).
     Predict(predict::Args),
+    /// SmartNIC (Agilio) models from Clara's measurements: core count, colocation.
+    Smartnic(smartnic::Args),
 }
 
 /// Run a parsed command line.
@@ -74,6 +77,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::NfHost(a) => nf_host::run(a),
         Command::Trace(a) => trace::run(a, fmt),
         Command::Predict(a) => predict::run(a, fmt),
+        Command::Smartnic(a) => smartnic::run(a, fmt),
     }
 }
 

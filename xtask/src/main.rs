@@ -407,6 +407,12 @@ fn bench(rest: &[String]) -> Result<()> {
             needs_root: false,
         },
         BenchStep {
+            name: "smartnic",
+            what: "SmartNIC models on Clara's released Agilio data: scale-out core count (GBDT vs kNN, linear, MLP, constants; held-out NFs) and colocation ranking (pairwise vs pointwise GBDT vs random; held-out groups)",
+            args: strs(&["run", "--release", "-p", "nfc-smartnic", "--example", "smartnic_bench"]),
+            needs_root: false,
+        },
+        BenchStep {
             name: "analyzer",
             what: "analyzer on the real-world corpus (third-party code, labelled before analysis): accuracy per question and per code base, every miss, time per unit",
             args: strs(&["bench", "-p", "nfc-analyzer", "--bench", "realworld"]),

@@ -8,6 +8,7 @@
 use crate::facts::Field;
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -240,6 +241,19 @@ pub struct SmartNic {
     pub model: String,
     /// Flow-processing cores available to NFs.
     pub cores: u32,
+    /// Overrides of the memory hierarchy's published defaults, by level
+    /// (`cls`, `ctm`, `imem`, `emem`; `resources.smartnic.memory`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub memory: BTreeMap<String, MemoryLevelOverride>,
+}
+
+/// One level of `resources.smartnic.memory`: what the chain file overrides.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MemoryLevelOverride {
+    /// Bytes available to the chain's state at this level.
+    pub capacity: Option<u64>,
+    /// Access latency in NIC core cycles.
+    pub latency: Option<f64>,
 }
 
 /// Machine resources the chain may use.

@@ -227,6 +227,7 @@ fn main() {
         .collect();
     let worst16 = random.iter().copied().fold(0.0, f64::max);
     eprintln!("  worst median full placement of a 16-NF chain: {worst16:.2} ms (target < 100 ms)");
+    let smartnic = smartnic_state_rows();
     println!(
         "{}",
         json!({
@@ -236,6 +237,76 @@ fn main() {
             "worst_16nf_place_ms": worst16,
             "all_agree": rows.iter().all(|r| r["ilp_equals_brute_force"] == true),
             "cases": rows,
+            "smartnic_state": smartnic,
         })
     );
+}
+
+/// SmartNIC state placement (Clara §4.3) per example chain: the state objects
+/// of the built-in NFs' labelled facts, NFP-4000 defaults with the chain's
+/// overrides, the ILP vs exhaustive search (time and optimum).
+fn smartnic_state_rows() -> Vec<serde_json::Value> {
+    use nfc_placer::smartnic::{
+        levels_with_overrides, place_state_exhaustive, place_state_ilp, state_items,
+    };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("examples/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    let names: Vec<String> = nfc_nfs::catalog().into_iter().map(|n| n.name).collect();
+    eprintln!("\nSmartNIC state placement (median of {REPS}, ms; access frequencies: the one-per-packet proxy)");
+    eprintln!(
+        "  {:16} {:>7} {:>9} {:>11} {:>6} {:>10}",
+        "chain", "objects", "ilp", "exhaustive", "agree", "cost"
+    );
+    let mut rows = vec![];
+    for path in files {
+        let (spec, diags) = parse_chain_file(&path, &names);
+        let spec = spec.unwrap_or_else(|| panic!("{}: {diags:?}", path.display()));
+        let facts: Vec<Facts> = spec
+            .nfs
+            .iter()
+            .filter_map(|inst| match &inst.source {
+                NfSource::Builtin { name } => {
+                    let mut f = nfc_nfs::load_facts(&nfc_nfs::builtin(name)?.facts_path).ok()?;
+                    f.nf = inst.id.0.clone();
+                    Some(f)
+                }
+                _ => None,
+            })
+            .collect();
+        let levels = levels_with_overrides(
+            &spec
+                .resources
+                .smartnic
+                .as_ref()
+                .map(|s| s.memory.clone())
+                .unwrap_or_default(),
+        );
+        let items = state_items(&facts);
+        let ilp = place_state_ilp(&items, &levels).expect("state placement");
+        let ex = place_state_exhaustive(&items, &levels).expect("exhaustive state placement");
+        let agree = (ilp.cost - ex.cost).abs() <= 1e-9 * ex.cost.max(1.0);
+        let ilp_t = time_ms(REPS, || {
+            place_state_ilp(&items, &levels).expect("state placement");
+        });
+        let ex_t = time_ms(REPS, || {
+            place_state_exhaustive(&items, &levels).expect("exhaustive");
+        });
+        eprintln!(
+            "  {:16} {:>7} {:>9.3} {:>11.3} {:>6} {:>10.1}",
+            spec.name,
+            items.len(),
+            ilp_t.wall,
+            ex_t.wall,
+            agree,
+            ilp.cost
+        );
+        rows.push(json!({"chain": spec.name, "objects": items.len(), "ilp_ms": ilp_t.wall, "ilp_cpu_ms": ilp_t.cpu,
+            "exhaustive_ms": ex_t.wall, "ilp_equals_exhaustive": agree, "cost_cycles_per_packet": ilp.cost}));
+    }
+    rows
 }

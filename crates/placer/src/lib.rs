@@ -10,13 +10,15 @@
 //! Entry point: [`place`]. Modules: [`toeplitz`] (key synthesis and hashing),
 //! [`traffic`] (the profile), [`cost`] (the model), [`solve`] (ILP and the
 //! brute-force oracle), [`semantics`] (the shared-nothing check),
-//! [`explain()`] (human text) and [`fastclick`] (the FastClick target).
+//! [`explain()`] (human text), [`fastclick`] (the FastClick target) and
+//! [`smartnic`] (state placement in an Agilio NIC's memory hierarchy).
 
 pub mod cost;
 pub mod explain;
 pub mod fastclick;
 pub mod model;
 pub mod semantics;
+pub mod smartnic;
 pub mod solve;
 pub mod toeplitz;
 pub mod traffic;
@@ -140,4 +142,10 @@ pub enum PlaceError {
     /// The brute-force oracle was given more NFs than it enumerates.
     #[error("brute force enumerates at most 20 stateful NFs, got {nfs}")]
     TooLargeForBruteForce { nfs: usize },
+    /// A SmartNIC state object is larger than every memory level.
+    #[error("state object `{object}` ({bytes} bytes) fits in no SmartNIC memory level")]
+    StateDoesNotFit { object: String, bytes: u64 },
+    /// The SmartNIC state objects together exceed the memory levels' capacities.
+    #[error("the state objects do not fit in the SmartNIC memory levels together")]
+    StateInfeasible,
 }

@@ -139,7 +139,10 @@ const NIC_KEYS: &[&str] = &[
     "rss_input",
     "symmetric",
 ];
-const SMARTNIC_KEYS: &[&str] = &["model", "cores"];
+const SMARTNIC_KEYS: &[&str] = &["model", "cores", "memory"];
+/// The Agilio memory levels `resources.smartnic.memory` may override.
+pub const SMARTNIC_MEMORY_LEVELS: &[&str] = &["cls", "ctm", "imem", "emem"];
+const SMARTNIC_LEVEL_KEYS: &[&str] = &["capacity", "latency"];
 const TRAFFIC_KEYS: &[&str] = &["pcap", "synthetic"];
 const SYNTH_KEYS: &[&str] = &[
     "flows",
@@ -997,6 +1000,7 @@ impl<'a> ChainParser<'a> {
                     let mut s = SmartNic {
                         model: "agilio-cx".into(),
                         cores: 60,
+                        memory: Default::default(),
                     };
                     for (k, _, val) in sn {
                         match k {
@@ -1007,6 +1011,44 @@ impl<'a> ChainParser<'a> {
                             "cores" => {
                                 if let Some(c) = self.uint(val, "`smartnic.cores`", 1, 4096) {
                                     s.cores = c as u32;
+                                }
+                            }
+                            "memory" => {
+                                let Some(levels) =
+                                    self.map(val, "`smartnic.memory`", SMARTNIC_MEMORY_LEVELS)
+                                else {
+                                    continue;
+                                };
+                                for (level, _, lv) in levels {
+                                    let what = format!("smartnic.memory.{level}");
+                                    let Some(keys) =
+                                        self.map(lv, &format!("`{what}`"), SMARTNIC_LEVEL_KEYS)
+                                    else {
+                                        continue;
+                                    };
+                                    let mut o = crate::chain::MemoryLevelOverride::default();
+                                    for (k, _, v) in keys {
+                                        match k {
+                                            "capacity" => {
+                                                o.capacity = self.uint(
+                                                    v,
+                                                    &format!("`{what}.capacity` (bytes)"),
+                                                    0,
+                                                    1 << 40,
+                                                )
+                                            }
+                                            "latency" => {
+                                                o.latency = self.float(
+                                                    v,
+                                                    &format!("`{what}.latency` (cycles)"),
+                                                    0.0,
+                                                    1e6,
+                                                )
+                                            }
+                                            _ => unreachable!("keys were checked"),
+                                        }
+                                    }
+                                    s.memory.insert(level.to_string(), o);
                                 }
                             }
                             _ => unreachable!("keys were checked"),

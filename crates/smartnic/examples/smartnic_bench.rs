@@ -1,0 +1,157 @@
+//! `cargo xtask bench smartnic`: Clara's scale-out and colocation models on
+//! held-out NFs and groups of the released data, every model on the same
+//! split, with the constant baselines. Prints tables, then one JSON line.
+//!
+//! Usage: smartnic_bench [clara data dir] (default ../shared/data/clara beside the repository).
+
+use nfc_smartnic::colocation::{self, RankerKind};
+use nfc_smartnic::models::ModelKind;
+use nfc_smartnic::scale_out::{self, LabelledNf, ScaleOutModel, Suggester, DEFAULT_SEED};
+use nfc_smartnic::{clara_data, scale_out::ScaleOutReport};
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn pct(x: f64) -> String {
+    format!("{:.2}%", 100.0 * x)
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let root = std::env::args()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/clara")
+        });
+    let seed = DEFAULT_SEED;
+    let t = Instant::now();
+    let mut nfs = Vec::new();
+    for (w, d) in [
+        (0.0, "scale_out/dataset_hit"),
+        (1.0, "scale_out/dataset_miss"),
+    ] {
+        for nf in clara_data::load_scale_out(&root.join(d))? {
+            nfs.push(LabelledNf {
+                name: format!("{d}/{}", nf.id),
+                nf,
+                workload: w,
+            });
+        }
+    }
+    let groups = clara_data::load_colocation(&root.join("nf_colocation/dataset"))?;
+    let parse_s = t.elapsed().as_secs_f64();
+    println!(
+        "parsed {} scale-out NFs and {} colocation groups in {parse_s:.2} s",
+        nfs.len(),
+        groups.len()
+    );
+
+    // Scale-out: split by NF (per workload) 70/15/15; hyper-parameters on validation; refit on train+validation; test.
+    let split = scale_out::split_by_nf(&nfs, seed);
+    let mut fit_on = split.train.clone();
+    fit_on.extend(split.validation.iter().cloned());
+    println!(
+        "\nscale-out: {} train / {} validation / {} test NFs (hit and miss, split by NF); knee = argmax throughput/latency",
+        split.train.len(),
+        split.validation.len(),
+        split.test.len()
+    );
+    println!(
+        "{:<22} {:>12} {:>12} {:>12} {:>8} {:>8}  params",
+        "model", "thr loss", "|thr loss|", "power loss", "exact", "train s"
+    );
+    let mut rows = Vec::new();
+    let mut row = |name: String, r: &ScaleOutReport, secs: f64, params: serde_json::Value| {
+        println!(
+            "{:<22} {:>12} {:>12} {:>12} {:>8} {:>8.1}  {}",
+            name,
+            pct(r.mean_throughput_loss),
+            pct(r.mean_abs_throughput_loss),
+            pct(r.mean_power_loss),
+            pct(r.exact),
+            secs,
+            params
+        );
+        rows.push(json!({"model": name, "mean_throughput_loss": r.mean_throughput_loss, "mean_abs_throughput_loss": r.mean_abs_throughput_loss,
+            "mean_power_loss": r.mean_power_loss, "exact": r.exact, "train_seconds": secs, "params": params,
+            "test_hit": scale_out::ScaleOutReport::from_outcomes(r.nfs.iter().zip(&split.test).filter(|(_, n)| n.workload == 0.0).map(|(o, _)| o.clone()).collect()).mean_throughput_loss,
+            "test_miss": scale_out::ScaleOutReport::from_outcomes(r.nfs.iter().zip(&split.test).filter(|(_, n)| n.workload == 1.0).map(|(o, _)| o.clone()).collect()).mean_throughput_loss}));
+    };
+    for workload_feature in [false, true] {
+        for kind in ModelKind::ALL {
+            let t = Instant::now();
+            let sel = scale_out::select(
+                kind,
+                &split.train,
+                &split.validation,
+                seed,
+                workload_feature,
+            )?;
+            let m = ScaleOutModel::train(kind, sel.params, &fit_on, seed, workload_feature)?;
+            let secs = t.elapsed().as_secs_f64();
+            let r = scale_out::evaluate(&Suggester::Model(&m), &split.test);
+            let name = format!(
+                "{}{}",
+                kind.name(),
+                if workload_feature { "+workload" } else { "" }
+            );
+            row(name, &r, secs, serde_json::to_value(sel.params)?);
+        }
+    }
+    let mode = scale_out::most_common_knee(&fit_on);
+    row(
+        "always max cores".into(),
+        &scale_out::evaluate(&Suggester::MaxCores, &split.test),
+        0.0,
+        json!(null),
+    );
+    row(
+        format!("always {mode} (mode)"),
+        &scale_out::evaluate(&Suggester::Constant(mode), &split.test),
+        0.0,
+        json!(null),
+    );
+
+    // Colocation: split by group 70/15/15.
+    let (train, validation, test) = colocation::split_groups(&groups, seed);
+    let mut fit_groups = train.clone();
+    fit_groups.extend(validation.iter().cloned());
+    println!(
+        "\ncolocation: {} train / {} validation / {} test groups (a group = one feature file, its measured pairs the candidates)",
+        train.len(),
+        validation.len(),
+        test.len()
+    );
+    let mut coloc = Vec::new();
+    for kind in [RankerKind::Pairwise, RankerKind::Pointwise] {
+        let t = Instant::now();
+        let (params, val) = colocation::select(kind, &train, &validation, seed)?;
+        let r = colocation::Ranker::train(kind, params, &fit_groups, seed)?;
+        let secs = t.elapsed().as_secs_f64();
+        let rep = colocation::evaluate(&r, &test);
+        println!(
+            "{:<10} top-1 {:>7} top-3 {:>7} (validation {} / {}) {:.1} s {:?}",
+            format!("{kind:?}"),
+            pct(rep.top1),
+            pct(rep.top3),
+            pct(val.top1),
+            pct(val.top3),
+            secs,
+            params
+        );
+        coloc.push(json!({"ranker": kind, "groups": rep.groups, "top1": rep.top1, "top3": rep.top3, "params": params, "train_seconds": secs}));
+    }
+    let random = colocation::random_baseline(&test);
+    println!(
+        "{:<10} top-1 {:>7} top-3 {:>7} (expected)",
+        "random",
+        pct(random.top1),
+        pct(random.top3)
+    );
+    coloc.push(json!({"ranker": "random", "groups": random.groups, "top1": random.top1, "top3": random.top3}));
+    println!(
+        "{}",
+        json!({"seed": seed, "scale_out": {"train": split.train.len(), "validation": split.validation.len(), "test": split.test.len(), "models": rows}, "colocation": coloc})
+    );
+    Ok(())
+}
