@@ -210,8 +210,16 @@ codes! {
 "A reduced module differed from the original NFs on the reducer's differential check, or the reduced chain differed from the original chain on the executor's (an output packet, a verdict, an exit port or a final state digest). The reduction is refused in every mode and its module removed; please report the chain. `--no-reduce` builds it unreduced.";
 "E0706", "two NFs are reduced apart",
 "(note) Two linked NFs stay in separate modules: they are pinned to different state layouts, or the plan of the original chain keeps one of them per core and the consolidated module would have to share its state under the plan's hash. Reduction never costs the placement a shared-nothing NF.";
+"E0800", "bad Clara-format data",
+"`nfc smartnic` could not read a file of Clara-format measurements (a scale-out `trainingset_feature_<i>`/`trainingset_tag_<i>` pair or a colocation run); the message names the file and line. Nothing is scored from a partly read directory. See docs/smartnic.md for the layout.";
+"E0801", "a SmartNIC model could not be loaded or trained",
+"The `--model` file is missing, unreadable or not a model `nfc smartnic train-*` wrote, or training failed on the data given. Retrain with `nfc smartnic train-scale-out` / `train-colocation`.";
+"E0802", "no SmartNIC training data",
+"`nfc smartnic` found no training data: `--train` (or `$NFC_CLARA_DATA`, or `../shared/data/clara` beside the repository) is missing, or every program in it also appears in `--data` and was held out. Pass `--train DIR` or `--model FILE`.";
 "E0900", "a stage that is not available yet",
-"This version of nfc does not implement the stage (the predictor, the Agilio target); it says so instead of inventing output.";
+"This version of nfc does not implement the stage (the build-time predictor); it says so instead of inventing output.";
+"E0910", "the chain's state does not fit the SmartNIC's memory",
+"`--target agilio`: a state object fits in no SmartNIC memory level (CLS, CTM, IMEM, EMEM), or all objects together exceed the capacities. The message names the object and its size; raise the capacities under `resources.smartnic.memory` in chain.yaml if the NIC has more, or shrink the tables' capacity.";
 "P101", "an NF marked symmetric has an asymmetric key",
 "(warning) The facts say the NF keeps one state for both directions, but its flow key is not closed under swapping source and destination; the NF is kept shared to stay correct.";
 "P102", "an NF keeps global state",
