@@ -232,69 +232,45 @@ fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bo
                     t.contains("rx_burst") || t.contains("recv")
                 })
             };
-            let called = called_by_own(prog, &|fi| own(fi), &|f| takes_packet(f) || receives(f));
-            for (i, f) in prog.fns.iter().enumerate() {
-                if f.body.is_none()
-                    || !own(f.file)
-                    || init_like(&f.name)
-                    || called.contains(&f.name)
-                {
-                    continue;
-                }
-                if takes_packet(f) {
-                    out.push(Entry {
+            // The NF's own functions with a body, not init-like, not called by
+            // a function in `called`, that `pred` accepts: entries whose
+            // pointer parameters may be the caller's state.
+            let roots = |called: &BTreeSet<String>, pred: &dyn Fn(&program::FnDef) -> bool| {
+                prog.fns
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| {
+                        f.body.is_some()
+                            && own(f.file)
+                            && !init_like(&f.name)
+                            && !called.contains(&f.name)
+                            && pred(f)
+                    })
+                    .map(|(i, _)| Entry {
                         fn_idx: i,
                         guarded: false,
                         flow_params: vec![],
                         frame_params: vec![],
                         caller_state: true,
-                    });
-                }
-            }
+                    })
+                    .collect::<Vec<_>>()
+            };
+            let called = called_by_own(prog, &|fi| own(fi), &|f| takes_packet(f) || receives(f));
+            out = roots(&called, &takes_packet);
             if out.is_empty() {
                 // Handlers that reach the packet through a context (nDPI's
                 // dissectors: `packet = &ndpi_struct->packet`): roots that
                 // declare a packet-descriptor pointer.
                 let called_any = called_by_own(prog, &|fi| own(fi), &|_| true);
-                for (i, f) in prog.fns.iter().enumerate() {
-                    if f.body.is_none()
-                        || !own(f.file)
-                        || init_like(&f.name)
-                        || called_any.contains(&f.name)
-                    {
-                        continue;
-                    }
-                    let packet_local = f
-                        .locals
+                out = roots(&called_any, &|f| {
+                    f.locals
                         .values()
-                        .any(|l| l.ty.ptr == 1 && dataflow::is_descriptor_type(&l.ty.name));
-                    if packet_local {
-                        out.push(Entry {
-                            fn_idx: i,
-                            guarded: false,
-                            flow_params: vec![],
-                            frame_params: vec![],
-                            caller_state: true,
-                        });
-                    }
-                }
+                        .any(|l| l.ty.ptr == 1 && dataflow::is_descriptor_type(&l.ty.name))
+                });
             }
             if out.is_empty() {
-                for (i, f) in prog.fns.iter().enumerate() {
-                    let Some(b) = f.body.filter(|_| own(f.file)) else {
-                        continue;
-                    };
-                    let t = program::text(b, prog.src(f.file));
-                    if t.contains("rx_burst") || t.contains("recv") {
-                        out.push(Entry {
-                            fn_idx: i,
-                            guarded: false,
-                            flow_params: vec![],
-                            frame_params: vec![],
-                            caller_state: true,
-                        });
-                    }
-                }
+                // Receive loops, wherever they are called from.
+                out = roots(&BTreeSet::new(), &receives);
             }
         }
     }
