@@ -363,8 +363,10 @@ impl Pipeline {
 
     /// The predictor's estimate for the plan (not available yet: it says so).
     pub fn predict(&mut self) -> Result<nfc_core::prediction::Prediction, Failure> {
-        let plan = self.place()?.plan.clone();
-        nfc_predictor::predict(&plan).map_err(|_| Failure::not_available("predict"))
+        // Counters are only known once a chain runs (`nfc predict` learns
+        // from them); before deployment there is nothing to predict from yet.
+        self.place()?;
+        Err(Failure::not_available("predict"))
     }
 
     /// Emit `target` for the deployed chain into the output directory.

@@ -738,3 +738,34 @@ fn run_with_workers_runs_the_plan() {
     );
     assert_eq!(mode(&sh, "psd"), "shared", "{sh}");
 }
+
+/// `nfc predict` runs `nfc-predict` (built beside nfc by the workspace build
+/// `cargo xtask test` runs) with its arguments and format, and keeps its exit
+/// code: a missing model is a located error, exit 1, JSON on stderr.
+#[test]
+fn predict_passes_through_to_nfc_predict() {
+    let d = tempfile::tempdir().unwrap();
+    let csv = d.path().join("run.csv");
+    std::fs::write(&csv, "input_rate,output_rate,latency,fw_cycles\n1,1,1,1\n").unwrap();
+    let o = nfc()
+        .args(["--format", "json", "predict", "eval", "--model"])
+        .arg(d.path().join("no-model"))
+        .arg("--data")
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "stderr: {err}");
+    assert!(
+        err.contains("\"error\"") && err.contains("no-model"),
+        "{err}"
+    );
+    // The predictor's own help, not nfc's.
+    let o = nfc().args(["predict", "--help"]).output().unwrap();
+    assert!(o.status.success());
+    let help = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        help.contains("nfc predict") && help.contains("train"),
+        "{help}"
+    );
+}

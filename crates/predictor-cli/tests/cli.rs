@@ -1,15 +1,16 @@
-//! `nfc predict`: train on some files, eval on another (the JSON keys an
-//! evaluation harness relies on), explain with plots, and located errors
-//! with exit 1 for a corrupted CSV and a missing model. The nfc binary runs
-//! without LD_LIBRARY_PATH (its rpath finds libtorch).
+//! `nfc-predict` (what `nfc predict` runs): train on some files, eval on
+//! another (the JSON keys an evaluation harness relies on), explain with
+//! plots, and located errors with exit 1 for a corrupted CSV and a missing
+//! model. The binary runs without LD_LIBRARY_PATH (its rpath finds libtorch).
 
-use insta_cmd::get_cargo_bin;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
+/// `nfc-predict`, called as `nfc predict` calls it: the arguments after
+/// `predict`, and `--format` passed on.
 fn nfc() -> Command {
-    let mut c = Command::new(get_cargo_bin("nfc"));
+    let mut c = Command::new(env!("CARGO_BIN_EXE_nfc-predict"));
     c.env_remove("LD_LIBRARY_PATH");
     c
 }
@@ -57,7 +58,6 @@ fn train_on_some_files_eval_on_another_gives_the_metric_keys() {
     let model = d.path().join("model");
     let o = nfc()
         .args([
-            "predict",
             "train",
             "--target",
             "throughput",
@@ -77,7 +77,7 @@ fn train_on_some_files_eval_on_another_gives_the_metric_keys() {
 
     let plots = d.path().join("plots");
     let o = nfc()
-        .args(["--format", "json", "predict", "eval", "--model"])
+        .args(["--format", "json", "eval", "--model"])
         .arg(&model)
         .arg("--data")
         .arg(&files[2])
@@ -97,7 +97,7 @@ fn train_on_some_files_eval_on_another_gives_the_metric_keys() {
     assert!(std::fs::read_dir(&plots).unwrap().count() == 1);
 
     let o = nfc()
-        .args(["predict", "explain", "--model"])
+        .args(["explain", "--model"])
         .arg(&model)
         .arg("--data")
         .arg(&files[2])
@@ -127,15 +127,7 @@ fn corrupted_csv_and_missing_model_exit_1_with_a_location() {
     )
     .unwrap();
     let o = nfc()
-        .args([
-            "predict",
-            "train",
-            "--target",
-            "throughput",
-            "--model",
-            "linear",
-            "-o",
-        ])
+        .args(["train", "--target", "throughput", "--model", "linear", "-o"])
         .arg(d.path().join("m"))
         .arg("--data")
         .arg(&bad)
@@ -150,7 +142,7 @@ fn corrupted_csv_and_missing_model_exit_1_with_a_location() {
     assert!(!err.contains("panicked"), "{err}");
 
     let o = nfc()
-        .args(["predict", "eval", "--model"])
+        .args(["eval", "--model"])
         .arg(d.path().join("nope"))
         .arg("--data")
         .arg(&bad)
