@@ -197,14 +197,7 @@ pub fn place_state_ilp(
             objective += (l.latency * it.frequency) * p[i][j];
         }
     }
-    let mut model = vars
-        .minimise(objective)
-        .using(good_lp::solvers::highs::highs)
-        .set_threads(1)
-        .set_mip_rel_gap(0.0)
-        .map_err(|e| PlaceError::Solver(e.to_string()))?
-        .set_mip_abs_gap(0.0)
-        .map_err(|e| PlaceError::Solver(e.to_string()))?;
+    let mut model = crate::solve::exact_highs(vars, objective)?;
     for (it, row) in items.iter().zip(&p) {
         let one: Expression = row.iter().copied().sum();
         model = model.with(constraint!(one == 1.0));

@@ -202,14 +202,7 @@ fn solve_phase(problem: &Problem, cost_bound: Option<f64>) -> Result<Solution, P
             e
         }
     };
-    let mut model = vars
-        .minimise(objective)
-        .using(good_lp::solvers::highs::highs)
-        .set_threads(1)
-        .set_mip_rel_gap(0.0)
-        .map_err(|e| PlaceError::Solver(e.to_string()))?
-        .set_mip_abs_gap(0.0)
-        .map_err(|e| PlaceError::Solver(e.to_string()))?;
+    let mut model = exact_highs(vars, objective)?;
     let one_choice: Expression = v.y.iter().copied().sum();
     model = model.with(constraint!(one_choice == 1.0));
     for (i, nf) in problem.nfs.iter().enumerate() {
@@ -265,6 +258,22 @@ pub fn solve_ilp(problem: &Problem) -> Result<Solution, PlaceError> {
         )));
     }
     Ok(second)
+}
+
+/// HiGHS minimising `objective` exactly (no MIP gap) on one thread, so
+/// every solve of the same problem gives the same optimum: the placer's
+/// solves and the SmartNIC state placement share this configuration.
+pub(crate) fn exact_highs(
+    vars: ProblemVariables,
+    objective: Expression,
+) -> Result<good_lp::solvers::highs::HighsProblem, PlaceError> {
+    vars.minimise(objective)
+        .using(good_lp::solvers::highs::highs)
+        .set_threads(1)
+        .set_mip_rel_gap(0.0)
+        .map_err(|e| PlaceError::Solver(e.to_string()))?
+        .set_mip_abs_gap(0.0)
+        .map_err(|e| PlaceError::Solver(e.to_string()))
 }
 
 #[cfg(test)]
