@@ -428,6 +428,44 @@ pub(super) fn is_descriptor_type(t: &str) -> bool {
     t.contains("rte_mbuf") || t.contains("packet") || t.contains("sk_buff") || t.contains("xdp_md")
 }
 
+/// Members of a packet descriptor that record arrival, not packet
+/// contents: xdp_md's ingress_ifindex / rx_queue_index, sk_buff's skb_iif /
+/// queue_mapping / mark / tstamp, rte_mbuf's port / timestamp.
+fn is_arrival_metadata(member: &str) -> bool {
+    let m = member.to_ascii_lowercase();
+    m == "port"
+        || m == "in_port"
+        || m == "mark"
+        || m == "skb_iif"
+        || m.contains("ifindex")
+        || m.contains("queue")
+        || m.contains("tstamp")
+        || m.contains("timestamp")
+}
+
+/// Integer types as wide as a pointer on the targets NFs run on (LP64).
+fn is_address_width_int(t: &str) -> bool {
+    matches!(
+        t,
+        "long"
+            | "unsigned long"
+            | "long int"
+            | "long unsigned int"
+            | "unsigned long int"
+            | "long long"
+            | "unsigned long long"
+            | "uintptr_t"
+            | "intptr_t"
+            | "size_t"
+            | "ssize_t"
+            | "ptrdiff_t"
+            | "uint64_t"
+            | "int64_t"
+            | "u64"
+            | "__u64"
+    )
+}
+
 fn is_packet_type(t: &str) -> bool {
     let t = t.to_ascii_lowercase();
     t.contains("packet")
@@ -1746,8 +1784,11 @@ impl<'p, 't> Engine<'p, 't> {
                     v.off = off;
                 }
             }
-        } else if v.hdr.is_some() {
-            // a pointer cast to an integer loses its packet-ness
+        } else if v.hdr.is_some() && !is_address_width_int(&base) {
+            // A pointer cast to a narrower integer (a hash input, a
+            // length) loses its packet-ness; cast to an address-wide
+            // integer (`(void *)(long)ctx->data`, `(uintptr_t)p + off`)
+            // it is still the address.
             v.hdr = None;
             v.off = None;
         }
@@ -1774,6 +1815,13 @@ impl<'p, 't> Engine<'p, 't> {
         let bv = self.expr(base);
         let mut out = Val::default();
         // Header member reads.
+        if bv.descriptor && bv.hdr.is_some() && is_arrival_metadata(&fname) {
+            // The descriptor's record of where and when the packet arrived
+            // (input port or interface, receive queue, timestamp, mark) is
+            // no packet data: a table indexed by it is per port or per
+            // queue, not per flow.
+            return Val::default();
+        }
         if let Some(h) = bv.hdr {
             match headers::member_field(h, &fname) {
                 Some(f) => {

@@ -329,10 +329,43 @@ fn called_by_own(
     own: &dyn Fn(usize) -> bool,
     caller: &dyn Fn(&program::FnDef) -> bool,
 ) -> BTreeSet<String> {
+    // The call graph among the own functions with a body, by name.
+    let mut calls: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for f in prog.fns.iter().filter(|f| own(f.file)) {
+        if let Some(b) = f.body {
+            collect_calls(b, prog.src(f.file), calls.entry(f.name.as_str()).or_default());
+        }
+    }
+    let reaches = |from: &str, to: &str| -> bool {
+        let mut seen: BTreeSet<&str> = BTreeSet::new();
+        let mut work = vec![from];
+        while let Some(n) = work.pop() {
+            if n == to {
+                return true;
+            }
+            if !seen.insert(n) {
+                continue;
+            }
+            if let Some(cs) = calls.get(n) {
+                work.extend(cs.iter().map(String::as_str));
+            }
+        }
+        false
+    };
+    // A call from a function the callee itself reaches (recursion:
+    // `odp_execute_actions` -> sample action -> `odp_execute_actions`) does
+    // not make the callee part of another function's path: the cycle is
+    // entered from outside or it is a root.
     let mut called: BTreeSet<String> = BTreeSet::new();
     for f in prog.fns.iter().filter(|f| own(f.file) && caller(f)) {
-        if let Some(b) = f.body {
-            collect_calls(b, prog.src(f.file), &mut called);
+        if let Some(cs) = calls.get(f.name.as_str()) {
+            for c in cs {
+                let in_cycle = c == &f.name
+                    || (calls.contains_key(c.as_str()) && reaches(c, &f.name));
+                if !in_cycle {
+                    called.insert(c.clone());
+                }
+            }
         }
     }
     called
@@ -404,6 +437,40 @@ fn find_obj_decl(prog: &Program, obj: &str, state_structs: &BTreeSet<String>) ->
 }
 
 /// (entry bytes, capacity, chained container) of an object's declared type.
+/// The map type of a BPF map declared the BTF way (`struct {
+/// __uint(type, BPF_MAP_TYPE_HASH); ... } m SEC(".maps");`): the kernel's
+/// hash maps (and LPM tries) chain their entries, its array maps do not.
+fn bpf_map_type(prog: &Program, anon_ty: &str) -> Option<String> {
+    let (fi, byte) = anon_ty.strip_prefix("anon@")?.split_once(':')?;
+    let (fi, byte): (usize, usize) = (fi.parse().ok()?, byte.parse().ok()?);
+    let text = prog.src(fi).get(byte..)?;
+    let open = text.find('{')?;
+    let mut depth = 0usize;
+    let mut end = text.len();
+    for (i, ch) in text[open..].char_indices() {
+        match ch {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = open + i;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    text[open..end].split("__uint").skip(1).find_map(|rest| {
+        let (member, value) = rest.trim_start().strip_prefix('(')?.split_once(',')?;
+        let value: String = value
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        (member.trim() == "type" && value.starts_with("BPF_MAP_TYPE_")).then_some(value)
+    })
+}
+
 fn entry_shape(prog: &Program, ty: &TypeRef) -> (Option<u64>, Option<u64>, bool) {
     let name = prog.resolve_type(&ty.name).to_string();
     let lname = name.to_ascii_lowercase();
@@ -421,7 +488,8 @@ fn entry_shape(prog: &Program, ty: &TypeRef) -> (Option<u64>, Option<u64>, bool)
     ]
     .iter()
     .any(|k| lname.contains(k))
-        && !lname.contains("rte_hash");
+        && !lname.contains("rte_hash")
+        || bpf_map_type(prog, &name).is_some_and(|t| t.contains("HASH") || t.contains("TRIE"));
     if !ty.dims.is_empty() {
         let elem = TypeRef {
             dims: vec![],
@@ -600,7 +668,12 @@ fn analyze_on_this_thread(
     for p in &parsed {
         if p.errors > 0 {
             diags.push(
-                Diagnostic::note_diag("A0102", format!("{} syntax error node(s) tolerated in {}", p.errors, p.display))
+                Diagnostic::note_diag("A0102", format!(
+                    "{} syntax error node(s) tolerated in {}{}",
+                    p.errors,
+                    p.display,
+                    p.first_error_line.map(|l| format!(" (the first at line {l})")).unwrap_or_default()
+                ))
                     .with_span(Span::file_only(&p.display))
                     .with_hint("unexpanded macros or missing headers; the analysis skips the unparsable regions"),
             );

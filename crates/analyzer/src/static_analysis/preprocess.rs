@@ -51,8 +51,14 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
         if super::headers::accessor_hdr(name).is_some() {
             continue;
         }
-        // Stringification and token pasting cannot be expanded textually.
-        if !body.is_empty() && !body.contains('#') && !params.iter().any(|p| p == "...") {
+        // GNU statement expressions, `typeof` and inline assembly do not
+        // parse (the whole enclosing function would become an ERROR node):
+        // such a macro stays a call, which the analysis models as an
+        // unknown callee of its arguments.
+        let unparsable = ["_Pragma", "asm", "__asm__"]
+                .iter()
+                .any(|w| find_word(body, w, 0).is_some());
+        if !body.is_empty() && !unparsable && !params.iter().any(|p| p == "...") {
             out.insert(
                 name.to_string(),
                 TypeMacro {
@@ -86,18 +92,20 @@ fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
     None
 }
 
-/// Split macro arguments at top-level commas.
+/// Split macro arguments at top-level commas. As in the C preprocessor,
+/// only parentheses nest: `a->b` or `x < y` must not (a `>` counted as a
+/// closing bracket split `WRITE_ONCE(p->x, v)` in the wrong place).
 fn split_args(s: &str) -> Vec<String> {
     let mut out = vec![];
     let mut depth = 0;
     let mut cur = String::new();
     for c in s.chars() {
         match c {
-            '(' | '<' | '{' | '[' => {
+            '(' => {
                 depth += 1;
                 cur.push(c)
             }
-            ')' | '>' | '}' | ']' => {
+            ')' => {
                 depth -= 1;
                 cur.push(c)
             }
@@ -107,6 +115,57 @@ fn split_args(s: &str) -> Vec<String> {
     }
     if !cur.trim().is_empty() {
         out.push(cur.trim().to_string());
+    }
+    out
+}
+
+/// The C preprocessor's `#param`: the argument as a string literal.
+fn stringize(body: &str, params: &[String], args: &[String]) -> String {
+    let b = body.as_bytes();
+    let mut out = String::with_capacity(body.len());
+    let mut i = 0;
+    while i < b.len() {
+        let single_hash = b[i] == b'#'
+            && b.get(i + 1) != Some(&b'#')
+            && (i == 0 || b[i - 1] != b'#');
+        if single_hash {
+            let mut k = i + 1;
+            while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
+                k += 1;
+            }
+            let mut e = k;
+            while e < b.len() && is_ident_char(b[e]) {
+                e += 1;
+            }
+            if let Some(pi) = params.iter().position(|p| p.as_str() == &body[k..e]) {
+                let arg = args.get(pi).map(String::as_str).unwrap_or("");
+                out.push('"');
+                out.push_str(&arg.replace('\\', "\\\\").replace('"', "\\\""));
+                out.push('"');
+                i = e;
+                continue;
+            }
+        }
+        let ch_end = i + body[i..].chars().next().map_or(1, char::len_utf8);
+        out.push_str(&body[i..ch_end]);
+        i = ch_end;
+    }
+    out
+}
+
+/// The C preprocessor's `a ## b`: the two tokens joined.
+fn paste_tokens(body: &str) -> String {
+    if !body.contains("##") {
+        return body.to_string();
+    }
+    let mut out = String::with_capacity(body.len());
+    for (i, part) in body.split("##").enumerate() {
+        if i == 0 {
+            out.push_str(part.trim_end());
+        } else {
+            out.truncate(out.trim_end().len());
+            out.push_str(part.trim_start());
+        }
     }
     out
 }
@@ -364,11 +423,16 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
                     continue;
                 }
                 let b = text.as_bytes();
-                let j = s + name.len();
+                // `get16bits (d)`: blanks may separate a function-like
+                // macro's name from its arguments.
+                let mut j = s + name.len();
+                while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
+                    j += 1;
+                }
                 if j < b.len() && b[j] == b'(' {
                     if let Some(close) = matching_paren(text.as_bytes(), j) {
                         let args = split_args(&text[j + 1..close]);
-                        let mut body = mac.body.clone();
+                        let mut body = stringize(&mac.body, &mac.params, &args);
                         for (p, a) in mac.params.iter().zip(args.iter()) {
                             let mut out = String::new();
                             let mut k = 0;
@@ -380,6 +444,7 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
                             out.push_str(&body[k..]);
                             body = out;
                         }
+                        let body = paste_tokens(&body);
                         splice(&mut text, s, close + 1, &body);
                         from = s + 1;
                         continue;
@@ -391,6 +456,12 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
         if text.len() == before {
             break;
         }
+    }
+    // `typeof(x) tmp;` (kernel/BPF READ_ONCE-style macros) does not parse
+    // and takes the enclosing function down with it: a placeholder type
+    // keeps the declaration a declaration.
+    for w in ["typeof", "__typeof__", "__typeof"] {
+        rewrite_calls(&mut text, w, |_, _, _, close| (close + 1, "__auto_type".to_string()));
     }
     text
 }
@@ -410,6 +481,38 @@ mod tests {
         );
         let squeezed: String = out.split_whitespace().collect::<Vec<_>>().join(" ");
         assert_eq!(squeezed, expect);
+    }
+
+    #[test]
+    fn macro_arguments_split_only_at_parenthesis_depth_zero() {
+        check(
+            "#define W(x, v) ((x) = (v))\nvoid f(struct s *p) { W(p->n, p->n > 1); }\n",
+            "#define W(x, v) ((x) = (v)) void f(struct s *p) { ((p->n) = (p->n > 1)); }",
+        );
+    }
+
+    #[test]
+    fn blanks_may_separate_macro_name_and_arguments() {
+        check(
+            "#define G(d) (*(const u16 *)(d))\nint h(char *d) { return G (d); }\n",
+            "#define G(d) (*(const u16 *)(d)) int h(char *d) { return (*(const u16 *)(d)); }",
+        );
+    }
+
+    #[test]
+    fn stringize_and_token_pasting_expand() {
+        check(
+            "#define A(c) (c ? 0 : fail(#c))\n#define L(t, p) lookup_##t(p)\nint f(int x) { A(x > 1); return L(tcp, x); }\n",
+            "#define A(c) (c ? 0 : fail(#c)) #define L(t, p) lookup_##t(p) int f(int x) { (x > 1 ? 0 : fail(\"x > 1\")); return lookup_tcp(x); }",
+        );
+    }
+
+    #[test]
+    fn typeof_declarations_keep_parsing() {
+        check(
+            "int f(int *p) { typeof(*p) v = *p; return v; }\n",
+            "int f(int *p) { __auto_type v = *p; return v; }",
+        );
     }
 
     #[test]

@@ -18,6 +18,8 @@ pub struct ParsedFile {
     pub cpp: bool,
     /// Number of ERROR nodes tree-sitter produced.
     pub errors: usize,
+    /// Line (1-based) of the first of them, for the note that reports them.
+    pub first_error_line: Option<u32>,
 }
 
 /// Parse one preprocessed text. Returns None only if tree-sitter gives up.
@@ -31,27 +33,31 @@ pub fn parse(display: String, text: String, cpp: bool) -> Option<ParsedFile> {
     parser.set_language(&lang).ok()?;
     let tree = parser.parse(&text, None)?;
     let mut errors = 0;
-    count_errors(tree.root_node(), &mut errors);
+    let mut first_error_line = None;
+    count_errors(tree.root_node(), &mut errors, &mut first_error_line);
     Some(ParsedFile {
         display,
         text,
         tree,
         cpp,
         errors,
+        first_error_line,
     })
 }
 
-fn count_errors(n: Node, out: &mut usize) {
+fn count_errors(n: Node, out: &mut usize, first_line: &mut Option<u32>) {
     // Subtrees without errors are skipped whole (most of any file).
     if !n.has_error() {
         return;
     }
     if n.is_error() || n.is_missing() {
         *out += 1;
+        let line = n.start_position().row as u32 + 1;
+        *first_line = Some(first_line.map_or(line, |l| l.min(line)));
     }
     let mut c = n.walk();
     for ch in n.children(&mut c) {
-        count_errors(ch, out);
+        count_errors(ch, out, first_line);
     }
 }
 
