@@ -255,18 +255,51 @@ fn find_entries(prog: &Program, fw: Option<Framework>, own: &dyn Fn(usize) -> bo
                     })
                     .collect::<Vec<_>>()
             };
-            let called = called_by_own(prog, &|fi| own(fi), &|f| takes_packet(f) || receives(f));
+            // Handlers that reach the packet through a context (nDPI's
+            // dissectors: `packet = &ndpi_struct->packet`) declare a
+            // packet-descriptor pointer.
+            let reaches_packet = |f: &program::FnDef| {
+                f.locals
+                    .values()
+                    .any(|l| l.ty.ptr == 1 && dataflow::is_descriptor_type(&l.ty.name))
+            };
+            let called = called_by_own(prog, &|fi| own(fi), &|f| {
+                takes_packet(f) || receives(f) || reaches_packet(f)
+            });
             out = roots(&called, &takes_packet);
             if out.is_empty() {
-                // Handlers that reach the packet through a context (nDPI's
-                // dissectors: `packet = &ndpi_struct->packet`): roots that
-                // declare a packet-descriptor pointer.
+                // Roots that reach such a handler through their calls (a
+                // callback re-entering the dissector: nDPI's
+                // `search_dns_again` -> `ndpi_search_dns`).
+                let mut reaching: BTreeSet<&str> = prog
+                    .fns
+                    .iter()
+                    .filter(|f| own(f.file) && reaches_packet(f))
+                    .map(|f| f.name.as_str())
+                    .collect();
+                let calls: Vec<(&str, BTreeSet<String>)> = prog
+                    .fns
+                    .iter()
+                    .filter(|f| own(f.file))
+                    .filter_map(|f| {
+                        let mut cs = BTreeSet::new();
+                        collect_calls(f.body?, prog.src(f.file), &mut cs);
+                        Some((f.name.as_str(), cs))
+                    })
+                    .collect();
+                loop {
+                    let before = reaching.len();
+                    for (name, cs) in &calls {
+                        if cs.iter().any(|c| reaching.contains(c.as_str())) {
+                            reaching.insert(name);
+                        }
+                    }
+                    if reaching.len() == before {
+                        break;
+                    }
+                }
                 let called_any = called_by_own(prog, &|fi| own(fi), &|_| true);
-                out = roots(&called_any, &|f| {
-                    f.locals
-                        .values()
-                        .any(|l| l.ty.ptr == 1 && dataflow::is_descriptor_type(&l.ty.name))
-                });
+                out = roots(&called_any, &|f| reaching.contains(f.name.as_str()));
             }
             if out.is_empty() {
                 // Receive loops, wherever they are called from.

@@ -13,6 +13,10 @@ use std::collections::BTreeMap;
 pub struct TypeMacro {
     pub params: Vec<String>,
     pub body: String,
+    /// `#define MAP_NAME_PORTS filter_ports`: an object-like macro naming
+    /// another identifier, expanded wherever the word appears (a map
+    /// declared under the macro's name is used under the identifier's).
+    pub alias: bool,
 }
 
 /// Collect `#define NAME(a, b) body` macros from a source text.
@@ -34,6 +38,41 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
         let name = &rest[..name_end];
         let after = &rest[name_end..];
         if !after.starts_with('(') {
+            let body = after.split("//").next().unwrap_or("").split("/*").next().unwrap_or("").trim();
+            let identifier = !body.is_empty()
+                && body.bytes().all(is_ident_char)
+                && !body.as_bytes()[0].is_ascii_digit()
+                // Reserved spellings (`__inline`, `_Bool`, `__typeof__`) are
+                // often compiler keywords the grammar does not know.
+                && !body.starts_with("__")
+                && !(body.starts_with('_') && body.as_bytes().get(1).is_some_and(u8::is_ascii_uppercase));
+            if identifier && body != name && !name.is_empty() {
+                match out.get(name) {
+                    // Defined differently under different conditions: the
+                    // text alone does not say which one holds.
+                    Some(m) if m.alias && m.body != body => {
+                        out.insert(
+                            name.to_string(),
+                            TypeMacro {
+                                params: vec![],
+                                body: String::new(),
+                                alias: true,
+                            },
+                        );
+                    }
+                    Some(_) => {}
+                    None => {
+                        out.insert(
+                            name.to_string(),
+                            TypeMacro {
+                                params: vec![],
+                                body: body.to_string(),
+                                alias: true,
+                            },
+                        );
+                    }
+                }
+            }
             continue;
         }
         let Some(close) = after.find(')') else {
@@ -64,6 +103,7 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
                 TypeMacro {
                     params,
                     body: body.to_string(),
+                    alias: false,
                 },
             );
         }
@@ -420,6 +460,13 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
             while let Some(s) = find_word(&text, name, from) {
                 if on_directive_line(&text, s) {
                     from = s + name.len();
+                    continue;
+                }
+                if mac.alias {
+                    if !mac.body.is_empty() {
+                        splice(&mut text, s, s + name.len(), &mac.body);
+                    }
+                    from = s + mac.body.len().max(1);
                     continue;
                 }
                 let b = text.as_bytes();
