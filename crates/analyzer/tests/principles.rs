@@ -213,3 +213,143 @@ void main_loop(void) {{
     ));
     assert!(f.stateful, "{f:?}");
 }
+
+/// XDP programs in libbpf style, with the helper declarations libbpf's
+/// headers would give (not included: the analyzer must not need them).
+const XDP: &str = r#"
+typedef unsigned int __u32; typedef unsigned short __u16; typedef unsigned long long __u64;
+struct xdp_md { __u32 data; __u32 data_end; __u32 data_meta; __u32 ingress_ifindex; __u32 rx_queue_index; };
+struct iphdr { unsigned char ihl_version, tos; __u16 tot_len, id, frag_off; unsigned char ttl, protocol; __u16 check; __u32 saddr, daddr; };
+struct tcphdr { __u16 source, dest; __u32 seq, ack_seq; };
+static void *(* const bpf_map_lookup_elem)(void *map, const void *key) = (void *) 1;
+#define __uint(name, val) int (*name)[val]
+#define __type(name, val) typeof(val) *name
+#define SEC(name) __attribute__((section(name), used))
+"#;
+
+#[test]
+fn a_packet_pointer_cast_through_a_long_stays_a_packet_pointer_and_bpf_hash_maps_chain() {
+    // `(void *)(long)ctx->data`: the address, not a number; a
+    // BPF_MAP_TYPE_HASH chains its entries in the kernel.
+    let f = facts(&format!(
+        "{XDP}
+struct key {{ __u32 a, b; __u16 pa, pb; }};
+struct st {{ __u32 seq; __u32 dup; }};
+struct {{ __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 64); __type(key, struct key); __type(value, struct st); }} flows SEC(\".maps\");
+SEC(\"xdp\")
+int prog(struct xdp_md *ctx) {{
+    void *data_end = (void *)(long)ctx->data_end;
+    void *data = (void *)(long)ctx->data;
+    struct iphdr *ip = data + 14;
+    struct tcphdr *tcp = data + 34;
+    struct key k = {{}};
+    if ((void *)(tcp + 1) > data_end) return 2;
+    k.a = ip->saddr; k.b = ip->daddr; k.pa = tcp->source; k.pb = tcp->dest;
+    struct st *s = bpf_map_lookup_elem(&flows, &k);
+    if (!s) return 2;
+    s->seq = tcp->seq;
+    return 1;
+}}"
+    ));
+    assert!(f.stateful, "{f:?}");
+    assert_eq!(
+        f.flow_key.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
+        ["src_ip", "dst_ip", "src_port", "dst_port"],
+        "{f:?}"
+    );
+    assert!(f.pointer_chasing, "{f:?}");
+}
+
+#[test]
+fn a_table_indexed_by_the_receive_queue_is_per_queue_not_per_flow() {
+    let f = facts(&format!(
+        "{XDP}
+struct rec {{ __u64 processed; }};
+struct rec per_queue[64];
+SEC(\"xdp\")
+int prog(struct xdp_md *ctx) {{
+    per_queue[ctx->rx_queue_index & 63].processed++;
+    return 2;
+}}"
+    ));
+    assert!(!f.stateful, "{f:?}");
+}
+
+#[test]
+fn a_lookup_in_a_table_outside_the_code_is_unknown_not_stateless() {
+    let f = facts(&format!(
+        "{XDP}
+struct tuple {{ __u32 src, dst; __u16 sport, dport; }};
+struct offload {{ __u32 dir; __u32 nat_ip; }};
+struct offload *flow_lookup(struct xdp_md *ctx, struct tuple *t);
+SEC(\"xdp\")
+int prog(struct xdp_md *ctx) {{
+    void *data = (void *)(long)ctx->data;
+    struct iphdr *ip = data + 14;
+    struct tuple t = {{}};
+    t.src = ip->saddr; t.dst = ip->daddr;
+    struct offload *o = flow_lookup(ctx, &t);
+    if (!o) return 2;
+    ip->daddr = o->nat_ip;
+    return 3;
+}}"
+    ));
+    assert!(f.is_unknown(Question::Stateful), "{f:?}");
+}
+
+#[test]
+fn macros_expand_as_the_c_preprocessor_does() {
+    // An object-like alias names the map; an argument holding `->` is one
+    // argument; a blank may precede the argument list.
+    let f = facts(&format!(
+        "{XDP}
+#define MAP_NAME counters
+#define BUMP(p, v) ((p)->n += (v))
+#define PORT_OF (t) ((t)->dest)
+struct cnt {{ __u64 n; }};
+struct {{ __uint(type, BPF_MAP_TYPE_PERCPU_HASH); __type(key, __u16); __type(value, struct cnt); }} MAP_NAME SEC(\".maps\");
+SEC(\"xdp\")
+int prog(struct xdp_md *ctx) {{
+    void *data = (void *)(long)ctx->data;
+    struct tcphdr *tcp = data + 34;
+    __u16 port = tcp->dest;
+    struct cnt *c = bpf_map_lookup_elem(&counters, &port);
+    if (c) BUMP (c, 1);
+    return 2;
+}}"
+    ));
+    assert!(f.stateful, "{f:?}");
+    assert_eq!(
+        f.flow_key.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
+        ["dst_port"],
+        "{f:?}"
+    );
+}
+
+#[test]
+fn a_recursive_packet_function_is_still_an_entry() {
+    // An action list that re-enters itself (a sample action running nested
+    // actions) has no caller outside the cycle: it is the entry.
+    let f = facts(
+        r#"
+#include <stdint.h>
+struct dp_packet { uint8_t *data; uint32_t hash; };
+struct dp_packet_batch { int n; struct dp_packet *packets[32]; };
+static uint64_t seen[1024];
+void execute_actions(struct dp_packet_batch *batch, const int *acts, int n);
+static void sample(struct dp_packet_batch *batch, const int *acts, int n) { execute_actions(batch, acts + 1, n - 1); }
+void execute_actions(struct dp_packet_batch *batch, const int *acts, int n) {
+    for (int i = 0; i < n; i++) {
+        if (acts[i] == 1) sample(batch, acts, n);
+        else seen[batch->packets[0]->data[26] & 1023]++;
+    }
+}
+"#,
+    );
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.reason.contains("per-packet entry `execute_actions`")),
+        "{f:?}"
+    );
+}

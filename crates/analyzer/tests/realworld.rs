@@ -106,11 +106,4 @@ fn no_answer_on_real_world_code_is_unsafe_for_placement() {
 
 /// Units whose answers are still unsafe for placement (measured; see the
 /// bench report for the reasons). Shrinks only.
-const KNOWN_UNSAFE: &[&str] = &[
-    // caller-handed flow struct and endpoint caches behind nDPI's macros
-    "ndpi/tls",
-    "ndpi/stun",
-    // BPF maps reached through helper calls the analysis does not model
-    "xdp-tools/trafficgen",
-    "xdp-tools/xdp-flowtable",
-];
+const KNOWN_UNSAFE: &[&str] = &[];

@@ -215,6 +215,11 @@ pub struct Events {
     /// Function-like macros the packet path invokes on packet data or
     /// state, whose expansion the analysis does not see: (macro, file, line).
     pub blind_calls: Vec<(String, usize, u32)>,
+    /// Calls on the packet path to functions whose body is not visible that
+    /// are given packet fields and return a pointer to a struct the NF then
+    /// holds (`t = bpf_xdp_flow_lookup(ctx, &tuple, ...)`): a lookup in a
+    /// table kept outside the analysed code. (callee, file, line).
+    pub external_lookups: Vec<(String, usize, u32)>,
 }
 
 /// A use of a state object's value on the packet path that can change what
@@ -1399,7 +1404,7 @@ impl<'p, 't> Engine<'p, 't> {
                 .structs
                 .get(resolved)
                 .is_some_and(|d| !d.fields.is_empty());
-        if is_struct && !is_container_type(resolved) {
+        if is_struct && !is_container_type(resolved) && self.prog.bpf_map_type(resolved).is_none() {
             return Some((BTreeSet::new(), true));
         }
         Some(([name.to_string()].into_iter().collect(), false))
@@ -2870,6 +2875,16 @@ impl<'p, 't> Engine<'p, 't> {
                 .hidden_state_calls
                 .push((name.clone(), self.file(), Self::line(n)));
         }
+        if objs.is_empty()
+            && !key.fields.is_empty()
+            && self.collect
+            && self.kind == FnKind::Packet
+            && self.result_held_as_struct_pointer(n)
+        {
+            self.events
+                .external_lookups
+                .push((name.clone(), self.file(), Self::line(n)));
+        }
         if self.collect
             && self.kind == FnKind::Packet
             && self.prog.fn_macros.contains(&name)
@@ -2920,6 +2935,37 @@ impl<'p, 't> Engine<'p, 't> {
             }
         }
         v
+    }
+
+    /// The call's result is stored in a variable that points to a struct
+    /// which is neither a packet header nor a packet descriptor.
+    fn result_held_as_struct_pointer(&self, call: Node<'t>) -> bool {
+        let Some(parent) = call.parent() else {
+            return false;
+        };
+        let target = match parent.kind() {
+            "assignment_expression" => parent.child_by_field_name("left"),
+            "init_declarator" => parent.child_by_field_name("declarator"),
+            _ => None,
+        };
+        let Some(target) = target.map(strip) else {
+            return false;
+        };
+        let name = if target.kind() == "pointer_declarator" {
+            target.child_by_field_name("declarator").map(|d| self.t(d))
+        } else if target.kind() == "identifier" {
+            Some(self.t(target))
+        } else {
+            None
+        };
+        let Some(ty) = name.and_then(|nm| self.var_type(nm)) else {
+            return false;
+        };
+        let resolved = self.prog.resolve_type(&ty.name);
+        ty.ptr == 1
+            && self.prog.structs.contains_key(resolved)
+            && headers::hdr_of_type(resolved).is_none()
+            && !is_packet_type(resolved)
     }
 
     fn note_key_slots(

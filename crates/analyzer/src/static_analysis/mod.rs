@@ -470,40 +470,6 @@ fn find_obj_decl(prog: &Program, obj: &str, state_structs: &BTreeSet<String>) ->
 }
 
 /// (entry bytes, capacity, chained container) of an object's declared type.
-/// The map type of a BPF map declared the BTF way (`struct {
-/// __uint(type, BPF_MAP_TYPE_HASH); ... } m SEC(".maps");`): the kernel's
-/// hash maps (and LPM tries) chain their entries, its array maps do not.
-fn bpf_map_type(prog: &Program, anon_ty: &str) -> Option<String> {
-    let (fi, byte) = anon_ty.strip_prefix("anon@")?.split_once(':')?;
-    let (fi, byte): (usize, usize) = (fi.parse().ok()?, byte.parse().ok()?);
-    let text = prog.src(fi).get(byte..)?;
-    let open = text.find('{')?;
-    let mut depth = 0usize;
-    let mut end = text.len();
-    for (i, ch) in text[open..].char_indices() {
-        match ch {
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    end = open + i;
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    text[open..end].split("__uint").skip(1).find_map(|rest| {
-        let (member, value) = rest.trim_start().strip_prefix('(')?.split_once(',')?;
-        let value: String = value
-            .trim_start()
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        (member.trim() == "type" && value.starts_with("BPF_MAP_TYPE_")).then_some(value)
-    })
-}
-
 fn entry_shape(prog: &Program, ty: &TypeRef) -> (Option<u64>, Option<u64>, bool) {
     let name = prog.resolve_type(&ty.name).to_string();
     let lname = name.to_ascii_lowercase();
@@ -522,7 +488,7 @@ fn entry_shape(prog: &Program, ty: &TypeRef) -> (Option<u64>, Option<u64>, bool)
     .iter()
     .any(|k| lname.contains(k))
         && !lname.contains("rte_hash")
-        || bpf_map_type(prog, &name).is_some_and(|t| t.contains("HASH") || t.contains("TRIE"));
+        || prog.bpf_map_type(&name).is_some_and(|t| t.contains("HASH") || t.contains("TRIE"));
     if !ty.dims.is_empty() {
         let elem = TypeRef {
             dims: vec![],
@@ -1331,6 +1297,19 @@ fn analyze_on_this_thread(
                 Question::Stateful,
                 format!(
                     "the packet path applies macro `{mac}` ({}:{l}) to packet data or state; its expansion is not analysed",
+                    disp(*f)
+                ),
+            );
+            facts.confidence = facts.confidence.min(0.3);
+        }
+        // A lookup of packet fields in a table kept outside the analysed
+        // code (a kernel flowtable, a library's flow cache): whether that
+        // table is per-flow state, and who writes it, is not in this code.
+        if let Some((callee, f, l)) = ev.external_lookups.first() {
+            facts.mark_unknown(
+                Question::Stateful,
+                format!(
+                    "the packet path looks packet fields up with `{callee}` ({}:{l}), whose table is outside the analysed code",
                     disp(*f)
                 ),
             );

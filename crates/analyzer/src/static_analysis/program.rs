@@ -211,6 +211,40 @@ impl<'t> Program<'t> {
         p
     }
 
+    /// The map type of a BPF map defined the BTF way (`struct {
+    /// __uint(type, BPF_MAP_TYPE_HASH); ... } m SEC(".maps");`, with or
+    /// without libbpf's `__uint` expanded), given the anonymous struct's
+    /// type name. The kernel's hash maps and LPM tries chain their entries,
+    /// its array maps do not.
+    pub fn bpf_map_type(&self, anon_ty: &str) -> Option<String> {
+        let (fi, byte) = anon_ty.strip_prefix("anon@")?.split_once(':')?;
+        let (fi, byte): (usize, usize) = (fi.parse().ok()?, byte.parse().ok()?);
+        let text = self.files.get(fi)?.text.get(byte..)?;
+        let open = text.find('{')?;
+        let mut depth = 0usize;
+        let mut end = text.len();
+        for (i, ch) in text[open..].char_indices() {
+            match ch {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let body = &text[open..end];
+        let at = body.find("BPF_MAP_TYPE_")?;
+        let value: String = body[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        Some(value)
+    }
+
     pub fn src(&self, file: usize) -> &'t str {
         &self.files[file].text
     }
