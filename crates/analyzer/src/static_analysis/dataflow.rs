@@ -70,7 +70,21 @@ impl Val {
     }
     /// Join `o` into self; returns true if self changed.
     pub fn join(&mut self, o: &Val) -> bool {
-        let before = self.clone();
+        // Sets only grow here, so a change shows in their sizes: no clone
+        // of the value is needed to tell (this runs for every assignment).
+        let was_default = *self == Val::default();
+        let sizes = (self.fields.len(), self.objs.len(), self.from.len());
+        let flags = (
+            self.hdr,
+            self.off,
+            self.konst,
+            self.root,
+            self.mixed,
+            self.opaque,
+            self.descriptor,
+            self.lookup,
+            self.handed,
+        );
         self.fields.extend(o.fields.iter().copied());
         self.objs.extend(o.objs.iter().cloned());
         self.root |= o.root;
@@ -92,13 +106,25 @@ impl Val {
         }
         if self.konst != o.konst {
             self.konst = match (self.konst, o.konst) {
-                _ if before == Val::default() => o.konst,
+                _ if was_default => o.konst,
                 // Alternative offsets (e.g. with/without a VLAN tag): keep the untagged one.
                 (Some(a), Some(b)) => Some(a.min(b)),
                 _ => None,
             };
         }
-        *self != before
+        sizes != (self.fields.len(), self.objs.len(), self.from.len())
+            || flags
+                != (
+                    self.hdr,
+                    self.off,
+                    self.konst,
+                    self.root,
+                    self.mixed,
+                    self.opaque,
+                    self.descriptor,
+                    self.lookup,
+                    self.handed,
+                )
     }
     fn union(mut self, o: &Val) -> Val {
         self.join(o);
@@ -582,22 +608,26 @@ impl<'p, 't> Engine<'p, 't> {
         if !self.env.contains_key(key) {
             self.budget.memory_used += key.len() as u64 + ENTRY_OVERHEAD;
         }
-        let e = self.env.entry(key.to_string()).or_default();
-        let had = e.clone();
-        e.join(v);
-        let grown = e.objs.len().saturating_sub(had.objs.len());
+        let e = match self.env.get_mut(key) {
+            Some(e) => e,
+            None => self.env.entry(key.to_string()).or_default(),
+        };
+        let (had_objs, had_fields) = (e.objs.len(), e.fields.len());
+        let mut changed = e.join(v);
+        let grown = e.objs.len().saturating_sub(had_objs);
         self.budget.memory_used += grown as u64 * 48;
         // A scalar slot fed by a field and (elsewhere) its mirror is direction-agnostic.
         if !e.mixed
             && e.has_mirror_pair()
             && !v.has_mirror_pair()
-            && !had.fields.is_empty()
+            && had_fields != 0
             && v.fields.len() <= 2
-            && had.fields.len() <= 2
+            && had_fields <= 2
         {
             e.mixed = true;
+            changed = true;
         }
-        if *e != had {
+        if changed {
             self.dirty = true;
         }
     }
