@@ -334,7 +334,17 @@ fn blank_trailing_attribute_macros(text: &mut String) {
     }
 }
 
+/// The identifiers of a text (one scan; the rewrites below skip the words
+/// a file does not contain instead of searching for each).
+fn identifiers(text: &str) -> std::collections::HashSet<&str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
 pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> String {
+    let present_in_src = identifiers(src);
+    let present = |w: &str| present_in_src.contains(w);
     let mut text = src.to_string();
     // Words that vanish entirely.
     const DROP_WORDS: &[&str] = &[
@@ -359,7 +369,7 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
         "__restrict__",
         "__extension__",
     ];
-    for w in DROP_WORDS {
+    for w in DROP_WORDS.iter().filter(|w| present(w)) {
         let mut from = 0;
         while let Some(s) = find_word(&text, w, from) {
             if on_directive_line(&text, s) {
@@ -403,7 +413,7 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
         // libbpf's section attribute: `SEC("xdp") int prog(...)`
         "SEC",
     ];
-    for w in DROP_CALLS {
+    for w in DROP_CALLS.iter().filter(|w| present(w)) {
         rewrite_calls(&mut text, w, |text, s, _open, close| {
             let mut end = close + 1;
             // `EXPORT_ELEMENT(X);` also drops the semicolon.
@@ -426,7 +436,10 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
         "CLIB_UNUSED",
         "__rte_deprecated_msg",
         "CLIB_ALIGN_MARK",
-    ] {
+    ]
+    .into_iter()
+    .filter(|w| present(w))
+    {
         rewrite_calls(&mut text, w, |text, _s, open, close| {
             let inner = text[open + 1..close].to_string();
             let keep = match w {
