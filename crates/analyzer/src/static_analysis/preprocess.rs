@@ -39,13 +39,14 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
         let after = &rest[name_end..];
         if !after.starts_with('(') {
             let body = after.split("//").next().unwrap_or("").split("/*").next().unwrap_or("").trim();
-            let identifier = !body.is_empty()
+            let first = body.bytes().next();
+            // Reserved spellings (`__inline`, `_Bool`, `__typeof__`) are
+            // often compiler keywords the grammar does not know.
+            let reserved = body.starts_with("__")
+                || (first == Some(b'_') && body.as_bytes().get(1).is_some_and(u8::is_ascii_uppercase));
+            let identifier = first.is_some_and(|c| !c.is_ascii_digit())
                 && body.bytes().all(is_ident_char)
-                && !body.as_bytes()[0].is_ascii_digit()
-                // Reserved spellings (`__inline`, `_Bool`, `__typeof__`) are
-                // often compiler keywords the grammar does not know.
-                && !body.starts_with("__")
-                && !(body.starts_with('_') && body.as_bytes().get(1).is_some_and(u8::is_ascii_uppercase));
+                && !reserved;
             if identifier && body != name && !name.is_empty() {
                 match out.get(name) {
                     // Defined differently under different conditions: the

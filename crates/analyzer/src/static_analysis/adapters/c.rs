@@ -1,0 +1,105 @@
+//! C packet code without a framework adapter of its own: DPDK (functions
+//! taking an mbuf, receive loops), XDP/eBPF programs (taking an `xdp_md`),
+//! nDPI-style dissectors that reach the packet through a context, and
+//! framework-less code taking a raw frame (the fallback in `mod.rs`).
+
+use super::{called_by_own, collect_calls, init_like, AdapterInput};
+use crate::static_analysis::dataflow::{self, Entry};
+use crate::static_analysis::program;
+use std::collections::BTreeSet;
+
+pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
+    let (prog, own) = (input.prog, input.own);
+    // The packet path starts where no other packet-path function
+    // of the NF calls in: a helper taking an mbuf from a receive
+    // loop or a packet handler is part of its caller's path (and
+    // sees the caller's state, not state of its own).
+    // Descriptor types, not any type whose name mentions "pkt" (a
+    // reassembly table's `struct ip_frag_pkt` entry is no packet).
+    let takes_packet = |f: &program::FnDef| {
+        f.params.iter().any(|p| {
+            dataflow::is_descriptor_type(&p.ty.name)
+                && (p.ty.is_pointerish() || !p.ty.dims.is_empty())
+        })
+    };
+    let receives = |f: &program::FnDef| {
+        f.body.is_some_and(|b| {
+            let t = program::text(b, prog.src(f.file));
+            t.contains("rx_burst") || t.contains("recv")
+        })
+    };
+    // The NF's own functions with a body, not init-like, not called by
+    // a function in `called`, that `pred` accepts: entries whose
+    // pointer parameters may be the caller's state.
+    let roots = |called: &BTreeSet<String>, pred: &dyn Fn(&program::FnDef) -> bool| {
+        prog.fns
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                f.body.is_some()
+                    && own(f.file)
+                    && !init_like(&f.name)
+                    && !called.contains(&f.name)
+                    && pred(f)
+            })
+            .map(|(i, _)| Entry {
+                fn_idx: i,
+                guarded: false,
+                flow_params: vec![],
+                frame_params: vec![],
+                caller_state: true,
+            })
+            .collect::<Vec<_>>()
+    };
+    // Handlers that reach the packet through a context (nDPI's
+    // dissectors: `packet = &ndpi_struct->packet`) declare a
+    // packet-descriptor pointer.
+    let reaches_packet = |f: &program::FnDef| {
+        f.locals
+            .values()
+            .any(|l| l.ty.ptr == 1 && dataflow::is_descriptor_type(&l.ty.name))
+    };
+    let called = called_by_own(prog, &|fi| own(fi), &|f| {
+        takes_packet(f) || receives(f) || reaches_packet(f)
+    });
+    let mut out = roots(&called, &takes_packet);
+    if out.is_empty() {
+        // Roots that reach such a handler through their calls (a
+        // callback re-entering the dissector: nDPI's
+        // `search_dns_again` -> `ndpi_search_dns`).
+        let mut reaching: BTreeSet<&str> = prog
+            .fns
+            .iter()
+            .filter(|f| own(f.file) && reaches_packet(f))
+            .map(|f| f.name.as_str())
+            .collect();
+        let calls: Vec<(&str, BTreeSet<String>)> = prog
+            .fns
+            .iter()
+            .filter(|f| own(f.file))
+            .filter_map(|f| {
+                let mut cs = BTreeSet::new();
+                collect_calls(f.body?, prog.src(f.file), &mut cs);
+                Some((f.name.as_str(), cs))
+            })
+            .collect();
+        loop {
+            let before = reaching.len();
+            for (name, cs) in &calls {
+                if cs.iter().any(|c| reaching.contains(c.as_str())) {
+                    reaching.insert(name);
+                }
+            }
+            if reaching.len() == before {
+                break;
+            }
+        }
+        let called_any = called_by_own(prog, &|fi| own(fi), &|_| true);
+        out = roots(&called_any, &|f| reaching.contains(f.name.as_str()));
+    }
+    if out.is_empty() {
+        // Receive loops, wherever they are called from.
+        out = roots(&BTreeSet::new(), &receives);
+    }
+    out
+}

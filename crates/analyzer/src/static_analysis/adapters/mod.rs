@@ -1,0 +1,304 @@
+//! Framework adapters: where an NF's per-packet entry points are. One file
+//! per framework; each returns the entries found in the NF's own files
+//! (never in included headers: a library's inline helper taking an mbuf
+//! is called by the NF, it is not an NF). When an adapter finds nothing,
+//! framework-less roots taking a raw frame are tried.
+
+mod c;
+mod click;
+mod nfc_c;
+mod vpp;
+
+use super::dataflow::Entry;
+use super::program::{self, Program};
+use nfc_core::chain::Framework;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What an adapter looks at: the program and which files are the NF's own.
+pub(super) struct AdapterInput<'a, 'p, 't> {
+    pub prog: &'p Program<'t>,
+    pub own: &'a dyn Fn(usize) -> bool,
+}
+
+impl AdapterInput<'_, '_, '_> {
+    /// The NF's own functions with a body called `name`.
+    fn by_name(&self, name: &str) -> Vec<usize> {
+        self.prog
+            .fn_index
+            .get(name)
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|i| self.prog.fns[*i].body.is_some() && (self.own)(self.prog.fns[*i].file))
+            .collect()
+    }
+}
+
+/// The per-packet entry points of the NF, by its framework.
+pub(super) fn find_entries(
+    prog: &Program,
+    fw: Option<Framework>,
+    own: &dyn Fn(usize) -> bool,
+) -> Vec<Entry> {
+    let input = AdapterInput { prog, own };
+    let out = match fw {
+        Some(Framework::NfcC) => nfc_c::entries(&input),
+        Some(Framework::Click) => click::entries(&input),
+        Some(Framework::Vpp) => vpp::entries(&input),
+        Some(Framework::Dpdk) | None => c::entries(&input),
+    };
+    if out.is_empty() {
+        generic_entries(prog, own)
+    } else {
+        out
+    }
+}
+
+/// Set-up, configuration and control-plane functions by their names: never
+/// an entry point, whatever they take.
+pub(super) fn init_like(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n == "main"
+        || n.starts_with("nf_init")
+        || n == "nf_state_init"
+        || n == "nf_fini"
+        || n == "nf_describe"
+        || n == "nf_state_size"
+        || n.contains("configure")
+        || n.contains("initialize")
+        || n.starts_with("init")
+        || n.ends_with("_init")
+        || n.contains("_init_")
+        || n.contains("setup")
+        || n.contains("parse_arg")
+        || n.contains("add_handlers")
+        || n.contains("cleanup")
+        || n.contains("command")
+        || n.contains("_cli")
+        || n.contains("handler")
+        || n.contains("enable_disable")
+        || n.contains("config")
+        || n.contains("add_del")
+        || n.starts_with("set_")
+        || n.starts_with("format_")
+        || n.starts_with("unformat_")
+        || n.contains("build")
+        || n.contains("populate")
+        || n.contains("load")
+}
+
+/// Framework-less C: root functions (called by no other function, not
+/// init-like) that take a raw byte buffer; the buffer is the frame.
+fn generic_entries(prog: &Program, own: &dyn Fn(usize) -> bool) -> Vec<Entry> {
+    let called = called_by_own(prog, &|_| true, &|_| true);
+    let mut out = vec![];
+    for (i, f) in prog.fns.iter().enumerate() {
+        if f.body.is_none() || !own(f.file) || init_like(&f.name) || called.contains(&f.name) {
+            continue;
+        }
+        let frame_params: Vec<String> = f
+            .params
+            .iter()
+            .filter(|p| {
+                p.ty.ptr == 1
+                    && matches!(
+                        p.ty.name.as_str(),
+                        "uint8_t"
+                            | "u8"
+                            | "unsigned char"
+                            | "char"
+                            | "u_char"
+                            | "void"
+                            | "__u8"
+                            | "uchar"
+                            | "u_int8_t"
+                    )
+            })
+            .map(|p| p.name.clone())
+            .collect();
+        if let Some(first) = frame_params.first() {
+            out.push(Entry {
+                fn_idx: i,
+                guarded: false,
+                flow_params: vec![],
+                frame_params: vec![first.clone()],
+                caller_state: true,
+            });
+        }
+    }
+    out
+}
+
+/// Names of the functions called from the bodies of the functions `caller`
+/// accepts in files `own` accepts.
+fn called_by_own(
+    prog: &Program,
+    own: &dyn Fn(usize) -> bool,
+    caller: &dyn Fn(&program::FnDef) -> bool,
+) -> BTreeSet<String> {
+    // The call graph among the own functions with a body, by name.
+    let mut calls: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for f in prog.fns.iter().filter(|f| own(f.file)) {
+        if let Some(b) = f.body {
+            collect_calls(b, prog.src(f.file), calls.entry(f.name.as_str()).or_default());
+        }
+    }
+    let reaches = |from: &str, to: &str| -> bool {
+        let mut seen: BTreeSet<&str> = BTreeSet::new();
+        let mut work = vec![from];
+        while let Some(n) = work.pop() {
+            if n == to {
+                return true;
+            }
+            if !seen.insert(n) {
+                continue;
+            }
+            if let Some(cs) = calls.get(n) {
+                work.extend(cs.iter().map(String::as_str));
+            }
+        }
+        false
+    };
+    // A call from a function the callee itself reaches (recursion:
+    // `odp_execute_actions` -> sample action -> `odp_execute_actions`) does
+    // not make the callee part of another function's path: the cycle is
+    // entered from outside or it is a root.
+    let mut called: BTreeSet<String> = BTreeSet::new();
+    for f in prog.fns.iter().filter(|f| own(f.file) && caller(f)) {
+        if let Some(cs) = calls.get(f.name.as_str()) {
+            for c in cs {
+                let in_cycle = c == &f.name
+                    || (calls.contains_key(c.as_str()) && reaches(c, &f.name));
+                if !in_cycle {
+                    called.insert(c.clone());
+                }
+            }
+        }
+    }
+    called
+}
+
+fn collect_calls(n: tree_sitter::Node, src: &str, out: &mut BTreeSet<String>) {
+    if n.kind() == "call_expression" {
+        if let Some(f) = n.child_by_field_name("function") {
+            let t = program::text(f, src);
+            out.insert(
+                t.rsplit(['.', '>', ':'])
+                    .next()
+                    .unwrap_or(t)
+                    .trim()
+                    .to_string(),
+            );
+        }
+    }
+    let mut c = n.walk();
+    for ch in n.named_children(&mut c) {
+        collect_calls(ch, src, out);
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::static_analysis::program::parse;
+
+    /// The entry points `find_entries` gives for one source text.
+    fn check(fw: Option<Framework>, cpp: bool, src: &str, expect: &[&str]) {
+        let parsed = vec![parse("nf.c".into(), src.to_string(), cpp).expect("parses")];
+        let prog = Program::build(&parsed);
+        let mut got: Vec<String> = find_entries(&prog, fw, &|_| true)
+            .iter()
+            .map(|e| prog.fns[e.fn_idx].name.clone())
+            .collect();
+        got.sort();
+        assert_eq!(got, expect, "{src}");
+    }
+
+    #[test]
+    fn nfc_c_enters_at_nf_process() {
+        check(
+            Some(Framework::NfcC),
+            false,
+            "static int helper(struct nf_packet *p) { return 0; }\n\
+             int nf_process(struct nf_ctx *c, struct nf_packet *p) { return helper(p); }\n",
+            &["nf_process"],
+        );
+    }
+
+    #[test]
+    fn click_enters_at_packet_methods() {
+        check(
+            Some(Framework::Click),
+            true,
+            "class Counter : public Element { public:\n\
+             Packet *simple_action(Packet *p) { return p; }\n\
+             int configure(Vector<String> &conf, ErrorHandler *errh) { return 0; } };\n",
+            &["simple_action"],
+        );
+    }
+
+    #[test]
+    fn vpp_enters_at_graph_nodes() {
+        check(
+            Some(Framework::Vpp),
+            false,
+            "uword vlib_node_fn_nat(vlib_main_t *vm, vlib_node_runtime_t *node, vlib_frame_t *frame) { return 0; }\n\
+             static void nat_init(vlib_main_t *vm) { }\n",
+            &["vlib_node_fn_nat"],
+        );
+    }
+
+    #[test]
+    fn dpdk_helpers_taking_an_mbuf_belong_to_their_receive_loop() {
+        check(
+            Some(Framework::Dpdk),
+            false,
+            "static void fwd(struct rte_mbuf *m, unsigned port) { }\n\
+             static void main_loop(void) { struct rte_mbuf *pkts[32];\n\
+               unsigned n = rte_eth_rx_burst(0, 0, pkts, 32);\n\
+               for (unsigned i = 0; i < n; i++) fwd(pkts[i], 0); }\n",
+            &["main_loop"],
+        );
+    }
+
+    #[test]
+    fn a_packet_function_that_recurses_is_an_entry() {
+        // No function outside the cycle calls in: each member is a root
+        // (analysing the cycle from either reaches the same code).
+        check(
+            None,
+            false,
+            "void run(struct dp_packet_batch *b, int n);\n\
+             static void sample(struct dp_packet_batch *b, int n) { run(b, n - 1); }\n\
+             void run(struct dp_packet_batch *b, int n) { if (n) sample(b, n); }\n",
+            &["run", "sample"],
+        );
+    }
+
+    #[test]
+    fn a_callback_reentering_a_context_dissector_is_the_entry() {
+        // nDPI: the dissector reaches the packet through the module context;
+        // the callback it registers calls it again.
+        check(
+            None,
+            false,
+            "static void search(struct ndpi_detection_module_struct *m, struct ndpi_flow_struct *f) {\n\
+               struct ndpi_packet_struct *packet = &m->packet; (void)packet; }\n\
+             static int search_again(struct ndpi_detection_module_struct *m, struct ndpi_flow_struct *f) {\n\
+               search(m, f); return 0; }\n",
+            &["search_again"],
+        );
+    }
+
+    #[test]
+    fn framework_less_code_enters_where_a_raw_frame_is_taken() {
+        check(
+            None,
+            false,
+            "static int parse(const unsigned char *p) { return p[0]; }\n\
+             void handle(uint8_t *frame, int len) { parse(frame); }\n",
+            &["handle"],
+        );
+    }
+}
