@@ -38,12 +38,20 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
         let name = &rest[..name_end];
         let after = &rest[name_end..];
         if !after.starts_with('(') {
-            let body = after.split("//").next().unwrap_or("").split("/*").next().unwrap_or("").trim();
+            let body = after
+                .split("//")
+                .next()
+                .unwrap_or("")
+                .split("/*")
+                .next()
+                .unwrap_or("")
+                .trim();
             let first = body.bytes().next();
             // Reserved spellings (`__inline`, `_Bool`, `__typeof__`) are
             // often compiler keywords the grammar does not know.
             let reserved = body.starts_with("__")
-                || (first == Some(b'_') && body.as_bytes().get(1).is_some_and(u8::is_ascii_uppercase));
+                || (first == Some(b'_')
+                    && body.as_bytes().get(1).is_some_and(u8::is_ascii_uppercase));
             let identifier = first.is_some_and(|c| !c.is_ascii_digit())
                 && body.bytes().all(is_ident_char)
                 && !reserved;
@@ -96,8 +104,8 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
         // such a macro stays a call, which the analysis models as an
         // unknown callee of its arguments.
         let unparsable = ["_Pragma", "asm", "__asm__"]
-                .iter()
-                .any(|w| find_word(body, w, 0).is_some());
+            .iter()
+            .any(|w| find_word(body, w, 0).is_some());
         if !body.is_empty() && !unparsable && !params.iter().any(|p| p == "...") {
             out.insert(
                 name.to_string(),
@@ -166,9 +174,8 @@ fn stringize(body: &str, params: &[String], args: &[String]) -> String {
     let mut out = String::with_capacity(body.len());
     let mut i = 0;
     while i < b.len() {
-        let single_hash = b[i] == b'#'
-            && b.get(i + 1) != Some(&b'#')
-            && (i == 0 || b[i - 1] != b'#');
+        let single_hash =
+            b[i] == b'#' && b.get(i + 1) != Some(&b'#') && (i == 0 || b[i - 1] != b'#');
         if single_hash {
             let mut k = i + 1;
             while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
@@ -522,7 +529,9 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
     // and takes the enclosing function down with it: a placeholder type
     // keeps the declaration a declaration.
     for w in ["typeof", "__typeof__", "__typeof"] {
-        rewrite_calls(&mut text, w, |_, _, _, close| (close + 1, "__auto_type".to_string()));
+        rewrite_calls(&mut text, w, |_, _, _, close| {
+            (close + 1, "__auto_type".to_string())
+        });
     }
     text
 }

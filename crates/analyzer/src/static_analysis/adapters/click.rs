@@ -58,11 +58,7 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
                         // state by whatever its configuration
                         // classifies on: the element's code does
                         // not name the fields (no 5-tuple guess).
-                        flow_params.push((
-                            p.name.clone(),
-                            "flow_state".to_string(),
-                            vec![],
-                        ));
+                        flow_params.push((p.name.clone(), "flow_state".to_string(), vec![]));
                     }
                 }
             }

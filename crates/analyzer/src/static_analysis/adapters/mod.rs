@@ -140,7 +140,11 @@ fn called_by_own(
     let mut calls: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for f in prog.fns.iter().filter(|f| own(f.file)) {
         if let Some(b) = f.body {
-            collect_calls(b, prog.src(f.file), calls.entry(f.name.as_str()).or_default());
+            collect_calls(
+                b,
+                prog.src(f.file),
+                calls.entry(f.name.as_str()).or_default(),
+            );
         }
     }
     let reaches = |from: &str, to: &str| -> bool {
@@ -167,8 +171,8 @@ fn called_by_own(
     for f in prog.fns.iter().filter(|f| own(f.file) && caller(f)) {
         if let Some(cs) = calls.get(f.name.as_str()) {
             for c in cs {
-                let in_cycle = c == &f.name
-                    || (calls.contains_key(c.as_str()) && reaches(c, &f.name));
+                let in_cycle =
+                    c == &f.name || (calls.contains_key(c.as_str()) && reaches(c, &f.name));
                 if !in_cycle {
                     called.insert(c.clone());
                 }
@@ -196,7 +200,6 @@ fn collect_calls(n: tree_sitter::Node, src: &str, out: &mut BTreeSet<String>) {
         collect_calls(ch, src, out);
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -12,9 +12,9 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
             continue;
         }
         let node_fn = f.name.starts_with("vlib_node_fn_")
-            || f.params.iter().any(|p| {
-                p.ty.name.contains("vlib_frame_t") || p.ty.name.contains("vlib_frame")
-            });
+            || f.params
+                .iter()
+                .any(|p| p.ty.name.contains("vlib_frame_t") || p.ty.name.contains("vlib_frame"));
         if node_fn && !init_like(&f.name) {
             out.push(Entry {
                 fn_idx: i,
