@@ -106,7 +106,15 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
         let unparsable = ["_Pragma", "asm", "__asm__"]
             .iter()
             .any(|w| find_word(body, w, 0).is_some());
-        if !body.is_empty() && !unparsable && !params.iter().any(|p| p == "...") {
+        // A macro naming itself (`#define stat(a, b) stat(a, b)`) would be
+        // expanded again in every round: the C preprocessor never does that,
+        // so it stays what it expands to anyway, a call.
+        let self_referential = find_word(body, name, 0).is_some();
+        if !body.is_empty()
+            && !unparsable
+            && !self_referential
+            && !params.iter().any(|p| p == "...")
+        {
             out.insert(
                 name.to_string(),
                 TypeMacro {
@@ -166,6 +174,95 @@ fn split_args(s: &str) -> Vec<String> {
         out.push(cur.trim().to_string());
     }
     out
+}
+
+/// One left-to-right pass expanding every use of a collected macro outside
+/// preprocessor directive lines. An expansion is put on one line; the
+/// newlines of the replaced text follow it so later lines keep their numbers.
+fn expand_round(
+    text: &str,
+    macros: &std::collections::HashMap<&str, &TypeMacro>,
+) -> (String, bool) {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut changed = false;
+    let mut i = 0;
+    let mut at_line_start = true;
+    let mut directive = false;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\n' {
+            out.push('\n');
+            i += 1;
+            at_line_start = true;
+            directive = false;
+            continue;
+        }
+        if at_line_start && !(c == b' ' || c == b'\t') {
+            directive = c == b'#';
+            at_line_start = false;
+        }
+        let word_start = (c.is_ascii_alphabetic() || c == b'_') && (i == 0 || !is_ident_char(b[i - 1]));
+        if !word_start {
+            let len = text[i..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&text[i..i + len]);
+            i += len;
+            continue;
+        }
+        let mut j = i;
+        while j < b.len() && is_ident_char(b[j]) {
+            j += 1;
+        }
+        let word = &text[i..j];
+        let mac = if directive { None } else { macros.get(word).copied() };
+        match mac {
+            Some(m) if m.alias => {
+                out.push_str(if m.body.is_empty() { word } else { &m.body });
+                changed |= !m.body.is_empty();
+                i = j;
+            }
+            Some(m) => {
+                // `get16bits (d)`: blanks may separate a function-like
+                // macro's name from its arguments.
+                let mut k = j;
+                while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
+                    k += 1;
+                }
+                match (b.get(k) == Some(&b'(')).then(|| matching_paren(b, k)).flatten() {
+                    Some(close) => {
+                        let args = split_args(&text[k + 1..close]);
+                        let mut body = stringize(&m.body, &m.params, &args);
+                        for (p, a) in m.params.iter().zip(args.iter()) {
+                            let mut sub = String::new();
+                            let mut from = 0;
+                            while let Some(pos) = find_word(&body, p, from) {
+                                sub.push_str(&body[from..pos]);
+                                sub.push_str(a);
+                                from = pos + p.len();
+                            }
+                            sub.push_str(&body[from..]);
+                            body = sub;
+                        }
+                        out.push_str(&paste_tokens(&body).replace('\n', " "));
+                        for _ in 0..text[i..=close].matches('\n').count() {
+                            out.push('\n');
+                        }
+                        changed = true;
+                        i = close + 1;
+                    }
+                    None => {
+                        out.push_str(word);
+                        i = j;
+                    }
+                }
+            }
+            None => {
+                out.push_str(word);
+                i = j;
+            }
+        }
+    }
+    (out, changed)
 }
 
 /// The C preprocessor's `#param`: the argument as a string literal.
@@ -463,65 +560,16 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
         let name = text[open + 1..close].trim();
         (close + 1, format!("uword vlib_node_fn_{name}"))
     });
-    // Function-like macros defined in the source closure (a few rounds for nesting).
-    for _round in 0..3 {
-        let before = text.len();
-        // Only macros whose name occurs in the text: one scan for the
-        // identifiers present instead of one search per macro.
-        let present: std::collections::HashSet<String> = text
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect();
-        for (name, mac) in type_macros
-            .iter()
-            .filter(|(n, _)| present.contains(n.as_str()))
-        {
-            let mut from = 0;
-            while let Some(s) = find_word(&text, name, from) {
-                if on_directive_line(&text, s) {
-                    from = s + name.len();
-                    continue;
-                }
-                if mac.alias {
-                    if !mac.body.is_empty() {
-                        splice(&mut text, s, s + name.len(), &mac.body);
-                    }
-                    from = s + mac.body.len().max(1);
-                    continue;
-                }
-                let b = text.as_bytes();
-                // `get16bits (d)`: blanks may separate a function-like
-                // macro's name from its arguments.
-                let mut j = s + name.len();
-                while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
-                    j += 1;
-                }
-                if j < b.len() && b[j] == b'(' {
-                    if let Some(close) = matching_paren(text.as_bytes(), j) {
-                        let args = split_args(&text[j + 1..close]);
-                        let mut body = stringize(&mac.body, &mac.params, &args);
-                        for (p, a) in mac.params.iter().zip(args.iter()) {
-                            let mut out = String::new();
-                            let mut k = 0;
-                            while let Some(pos) = find_word(&body, p, k) {
-                                out.push_str(&body[k..pos]);
-                                out.push_str(a);
-                                k = pos + p.len();
-                            }
-                            out.push_str(&body[k..]);
-                            body = out;
-                        }
-                        let body = paste_tokens(&body);
-                        splice(&mut text, s, close + 1, &body);
-                        from = s + 1;
-                        continue;
-                    }
-                }
-                from = s + name.len();
-            }
-        }
-        if text.len() == before {
+    // Macros defined in the source closure, expanded left to right in one
+    // pass over the text per round (rounds re-scan expansions for nested
+    // macros). One pass keeps this linear in the text: splicing each use
+    // in place moved the whole file per use.
+    let lookup: std::collections::HashMap<&str, &TypeMacro> =
+        type_macros.iter().map(|(n, m)| (n.as_str(), m)).collect();
+    for _round in 0..6 {
+        let (next, changed) = expand_round(&text, &lookup);
+        text = next;
+        if !changed {
             break;
         }
     }

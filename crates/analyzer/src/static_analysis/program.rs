@@ -905,6 +905,11 @@ impl<'t> Program<'t> {
                 }
             }
             "lambda_expression" => return,
+            // Expressions declare nothing, except a GNU statement
+            // expression (`({ int t = ...; t; })`), which sits inside
+            // parentheses.
+            k if k.ends_with("expression") && k != "parenthesized_expression" => return,
+            _ if n.child_count() == 0 => return,
             _ => {}
         }
         let _ = src;
