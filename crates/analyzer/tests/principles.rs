@@ -353,3 +353,50 @@ void execute_actions(struct dp_packet_batch *batch, const int *acts, int n) {
         "{f:?}"
     );
 }
+
+#[test]
+fn an_out_parameter_of_a_typedefd_scalar_behind_an_empty_attribute_macro_is_no_state() {
+    // `typedef uint16_t OVS_BITWISE ovs_be16;` with OVS_BITWISE defined
+    // empty: the typedef parses, and a parser writing the caller's
+    // `ovs_be16 *` out-parameter keeps no state.
+    let f = facts(
+        r#"
+#include <stdint.h>
+#define OVS_BITWISE
+typedef uint16_t OVS_BITWISE ovs_be16;
+struct dp_packet { uint8_t *data; };
+void parse_vlan(struct dp_packet *p, ovs_be16 *first_vlan_tci_p) {
+    *first_vlan_tci_p = *(uint16_t *)(p->data + 14);
+}
+"#,
+    );
+    assert!(!f.stateful, "{f:?}");
+    assert!(!f.is_unknown(Question::Stateful), "{f:?}");
+}
+
+#[test]
+fn comparing_one_stored_value_with_packet_data_locates_no_entry() {
+    // One PTP session: the master's clock id is compared with the packet's,
+    // and the session's counters are updated; nothing is keyed per flow.
+    let f = facts(&format!(
+        "{MBUF}
+#include <string.h>
+struct clock_id {{ uint8_t id[8]; }};
+struct session {{ struct clock_id master; uint32_t syncs; }};
+static struct session sess;
+void main_loop(void) {{
+    struct rte_mbuf *pkts[32];
+    uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
+    for (uint16_t i = 0; i < n; i++) {{
+        struct rte_ether_hdr *eth = rte_pktmbuf_mtod(pkts[i], struct rte_ether_hdr *);
+        struct clock_id *cid = (struct clock_id *)(eth + 1);
+        if (eth->ether_type == 0x88f7)
+            memcpy(&sess.master, cid, sizeof(struct clock_id));
+        else if (memcmp(&sess.master, cid, sizeof(struct clock_id)) == 0)
+            sess.syncs++;
+    }}
+    rte_eth_tx_burst(1, 0, pkts, n);
+}}"
+    ));
+    assert!(!f.stateful, "{f:?}");
+}

@@ -736,7 +736,7 @@ impl<'p, 't> Engine<'p, 't> {
                     && !is_packet_type(&p.ty.name)
                     && !is_framework_ctx_type(&p.ty.name)
                     && headers::hdr_of_type(&p.ty.name).is_none()
-                    && headers::scalar_width(&p.ty.name).is_none()
+                    && headers::scalar_width(self.prog.resolve_type(&p.ty.name)).is_none()
                     && p.ty.name != "void"
                     && !e.frame_params.contains(&p.name)
                     && !e.flow_params.iter().any(|(n, _, _)| n == &p.name)
@@ -2824,7 +2824,23 @@ impl<'p, 't> Engine<'p, 't> {
         // access goes; the other arguments are values handed along. A handle
         // on a whole table (`h`) is located by the other arguments (the key).
         let located_handle = all.iter().any(|a| !a.objs.is_empty() && a.keyed());
+        // `memcmp(&st->clock_id, &hdr->clock_id, 8)`: the address of one
+        // member (not a table, not an element) is one storage cell; a call
+        // handed only such cells and packet data compares or copies values,
+        // it locates no entry.
+        let state_args: Vec<bool> = arg_nodes
+            .iter()
+            .zip(arg_vals.iter())
+            .filter(|(_, a)| !a.objs.is_empty())
+            .map(|(an, _)| self.is_address_of_one_cell(*an))
+            .collect();
+        let only_cells = recv_val.as_ref().is_none_or(|r| r.objs.is_empty())
+            && !state_args.is_empty()
+            && state_args.iter().all(|c| *c);
         for a in &all {
+            if only_cells {
+                break;
+            }
             let locates = if located_handle {
                 !a.objs.is_empty() && a.keyed()
             } else {
@@ -2965,6 +2981,29 @@ impl<'p, 't> Engine<'p, 't> {
             }
         }
         v
+    }
+
+    /// `&x.m`, `&p->m` or `&g` where the member or global is neither an
+    /// array nor a container: one storage cell.
+    fn is_address_of_one_cell(&self, arg: Node<'t>) -> bool {
+        let a = strip(arg);
+        let addr_of = a.kind() == "pointer_expression"
+            && a.child_by_field_name("operator")
+                .map(|o| self.t(o) == "&")
+                .unwrap_or(false);
+        let Some(target) = addr_of
+            .then(|| a.child_by_field_name("argument"))
+            .flatten()
+            .map(strip)
+        else {
+            return false;
+        };
+        if !matches!(target.kind(), "field_expression" | "identifier") {
+            return false;
+        }
+        self.static_type(target).is_some_and(|t| {
+            t.dims.is_empty() && t.ptr == 0 && !is_container_type(self.prog.resolve_type(&t.name))
+        })
     }
 
     /// The call's result is stored in a variable that points to a struct

@@ -52,19 +52,23 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
             let reserved = body.starts_with("__")
                 || (first == Some(b'_')
                     && body.as_bytes().get(1).is_some_and(u8::is_ascii_uppercase));
-            let identifier = first.is_some_and(|c| !c.is_ascii_digit())
-                && body.bytes().all(is_ident_char)
-                && !reserved;
+            // An empty definition (`#define OVS_BITWISE` on compilers
+            // without the checker's attribute) expands to nothing.
+            let identifier = body.is_empty()
+                || (first.is_some_and(|c| !c.is_ascii_digit())
+                    && body.bytes().all(is_ident_char)
+                    && !reserved);
             if identifier && body != name && !name.is_empty() {
                 match out.get(name) {
                     // Defined differently under different conditions: the
-                    // text alone does not say which one holds.
+                    // text alone does not say which one holds, so the name
+                    // stays (an alias of itself).
                     Some(m) if m.alias && m.body != body => {
                         out.insert(
                             name.to_string(),
                             TypeMacro {
                                 params: vec![],
-                                body: String::new(),
+                                body: name.to_string(),
                                 alias: true,
                             },
                         );
@@ -113,7 +117,10 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
         if !body.is_empty()
             && !unparsable
             && !self_referential
-            && !params.iter().any(|p| p == "...")
+            // Variadic macros (logging, mostly) stay calls: expanding them
+            // exposes logging internals (per-thread buffers, module
+            // globals) as hidden state handed to library code.
+            && !params.iter().any(|p| p.ends_with("..."))
         {
             out.insert(
                 name.to_string(),
@@ -202,7 +209,8 @@ fn expand_round(
             directive = c == b'#';
             at_line_start = false;
         }
-        let word_start = (c.is_ascii_alphabetic() || c == b'_') && (i == 0 || !is_ident_char(b[i - 1]));
+        let word_start =
+            (c.is_ascii_alphabetic() || c == b'_') && (i == 0 || !is_ident_char(b[i - 1]));
         if !word_start {
             let len = text[i..].chars().next().map_or(1, char::len_utf8);
             out.push_str(&text[i..i + len]);
@@ -214,11 +222,15 @@ fn expand_round(
             j += 1;
         }
         let word = &text[i..j];
-        let mac = if directive { None } else { macros.get(word).copied() };
+        let mac = if directive {
+            None
+        } else {
+            macros.get(word).copied()
+        };
         match mac {
             Some(m) if m.alias => {
-                out.push_str(if m.body.is_empty() { word } else { &m.body });
-                changed |= !m.body.is_empty();
+                out.push_str(&m.body);
+                changed |= m.body != word;
                 i = j;
             }
             Some(m) => {
@@ -228,11 +240,15 @@ fn expand_round(
                 while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
                     k += 1;
                 }
-                match (b.get(k) == Some(&b'(')).then(|| matching_paren(b, k)).flatten() {
+                match (b.get(k) == Some(&b'('))
+                    .then(|| matching_paren(b, k))
+                    .flatten()
+                {
                     Some(close) => {
                         let args = split_args(&text[k + 1..close]);
-                        let mut body = stringize(&m.body, &m.params, &args);
-                        for (p, a) in m.params.iter().zip(args.iter()) {
+                        let params = &m.params;
+                        let mut body = stringize(&m.body, params, &args);
+                        for (p, a) in params.iter().zip(args.iter()) {
                             let mut sub = String::new();
                             let mut from = 0;
                             while let Some(pos) = find_word(&body, p, from) {
@@ -566,7 +582,9 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
     // in place moved the whole file per use.
     let lookup: std::collections::HashMap<&str, &TypeMacro> =
         type_macros.iter().map(|(n, m)| (n.as_str(), m)).collect();
-    for _round in 0..6 {
+    // Nesting in real headers goes deep (OVS: miniflow_push_words ->
+    // ... -> OVS_LIKELY); a pass is linear, so a dozen are cheap.
+    for _round in 0..12 {
         let (next, changed) = expand_round(&text, &lookup);
         text = next;
         if !changed {

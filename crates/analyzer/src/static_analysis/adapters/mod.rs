@@ -96,11 +96,20 @@ fn generic_entries(prog: &Program, own: &dyn Fn(usize) -> bool) -> Vec<Entry> {
         if f.body.is_none() || !own(f.file) || init_like(&f.name) || called.contains(&f.name) {
             continue;
         }
+        let body = f
+            .body
+            .map(|b| program::text(b, prog.src(f.file)))
+            .unwrap_or("");
         let frame_params: Vec<String> = f
             .params
             .iter()
             .filter(|p| {
-                p.ty.ptr == 1
+                // `const char *argv[]` is a list of strings, not a frame; a
+                // buffer the body never touches (`void *aux OVS_UNUSED` of a
+                // command handler) is not one either.
+                mentions(body, &p.name)
+                    && p.ty.ptr == 1
+                    && p.ty.dims.is_empty()
                     && matches!(
                         p.ty.name.as_str(),
                         "uint8_t"
@@ -127,6 +136,17 @@ fn generic_entries(prog: &Program, own: &dyn Fn(usize) -> bool) -> Vec<Entry> {
         }
     }
     out
+}
+
+/// `name` occurs in `text` as a whole identifier.
+fn mentions(text: &str, name: &str) -> bool {
+    let b = text.as_bytes();
+    text.match_indices(name).any(|(i, _)| {
+        let before = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+        let end = i + name.len();
+        let after = end >= b.len() || !(b[end].is_ascii_alphanumeric() || b[end] == b'_');
+        before && after
+    })
 }
 
 /// Names of the functions called from the bodies of the functions `caller`
