@@ -10,6 +10,7 @@ mod predict;
 mod proof;
 mod run;
 mod smartnic;
+mod smartnic_coalesce;
 mod trace;
 
 use clap::{Parser, Subcommand, ValueEnum};
