@@ -41,7 +41,9 @@ fn measured_placement_equals_branch_and_bound_on_every_example_chain() {
             assert!(p.instructions_per_packet > 0.0, "{}", nf.id);
             items.extend(measured_items(p, profile.packets));
         }
-        assert!(items.iter().all(|i| i.frequency_source == FrequencySource::Measured));
+        assert!(items
+            .iter()
+            .all(|i| i.frequency_source == FrequencySource::Measured));
         let levels = levels_with_overrides(
             &spec
                 .resources
@@ -72,7 +74,10 @@ fn measured_placement_equals_branch_and_bound_on_every_example_chain() {
         chains += 1;
         objects += items.len();
     }
-    assert!(chains >= 4 && objects >= 10, "{chains} chains, {objects} objects");
+    assert!(
+        chains >= 4 && objects >= 10,
+        "{chains} chains, {objects} objects"
+    );
 }
 
 #[test]

@@ -263,7 +263,11 @@ fn explain_shows_the_smartnic_decisions() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let section = stdout
         .split("== smartnic: the agilio target's decisions\n")
         .nth(1)

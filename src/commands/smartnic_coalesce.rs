@@ -37,7 +37,6 @@ pub struct CoalesceArgs {
     pub work_dir: Option<PathBuf>,
 }
 
-
 /// The C host cachegrind runs: dlopen the NF, nf_init, run packets.
 const HOST_C: &str = r#"
 #include <dlfcn.h>
@@ -113,11 +112,24 @@ struct NfResult {
 }
 
 fn accesses(p: &AccessProfile) -> f64 {
-    p.objects.iter().map(|o| o.loads_per_packet + o.stores_per_packet).sum()
+    p.objects
+        .iter()
+        .map(|o| o.loads_per_packet + o.stores_per_packet)
+        .sum()
 }
 
-fn cachegrind(host: &Path, so: &Path, cfg: &Path, pk: &Path, n: usize, dir: &Path) -> anyhow::Result<[f64; 3]> {
-    let out = dir.join(format!("cg.{}.{n}.out", so.file_stem().unwrap_or_default().to_string_lossy()));
+fn cachegrind(
+    host: &Path,
+    so: &Path,
+    cfg: &Path,
+    pk: &Path,
+    n: usize,
+    dir: &Path,
+) -> anyhow::Result<[f64; 3]> {
+    let out = dir.join(format!(
+        "cg.{}.{n}.out",
+        so.file_stem().unwrap_or_default().to_string_lossy()
+    ));
     let res = Command::new("valgrind")
         .args([
             "--tool=cachegrind",
@@ -134,7 +146,11 @@ fn cachegrind(host: &Path, so: &Path, cfg: &Path, pk: &Path, n: usize, dir: &Pat
         .arg(n.to_string())
         .output()
         .context("running valgrind (apt-get install valgrind)")?;
-    anyhow::ensure!(res.status.success(), "valgrind: {}", String::from_utf8_lossy(&res.stderr));
+    anyhow::ensure!(
+        res.status.success(),
+        "valgrind: {}",
+        String::from_utf8_lossy(&res.stderr)
+    );
     let text = std::fs::read_to_string(&out)?;
     let events: Vec<&str> = text
         .lines()
@@ -149,7 +165,14 @@ fn cachegrind(host: &Path, so: &Path, cfg: &Path, pk: &Path, n: usize, dir: &Pat
         .split_whitespace()
         .map(|v| v.parse().unwrap_or(0.0))
         .collect();
-    let get = |e: &str| events.iter().position(|x| *x == e).and_then(|i| summary.get(i)).copied().unwrap_or(0.0);
+    let get = |e: &str| {
+        events
+            .iter()
+            .position(|x| *x == e)
+            .and_then(|i| summary.get(i))
+            .copied()
+            .unwrap_or(0.0)
+    };
     Ok([
         get("Dr") + get("Dw"),
         get("D1mr") + get("D1mw"),
@@ -157,7 +180,15 @@ fn cachegrind(host: &Path, so: &Path, cfg: &Path, pk: &Path, n: usize, dir: &Pat
     ])
 }
 
-fn per_packet(host: &Path, so: &Path, cfg: &Path, pk: &Path, w: usize, m: usize, dir: &Path) -> anyhow::Result<Cache> {
+fn per_packet(
+    host: &Path,
+    so: &Path,
+    cfg: &Path,
+    pk: &Path,
+    w: usize,
+    m: usize,
+    dir: &Path,
+) -> anyhow::Result<Cache> {
     let a = cachegrind(host, so, cfg, pk, w, dir)?;
     let b = cachegrind(host, so, cfg, pk, w + m, dir)?;
     let d = |i: usize| (b[i] - a[i]) / m.max(1) as f64;
@@ -170,7 +201,10 @@ fn per_packet(host: &Path, so: &Path, cfg: &Path, pk: &Path, w: usize, m: usize,
 
 pub fn run(a: CoalesceArgs, fmt: Format) -> anyhow::Result<ExitCode> {
     let tmp = tempfile::tempdir()?;
-    let dir = a.work_dir.clone().unwrap_or_else(|| tmp.path().to_path_buf());
+    let dir = a
+        .work_dir
+        .clone()
+        .unwrap_or_else(|| tmp.path().to_path_buf());
     std::fs::create_dir_all(&dir)?;
     let spec = nfc_core::chain::TrafficSpec {
         flows: 4096,
@@ -179,7 +213,8 @@ pub fn run(a: CoalesceArgs, fmt: Format) -> anyhow::Result<ExitCode> {
         seed: 7,
         ..Default::default()
     };
-    let (trace, _) = flash_rt::trace::generate_packets(&spec).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (trace, _) =
+        flash_rt::trace::generate_packets(&spec).map_err(|e| anyhow::anyhow!("{e}"))?;
     let packets: Vec<TestPacket> = trace
         .iter()
         .map(|p| TestPacket {
@@ -205,7 +240,11 @@ pub fn run(a: CoalesceArgs, fmt: Format) -> anyhow::Result<ExitCode> {
             .arg(&src)
             .arg("-ldl")
             .output()?;
-        anyhow::ensure!(res.status.success(), "building the host: {}", String::from_utf8_lossy(&res.stderr));
+        anyhow::ensure!(
+            res.status.success(),
+            "building the host: {}",
+            String::from_utf8_lossy(&res.stderr)
+        );
     }
     let explicit = !a.nfs.is_empty();
     let names: Vec<String> = if explicit {
@@ -248,33 +287,59 @@ pub fn run(a: CoalesceArgs, fmt: Format) -> anyhow::Result<ExitCode> {
         let globals_on_path = orig
             .objects
             .iter()
-            .filter(|o| o.kind == ObjectKind::Global && o.loads_per_packet + o.stores_per_packet > 0.0)
+            .filter(|o| {
+                o.kind == ObjectKind::Global && o.loads_per_packet + o.stores_per_packet > 0.0
+            })
             .count();
         if !explicit && globals_on_path < 2 {
             skipped.push(json!({"nf": name, "globals_on_path": globals_on_path}));
             continue;
         }
-        let c = nfc_smartnic::coalesce::coalesce(&nfc::emit::agilio_profile::coalesce_variables(&orig), 0x5eed);
-        let is_global = |n: &str| orig.objects.iter().any(|o| o.name == n && o.kind == ObjectKind::Global);
-        let packs: Vec<Vec<String>> = c.packs.iter().map(|p| p.layout.iter().map(|(n, _)| n.clone()).collect()).collect();
+        let c = nfc_smartnic::coalesce::coalesce(
+            &nfc::emit::agilio_profile::coalesce_variables(&orig),
+            0x5eed,
+        );
+        let is_global = |n: &str| {
+            orig.objects
+                .iter()
+                .any(|o| o.name == n && o.kind == ObjectKind::Global)
+        };
+        let packs: Vec<Vec<String>> = c
+            .packs
+            .iter()
+            .map(|p| p.layout.iter().map(|(n, _)| n.clone()).collect())
+            .collect();
         let global_packs: Vec<Vec<String>> = packs
             .iter()
-            .map(|p| p.iter().filter(|n| is_global(n)).cloned().collect::<Vec<_>>())
+            .map(|p| {
+                p.iter()
+                    .filter(|n| is_global(n))
+                    .cloned()
+                    .collect::<Vec<_>>()
+            })
             .filter(|p: &Vec<String>| p.len() >= 2)
             .collect();
-        let packed = access_profile::profile(&built.ll, name, &config, &packets, &global_packs, &opts)?.profile;
+        let packed =
+            access_profile::profile(&built.ll, name, &config, &packets, &global_packs, &opts)?
+                .profile;
         // The blunt alternative: every global the packet path touches in one struct.
         let hot: Vec<Vec<String>> = vec![orig
             .objects
             .iter()
-            .filter(|o| o.kind == ObjectKind::Global && o.loads_per_packet + o.stores_per_packet > 0.0)
+            .filter(|o| {
+                o.kind == ObjectKind::Global && o.loads_per_packet + o.stores_per_packet > 0.0
+            })
             .map(|o| o.name.clone())
             .collect()];
-        let all_hot = access_profile::profile(&built.ll, name, &config, &packets, &hot, &opts)?.profile;
+        let all_hot =
+            access_profile::profile(&built.ll, name, &config, &packets, &hot, &opts)?.profile;
         let cfg_file = dir.join(format!("{name}.cfg"));
         std::fs::write(
             &cfg_file,
-            config.iter().map(|(k, v)| format!("{k}={v}\n")).collect::<String>(),
+            config
+                .iter()
+                .map(|(k, v)| format!("{k}={v}\n"))
+                .collect::<String>(),
         )?;
         let (cg_o, cg_p, cg_h) = if a.no_cachegrind {
             (None, None, None)
@@ -286,9 +351,15 @@ pub fn run(a: CoalesceArgs, fmt: Format) -> anyhow::Result<ExitCode> {
             access_profile::build_so(&built.ll, name, &global_packs, &so_p, Path::new("clang-19"))?;
             access_profile::build_so(&built.ll, name, &hot, &so_h, Path::new("clang-19"))?;
             (
-                Some(per_packet(&host, &so_o, &cfg_file, &pk_file, a.warmup, a.packets, &dir)?),
-                Some(per_packet(&host, &so_p, &cfg_file, &pk_file, a.warmup, a.packets, &dir)?),
-                Some(per_packet(&host, &so_h, &cfg_file, &pk_file, a.warmup, a.packets, &dir)?),
+                Some(per_packet(
+                    &host, &so_o, &cfg_file, &pk_file, a.warmup, a.packets, &dir,
+                )?),
+                Some(per_packet(
+                    &host, &so_p, &cfg_file, &pk_file, a.warmup, a.packets, &dir,
+                )?),
+                Some(per_packet(
+                    &host, &so_h, &cfg_file, &pk_file, a.warmup, a.packets, &dir,
+                )?),
             )
         };
         results.push(NfResult {
@@ -325,10 +396,23 @@ pub fn run(a: CoalesceArgs, fmt: Format) -> anyhow::Result<ExitCode> {
         Format::Human => {
             println!(
                 "{:<20} {:>3} {:>3} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}  packs",
-                "nf", "glb", "k", "lines/o", "lines/p", "lines/h", "D1ref/o", "D1ref/p", "D1ref/h", "D1mis/o", "D1mis/p", "D1mis/h"
+                "nf",
+                "glb",
+                "k",
+                "lines/o",
+                "lines/p",
+                "lines/h",
+                "D1ref/o",
+                "D1ref/p",
+                "D1ref/h",
+                "D1mis/o",
+                "D1mis/p",
+                "D1mis/h"
             );
             for r in &results {
-                let f = |c: &Option<Cache>, m: fn(&Cache) -> f64| c.as_ref().map_or("-".into(), |c| format!("{:.3}", m(c)));
+                let f = |c: &Option<Cache>, m: fn(&Cache) -> f64| {
+                    c.as_ref().map_or("-".into(), |c| format!("{:.3}", m(c)))
+                };
                 println!(
                     "{:<20} {:>3} {:>3} {:>8.3} {:>8.3} {:>8.3} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}  {:?}",
                     r.nf,

@@ -14,8 +14,8 @@
 use super::agilio_profile::{coalesce_variables, measured_items, ChainProfile};
 use crate::Failure;
 use nfc_core::{ChainSpec, Diagnostic, Facts};
-use nfc_smartnic::coalesce::Coalescing;
 use nfc_placer::smartnic::{self, FrequencySource, MemoryLevel, StateItem};
+use nfc_smartnic::coalesce::Coalescing;
 use serde::Serialize;
 
 /// The plan written to `agilio-plan.json`.
@@ -98,7 +98,7 @@ pub struct Unknown {
     pub unknown: String,
 }
 
-const NO_PROFILE: &str = "needs the NF's compute instructions and memory accesses per packet (IR-level prediction, not built yet); the learned models exist (`nfc smartnic`, docs/smartnic.md) but nothing maps this NF to their inputs yet";
+const NO_PROFILE: &str = "the learned models (`nfc smartnic`, docs/smartnic.md) take the knobs of Clara's synthetic NF generator, and no mapping from an NF's measured profile (the `profile` here) to those knobs with a known error exists yet";
 
 /// Plan the chain for the Agilio target from the NFs' measured access
 /// profiles (`profile`; NFs without one use the proxy). Errors are located
@@ -149,62 +149,73 @@ pub fn plan(
                 .and_then(|r| r.as_ref().err().cloned())
                 .unwrap_or_else(|| "the NF was not profiled".into());
             NfAdvice {
-            nf: f.nf.clone(),
-            cores: Unknown {
-                value: None,
-                unknown: NO_PROFILE.into(),
-            },
-            state: items
-                .iter()
-                .zip(&placed.level)
-                .filter(|(i, _)| i.nf == f.nf)
-                .map(|(i, &j)| {
-                    let o = prof.and_then(|p| p.objects.iter().find(|o| o.name == i.object));
-                    StateAdvice {
-                        object: i.object.clone(),
-                        bytes: i.size,
-                        level: levels[j].name.clone(),
-                        accesses_per_packet: i.frequency,
-                        loads_per_packet: o.map(|o| o.loads_per_packet),
-                        stores_per_packet: o.map(|o| o.stores_per_packet),
-                        frequency_source: i.frequency_source,
-                        reason: reason(i, j, &levels),
-                    }
-                })
-                .collect(),
-            accelerators: f
-                .accelerators
-                .iter()
-                .map(|a| AcceleratorAdvice {
-                    kind: format!("{a:?}"),
-                    evidence: "from the analyzer's facts".into(),
-                })
-                .collect(),
-            coalescing: match prof {
-                Some(p) => Decided::Known(nfc_smartnic::coalesce::coalesce(&coalesce_variables(p), 0x5eed)),
-                None => Decided::Unknown(Unknown {
+                nf: f.nf.clone(),
+                cores: Unknown {
                     value: None,
-                    unknown: format!("needs per-variable access vectors from an instrumented run: {why_not}"),
-                }),
-            },
-            profile: match prof {
-                Some(p) => Decided::Known(ProfileSummary {
-                    packets: p.packets,
-                    forwarded: p.forwarded,
-                    instructions_per_packet: p.instructions_per_packet,
-                    compute_per_packet: p.compute_per_packet,
-                    state_and_global_accesses_per_packet: p
-                        .objects
-                        .iter()
-                        .map(|o| o.loads_per_packet + o.stores_per_packet)
-                        .sum(),
-                    packet_accesses_per_packet: p.packet_data.loads_per_packet + p.packet_data.stores_per_packet,
-                    other_accesses_per_packet: p.other.loads_per_packet + p.other.stores_per_packet,
-                    lines_per_packet: p.lines_per_packet,
-                }),
-                None => Decided::Unknown(Unknown { value: None, unknown: why_not.clone() }),
-            },
-        }})
+                    unknown: NO_PROFILE.into(),
+                },
+                state: items
+                    .iter()
+                    .zip(&placed.level)
+                    .filter(|(i, _)| i.nf == f.nf)
+                    .map(|(i, &j)| {
+                        let o = prof.and_then(|p| p.objects.iter().find(|o| o.name == i.object));
+                        StateAdvice {
+                            object: i.object.clone(),
+                            bytes: i.size,
+                            level: levels[j].name.clone(),
+                            accesses_per_packet: i.frequency,
+                            loads_per_packet: o.map(|o| o.loads_per_packet),
+                            stores_per_packet: o.map(|o| o.stores_per_packet),
+                            frequency_source: i.frequency_source,
+                            reason: reason(i, j, &levels),
+                        }
+                    })
+                    .collect(),
+                accelerators: f
+                    .accelerators
+                    .iter()
+                    .map(|a| AcceleratorAdvice {
+                        kind: format!("{a:?}"),
+                        evidence: "from the analyzer's facts".into(),
+                    })
+                    .collect(),
+                coalescing: match prof {
+                    Some(p) => Decided::Known(nfc_smartnic::coalesce::coalesce(
+                        &coalesce_variables(p),
+                        0x5eed,
+                    )),
+                    None => Decided::Unknown(Unknown {
+                        value: None,
+                        unknown: format!(
+                            "needs per-variable access vectors from an instrumented run: {why_not}"
+                        ),
+                    }),
+                },
+                profile: match prof {
+                    Some(p) => Decided::Known(ProfileSummary {
+                        packets: p.packets,
+                        forwarded: p.forwarded,
+                        instructions_per_packet: p.instructions_per_packet,
+                        compute_per_packet: p.compute_per_packet,
+                        state_and_global_accesses_per_packet: p
+                            .objects
+                            .iter()
+                            .map(|o| o.loads_per_packet + o.stores_per_packet)
+                            .sum(),
+                        packet_accesses_per_packet: p.packet_data.loads_per_packet
+                            + p.packet_data.stores_per_packet,
+                        other_accesses_per_packet: p.other.loads_per_packet
+                            + p.other.stores_per_packet,
+                        lines_per_packet: p.lines_per_packet,
+                    }),
+                    None => Decided::Unknown(Unknown {
+                        value: None,
+                        unknown: why_not.clone(),
+                    }),
+                },
+            }
+        })
         .collect();
     Ok(AgilioPlan {
         chain: chain.name.clone(),
@@ -365,10 +376,12 @@ pub fn human(plan: &AgilioPlan) -> String {
                     c.candidates,
                     c.k,
                     c.criterion,
-                    c.silhouette.map_or(String::new(), |s| format!(", silhouette {s:.3}"))
+                    c.silhouette
+                        .map_or(String::new(), |s| format!(", silhouette {s:.3}"))
                 ));
                 for p in &c.packs {
-                    let members: Vec<String> = p.layout.iter().map(|(n, o)| format!("{n}@{o}")).collect();
+                    let members: Vec<String> =
+                        p.layout.iter().map(|(n, o)| format!("{n}@{o}")).collect();
                     t.push_str(&format!(
                         "    pack {{{}}}: {} B, {} access(es) of {} B\n",
                         members.join(", "),

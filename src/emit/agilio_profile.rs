@@ -34,7 +34,10 @@ impl ChainProfile {
 }
 
 /// The head (`budget` packets) of the chain's traffic.
-pub fn chain_packets(chain: &ChainSpec, budget: usize) -> Result<(Vec<TestPacket>, String), Failure> {
+pub fn chain_packets(
+    chain: &ChainSpec,
+    budget: usize,
+) -> Result<(Vec<TestPacket>, String), Failure> {
     let (pk, source) = match &chain.traffic {
         Traffic::Synthetic(spec) => {
             let mut spec = spec.clone();
@@ -45,7 +48,13 @@ pub fn chain_packets(chain: &ChainSpec, budget: usize) -> Result<(Vec<TestPacket
                         .with_hint("fix `traffic.synthetic` in the chain file"),
                 )
             })?;
-            (p, format!("the first {} packets of traffic.synthetic (seed {})", spec.packets, spec.seed))
+            (
+                p,
+                format!(
+                    "the first {} packets of traffic.synthetic (seed {})",
+                    spec.packets, spec.seed
+                ),
+            )
         }
         Traffic::Pcap { path } => {
             let p = flash_rt::trace::pcap::read_pcap(path).map_err(|e| {
@@ -71,7 +80,11 @@ pub fn chain_packets(chain: &ChainSpec, budget: usize) -> Result<(Vec<TestPacket
 /// Build and profile every NF of the chain. An NF that cannot be profiled
 /// (not nf.h C code, a build or load failure) keeps the reason and gets a
 /// warning; the plan then uses the proxy for it.
-pub fn measure(chain: &ChainSpec, ws: &Workspace, budget: usize) -> Result<(ChainProfile, Vec<Diagnostic>), Failure> {
+pub fn measure(
+    chain: &ChainSpec,
+    ws: &Workspace,
+    budget: usize,
+) -> Result<(ChainProfile, Vec<Diagnostic>), Failure> {
     let (packets, source) = chain_packets(chain, budget)?;
     let mut diags = vec![];
     let objects = match build_objects(chain, ws) {
@@ -85,7 +98,8 @@ pub fn measure(chain: &ChainSpec, ws: &Workspace, budget: usize) -> Result<(Chai
         Err(e) => return Err(e),
     };
     let work = ws.build_dir();
-    std::fs::create_dir_all(&work).map_err(|e| Failure::io(format!("creating {}", work.display()), e))?;
+    std::fs::create_dir_all(&work)
+        .map_err(|e| Failure::io(format!("creating {}", work.display()), e))?;
     let opts = ProfileOptions {
         clang: std::path::PathBuf::from("clang-19"),
         work_dir: work,
@@ -107,19 +121,32 @@ pub fn measure(chain: &ChainSpec, ws: &Workspace, budget: usize) -> Result<(Chai
         let input: Vec<TestPacket> = if preds.is_empty() {
             packets.clone()
         } else {
-            preds.iter().flat_map(|p| forwarded.get(p).cloned().unwrap_or_default()).collect()
+            preds
+                .iter()
+                .flat_map(|p| forwarded.get(p).cloned().unwrap_or_default())
+                .collect()
         };
         let Some((_, built)) = objects.iter().find(|(id, _)| *id == inst.id.0) else {
             out.nfs.insert(inst.id.0.clone(), Err("not built".into()));
             continue;
         };
-        match access_profile::profile(&built.ll, &inst.id.0, &inst.config.flatten(), &input, &[], &opts) {
+        match access_profile::profile(
+            &built.ll,
+            &inst.id.0,
+            &inst.config.flatten(),
+            &input,
+            &[],
+            &opts,
+        ) {
             Ok(p) => {
                 forwarded.insert(idx, p.forwarded);
                 out.nfs.insert(inst.id.0.clone(), Ok(p.profile));
             }
             Err(e) => {
-                diags.push(warn(format!("no access profile for NF `{}`: {e}", inst.id)).with_span_opt(inst.span.clone()));
+                diags.push(
+                    warn(format!("no access profile for NF `{}`: {e}", inst.id))
+                        .with_span_opt(inst.span.clone()),
+                );
                 out.nfs.insert(inst.id.0.clone(), Err(e.to_string()));
             }
         }

@@ -5,8 +5,7 @@ use nfc_core::chain::{parse_chain_file, NfSource};
 use nfc_core::facts::Facts;
 use nfc_placer::smartnic::{
     levels_with_overrides, nfp4000_levels, place_state_branch_and_bound, place_state_exhaustive,
-    place_state_ilp, state_items,
-    FrequencySource, MemoryLevel, StateItem,
+    place_state_ilp, state_items, FrequencySource, MemoryLevel, StateItem,
 };
 use nfc_placer::PlaceError;
 use rand::{Rng, SeedableRng};
@@ -22,7 +21,11 @@ fn same_optimum(items: &[StateItem], levels: &[MemoryLevel]) -> Result<f64, Stri
         (Ok(a), Ok(b)) if (a.cost - b.cost).abs() <= 1e-9 * b.cost.abs().max(1.0) => {}
         (Err(PlaceError::StateInfeasible), Err(PlaceError::StateInfeasible))
         | (Err(PlaceError::StateDoesNotFit { .. }), Err(PlaceError::StateDoesNotFit { .. })) => {}
-        _ => return Err(format!("branch and bound {bb:?} vs exhaustive {ex:?} on {items:?} / {levels:?}")),
+        _ => {
+            return Err(format!(
+                "branch and bound {bb:?} vs exhaustive {ex:?} on {items:?} / {levels:?}"
+            ))
+        }
     }
     match (ilp, ex) {
         (Ok(a), Ok(b)) => {

@@ -269,7 +269,8 @@ fn pack_globals(m: LLVMModuleRef, clusters: &Pack) -> Vec<PackedStruct> {
         unsafe {
             let dl = inkwell::llvm_sys::target::LLVMGetModuleDataLayout(m);
             gs.sort_by_key(|g| {
-                let a = inkwell::llvm_sys::target::LLVMABIAlignmentOfType(dl, g.global_value_type());
+                let a =
+                    inkwell::llvm_sys::target::LLVMABIAlignmentOfType(dl, g.global_value_type());
                 (std::cmp::Reverse(a), g.name())
             });
             let ctx = c::LLVMGetModuleContext(m);
@@ -277,7 +278,11 @@ fn pack_globals(m: LLVMModuleRef, clusters: &Pack) -> Vec<PackedStruct> {
             let st = c::LLVMStructTypeInContext(ctx, tys.as_mut_ptr(), tys.len() as u32, 0);
             let mut inits: Vec<LLVMValueRef> = gs
                 .iter()
-                .map(|g| g.global_initializer().map(|v| v.0).unwrap_or(std::ptr::null_mut()))
+                .map(|g| {
+                    g.global_initializer()
+                        .map(|v| v.0)
+                        .unwrap_or(std::ptr::null_mut())
+                })
                 .collect();
             let init = c::LLVMConstStructInContext(ctx, inits.as_mut_ptr(), inits.len() as u32, 0);
             let name = format!("__nfc_pack_{ci}");
@@ -291,7 +296,10 @@ fn pack_globals(m: LLVMModuleRef, clusters: &Pack) -> Vec<PackedStruct> {
             let i32t = c::LLVMInt32TypeInContext(ctx);
             let members: Vec<String> = gs.iter().map(|g| g.name()).collect();
             for (i, g) in gs.iter().enumerate() {
-                let mut idx = [c::LLVMConstInt(i32t, 0, 0), c::LLVMConstInt(i32t, i as u64, 0)];
+                let mut idx = [
+                    c::LLVMConstInt(i32t, 0, 0),
+                    c::LLVMConstInt(i32t, i as u64, 0),
+                ];
                 let addr = c::LLVMConstInBoundsGEP2(st, ng, idx.as_mut_ptr(), 2);
                 c::LLVMReplaceAllUsesWith(g.0, addr);
                 c::LLVMDeleteGlobal(g.0);
@@ -318,7 +326,11 @@ struct Instrumented {
 fn memory_builtin(call: Val) -> Option<(&'static str, String)> {
     let f = call.called_function()?;
     let n = f.name();
-    let kind = if n.starts_with("llvm.memcpy") || n.starts_with("llvm.memmove") || n == "memcpy" || n == "memmove" {
+    let kind = if n.starts_with("llvm.memcpy")
+        || n.starts_with("llvm.memmove")
+        || n == "memcpy"
+        || n == "memmove"
+    {
         "copy"
     } else if n.starts_with("llvm.memset") || n == "memset" {
         "set"
@@ -332,9 +344,9 @@ fn memory_builtin(call: Val) -> Option<(&'static str, String)> {
 
 fn is_debug_call(i: Val) -> bool {
     i.opcode() == Some(Opcode::LLVMCall)
-        && i
-            .called_function()
-            .is_some_and(|f| f.name().starts_with("llvm.dbg") || f.name().starts_with("llvm.lifetime"))
+        && i.called_function().is_some_and(|f| {
+            f.name().starts_with("llvm.dbg") || f.name().starts_with("llvm.lifetime")
+        })
 }
 
 /// Add the hook, the globals table and a hook call before every access and
@@ -358,7 +370,10 @@ fn instrument(m: LLVMModuleRef) -> Instrumented {
         let mut addrs: Vec<LLVMValueRef> = globals.iter().map(|g| g.0).collect();
         let arr_t = c::LLVMArrayType2(ptr, addrs.len() as u64);
         let table = c::LLVMAddGlobal(m, arr_t, cstr(TABLE).as_ptr());
-        c::LLVMSetInitializer(table, c::LLVMConstArray2(ptr, addrs.as_mut_ptr(), addrs.len() as u64));
+        c::LLVMSetInitializer(
+            table,
+            c::LLVMConstArray2(ptr, addrs.as_mut_ptr(), addrs.len() as u64),
+        );
         // void __nfc_ap_access(ptr, i64, i32 kind, i32 block): calls the hook when set.
         let mut params = [ptr, i64t, i32t, i32t];
         let fty = c::LLVMFunctionType(void, params.as_mut_ptr(), 4, 0);
@@ -388,7 +403,12 @@ fn instrument(m: LLVMModuleRef) -> Instrumented {
             } else {
                 c::LLVMBuildZExt(bld.0, n, i64t, c"".as_ptr())
             };
-            let mut args = [p, n, i32_const(ctx, kind as u64), i32_const(ctx, block as u64)];
+            let mut args = [
+                p,
+                n,
+                i32_const(ctx, kind as u64),
+                i32_const(ctx, block as u64),
+            ];
             c::LLVMBuildCall2(bld.0, fty, access, args.as_mut_ptr(), 4, c"".as_ptr());
         };
         let mut blocks = vec![];
@@ -410,7 +430,9 @@ fn instrument(m: LLVMModuleRef) -> Instrumented {
                     }
                     all += 1;
                     let op = i.opcode();
-                    let size = |ty: LLVMTypeRef| c::LLVMConstInt(i64t, llvm_util::type_store_size(m, ty), 0);
+                    let size = |ty: LLVMTypeRef| {
+                        c::LLVMConstInt(i64t, llvm_util::type_store_size(m, ty), 0)
+                    };
                     match op {
                         Some(Opcode::LLVMLoad) => {
                             if let Some(p) = i.pointer_operand() {
@@ -457,14 +479,25 @@ fn instrument(m: LLVMModuleRef) -> Instrumented {
                 }
                 block_insts.push((all, compute));
                 if let Some(first) = bb.first_non_phi() {
-                    call_hook(first, c::LLVMConstPointerNull(ptr), c::LLVMConstInt(i64t, 0, 0), KIND_BLOCK, id);
+                    call_hook(
+                        first,
+                        c::LLVMConstPointerNull(ptr),
+                        c::LLVMConstInt(i64t, 0, 0),
+                        KIND_BLOCK,
+                        id,
+                    );
                 }
             }
         }
         Instrumented {
             globals: globals
                 .iter()
-                .map(|g| (g.name(), llvm_util::type_store_size(m, g.global_value_type())))
+                .map(|g| {
+                    (
+                        g.name(),
+                        llvm_util::type_store_size(m, g.global_value_type()),
+                    )
+                })
                 .collect(),
             blocks,
             block_insts,
@@ -504,13 +537,24 @@ fn build(
     for g in llvm_util::globals(m) {
         unsafe {
             if c::LLVMIsThreadLocal(g.0) != 0 {
-                c::LLVMSetThreadLocalMode(g.0, inkwell::llvm_sys::LLVMThreadLocalMode::LLVMGeneralDynamicTLSModel);
+                c::LLVMSetThreadLocalMode(
+                    g.0,
+                    inkwell::llvm_sys::LLVMThreadLocalMode::LLVMGeneralDynamicTLSModel,
+                );
             }
         }
     }
     let packed = pack_globals(m, pack);
     let inst = instrumented.then(|| instrument(m));
-    ir::verify(&module, nf, if instrumented { "instrumented IR" } else { "packed IR" })?;
+    ir::verify(
+        &module,
+        nf,
+        if instrumented {
+            "instrumented IR"
+        } else {
+            "packed IR"
+        },
+    )?;
     if instrumented {
         // Codegen without further optimisation: the counts are those of the
         // optimised code above, hook calls in place.
@@ -530,7 +574,13 @@ fn build(
 
 /// Build the NF (optionally with `pack` applied) without instrumentation,
 /// through the same `default<O2>` as the profile: the binary cachegrind runs.
-pub fn build_so(ll: &Path, nf: &str, pack: &Pack, so: &Path, clang: &Path) -> Result<Vec<PackedStruct>, ReduceError> {
+pub fn build_so(
+    ll: &Path,
+    nf: &str,
+    pack: &Pack,
+    so: &Path,
+    clang: &Path,
+) -> Result<Vec<PackedStruct>, ReduceError> {
     build(ll, nf, pack, so, clang, false).map(|(_, p)| p)
 }
 
@@ -596,7 +646,11 @@ extern "C" fn hook(p: *const u8, n: u64, kind: u32, block: u32) {
             Some(r.members[i.saturating_sub(1)].1)
         } else if let Some(&(_, _, o)) = r
             .global_ranges
-            .get(r.global_ranges.partition_point(|(s, _, _)| *s <= a).wrapping_sub(1))
+            .get(
+                r.global_ranges
+                    .partition_point(|(s, _, _)| *s <= a)
+                    .wrapping_sub(1),
+            )
             .filter(|(s, e, _)| a >= *s && a < *e)
         {
             for l in (a as u64) / LINE..=(a as u64 + n_bytes - 1) / LINE {
@@ -751,10 +805,12 @@ pub fn profile(
     unsafe {
         *(hook_addr as *mut usize) = 0;
     }
-    let rec = RECORDER.with(|r| r.borrow_mut().take()).ok_or_else(|| ReduceError::Abi {
-        nf: nf.into(),
-        message: "the access recorder went away".into(),
-    })?;
+    let rec = RECORDER
+        .with(|r| r.borrow_mut().take())
+        .ok_or_else(|| ReduceError::Abi {
+            nf: nf.into(),
+            message: "the access recorder went away".into(),
+        })?;
     let n = packets.len().max(1) as f64;
     for (o, cnt) in objects.iter_mut().zip(&rec.objects) {
         o.loads_per_packet = cnt.loads as f64 / n;
@@ -827,8 +883,16 @@ mod tests {
         assert_eq!(
             ms,
             vec![
-                Member { name: "count".into(), offset: 0, size: 8 },
-                Member { name: "last".into(), offset: 8, size: 8 }
+                Member {
+                    name: "count".into(),
+                    offset: 0,
+                    size: 8
+                },
+                Member {
+                    name: "last".into(),
+                    offset: 8,
+                    size: 8
+                }
             ]
         );
         assert!(state_members(ll, 24).is_none());

@@ -55,13 +55,27 @@ fn build_ll(dir: &Path) -> PathBuf {
     let ll = dir.join("acc.ll");
     let inc = concat!(env!("CARGO_MANIFEST_DIR"), "/../../nfs/include");
     let out = Command::new("clang-19")
-        .args(["-std=gnu11", "-S", "-emit-llvm", "-O0", "-Xclang", "-disable-O0-optnone", "-g", "-I", inc])
+        .args([
+            "-std=gnu11",
+            "-S",
+            "-emit-llvm",
+            "-O0",
+            "-Xclang",
+            "-disable-O0-optnone",
+            "-g",
+            "-I",
+            inc,
+        ])
         .arg(&src)
         .arg("-o")
         .arg(&ll)
         .output()
         .expect("clang-19");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     ll
 }
 
@@ -92,29 +106,47 @@ fn counts_per_member_and_global_are_exact() {
     assert_eq!(p.forwarded, 101 - 34);
     assert_eq!(run.forwarded.len(), 67);
     assert_eq!(p.state_struct.as_deref(), Some("acc_state"));
-    let get = |name: &str| p.objects.iter().find(|o| o.name == name).unwrap_or_else(|| panic!("{name} in {:?}", p.objects));
+    let get = |name: &str| {
+        p.objects
+            .iter()
+            .find(|o| o.name == name)
+            .unwrap_or_else(|| panic!("{name} in {:?}", p.objects))
+    };
     let counter = get("counter");
     assert_eq!(counter.kind, ObjectKind::State);
-    assert_eq!((counter.loads_per_packet, counter.stores_per_packet), (1.0, 1.0));
+    assert_eq!(
+        (counter.loads_per_packet, counter.stores_per_packet),
+        (1.0, 1.0)
+    );
     assert_eq!(counter.bytes, 8);
     let table = get("table");
     assert_eq!(table.offset, 208);
     assert_eq!(table.bytes, 128);
     assert_eq!(table.loads_per_packet * n, 60.0);
     assert_eq!(table.stores_per_packet * n, 60.0);
-    assert_eq!(get("gap").loads_per_packet + get("gap").stores_per_packet, 0.0);
+    assert_eq!(
+        get("gap").loads_per_packet + get("gap").stores_per_packet,
+        0.0
+    );
     let add = get("g_add");
     assert_eq!(add.kind, ObjectKind::Global);
     assert_eq!(add.loads_per_packet * n, 60.0);
     assert_eq!(add.stores_per_packet, 0.0);
     assert_eq!(get("g_len_limit").loads_per_packet, 1.0);
     // Written in nf_init only: init is not per packet.
-    assert_eq!(get("g_cold").loads_per_packet + get("g_cold").stores_per_packet, 0.0);
+    assert_eq!(
+        get("g_cold").loads_per_packet + get("g_cold").stores_per_packet,
+        0.0
+    );
     // Block vectors add up to the totals.
     let per_block: u64 = add.per_block.iter().map(|(_, c)| c).sum();
     assert_eq!(per_block, 60);
     assert!(p.instructions_per_packet > p.compute_per_packet && p.compute_per_packet > 0.0);
-    assert!(p.lines_per_packet >= 2.0, "state line + a global line: {}", p.lines_per_packet);
+    assert!(
+        p.lines_per_packet >= 2.0,
+        "state line + a global line: {}",
+        p.lines_per_packet
+    );
 
     // Packing the two hot globals: same counts, now fields of one struct.
     let packed = profile(
@@ -128,7 +160,10 @@ fn counts_per_member_and_global_are_exact() {
     .unwrap()
     .profile;
     assert_eq!(packed.packed.len(), 1);
-    assert_eq!(packed.packed[0].1, vec!["g_add".to_string(), "g_len_limit".to_string()]);
+    assert_eq!(
+        packed.packed[0].1,
+        vec!["g_add".to_string(), "g_len_limit".to_string()]
+    );
     let pget = |name: &str| packed.objects.iter().find(|o| o.name == name);
     // The packed globals are gone as globals of their own; the struct is one.
     assert!(pget("g_add").is_none());

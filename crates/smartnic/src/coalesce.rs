@@ -105,7 +105,12 @@ pub fn kmeans(x: &[Vec<f64>], k: usize, seed: u64, restarts: usize) -> (Vec<usiz
         while centres.len() < k {
             let d: Vec<f64> = x
                 .iter()
-                .map(|p| centres.iter().map(|c| dist2(p, c)).fold(f64::INFINITY, f64::min))
+                .map(|p| {
+                    centres
+                        .iter()
+                        .map(|c| dist2(p, c))
+                        .fold(f64::INFINITY, f64::min)
+                })
                 .collect();
             let total: f64 = d.iter().sum();
             let next = if total <= 0.0 {
@@ -137,8 +142,12 @@ pub fn kmeans(x: &[Vec<f64>], k: usize, seed: u64, restarts: usize) -> (Vec<usiz
                 }
             }
             for (j, c) in centres.iter_mut().enumerate() {
-                let members: Vec<&Vec<f64>> =
-                    x.iter().zip(&assign).filter(|(_, a)| **a == j).map(|(p, _)| p).collect();
+                let members: Vec<&Vec<f64>> = x
+                    .iter()
+                    .zip(&assign)
+                    .filter(|(_, a)| **a == j)
+                    .map(|(p, _)| p)
+                    .collect();
                 if members.is_empty() {
                     continue;
                 }
@@ -150,7 +159,11 @@ pub fn kmeans(x: &[Vec<f64>], k: usize, seed: u64, restarts: usize) -> (Vec<usiz
                 break;
             }
         }
-        let inertia: f64 = x.iter().zip(&assign).map(|(p, &a)| dist2(p, &centres[a])).sum();
+        let inertia: f64 = x
+            .iter()
+            .zip(&assign)
+            .map(|(p, &a)| dist2(p, &centres[a]))
+            .sum();
         if inertia < best.1 {
             best = (assign, inertia);
         }
@@ -224,12 +237,18 @@ pub fn coalesce(vars: &[Variable], seed: u64) -> Coalescing {
         if total == 0 {
             alone.push((v.name.clone(), "not accessed on the traffic".into()));
         } else if v.bytes > MAX_ACCESS || v.bytes == 0 {
-            alone.push((v.name.clone(), format!("{} B: accessed per entry, not as a whole", v.bytes)));
+            alone.push((
+                v.name.clone(),
+                format!("{} B: accessed per entry, not as a whole", v.bytes),
+            ));
         } else {
             cand.push(v);
         }
     }
-    let mut dims: Vec<u32> = cand.iter().flat_map(|v| v.per_block.iter().map(|(b, _)| *b)).collect();
+    let mut dims: Vec<u32> = cand
+        .iter()
+        .flat_map(|v| v.per_block.iter().map(|(b, _)| *b))
+        .collect();
     dims.sort();
     dims.dedup();
     let x = vectors(&cand, &dims);
@@ -256,15 +275,28 @@ pub fn coalesce(vars: &[Variable], seed: u64) -> Coalescing {
                 }
             }
             let (a, k, s) = best.unwrap_or((vec![0; n], 1, 0.0));
-            (a, k, format!("largest mean silhouette over k = 2..{}", n - 1), Some(s))
+            (
+                a,
+                k,
+                format!("largest mean silhouette over k = 2..{}", n - 1),
+                Some(s),
+            )
         }
     };
     let mut packs = vec![];
     for c in 0..k {
-        let members: Vec<&Variable> = cand.iter().zip(&assign).filter(|(_, a)| **a == c).map(|(v, _)| *v).collect();
+        let members: Vec<&Variable> = cand
+            .iter()
+            .zip(&assign)
+            .filter(|(_, a)| **a == c)
+            .map(|(v, _)| *v)
+            .collect();
         match members.len() {
             0 => {}
-            1 => alone.push((members[0].name.clone(), "its access vector clusters alone".into())),
+            1 => alone.push((
+                members[0].name.clone(),
+                "its access vector clusters alone".into(),
+            )),
             _ => packs.push(layout(&members)),
         }
     }
