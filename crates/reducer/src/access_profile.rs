@@ -528,22 +528,16 @@ fn build(
     instrumented: bool,
 ) -> Result<(Option<Instrumented>, Vec<PackedStruct>), ReduceError> {
     let ctx = Context::create();
-    let module = ir::load_module(&ctx, nf, &[ll.to_path_buf()])?;
+    // The IR may come from a position-independent *executable* compile
+    // (Debian's clang defaults to PIE): thread-locals would then be
+    // local-exec, which a shared object cannot hold. Build it as PIC.
+    let text = std::fs::read_to_string(ll).map_err(|e| ReduceError::io("cannot read IR", ll, e))?;
+    let text = text.replace("!\"PIE Level\", i32 2}", "!\"PIE Level\", i32 0}");
+    let module = ir::parse_ir(&ctx, nf, text.as_bytes())?;
+    ir::verify(&module, nf, "input IR")?;
     let machine = ir::host_machine()?;
     ir::run_pipeline(&module, &machine, "default<O2>")?;
     let m = module.as_mut_ptr();
-    // The IR may come from a non-PIC compile (local-exec thread-locals); the
-    // result is a shared object.
-    for g in llvm_util::globals(m) {
-        unsafe {
-            if c::LLVMIsThreadLocal(g.0) != 0 {
-                c::LLVMSetThreadLocalMode(
-                    g.0,
-                    inkwell::llvm_sys::LLVMThreadLocalMode::LLVMGeneralDynamicTLSModel,
-                );
-            }
-        }
-    }
     let packed = pack_globals(m, pack);
     let inst = instrumented.then(|| instrument(m));
     ir::verify(
@@ -556,16 +550,31 @@ fn build(
         },
     )?;
     if instrumented {
-        // Codegen without further optimisation: the counts are those of the
-        // optimised code above, hook calls in place.
-        let out_ll = so.with_extension("ll");
-        module
-            .print_to_file(&out_ll)
+        // Codegen without further IR optimisation (the counts are those of
+        // the optimised code above, hook calls in place), position
+        // independent whatever the input IR was compiled for.
+        let obj = so.with_extension("o");
+        machine
+            .write_to_file(&module, inkwell::targets::FileType::Object, &obj)
             .map_err(|e| ReduceError::Compile {
                 nf: nf.into(),
-                message: format!("writing {}: {e}", out_ll.display()),
+                message: format!("object emission: {e}"),
             })?;
-        ir::compile_so(clang, nf, &out_ll, so, 0)?;
+        let res = std::process::Command::new(clang)
+            .args(["-shared", "-fPIC", "-o"])
+            .arg(so)
+            .arg(&obj)
+            .output()
+            .map_err(|e| ReduceError::Compile {
+                nf: nf.into(),
+                message: format!("cannot run {}: {e}", clang.display()),
+            })?;
+        if !res.status.success() {
+            return Err(ReduceError::Compile {
+                nf: nf.into(),
+                message: String::from_utf8_lossy(&res.stderr).trim().to_string(),
+            });
+        }
     } else {
         ir::module_to_so(&module, &machine, clang, nf, so)?;
     }
