@@ -322,12 +322,15 @@ pub fn run(a: CoalesceArgs, fmt: Format) -> anyhow::Result<ExitCode> {
         let packed =
             access_profile::profile(&built.ll, name, &config, &packets, &global_packs, &opts)?
                 .profile;
-        // The blunt alternative: every global the packet path touches in one struct.
+        // The blunt alternative: every small global the packet path touches
+        // in one struct (as for the clusters, nothing over 64 bytes).
         let hot: Vec<Vec<String>> = vec![orig
             .objects
             .iter()
             .filter(|o| {
-                o.kind == ObjectKind::Global && o.loads_per_packet + o.stores_per_packet > 0.0
+                o.kind == ObjectKind::Global
+                    && o.bytes <= nfc_smartnic::coalesce::MAX_ACCESS
+                    && o.loads_per_packet + o.stores_per_packet > 0.0
             })
             .map(|o| o.name.clone())
             .collect()];

@@ -245,7 +245,8 @@ pub struct PackedStruct {
 }
 
 /// Move each cluster's globals into one 64-byte-aligned struct global
-/// (fields by decreasing alignment, then name), replacing every use with the
+/// (fields by decreasing alignment, then name, each at its global's own
+/// alignment), replacing every use with the
 /// field's address. Globals not found (or without an initializer) are
 /// skipped; a cluster with fewer than two packable globals is left alone.
 /// The structs have external linkage with hidden visibility, so no later
@@ -274,32 +275,52 @@ fn pack_globals(m: LLVMModuleRef, clusters: &Pack) -> Vec<PackedStruct> {
                 (std::cmp::Reverse(a), g.name())
             });
             let ctx = c::LLVMGetModuleContext(m);
-            let mut tys: Vec<LLVMTypeRef> = gs.iter().map(|g| g.global_value_type()).collect();
-            let st = c::LLVMStructTypeInContext(ctx, tys.as_mut_ptr(), tys.len() as u32, 0);
-            let mut inits: Vec<LLVMValueRef> = gs
-                .iter()
-                .map(|g| {
+            let i8t = c::LLVMInt8TypeInContext(ctx);
+            // A packed LLVM struct with explicit padding, so every field keeps
+            // the alignment its global had (the optimised code relies on it,
+            // e.g. aligned vector moves), not only its type's ABI alignment.
+            let mut tys: Vec<LLVMTypeRef> = vec![];
+            let mut inits: Vec<LLVMValueRef> = vec![];
+            let mut field = vec![];
+            let mut off = 0u64;
+            let mut max_align = LINE;
+            for g in &gs {
+                let ty = g.global_value_type();
+                let a = u64::from(c::LLVMGetAlignment(g.0))
+                    .max(u64::from(
+                        inkwell::llvm_sys::target::LLVMABIAlignmentOfType(dl, ty),
+                    ))
+                    .max(1);
+                max_align = max_align.max(a);
+                let aligned = off.div_ceil(a) * a;
+                if aligned > off {
+                    let pad = c::LLVMArrayType2(i8t, aligned - off);
+                    tys.push(pad);
+                    inits.push(c::LLVMConstNull(pad));
+                }
+                field.push(tys.len() as u64);
+                tys.push(ty);
+                inits.push(
                     g.global_initializer()
                         .map(|v| v.0)
-                        .unwrap_or(std::ptr::null_mut())
-                })
-                .collect();
-            let init = c::LLVMConstStructInContext(ctx, inits.as_mut_ptr(), inits.len() as u32, 0);
+                        .unwrap_or_else(|| c::LLVMConstNull(ty)),
+                );
+                off = aligned + llvm_util::type_store_size(m, ty);
+            }
+            let st = c::LLVMStructTypeInContext(ctx, tys.as_mut_ptr(), tys.len() as u32, 1);
+            let init = c::LLVMConstStructInContext(ctx, inits.as_mut_ptr(), inits.len() as u32, 1);
             let name = format!("__nfc_pack_{ci}");
             let ng = c::LLVMAddGlobal(m, st, cstr(&name).as_ptr());
             c::LLVMSetInitializer(ng, init);
-            c::LLVMSetAlignment(ng, LINE as u32);
+            c::LLVMSetAlignment(ng, max_align as u32);
             // Hidden: addressed PC-relative like the internal globals it
             // replaces (no GOT load), yet not local, so no later global
             // optimisation splits it again.
             c::LLVMSetVisibility(ng, inkwell::llvm_sys::LLVMVisibility::LLVMHiddenVisibility);
             let i32t = c::LLVMInt32TypeInContext(ctx);
             let members: Vec<String> = gs.iter().map(|g| g.name()).collect();
-            for (i, g) in gs.iter().enumerate() {
-                let mut idx = [
-                    c::LLVMConstInt(i32t, 0, 0),
-                    c::LLVMConstInt(i32t, i as u64, 0),
-                ];
+            for (g, &fi) in gs.iter().zip(&field) {
+                let mut idx = [c::LLVMConstInt(i32t, 0, 0), c::LLVMConstInt(i32t, fi, 0)];
                 let addr = c::LLVMConstInBoundsGEP2(st, ng, idx.as_mut_ptr(), 2);
                 c::LLVMReplaceAllUsesWith(g.0, addr);
                 c::LLVMDeleteGlobal(g.0);
