@@ -220,6 +220,8 @@ codes! {
 "This version of nfc does not implement the stage (the build-time predictor); it says so instead of inventing output.";
 "E0910", "the chain's state does not fit the SmartNIC's memory",
 "`--target agilio`: a state object fits in no SmartNIC memory level (CLS, CTM, IMEM, EMEM), or all objects together exceed the capacities. The message names the object and its size; raise the capacities under `resources.smartnic.memory` in chain.yaml if the NIC has more, or shrink the tables' capacity.";
+"E0911", "an NF's memory accesses could not be measured",
+"(warning) `--target agilio` runs every NF of the chain, instrumented, over the head of the chain's traffic to count its accesses per state object. This NF could not be built (not nf.h C code), instrumented or run with its configuration; the message says which. Its state objects are placed with the flagged proxy of one access per packet, and no coalescing is suggested for it.";
 "P101", "an NF marked symmetric has an asymmetric key",
 "(warning) The facts say the NF keeps one state for both directions, but its flow key is not closed under swapping source and destination; the NF is kept shared to stay correct.";
 "P102", "an NF keeps global state",

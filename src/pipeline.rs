@@ -369,13 +369,28 @@ impl Pipeline {
         Err(Failure::not_available("predict"))
     }
 
+    /// The SmartNIC (Agilio) plan of the chain: its NFs profiled,
+    /// instrumented, over the head of its traffic, then placed.
+    pub fn agilio_plan(&mut self) -> Result<crate::emit::agilio::AgilioPlan, Failure> {
+        let facts = self.deployed_facts()?.to_vec();
+        let chain = self.deployed_chain()?.clone();
+        // Profiled on the chain as written (its NFs, not a reduced module).
+        let original = self.chain()?.clone();
+        let (profile, d) = crate::emit::agilio_profile::measure(
+            &original,
+            &self.opts.workspace,
+            crate::emit::agilio_profile::PROFILE_PACKETS,
+        )?;
+        self.diagnostics.extend(d);
+        crate::emit::agilio::plan(&chain, &facts, Some(&profile))
+    }
+
     /// Emit `target` for the deployed chain into the output directory.
     pub fn emit(&mut self, target: Target) -> Result<Emitted, Failure> {
         match target {
             Target::Agilio => {
-                let facts = self.deployed_facts()?.to_vec();
-                let chain = self.deployed_chain()?.clone();
-                let files = crate::emit::agilio::write_target(&chain, &facts, &self.opts.out_dir)?;
+                let plan = self.agilio_plan()?;
+                let files = crate::emit::agilio::write_target(&plan, &self.opts.out_dir)?;
                 Ok(Emitted {
                     files,
                     notes: vec![],

@@ -244,3 +244,55 @@ fn agilio_target_writes_plan_and_header() {
     // Every state object is placed in a level, and the placement is no worse than all-EMEM.
     assert!(plan["placement_cost"].as_f64().unwrap() <= plan["all_emem_cost"].as_f64().unwrap());
 }
+
+/// `nfc explain --smartnic`: the SmartNIC decisions for people, snapshotted
+/// (the section after the pipeline's own), and in JSON under `smartnic`.
+#[test]
+fn explain_shows_the_smartnic_decisions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = nfc()
+        .args([
+            "explain",
+            "examples/flowmage-3nf.yaml",
+            "--smartnic",
+            "--plan-proof",
+            "off",
+            "--cache-dir",
+        ])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let section = stdout
+        .split("== smartnic: the agilio target's decisions\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no smartnic section in {stdout}"));
+    insta::assert_snapshot!("explain_smartnic_flowmage_3nf", section);
+    let out = nfc()
+        .args([
+            "explain",
+            "examples/flowmage-3nf.yaml",
+            "--smartnic",
+            "--plan-proof",
+            "off",
+            "--format",
+            "json",
+            "--cache-dir",
+        ])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let nfs = v["smartnic"]["nfs"].as_array().unwrap();
+    assert_eq!(nfs.len(), 3);
+    for nf in nfs {
+        for st in nf["state"].as_array().unwrap() {
+            assert_eq!(st["frequency_source"], "measured", "{st}");
+        }
+    }
+}

@@ -19,6 +19,10 @@ pub struct Args {
     /// Where the reduced modules are written (default: `explain/` in the cache directory).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Also show the SmartNIC (`--target agilio`) decisions: cores, memory
+    /// level per state object with the reason, accelerators, coalescing, colocation.
+    #[arg(long)]
+    pub smartnic: bool,
     #[command(flatten)]
     pub analyzer: AnalyzerArgs,
     #[command(flatten)]
@@ -49,6 +53,11 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     let deployed = p.deployed_chain()?.clone();
     let deployed_facts = p.deployed_facts()?.to_vec();
     let placement = p.place()?.clone();
+    let smartnic = if args.smartnic {
+        Some(p.agilio_plan()?)
+    } else {
+        None
+    };
     warnings(p.diagnostics(), fmt);
     let record = p.reduction().cloned().unwrap_or(ReduceRecord::Off);
     match fmt {
@@ -62,6 +71,7 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                 "plan": placement.plan,
                 "proof": placement.proof,
                 "predict": "not available yet",
+                "smartnic": smartnic,
             }))?
         ))?,
         Format::Human => {
@@ -86,6 +96,10 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             t.push_str("\n== prove: the plan against the single-worker run\n");
             t.push_str(&format!("{}\n", placement.proof.line()));
             t.push_str("\n== predict: not available yet\n");
+            if let Some(plan) = &smartnic {
+                t.push_str("\n== smartnic: the agilio target's decisions\n");
+                t.push_str(&nfc::emit::agilio::human(plan));
+            }
             out(&t)?;
         }
     }

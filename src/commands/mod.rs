@@ -10,6 +10,7 @@ mod predict;
 mod proof;
 mod run;
 mod smartnic;
+mod smartnic_coalesce;
 mod trace;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -60,7 +61,7 @@ pub enum Command {
     Trace(trace::Args),
     /// Predict throughput and latency from NF counters (train, eval, explain).
     Predict(predict::Args),
-    /// SmartNIC (Agilio) models from Clara's measurements: core count, colocation.
+    /// SmartNIC (Agilio) models from Clara's measurements: core count, colocation, coalescing.
     Smartnic(smartnic::Args),
 }
 

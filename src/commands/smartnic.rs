@@ -29,6 +29,8 @@ pub enum SmartnicCommand {
     EvalScaleOut(EvalArgs),
     /// Rank the pairs of each group of a directory laid out like nf_colocation/dataset and score it.
     EvalColocation(EvalArgs),
+    /// Measure access coalescing on built-in NFs: cache lines and cachegrind D1 per packet, original vs packed.
+    EvalCoalescing(super::smartnic_coalesce::CoalesceArgs),
     /// Train the scale-out model on Clara's data and save it.
     TrainScaleOut(TrainArgs),
     /// Train the colocation ranker on Clara's data and save it.
@@ -171,6 +173,7 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     match args.command {
         SmartnicCommand::EvalScaleOut(a) => eval_scale_out(a, fmt),
         SmartnicCommand::EvalColocation(a) => eval_colocation(a, fmt),
+        SmartnicCommand::EvalCoalescing(a) => super::smartnic_coalesce::run(a, fmt),
         SmartnicCommand::TrainScaleOut(a) => {
             let (nfs, _) = load_training_nfs(&clara_root(&a.train)?, &HashSet::new())?;
             let (model, _) = scale_out::train_default(&nfs, a.seed).map_err(model_failure)?;

@@ -413,6 +413,12 @@ fn bench(rest: &[String]) -> Result<()> {
             needs_root: false,
         },
         BenchStep {
+            name: "coalescing",
+            what: "SmartNIC access coalescing (Clara §4.4) on every built-in NF whose packet path touches two or more globals: k-means packs and an all-hot-globals pack vs the original, distinct cache lines of state and globals per packet (instrumented) and cachegrind D1 refs/misses per packet",
+            args: strs(&["run", "--release", "-p", "nfc", "--bin", "nfc", "--", "smartnic", "eval-coalescing"]),
+            needs_root: false,
+        },
+        BenchStep {
             name: "analyzer",
             what: "analyzer on the real-world corpus (third-party code, labelled before analysis): accuracy per question and per code base, every miss, time per unit",
             args: strs(&["bench", "-p", "nfc-analyzer", "--bench", "realworld"]),

@@ -293,3 +293,99 @@ pub fn place_state_exhaustive(
         }
     }
 }
+
+/// The exact optimum by depth-first branch and bound: every assignment is
+/// enumerated implicitly, a branch is cut only when its cost so far plus
+/// every remaining object at the fastest level it may use cannot beat the
+/// best found. The oracle for instances too large for
+/// [`place_state_exhaustive`] (e.g. measured profiles with a dozen objects);
+/// refused beyond `node_limit` visited nodes.
+pub fn place_state_branch_and_bound(
+    items: &[StateItem],
+    levels: &[MemoryLevel],
+    node_limit: u64,
+) -> Result<StatePlacement, PlaceError> {
+    check(items, levels)?;
+    // Hot objects first: the bound tightens early.
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by(|&a, &b| items[b].frequency.total_cmp(&items[a].frequency));
+    let min_cost: Vec<f64> = order
+        .iter()
+        .map(|&i| {
+            (0..levels.len())
+                .filter(|&j| allowed(&items[i], j, levels))
+                .map(|j| levels[j].latency * items[i].frequency)
+                .fold(f64::INFINITY, f64::min)
+        })
+        .collect();
+    // rest[k] = Σ min_cost[k..]
+    let mut rest = vec![0.0; order.len() + 1];
+    for k in (0..order.len()).rev() {
+        rest[k] = rest[k + 1] + min_cost[k];
+    }
+    struct S<'a> {
+        items: &'a [StateItem],
+        levels: &'a [MemoryLevel],
+        order: Vec<usize>,
+        rest: Vec<f64>,
+        used: Vec<u128>,
+        level: Vec<usize>,
+        best: Option<StatePlacement>,
+        nodes: u64,
+        limit: u64,
+    }
+    fn go(s: &mut S<'_>, k: usize, cost: f64) -> Result<(), PlaceError> {
+        s.nodes += 1;
+        if s.nodes > s.limit {
+            return Err(PlaceError::Solver(format!(
+                "branch and bound visited more than {} nodes",
+                s.limit
+            )));
+        }
+        if let Some(b) = &s.best {
+            if cost + s.rest[k] >= b.cost - 1e-9 * b.cost.abs().max(1.0) {
+                return Ok(());
+            }
+        }
+        if k == s.order.len() {
+            s.best = Some(StatePlacement {
+                level: s.level.clone(),
+                cost,
+            });
+            return Ok(());
+        }
+        let i = s.order[k];
+        let mut js: Vec<usize> = (0..s.levels.len()).collect();
+        js.sort_by(|&a, &b| s.levels[a].latency.total_cmp(&s.levels[b].latency));
+        for j in js {
+            let size = u128::from(s.items[i].size.unwrap_or(0));
+            if !allowed(&s.items[i], j, s.levels)
+                || s.used[j] + size > u128::from(s.levels[j].capacity)
+            {
+                continue;
+            }
+            s.used[j] += size;
+            s.level[i] = j;
+            let c = cost + s.levels[j].latency * s.items[i].frequency;
+            let r = go(s, k + 1, c);
+            s.used[j] -= size;
+            r?;
+        }
+        Ok(())
+    }
+    let mut s = S {
+        items,
+        levels,
+        order,
+        rest,
+        used: vec![0; levels.len()],
+        level: vec![0; items.len()],
+        best: None,
+        nodes: 0,
+        limit: node_limit,
+    };
+    go(&mut s, 0, 0.0)?;
+    let mut best = s.best.ok_or(PlaceError::StateInfeasible)?;
+    best.cost = cost(items, levels, &best.level);
+    Ok(best)
+}

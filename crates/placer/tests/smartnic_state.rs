@@ -4,8 +4,8 @@
 use nfc_core::chain::{parse_chain_file, NfSource};
 use nfc_core::facts::Facts;
 use nfc_placer::smartnic::{
-    levels_with_overrides, nfp4000_levels, place_state_exhaustive, place_state_ilp, state_items,
-    FrequencySource, MemoryLevel, StateItem,
+    levels_with_overrides, nfp4000_levels, place_state_branch_and_bound, place_state_exhaustive,
+    place_state_ilp, state_items, FrequencySource, MemoryLevel, StateItem,
 };
 use nfc_placer::PlaceError;
 use rand::{Rng, SeedableRng};
@@ -14,6 +14,19 @@ use rand_chacha::ChaCha8Rng;
 fn same_optimum(items: &[StateItem], levels: &[MemoryLevel]) -> Result<f64, String> {
     let ilp = place_state_ilp(items, levels);
     let ex = place_state_exhaustive(items, levels);
+    // Branch and bound (the oracle for instances too large to enumerate)
+    // must agree with plain enumeration too.
+    let bb = place_state_branch_and_bound(items, levels, 1 << 24);
+    match (&bb, &ex) {
+        (Ok(a), Ok(b)) if (a.cost - b.cost).abs() <= 1e-9 * b.cost.abs().max(1.0) => {}
+        (Err(PlaceError::StateInfeasible), Err(PlaceError::StateInfeasible))
+        | (Err(PlaceError::StateDoesNotFit { .. }), Err(PlaceError::StateDoesNotFit { .. })) => {}
+        _ => {
+            return Err(format!(
+                "branch and bound {bb:?} vs exhaustive {ex:?} on {items:?} / {levels:?}"
+            ))
+        }
+    }
     match (ilp, ex) {
         (Ok(a), Ok(b)) => {
             let tol = 1e-9 * b.cost.abs().max(1.0);

@@ -10,6 +10,7 @@
 //! the result by running the original chain and the reduced module over the
 //! same generated packets ([`verify`]): a difference fails the build.
 
+pub mod access_profile;
 mod analysis;
 mod driver;
 pub mod error;

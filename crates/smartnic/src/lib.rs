@@ -12,6 +12,7 @@
 //! other nfc crate; the binary wires it (`nfc smartnic …`).
 
 pub mod clara_data;
+pub mod coalesce;
 pub mod colocation;
 pub mod features;
 pub mod models;
