@@ -45,6 +45,11 @@ pub struct LoadGenConfig {
     /// Off, frames go out exactly as the template (e.g. a real IPv4/TCP
     /// frame that NFs parse); the sink then has no latency samples.
     pub stamp: bool,
+    /// Where the stamp goes: the sequence number at this byte offset, the
+    /// send time 8 bytes later (default [`SEQ_OFFSET`]; put it in the
+    /// payload of a real IPv4 frame, e.g. 54 for TCP, so NFs parse the
+    /// headers and the sink still times every frame).
+    pub stamp_at: usize,
 }
 
 impl Default for LoadGenConfig {
@@ -54,6 +59,7 @@ impl Default for LoadGenConfig {
             frames: 4096,
             xdp_mode: XdpMode::Auto,
             stamp: true,
+            stamp_at: SEQ_OFFSET,
         }
     }
 }
@@ -118,6 +124,7 @@ pub struct LoadGen {
     scratch_addr: Vec<u64>,
     next_seq: u64,
     stamp: bool,
+    stamp_at: usize,
     /// Frames handed to the TX ring so far.
     pub sent: u64,
     /// Frames received by the sink so far.
@@ -149,10 +156,12 @@ impl LoadGen {
     /// [`MIN_FRAME`] bytes) on `tx_if` and receive on `rx_if`, in the calling
     /// thread's network namespace (needs CAP_NET_ADMIN/CAP_NET_RAW/CAP_BPF).
     pub fn new(tx_if: &str, rx_if: &str, template: &[u8], cfg: &LoadGenConfig) -> Result<LoadGen> {
-        if template.len() < MIN_FRAME || template.len() > FRAME_SIZE as usize {
+        let min = MIN_FRAME.max(cfg.stamp_at + 16);
+        if template.len() < min || template.len() > FRAME_SIZE as usize {
             return Err(FlashError::Protocol(format!(
-                "load generator frame of {} bytes (need {MIN_FRAME}..={FRAME_SIZE})",
-                template.len()
+                "load generator frame of {} bytes (need {min}..={FRAME_SIZE} with the stamp at byte {})",
+                template.len(),
+                cfg.stamp_at
             )));
         }
         if !cfg.ring_size.is_power_of_two() || cfg.frames < 2 * cfg.ring_size {
@@ -183,6 +192,7 @@ impl LoadGen {
             scratch_addr: Vec::with_capacity(cfg.ring_size as usize),
             next_seq: 0,
             stamp: cfg.stamp,
+            stamp_at: cfg.stamp_at,
             sent: 0,
             received: 0,
             tx_kicks: 0,
@@ -238,9 +248,10 @@ impl LoadGen {
             let seq = self.next_seq;
             self.next_seq += 1;
             if self.stamp {
-                let f = self.tx.frame(addr, MIN_FRAME);
-                f[SEQ_OFFSET..SEQ_OFFSET + 8].copy_from_slice(&seq.to_be_bytes());
-                f[TS_OFFSET..TS_OFFSET + 8].copy_from_slice(&now_ns.to_be_bytes());
+                let at = self.stamp_at;
+                let f = self.tx.frame(addr, at + 16);
+                f[at..at + 8].copy_from_slice(&seq.to_be_bytes());
+                f[at + 8..at + 16].copy_from_slice(&now_ns.to_be_bytes());
             }
             self.scratch_desc.push(libc::xdp_desc {
                 addr,
@@ -288,11 +299,10 @@ impl LoadGen {
         let descs = std::mem::take(&mut self.scratch_desc);
         for d in &descs {
             if let Some(l) = lat.as_deref_mut() {
-                if d.len as usize >= MIN_FRAME {
-                    let f = self.rx.frame(d.addr, MIN_FRAME);
-                    let ts = u64::from_be_bytes(
-                        f[TS_OFFSET..TS_OFFSET + 8].try_into().unwrap_or_default(),
-                    );
+                let at = self.stamp_at + 8;
+                if d.len as usize >= at + 8 {
+                    let f = self.rx.frame(d.addr, at + 8);
+                    let ts = u64::from_be_bytes(f[at..at + 8].try_into().unwrap_or_default());
                     l.push(now_ns.saturating_sub(ts));
                 }
             }

@@ -1,0 +1,306 @@
+//! nfc's own counter dataset and the collector's overhead, on flash-rt
+//! chains on this machine (needs root: namespaces, AF_XDP, perf):
+//!
+//! 1. Collector overhead. examples/flowmage-3nf.yaml (unreduced, ingress
+//!    and egress on two veths) served by `nfc run` in a namespace; flash-rt's
+//!    AF_XDP generator drives it closed loop from a peer namespace. Windows
+//!    of `--window` seconds alternate between no collector and `nfc monitor
+//!    --period 0.1` (the fastest period it allows: the worst case) running
+//!    against the same chain, in one run; the order swaps every pair.
+//!    Reported: Mpps per window, the median of the per-pair ratios
+//!    (with / without) and the run-to-run noise of the windows without the
+//!    collector (median absolute deviation of consecutive pairs, relative).
+//! 2. Dataset. `nfc profile` on flowmage-3nf and flash-dag under the load,
+//!    resource and both stimuli, seeds 1 and 2 (separately collected runs:
+//!    each starts the chain afresh with another schedule), `--duration`
+//!    seconds each, into `$NFC_BENCH_OUT/own-data/<chain>/<stimulus>-s<seed>.csv`
+//!    (the `predictor-own` step trains and evaluates on them).
+//! 3. Measured saturation throughput of every example chain (each
+//!    profile's closed-loop calibration; the two other examples get a short
+//!    load profile of their own), for the predict stage's check:
+//!    `own-data/measured.json`.
+//!
+//! Without `--bench` (`cargo test` mode) it does nothing. The JSON document
+//! is the last stdout line.
+
+use flash_rt::host::now_ns;
+use flash_rt::trace::craft::PacketBuilder;
+use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
+use std::io::BufRead;
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const NFC: &str = env!("CARGO_BIN_EXE_nfc");
+
+fn ip(args: &[&str]) {
+    let out = Command::new("ip").args(args).output().expect("run ip");
+    assert!(out.status.success(), "ip {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr));
+}
+
+struct Net {
+    dut: String,
+    peer: String,
+}
+
+impl Net {
+    fn new() -> Net {
+        let t = std::process::id() % 100_000;
+        let net = Net { dut: format!("nfpdd{t}"), peer: format!("nfpdp{t}") };
+        for ns in [&net.dut, &net.peer] {
+            ip(&["netns", "add", ns]);
+            let _ = Command::new("ip")
+                .args(["netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1"])
+                .status();
+        }
+        for (a, b) in [("vi0", "vi1"), ("vo0", "vo1")] {
+            ip(&["-n", &net.peer, "link", "add", a, "type", "veth", "peer", "name", b, "netns", &net.dut]);
+            ip(&["-n", &net.peer, "link", "set", a, "up"]);
+            ip(&["-n", &net.dut, "link", "set", b, "up"]);
+        }
+        net
+    }
+}
+
+impl Drop for Net {
+    fn drop(&mut self) {
+        for ns in [&self.dut, &self.peer] {
+            let _ = Command::new("ip").args(["netns", "del", ns]).status();
+        }
+    }
+}
+
+fn build(chain: &Path, out: &Path, cache: &Path) {
+    let o = Command::new(NFC)
+        .arg("build")
+        .arg(chain)
+        .args(["--target", "flash", "--no-reduce", "-o"])
+        .arg(out)
+        .arg("--cache-dir")
+        .arg(cache)
+        .output()
+        .expect("nfc build");
+    assert!(o.status.success(), "build {}: {}", chain.display(), String::from_utf8_lossy(&o.stderr));
+    let file = out.join("deployment.json");
+    let mut d = flash_rt::deploy::Deployment::load(&file).expect("deployment");
+    d.monitor.socket = out.join("mon.sock");
+    std::fs::write(&file, d.to_json()).expect("deployment");
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        f64::NAN
+    } else if v.len() % 2 == 1 {
+        v[v.len() / 2]
+    } else {
+        (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
+    }
+}
+
+/// Closed-loop Mpps over `secs`.
+fn window(g: &mut LoadGen, secs: f64) -> f64 {
+    const WINDOW: u64 = 1024;
+    let start = now_ns();
+    let end = start + (secs * 1e9) as u64;
+    let got0 = g.received;
+    loop {
+        let now = now_ns();
+        if now >= end {
+            break;
+        }
+        let in_flight = g.sent.saturating_sub(g.received);
+        let room = WINDOW.saturating_sub(in_flight) as usize;
+        if room >= 64 {
+            g.send(room.min(256), now);
+        } else if g.tx_backlog() > 0 {
+            g.kick();
+        }
+        let r = g.recv(256, now_ns(), None);
+        if r == 0 && room < 64 && !g.wait_rx(50) {
+            g.received = g.sent;
+        }
+    }
+    (g.received - got0) as f64 / ((now_ns() - start) as f64 / 1e9) / 1e6
+}
+
+fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let yaml = std::fs::read_to_string(root.join("examples/flowmage-3nf.yaml")).expect("example");
+    let yaml = yaml.replacen("targets:\n", "targets:\n  flash: {ingress: vi1, egress: vo1}\n", 1);
+    let chain = work.join("flowmage-3nf-veth.yaml");
+    std::fs::write(&chain, yaml).expect("chain");
+    let dep = work.join("overhead-dep");
+    build(&chain, &dep, &work.join("cache"));
+    let net = Net::new();
+    let mut run = Command::new("ip")
+        .args(["netns", "exec", &net.dut, NFC, "run"])
+        .arg(&dep)
+        .args(["--duration", "600"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nfc run");
+    let stderr = run.stderr.take().expect("stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for l in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(l);
+        }
+    });
+    let mut attached = 0;
+    while attached < 3 {
+        let l = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("NFs attach");
+        if l.contains("attached NF") {
+            attached += 1;
+        }
+    }
+    std::thread::spawn(move || while rx.recv().is_ok() {});
+    let peer = net.peer.clone();
+    let dep2 = dep.clone();
+    let result = std::thread::spawn(move || {
+        let f = std::fs::File::open(format!("/run/netns/{peer}")).expect("netns");
+        // SAFETY: setns for this thread only.
+        assert_eq!(unsafe { libc::setns(f.as_raw_fd(), libc::CLONE_NEWNET) }, 0);
+        let frame = PacketBuilder::tcp([10, 1, 0, 1].into(), [192, 168, 2, 1].into(), 40000, 80)
+            .payload(&[0x5a; 64])
+            .frame_len(128)
+            .build();
+        let cfg = LoadGenConfig { stamp: false, ..LoadGenConfig::default() };
+        let mut g = LoadGen::new("vi0", "vo0", &frame, &cfg).expect("generator");
+        window(&mut g, 1.0);
+        let (mut without, mut with, mut ratios) = (vec![], vec![], vec![]);
+        for p in 0..pairs {
+            let mut pair = [0.0; 2];
+            let order = if p % 2 == 0 { [0, 1] } else { [1, 0] };
+            for k in order {
+                let mut mon = (k == 1).then(|| {
+                    Command::new(NFC)
+                        .arg("monitor")
+                        .arg(&dep2)
+                        .args(["--period", "0.1", "-o", "/dev/null"])
+                        .stderr(Stdio::null())
+                        .spawn()
+                        .expect("nfc monitor")
+                });
+                if mon.is_some() {
+                    std::thread::sleep(std::time::Duration::from_millis(300));
+                }
+                pair[k] = window(&mut g, secs);
+                if let Some(m) = mon.as_mut() {
+                    // SAFETY: signalling our child.
+                    unsafe { libc::kill(m.id() as i32, libc::SIGTERM) };
+                    let _ = m.wait();
+                }
+            }
+            eprintln!("pair {p}: without {:.4} Mpps, with collector {:.4} Mpps", pair[0], pair[1]);
+            without.push(pair[0]);
+            with.push(pair[1]);
+            if pair[0] > 0.0 {
+                ratios.push(pair[1] / pair[0]);
+            }
+        }
+        (without, with, ratios)
+    })
+    .join()
+    .expect("generator thread");
+    // SAFETY: signalling our child.
+    unsafe { libc::kill(run.id() as i32, libc::SIGTERM) };
+    let _ = run.wait();
+    drop(net);
+    let (without, with, ratios) = result;
+    // Noise: relative difference between consecutive windows without the collector.
+    let noise: Vec<f64> = without.windows(2).map(|w| ((w[1] - w[0]) / w[0]).abs()).collect();
+    let noise = median(&noise);
+    let ratio = median(&ratios);
+    eprintln!(
+        "collector overhead: median ratio with/without {ratio:.4} ({:+.2}%); run-to-run noise without collector {:.2}% (median |Δ| of consecutive windows) -> {}",
+        (ratio - 1.0) * 100.0,
+        noise * 100.0,
+        if (1.0 - ratio).abs() <= noise { "below the noise" } else { "ABOVE the noise" }
+    );
+    serde_json::json!({"without_mpps": without, "with_mpps": with, "ratio_per_pair": ratios, "median_ratio": ratio, "noise": noise, "below_noise": (1.0 - ratio).abs() <= noise, "monitor_period_s": 0.1})
+}
+
+fn profile(dep: &Path, stimulus: &str, seed: u32, secs: f64, out: &Path) -> Option<serde_json::Value> {
+    let o = Command::new(NFC)
+        .arg("profile")
+        .arg(dep)
+        .args(["--stimulus", stimulus, "--duration", &secs.to_string(), "--phase", "4", "--period", "0.5"])
+        .args(["--seed", &seed.to_string(), "-o"])
+        .arg(out)
+        .output()
+        .expect("nfc profile");
+    if !o.status.success() {
+        eprintln!("profile {} {stimulus} s{seed} FAILED: {}", dep.display(), String::from_utf8_lossy(&o.stderr));
+        return None;
+    }
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{}.json", out.display())).ok()?).ok()?;
+    eprintln!(
+        "profile {:<14} {stimulus:<9} seed {seed}: {} rows, saturation {:.0} pps",
+        dep.file_name().unwrap_or_default().to_string_lossy(),
+        r["rows"],
+        r["saturation_pps"].as_f64().unwrap_or(0.0)
+    );
+    Some(r)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if !args.iter().any(|a| a == "--bench") {
+        return;
+    }
+    let opt = |name: &str, default: f64| {
+        args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok()).unwrap_or(default)
+    };
+    let secs = opt("--duration", 20.0);
+    let pairs = opt("--pairs", 6.0) as usize;
+    let win = opt("--window", 2.0);
+    // SAFETY: geteuid never fails.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("profile-data: SKIPPED: needs root (network namespaces, AF_XDP, perf)");
+        println!("{}", serde_json::json!({"skipped": "needs root"}));
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::env::var_os("NFC_BENCH_OUT").map(PathBuf::from).unwrap_or_else(|| root.join("target/nfc-bench")).join("own-data");
+    std::fs::create_dir_all(&out).expect("out dir");
+    let work = tempfile::tempdir_in("/tmp").expect("tempdir");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    eprintln!("load average before: {}", std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim());
+    let over = overhead(work.path(), pairs, win);
+    let mut measured = serde_json::Map::new();
+    let mut runs = vec![];
+    for chain in ["flowmage-3nf", "flash-dag", "flowmage-2nf", "ids-firewall"] {
+        let dep = work.path().join(chain);
+        build(&root.join(format!("examples/{chain}.yaml")), &dep, &work.path().join("cache"));
+        let dir = out.join(chain);
+        std::fs::create_dir_all(&dir).expect("chain dir");
+        let full = matches!(chain, "flowmage-3nf" | "flash-dag");
+        let plan: Vec<(&str, u32)> = if full {
+            ["load", "resource", "both"].iter().flat_map(|s| [(*s, 1), (*s, 2)]).collect()
+        } else {
+            vec![("load", 1)]
+        };
+        let mut sat = vec![];
+        for (stim, seed) in plan {
+            let d = if full { secs } else { 4.0 };
+            if let Some(r) = profile(&dep, stim, seed, d, &dir.join(format!("{stim}-s{seed}.csv"))) {
+                sat.push(r["saturation_pps"].as_f64().unwrap_or(0.0));
+                runs.push(serde_json::json!({"chain": chain, "stimulus": stim, "seed": seed, "rows": r["rows"], "saturation_pps": r["saturation_pps"], "unsupported": r["unsupported"]}));
+            }
+        }
+        measured.insert(chain.into(), serde_json::json!({"saturation_pps": sat, "median_pps": median(&sat)}));
+    }
+    std::fs::write(out.join("measured.json"), serde_json::to_string_pretty(&measured).expect("json")).expect("measured.json");
+    eprintln!("\nchain          median saturation (closed loop, pps)");
+    for (c, m) in &measured {
+        eprintln!("{c:<14} {:.0}", m["median_pps"].as_f64().unwrap_or(f64::NAN));
+    }
+    eprintln!("load average after: {}", std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim());
+    println!("{}", serde_json::json!({"overhead": over, "runs": runs, "measured": measured, "data": out.display().to_string()}));
+}
