@@ -3,7 +3,8 @@
 //!
 //! 1. Collector overhead. examples/flowmage-3nf.yaml (unreduced, ingress
 //!    and egress on two veths) served by `nfc run` in a namespace; flash-rt's
-//!    AF_XDP generator drives it closed loop from a peer namespace. Windows
+//!    AF_XDP generator drives it at full speed (1024 flows, 128-byte frames)
+//!    from a peer namespace. Windows
 //!    of `--window` seconds alternate between no collector and `nfc monitor
 //!    --period 0.1` (the fastest period it allows: the worst case) running
 //!    against the same chain, in one run; the order swaps every pair.
@@ -20,11 +21,16 @@
 //!    load profile of their own), for the predict stage's check:
 //!    `own-data/measured.json`.
 //!
+//! 4. The predict stage: each example chain's per-NF callgrind costs, the
+//!    flash cost model fitted on (3), its leave-one-chain-out error
+//!    (`own-data/cost-model.json`), and `nfc build examples/flowmage-3nf.yaml
+//!    --target flash --emit prediction` with that model against the
+//!    measured saturation.
+//!
 //! Without `--bench` (`cargo test` mode) it does nothing. The JSON document
 //! is the last stdout line.
 
 use flash_rt::host::now_ns;
-use flash_rt::trace::craft::PacketBuilder;
 use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
 use std::io::BufRead;
 use std::os::fd::AsRawFd;
@@ -99,9 +105,9 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
-/// Closed-loop Mpps over `secs`.
+/// Mpps out of the chain over `secs` with the generator at full speed
+/// (open loop: an NF that drops cannot stall it).
 fn window(g: &mut LoadGen, secs: f64) -> f64 {
-    const WINDOW: u64 = 1024;
     let start = now_ns();
     let end = start + (secs * 1e9) as u64;
     let got0 = g.received;
@@ -110,17 +116,10 @@ fn window(g: &mut LoadGen, secs: f64) -> f64 {
         if now >= end {
             break;
         }
-        let in_flight = g.sent.saturating_sub(g.received);
-        let room = WINDOW.saturating_sub(in_flight) as usize;
-        if room >= 64 {
-            g.send(room.min(256), now);
-        } else if g.tx_backlog() > 0 {
+        if g.send(256, now) == 0 && g.tx_backlog() > 0 {
             g.kick();
         }
-        let r = g.recv(256, now_ns(), None);
-        if r == 0 && room < 64 && !g.wait_rx(50) {
-            g.received = g.sent;
-        }
+        g.recv(256, now_ns(), None);
     }
     (g.received - got0) as f64 / ((now_ns() - start) as f64 / 1e9) / 1e6
 }
@@ -163,12 +162,17 @@ fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
         let f = std::fs::File::open(format!("/run/netns/{peer}")).expect("netns");
         // SAFETY: setns for this thread only.
         assert_eq!(unsafe { libc::setns(f.as_raw_fd(), libc::CLONE_NEWNET) }, 0);
-        let frame = PacketBuilder::tcp([10, 1, 0, 1].into(), [192, 168, 2, 1].into(), 40000, 80)
-            .payload(&[0x5a; 64])
-            .frame_len(128)
-            .build();
+        // The same traffic `nfc profile` sends: 1024 flows, 128-byte frames.
+        let spec = nfc_core::chain::TrafficSpec {
+            flows: 1024,
+            packets: 4096,
+            sizes: nfc_core::chain::SizeMix::Fixed(128),
+            ..Default::default()
+        };
+        let (packets, _) = flash_rt::trace::generate_packets(&spec).expect("traffic");
+        let frames: Vec<Vec<u8>> = packets.iter().map(|p| p.data.to_vec()).collect();
         let cfg = LoadGenConfig { stamp: false, ..LoadGenConfig::default() };
-        let mut g = LoadGen::new("vi0", "vo0", &frame, &cfg).expect("generator");
+        let mut g = LoadGen::with_templates("vi0", "vo0", &frames, &cfg).expect("generator");
         window(&mut g, 1.0);
         let (mut without, mut with, mut ratios) = (vec![], vec![], vec![]);
         for p in 0..pairs {
@@ -297,10 +301,85 @@ fn main() {
         measured.insert(chain.into(), serde_json::json!({"saturation_pps": sat, "median_pps": median(&sat)}));
     }
     std::fs::write(out.join("measured.json"), serde_json::to_string_pretty(&measured).expect("json")).expect("measured.json");
-    eprintln!("\nchain          median saturation (closed loop, pps)");
+    // 4. The predict stage: per-NF callgrind costs of every example chain,
+    // the cost model fitted on the measured saturation, its
+    // leave-one-chain-out error, and `nfc build --emit prediction` checked
+    // against the measurement.
+    let mut fit_rows = vec![];
+    for (chain, m) in &measured {
+        let path = root.join(format!("examples/{chain}.yaml"));
+        let (spec, _) = nfc::driver::load_chain(&path).expect("example loads");
+        let pps = m["median_pps"].as_f64().unwrap_or(f64::NAN);
+        match nfc::prediction::measure_costs(&spec, &path, Path::new(NFC), &work.path().join("cache")) {
+            Ok(costs) if pps.is_finite() && pps > 0.0 => {
+                eprintln!(
+                    "costs {chain:<14} {}",
+                    costs.iter().map(|c| format!("{} {:.0} instr, {:.0} mem, {:.2} D1 miss/pkt", c.nf, c.instructions, c.memory_accesses, c.d1_misses)).collect::<Vec<_>>().join("; ")
+                );
+                fit_rows.push((chain.clone(), costs, pps));
+            }
+            Ok(_) => eprintln!("costs {chain}: no measured saturation"),
+            Err(e) => eprintln!("costs {chain}: FAILED: {e}"),
+        }
+    }
+    let provenance = format!(
+        "nfc profile saturation (1024 flows, 128-byte frames, generator at full speed) on this 2-CPU VM, {}; callgrind over each chain's traffic profile ({} packets)",
+        std::process::Command::new("date").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default(),
+        nfc::prediction::COST_PACKETS
+    );
+    let model = nfc::prediction::CostModel::fit(&fit_rows, provenance);
+    let mut check = serde_json::Value::Null;
+    if let Some(m) = &model {
+        let path = out.join("cost-model.json");
+        std::fs::write(&path, serde_json::to_string_pretty(m).expect("json")).expect("cost model");
+        eprintln!(
+            "\ncost model: {:.1} ns per hop + {:.3} ns per NF instruction; leave-one-chain-out errors {:?}; reported error {:.1}%",
+            m.ns_per_hop,
+            m.ns_per_instruction,
+            m.loco_errors.iter().map(|(k, v)| format!("{k} {:.1}%", v * 100.0)).collect::<Vec<_>>(),
+            m.error * 100.0
+        );
+        eprintln!("\n| chain | measured pps | predicted pps (all chains) | leave-one-chain-out error |");
+        eprintln!("|---|---|---|---|");
+        for (chain, costs, pps) in &fit_rows {
+            let p = m.predict(costs, "bench");
+            eprintln!("| {chain} | {pps:.0} | {:.0} | {:.1}% |", p.throughput_mpps * 1e6, m.loco_errors.get(chain).copied().unwrap_or(f64::NAN) * 100.0);
+        }
+        // The acceptance check: nfc build … --emit prediction vs the measured run.
+        let dir = work.path().join("predict-build");
+        let o = Command::new(NFC)
+            .arg("build")
+            .arg(root.join("examples/flowmage-3nf.yaml"))
+            .args(["--target", "flash", "--emit", "prediction", "--no-reduce", "--cost-model"])
+            .arg(&path)
+            .arg("-o")
+            .arg(&dir)
+            .arg("--cache-dir")
+            .arg(work.path().join("cache"))
+            .output()
+            .expect("nfc build");
+        if o.status.success() {
+            let p: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("prediction.json")).expect("prediction.json")).expect("json");
+            let pred = p["throughput_mpps"].as_f64().unwrap_or(f64::NAN) * 1e6;
+            let err = p["error"].as_f64().unwrap_or(f64::NAN);
+            let meas = measured["flowmage-3nf"]["median_pps"].as_f64().unwrap_or(f64::NAN);
+            let rel = ((pred - meas) / meas).abs();
+            eprintln!(
+                "\nnfc build examples/flowmage-3nf.yaml --target flash --emit prediction: predicted {pred:.0} pps (bottleneck {}), measured {meas:.0} pps: off by {:.1}%, model's reported error {:.1}% -> {}",
+                p["bottleneck"].as_str().unwrap_or("?"),
+                rel * 100.0,
+                err * 100.0,
+                if rel <= err { "within" } else { "NOT within" }
+            );
+            check = serde_json::json!({"predicted_pps": pred, "measured_pps": meas, "relative_error": rel, "reported_error": err, "within": rel <= err, "prediction": p});
+        } else {
+            eprintln!("nfc build --emit prediction FAILED: {}", String::from_utf8_lossy(&o.stderr));
+        }
+    }
+    eprintln!("\nchain          median saturation (generator at full speed, pps out)");
     for (c, m) in &measured {
         eprintln!("{c:<14} {:.0}", m["median_pps"].as_f64().unwrap_or(f64::NAN));
     }
     eprintln!("load average after: {}", std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim());
-    println!("{}", serde_json::json!({"overhead": over, "runs": runs, "measured": measured, "data": out.display().to_string()}));
+    println!("{}", serde_json::json!({"overhead": over, "runs": runs, "measured": measured, "cost_model": model, "predict_check": check, "data": out.display().to_string()}));
 }

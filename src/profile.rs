@@ -6,9 +6,9 @@
 //! deployment (its own monitor socket; a hairpin deployment, which sends
 //! back out of its ingress, gets its egress on a second interface, since
 //! the generator cannot transmit and sink on one veth queue), and a peer
-//! namespace where flash-rt's AF_XDP generator sends real IPv4/TCP frames
-//! (every frame carries a sequence number and its send time in the TCP
-//! payload) and its sink counts and times what leaves the chain. Every
+//! namespace where flash-rt's AF_XDP generator sends a synthetic traffic
+//! profile (1024 flows, TCP and UDP, nfc's trace generator; every frame
+//! carries a sequence number and its send time in its payload, byte 54 on) and its sink counts and times what leaves the chain. Every
 //! `period` one row is written: the generator's send and receive rates,
 //! the mean latency of the frames received in that period (µs; the
 //! predictor's 15000 "no probe returned" value when frames were sent and
@@ -38,7 +38,6 @@ use crate::monitor::{cell, Sampler};
 use crate::Failure;
 use flash_rt::deploy::{Deployment, Endpoint, InterfaceSpec};
 use flash_rt::host::now_ns;
-use flash_rt::trace::craft::PacketBuilder;
 use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
 use nfc_core::Diagnostic;
 use rand::{Rng, SeedableRng};
@@ -375,7 +374,7 @@ struct Kpi {
 
 /// The generator loop (peer namespace thread): open loop at `rate`, or
 /// closed loop (at most WINDOW frames in flight) when the rate is 0.
-fn generate(kpi: Arc<Kpi>, ns: String, frame: Vec<u8>) {
+fn generate(kpi: Arc<Kpi>, ns: String, frames: Vec<Vec<u8>>) {
     let run = || -> Result<(), String> {
         let f = std::fs::File::open(format!("/run/netns/{ns}")).map_err(|e| e.to_string())?;
         // SAFETY: setns on a namespace fd, for this thread only.
@@ -387,7 +386,7 @@ fn generate(kpi: Arc<Kpi>, ns: String, frame: Vec<u8>) {
             stamp_at: STAMP_AT,
             ..LoadGenConfig::default()
         };
-        let mut g = LoadGen::new("gen0", "sink0", &frame, &cfg).map_err(|e| e.to_string())?;
+        let mut g = LoadGen::with_templates("gen0", "sink0", &frames, &cfg).map_err(|e| e.to_string())?;
         const WINDOW: u64 = 1024;
         const BATCH: usize = 64;
         let mut lat = Vec::with_capacity(1024);
@@ -620,13 +619,33 @@ pub fn profile(
     writeln!(out, "{}", header.join(",")).map_err(|e| Failure::io("writing the dataset", e))?;
     // The generator.
     let kpi = Arc::new(Kpi::default());
-    let frame = PacketBuilder::tcp([10, 1, 0, 1].into(), [192, 168, 2, 1].into(), 40000, 80)
-        .payload(&[0x5a; 64])
-        .frame_len(opts.frame_len.max(STAMP_AT + 16))
-        .build();
+    // The traffic: a synthetic profile of many flows (1024 flows, 80% TCP /
+    // 20% UDP, Zipf 1.0 over nfc's default prefixes), one UMEM frame each,
+    // padded so the stamp fits in the payload.
+    let spec = nfc_core::chain::TrafficSpec {
+        flows: 1024,
+        packets: 4096,
+        sizes: nfc_core::chain::SizeMix::Fixed(opts.frame_len as u32),
+        seed: opts.seed,
+        ..Default::default()
+    };
+    let (packets, _) = flash_rt::trace::generate_packets(&spec).map_err(|e| Failure::Internal {
+        stage: "profile",
+        message: format!("generating the traffic: {e}"),
+    })?;
+    let frames: Vec<Vec<u8>> = packets
+        .iter()
+        .map(|p| {
+            let mut f = p.data.to_vec();
+            if f.len() < STAMP_AT + 16 {
+                f.resize(STAMP_AT + 16, 0);
+            }
+            f
+        })
+        .collect();
     let gen = {
         let (k, ns) = (kpi.clone(), peer.0.clone());
-        std::thread::spawn(move || generate(k, ns, frame))
+        std::thread::spawn(move || generate(k, ns, frames))
     };
     struct StopGen(Arc<Kpi>, Option<std::thread::JoinHandle<()>>);
     impl Drop for StopGen {

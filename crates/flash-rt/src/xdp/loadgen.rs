@@ -119,6 +119,8 @@ pub struct LoadGen {
     tx: Port,
     rx: Port,
     template: Vec<u8>,
+    /// Length of the frame built in each UMEM frame.
+    lens: Vec<u32>,
     _xdp: AttachedXdp,
     scratch_desc: Vec<libc::xdp_desc>,
     scratch_addr: Vec<u64>,
@@ -156,14 +158,27 @@ impl LoadGen {
     /// [`MIN_FRAME`] bytes) on `tx_if` and receive on `rx_if`, in the calling
     /// thread's network namespace (needs CAP_NET_ADMIN/CAP_NET_RAW/CAP_BPF).
     pub fn new(tx_if: &str, rx_if: &str, template: &[u8], cfg: &LoadGenConfig) -> Result<LoadGen> {
-        let min = MIN_FRAME.max(cfg.stamp_at + 16);
-        if template.len() < min || template.len() > FRAME_SIZE as usize {
-            return Err(FlashError::Protocol(format!(
-                "load generator frame of {} bytes (need {min}..={FRAME_SIZE} with the stamp at byte {})",
-                template.len(),
-                cfg.stamp_at
-            )));
+        Self::with_templates(tx_if, rx_if, &[template.to_vec()], cfg)
+    }
+
+    /// [`LoadGen::new`] with several frames (e.g. a traffic profile's
+    /// flows): UMEM frame `i` is built from `templates[i % len]`, so what
+    /// goes out cycles through them as frames are recycled.
+    pub fn with_templates(tx_if: &str, rx_if: &str, templates: &[Vec<u8>], cfg: &LoadGenConfig) -> Result<LoadGen> {
+        let min = if cfg.stamp { MIN_FRAME.max(cfg.stamp_at + 16) } else { MIN_FRAME };
+        if templates.is_empty() {
+            return Err(FlashError::Protocol("load generator without a frame".into()));
         }
+        for template in templates {
+            if template.len() < min || template.len() > FRAME_SIZE as usize {
+                return Err(FlashError::Protocol(format!(
+                    "load generator frame of {} bytes (need {min}..={FRAME_SIZE} with the stamp at byte {})",
+                    template.len(),
+                    cfg.stamp_at
+                )));
+            }
+        }
+        let template = &templates[0];
         if !cfg.ring_size.is_power_of_two() || cfg.frames < 2 * cfg.ring_size {
             return Err(FlashError::Protocol(format!(
                 "load generator rings of {} entries with {} frames (need a power of two and frames >= 2x ring)",
@@ -174,8 +189,12 @@ impl LoadGen {
         let rx = Port::open(rx_if, cfg, "sink")?;
         // Pre-build every generator frame.
         let frames: Vec<u64> = tx.free.clone();
+        let mut lens = vec![0u32; cfg.frames as usize];
         for a in frames {
-            tx.frame(a, template.len()).copy_from_slice(template);
+            let i = (a / u64::from(FRAME_SIZE)) as usize;
+            let t = &templates[i % templates.len()];
+            tx.frame(a, t.len()).copy_from_slice(t);
+            lens[i] = t.len() as u32;
         }
         let rx_idx = ifindex(rx_if).ok_or_else(|| FlashError::NoInterface {
             name: "sink".into(),
@@ -187,6 +206,7 @@ impl LoadGen {
             tx,
             rx,
             template: template.to_vec(),
+            lens,
             _xdp: xdp,
             scratch_desc: Vec::with_capacity(cfg.ring_size as usize),
             scratch_addr: Vec::with_capacity(cfg.ring_size as usize),
@@ -239,7 +259,6 @@ impl LoadGen {
         if n == 0 {
             return 0;
         }
-        let len = self.template.len() as u32;
         self.scratch_desc.clear();
         for _ in 0..n {
             let Some(addr) = self.tx.free.pop() else {
@@ -253,6 +272,7 @@ impl LoadGen {
                 f[at..at + 8].copy_from_slice(&seq.to_be_bytes());
                 f[at + 8..at + 16].copy_from_slice(&now_ns.to_be_bytes());
             }
+            let len = self.lens.get((addr / u64::from(FRAME_SIZE)) as usize).copied().unwrap_or(self.template.len() as u32);
             self.scratch_desc.push(libc::xdp_desc {
                 addr,
                 len,
