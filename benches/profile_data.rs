@@ -5,12 +5,13 @@
 //!    and egress on two veths) served by `nfc run` in a namespace; flash-rt's
 //!    AF_XDP generator drives it at full speed (1024 flows, 128-byte frames)
 //!    from a peer namespace. Windows
-//!    of `--window` seconds alternate between no collector and `nfc monitor
-//!    --period 0.1` (the fastest period it allows: the worst case) running
-//!    against the same chain, in one run; the order swaps every pair.
-//!    Reported: Mpps per window, the median of the per-pair ratios
-//!    (with / without) and the run-to-run noise of the windows without the
-//!    collector (median absolute deviation of consecutive pairs, relative).
+//!    of `--window` seconds rotate, `--rounds` times, between no collector,
+//!    `nfc monitor` at its default period (0.5 s), at 0.1 s (the fastest it
+//!    allows) and at 0.1 s reading schedstat only (`--no-perf`), against the
+//!    same chain in one run. Reported: Mpps per window, per configuration
+//!    the median of its ratios to the same round's no-collector window, and
+//!    the run-to-run noise (median relative change between consecutive
+//!    no-collector windows).
 //! 2. Dataset. `nfc profile` on flowmage-3nf and flash-dag under the load,
 //!    resource and both stimuli, seeds 1 and 2 (separately collected runs:
 //!    each starts the chain afresh with another schedule), `--duration`
@@ -124,6 +125,14 @@ fn window(g: &mut LoadGen, secs: f64) -> f64 {
     (g.received - got0) as f64 / ((now_ns() - start) as f64 / 1e9) / 1e6
 }
 
+/// The collector configurations of the overhead measurement.
+const VARIANTS: &[(&str, Option<&[&str]>)] = &[
+    ("none", None),
+    ("nfc monitor --period 0.5 (default)", Some(&["--period", "0.5"])),
+    ("nfc monitor --period 0.1", Some(&["--period", "0.1"])),
+    ("nfc monitor --period 0.1 --no-perf (schedstat only)", Some(&["--period", "0.1", "--no-perf"])),
+];
+
 fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let yaml = std::fs::read_to_string(root.join("examples/flowmage-3nf.yaml")).expect("example");
@@ -174,16 +183,18 @@ fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
         let cfg = LoadGenConfig { stamp: false, ..LoadGenConfig::default() };
         let mut g = LoadGen::with_templates("vi0", "vo0", &frames, &cfg).expect("generator");
         window(&mut g, 1.0);
-        let (mut without, mut with, mut ratios) = (vec![], vec![], vec![]);
-        for p in 0..pairs {
-            let mut pair = [0.0; 2];
-            let order = if p % 2 == 0 { [0, 1] } else { [1, 0] };
-            for k in order {
-                let mut mon = (k == 1).then(|| {
+        // Per round every configuration once, the order rotating.
+        let mut mpps: Vec<Vec<f64>> = vec![vec![]; VARIANTS.len()];
+        for r in 0..pairs {
+            let mut round = vec![0.0; VARIANTS.len()];
+            for k in 0..VARIANTS.len() {
+                let v = (k + r) % VARIANTS.len();
+                let mut mon = VARIANTS[v].1.map(|args| {
                     Command::new(NFC)
                         .arg("monitor")
                         .arg(&dep2)
-                        .args(["--period", "0.1", "-o", "/dev/null"])
+                        .args(args)
+                        .args(["-o", "/dev/null"])
                         .stderr(Stdio::null())
                         .spawn()
                         .expect("nfc monitor")
@@ -191,21 +202,22 @@ fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
                 if mon.is_some() {
                     std::thread::sleep(std::time::Duration::from_millis(300));
                 }
-                pair[k] = window(&mut g, secs);
+                round[v] = window(&mut g, secs);
                 if let Some(m) = mon.as_mut() {
                     // SAFETY: signalling our child.
                     unsafe { libc::kill(m.id() as i32, libc::SIGTERM) };
                     let _ = m.wait();
                 }
             }
-            eprintln!("pair {p}: without {:.4} Mpps, with collector {:.4} Mpps", pair[0], pair[1]);
-            without.push(pair[0]);
-            with.push(pair[1]);
-            if pair[0] > 0.0 {
-                ratios.push(pair[1] / pair[0]);
+            eprintln!(
+                "round {r}: {}",
+                VARIANTS.iter().zip(&round).map(|((n, _), x)| format!("{n} {x:.4}")).collect::<Vec<_>>().join(", ")
+            );
+            for (v, x) in round.into_iter().enumerate() {
+                mpps[v].push(x);
             }
         }
-        (without, with, ratios)
+        mpps
     })
     .join()
     .expect("generator thread");
@@ -213,18 +225,27 @@ fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
     unsafe { libc::kill(run.id() as i32, libc::SIGTERM) };
     let _ = run.wait();
     drop(net);
-    let (without, with, ratios) = result;
+    let mpps = result;
     // Noise: relative difference between consecutive windows without the collector.
+    let without = &mpps[0];
     let noise: Vec<f64> = without.windows(2).map(|w| ((w[1] - w[0]) / w[0]).abs()).collect();
     let noise = median(&noise);
-    let ratio = median(&ratios);
-    eprintln!(
-        "collector overhead: median ratio with/without {ratio:.4} ({:+.2}%); run-to-run noise without collector {:.2}% (median |Δ| of consecutive windows) -> {}",
-        (ratio - 1.0) * 100.0,
-        noise * 100.0,
-        if (1.0 - ratio).abs() <= noise { "below the noise" } else { "ABOVE the noise" }
-    );
-    serde_json::json!({"without_mpps": without, "with_mpps": with, "ratio_per_pair": ratios, "median_ratio": ratio, "noise": noise, "below_noise": (1.0 - ratio).abs() <= noise, "monitor_period_s": 0.1})
+    let mut variants = vec![];
+    eprintln!("\n| collector | median Mpps | median ratio to none (same round) | vs noise ({:.1}%) |", noise * 100.0);
+    eprintln!("|---|---|---|---|");
+    for (v, (name, _)) in VARIANTS.iter().enumerate() {
+        let ratios: Vec<f64> = mpps[v].iter().zip(without).filter(|(_, w)| **w > 0.0).map(|(x, w)| x / w).collect();
+        let ratio = median(&ratios);
+        let below = (1.0 - ratio).abs() <= noise;
+        eprintln!(
+            "| {name} | {:.4} | {ratio:.3} ({:+.1}%) | {} |",
+            median(&mpps[v]),
+            (ratio - 1.0) * 100.0,
+            if v == 0 { "-" } else if below { "below the noise" } else { "ABOVE the noise" }
+        );
+        variants.push(serde_json::json!({"collector": name, "mpps": mpps[v], "ratios": ratios, "median_ratio": ratio, "below_noise": below}));
+    }
+    serde_json::json!({"noise": noise, "variants": variants})
 }
 
 fn profile(dep: &Path, stimulus: &str, seed: u32, secs: f64, out: &Path) -> Option<serde_json::Value> {
@@ -259,7 +280,7 @@ fn main() {
         args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok()).unwrap_or(default)
     };
     let secs = opt("--duration", 20.0);
-    let pairs = opt("--pairs", 6.0) as usize;
+    let pairs = opt("--rounds", 5.0) as usize;
     let win = opt("--window", 2.0);
     // SAFETY: geteuid never fails.
     if unsafe { libc::geteuid() } != 0 {

@@ -86,6 +86,11 @@ impl Sampler {
     /// Attach to the running deployment at `path`: every NF must be
     /// attached (a pid in the monitor's stats).
     pub fn attach(path: &Path) -> Result<Sampler, Failure> {
+        Self::attach_with(path, true)
+    }
+
+    /// [`Sampler::attach`]; `perf` false reads scheduler statistics only.
+    pub fn attach_with(path: &Path, perf: bool) -> Result<Sampler, Failure> {
         let (dep, socket) = monitor_socket(path)?;
         let st = stats(&socket)?;
         let targets = targets_from_stats(&st);
@@ -107,7 +112,7 @@ impl Sampler {
                 .with_hint("wait until `nfc run` reports every NF attached"),
             ));
         }
-        let collector = Collector::open(&targets).map_err(counter_failure)?;
+        let collector = Collector::open_with(&targets, perf).map_err(counter_failure)?;
         Ok(Sampler {
             socket,
             collector,

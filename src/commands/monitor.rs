@@ -30,6 +30,9 @@ pub struct Args {
     /// Stop after this many samples.
     #[arg(long)]
     pub samples: Option<u64>,
+    /// Read scheduler statistics only (run delay), no perf_event counters.
+    #[arg(long)]
+    pub no_perf: bool,
     /// Show a refreshing table on stdout instead of CSV (a CSV still goes to `-o`).
     #[arg(long)]
     pub live: bool,
@@ -118,7 +121,7 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         }
     }
     let signals = flash_rt::signals::stop_signal_fd()?;
-    let mut sampler = Sampler::attach(&args.deployment)?;
+    let mut sampler = Sampler::attach_with(&args.deployment, !args.no_perf)?;
     for (name, why) in sampler.unsupported() {
         eprintln!("nfc monitor: counter `{name}` not supported: {why}");
     }

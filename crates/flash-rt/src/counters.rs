@@ -251,6 +251,12 @@ impl Collector {
     /// this machine supports is decided on the first thread (a PMU-less
     /// CPU refuses every hardware event for every thread alike).
     pub fn open(targets: &[Target]) -> Result<Collector, CounterError> {
+        Self::open_with(targets, true)
+    }
+
+    /// [`Collector::open`]; with `perf` false no perf event is opened
+    /// (schedstat only: every perf counter is reported as turned off).
+    pub fn open_with(targets: &[Target], perf: bool) -> Result<Collector, CounterError> {
         let first = targets.first().ok_or(CounterError::NoTargets)?;
         let first_tid = *tids(first.pid)
             .and_then(|t| t.first().copied())
@@ -270,6 +276,7 @@ impl Collector {
                         Support::NotSupported("no /proc/<pid>/schedstat (CONFIG_SCHEDSTATS off)".into())
                     }
                 }
+                EventKind::Perf { .. } if !perf => Support::NotSupported("turned off (schedstat only)".into()),
                 EventKind::Perf { type_, config } => {
                     let mut r = perf_open(type_, config, first_tid, exclude_kernel);
                     if matches!(&r, Err(e) if e.raw_os_error() == Some(libc::EACCES)) && !exclude_kernel {
