@@ -7,7 +7,8 @@
 //!    from a peer namespace. Windows
 //!    of `--window` seconds rotate, `--rounds` times, between no collector,
 //!    `nfc monitor` at its default period (0.5 s), at 0.1 s (the fastest it
-//!    allows) and at 0.1 s reading schedstat only (`--no-perf`), against the
+//!    allows), at 0.1 s at normal priority (the monitor is SCHED_IDLE by
+//!    default) and at 0.1 s reading schedstat only (`--no-perf`), against the
 //!    same chain in one run. Reported: Mpps per window, per configuration
 //!    the median of its ratios to the same round's no-collector window, and
 //!    the run-to-run noise (median relative change between consecutive
@@ -130,6 +131,7 @@ const VARIANTS: &[(&str, Option<&[&str]>)] = &[
     ("none", None),
     ("nfc monitor --period 0.5 (default)", Some(&["--period", "0.5"])),
     ("nfc monitor --period 0.1", Some(&["--period", "0.1"])),
+    ("nfc monitor --period 0.1 --normal-priority", Some(&["--period", "0.1", "--normal-priority"])),
     ("nfc monitor --period 0.1 --no-perf (schedstat only)", Some(&["--period", "0.1", "--no-perf"])),
 ];
 
@@ -297,10 +299,20 @@ fn main() {
         std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
     }
     eprintln!("load average before: {}", std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim());
-    let over = overhead(work.path(), pairs, win);
+    // `--predict-only`: step 4 alone, on the measurements already in own-data.
+    let predict_only = args.iter().any(|a| a == "--predict-only");
+    let over = if predict_only { serde_json::Value::Null } else { overhead(work.path(), pairs, win) };
+    // `--overhead-only`: step 1 alone.
+    if args.iter().any(|a| a == "--overhead-only") {
+        println!("{}", serde_json::json!({"overhead": over}));
+        return;
+    }
     let mut measured = serde_json::Map::new();
     let mut runs = vec![];
-    for chain in ["flowmage-3nf", "flash-dag", "flowmage-2nf", "ids-firewall"] {
+    if predict_only {
+        measured = serde_json::from_str(&std::fs::read_to_string(out.join("measured.json")).expect("own-data/measured.json (run the bench without --predict-only first)")).expect("measured.json");
+    }
+    for chain in ["flowmage-3nf", "flash-dag", "flowmage-2nf", "ids-firewall"].into_iter().filter(|_| !predict_only) {
         let dep = work.path().join(chain);
         build(&root.join(format!("examples/{chain}.yaml")), &dep, &work.path().join("cache"));
         let dir = out.join(chain);
@@ -321,7 +333,9 @@ fn main() {
         }
         measured.insert(chain.into(), serde_json::json!({"saturation_pps": sat, "median_pps": median(&sat)}));
     }
-    std::fs::write(out.join("measured.json"), serde_json::to_string_pretty(&measured).expect("json")).expect("measured.json");
+    if !predict_only {
+        std::fs::write(out.join("measured.json"), serde_json::to_string_pretty(&measured).expect("json")).expect("measured.json");
+    }
     // 4. The predict stage: per-NF callgrind costs of every example chain,
     // the cost model fitted on the measured saturation, its
     // leave-one-chain-out error, and `nfc build --emit prediction` checked

@@ -176,52 +176,60 @@ impl CostModel {
 /// Self cost per object file in a callgrind output (event name → total).
 pub fn callgrind_objects(text: &str) -> Result<BTreeMap<String, BTreeMap<String, f64>>, String> {
     let mut events: Vec<String> = vec![];
-    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    // Compressed names: "(id) name" defines, "(id)" refers; objects, files
+    // and functions each have their own id space.
+    let mut names: [BTreeMap<String, String>; 3] = Default::default();
     let mut ob = String::new();
     let mut skip_next = false;
     let mut out: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
-    // "(id) name" defines, "(id)" refers.
-    let mut resolve = |v: &str| -> String {
+    let mut resolve = |space: usize, v: &str| -> String {
         let v = v.trim();
         if let Some(rest) = v.strip_prefix('(') {
             if let Some(end) = rest.find(')') {
                 let id = &rest[..end];
                 let name = rest[end + 1..].trim();
                 if !name.is_empty() {
-                    names.insert(id.to_string(), name.to_string());
+                    names[space].insert(id.to_string(), name.to_string());
                     return name.to_string();
                 }
-                return names.get(id).cloned().unwrap_or_default();
+                return names[space].get(id).cloned().unwrap_or_default();
             }
         }
         v.to_string()
     };
     for line in text.lines() {
-        if let Some(e) = line.strip_prefix("events:") {
-            events = e.split_whitespace().map(String::from).collect();
-        } else if let Some(v) = line.strip_prefix("ob=") {
-            ob = resolve(v);
-        } else if let Some(v) = line.strip_prefix("cob=") {
-            resolve(v);
-        } else if line.starts_with("calls=") {
-            skip_next = true;
-        } else if line.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '-' || c == '*') {
-            if skip_next {
-                skip_next = false;
-                continue;
+        let kv = line.split_once('=');
+        match kv {
+            _ if line.starts_with("events:") => {
+                events = line["events:".len()..].split_whitespace().map(String::from).collect();
             }
-            let mut it = line.split_whitespace();
-            it.next(); // position
-            let entry = out.entry(ob.clone()).or_default();
-            for (k, v) in it.enumerate() {
-                let v: f64 = v.parse().map_err(|_| format!("bad cost line `{line}`"))?;
-                if let Some(e) = events.get(k) {
-                    *entry.entry(e.clone()).or_default() += v;
+            Some(("ob", v)) => ob = resolve(0, v),
+            Some(("cob", v)) => {
+                resolve(0, v);
+            }
+            Some(("fl" | "fi" | "fe" | "cfi" | "cfl", v)) => {
+                resolve(1, v);
+            }
+            Some(("fn" | "cfn", v)) => {
+                resolve(2, v);
+            }
+            Some(("calls", _)) => skip_next = true,
+            _ if line.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '-' || c == '*') => {
+                if skip_next {
+                    skip_next = false;
+                    continue;
+                }
+                let mut it = line.split_whitespace();
+                it.next(); // position
+                let entry = out.entry(ob.clone()).or_default();
+                for (k, v) in it.enumerate() {
+                    let v: f64 = v.parse().map_err(|_| format!("bad cost line `{line}`"))?;
+                    if let Some(e) = events.get(k) {
+                        *entry.entry(e.clone()).or_default() += v;
+                    }
                 }
             }
-        } else if line.starts_with("fn=") || line.starts_with("cfn=") || line.starts_with("fl=") || line.starts_with("fi=") || line.starts_with("fe=") || line.starts_with("cfi=") || line.starts_with("cfl=") {
-            let (_, v) = line.split_once('=').unwrap_or(("", ""));
-            resolve(v);
+            _ => {}
         }
     }
     if events.is_empty() {
@@ -280,38 +288,59 @@ pub fn measure_costs(chain: &ChainSpec, chain_path: &Path, nfc_exe: &Path, cache
     }
     let text = std::fs::read_to_string(&out).map_err(|e| Failure::io(format!("reading {}", out.display()), e))?;
     let objs = callgrind_objects(&text).map_err(|m| Failure::Internal { stage: "predict", message: m })?;
-    // Private NF copies: nfc-exec-<pid>-<seq>-<stem>.so, seq in load (chain) order.
-    let mut copies: Vec<(u64, &BTreeMap<String, f64>)> = objs
+    // Private NF copies: nfc-exec-<pid>-<seq>-<stem>.so, the stem being
+    // the instance's object name (its id for built NFs). An NF none of whose
+    // code ran over the profile has no cost line at all: zero.
+    let copies: Vec<(u64, String, &BTreeMap<String, f64>)> = objs
         .iter()
         .filter_map(|(path, cost)| {
             let file = Path::new(path).file_name()?.to_str()?;
-            let rest = file.strip_prefix("nfc-exec-")?;
+            let rest = file.strip_prefix("nfc-exec-")?.strip_suffix(".so")?;
             let mut parts = rest.splitn(3, '-');
             let _pid = parts.next()?;
             let seq: u64 = parts.next()?.parse().ok()?;
-            Some((seq, cost))
+            Some((seq, parts.next()?.to_string(), cost))
         })
         .collect();
-    copies.sort_by_key(|(s, _)| *s);
-    if copies.len() != chain.nfs.len() {
+    if copies.len() > chain.nfs.len() {
         return Err(Failure::Internal {
             stage: "predict",
             message: format!("callgrind saw {} NF objects for {} NFs", copies.len(), chain.nfs.len()),
         });
     }
+    let empty = BTreeMap::new();
     let get = |c: &BTreeMap<String, f64>, k: &[&str]| k.iter().map(|k| c.get(*k).copied().unwrap_or(0.0)).sum::<f64>() / packets;
-    Ok(chain
-        .nfs
-        .iter()
-        .zip(copies)
-        .map(|(nf, (_, c))| NfCost {
-            nf: nf.id.0.clone(),
+    let mut costs = vec![];
+    for nf in &chain.nfs {
+        let id = nf.id.0.as_str();
+        // The executor's file-name form of the id (flash-rt offline/abi.rs).
+        let stem: String = id.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).take(40).collect();
+        let matching: Vec<&(u64, String, &BTreeMap<String, f64>)> = copies.iter().filter(|(_, s, _)| *s == stem).collect();
+        let c = match matching.as_slice() {
+            [one] => one.2,
+            [] => &empty,
+            _ => {
+                return Err(Failure::Internal {
+                    stage: "predict",
+                    message: format!("several NF objects in the callgrind profile are named `{id}`"),
+                })
+            }
+        };
+        costs.push(NfCost {
+            nf: id.to_string(),
             instructions: get(c, &["Ir"]),
             memory_accesses: get(c, &["Dr", "Dw"]),
             d1_misses: get(c, &["D1mr", "D1mw"]),
             ll_misses: get(c, &["DLmr", "DLmw"]),
-        })
-        .collect())
+        });
+    }
+    if costs.iter().all(|c| c.instructions == 0.0) {
+        return Err(Failure::Internal {
+            stage: "predict",
+            message: "no NF object of the chain appears in the callgrind profile".into(),
+        });
+    }
+    Ok(costs)
 }
 
 /// The model to use: `path` (e.g. a fresh one from the bench) or the one
@@ -355,6 +384,7 @@ mod tests {
 
     #[test]
     fn callgrind_self_cost_per_object_skips_inclusive_call_costs() {
+        // Ids of objects and functions are separate spaces: fn=(2) must not rename ob (2).
         let text = "events: Ir Dr\nob=(1) /a.so\nfl=(1) a.c\nfn=(1) f\n3 10 2\n+1 5\ncalls=1 0\ncob=(2) /b.so\ncfn=(2) g\n4 1000 100\nob=(2)\nfn=(2)\n1 7 1\n";
         let o = callgrind_objects(text).unwrap();
         assert_eq!(o["/a.so"]["Ir"], 15.0);

@@ -33,6 +33,11 @@ pub struct Args {
     /// Read scheduler statistics only (run delay), no perf_event counters.
     #[arg(long)]
     pub no_perf: bool,
+    /// Run at the normal scheduling priority instead of SCHED_IDLE. By default the monitor is
+    /// SCHED_IDLE, so its wake-ups never preempt an NF host (a busy-polling host that sees
+    /// another runnable task on its CPU backs off into its slower batch mode).
+    #[arg(long)]
+    pub normal_priority: bool,
     /// Show a refreshing table on stdout instead of CSV (a CSV still goes to `-o`).
     #[arg(long)]
     pub live: bool,
@@ -121,6 +126,13 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         }
     }
     let signals = flash_rt::signals::stop_signal_fd()?;
+    if !args.normal_priority {
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: valid param for this process.
+        if unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) } != 0 {
+            eprintln!("nfc monitor: cannot run at SCHED_IDLE ({}); sampling at normal priority", std::io::Error::last_os_error());
+        }
+    }
     let mut sampler = Sampler::attach_with(&args.deployment, !args.no_perf)?;
     for (name, why) in sampler.unsupported() {
         eprintln!("nfc monitor: counter `{name}` not supported: {why}");

@@ -1,7 +1,8 @@
 //! The predictor on nfc's own data: counter CSVs `nfc profile` collected
 //! from flash-rt chains on this machine (the `profile-data` bench step
 //! writes them to `target/nfc-bench/own-data/<chain>/<stimulus>-s<seed>.csv`;
-//! `NFC_OWN_DATA` overrides). Two evaluations, each split by experiment
+//! without them, the copies committed in `data/profiles/`; `NFC_OWN_DATA`
+//! overrides). Two evaluations, each split by experiment
 //! (whole runs), never by row, with one split for every model:
 //!
 //! - cross-run: per chain, train on the seed-1 runs (load and resource
@@ -157,14 +158,19 @@ fn main() {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let data = std::env::var_os("NFC_OWN_DATA")
+    // A fresh collection (`profile-data` step) if there is one, else the
+    // profiles committed in data/profiles (collected the same way).
+    let fresh = std::env::var_os("NFC_BENCH_OUT")
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            std::env::var_os("NFC_BENCH_OUT")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| root.join("target/nfc-bench"))
-                .join("own-data")
-        });
+        .unwrap_or_else(|| root.join("target/nfc-bench"))
+        .join("own-data");
+    let data = std::env::var_os("NFC_OWN_DATA").map(PathBuf::from).unwrap_or_else(|| {
+        if fresh.join("flash-dag").is_dir() {
+            fresh
+        } else {
+            root.join("data/profiles")
+        }
+    });
     let linear = data.join("flowmage-3nf");
     let dag = data.join("flash-dag");
     if runs(&linear, &["load"], &[1]).is_empty() || runs(&dag, &["load"], &[1]).is_empty() {
@@ -176,7 +182,21 @@ fn main() {
         return;
     }
     let grid = if std::env::var_os("NFC_PREDICTOR_BENCH_QUICK").is_some() { Grid::tiny() } else { Grid::standard() };
-    let load = |p: Vec<PathBuf>| load_files(&p, ConflictPolicy::Reject).expect("own data loads");
+    // A run in which the chain forwarded nothing (every row is output 0,
+    // which the loader drops as warm-up) has no samples: it is reported and
+    // left out, never silently.
+    let load = |p: Vec<PathBuf>| -> Vec<Experiment> {
+        p.iter()
+            .filter_map(|f| match load_files(std::slice::from_ref(f), ConflictPolicy::Reject) {
+                Ok(e) => Some(e),
+                Err(e) => {
+                    eprintln!("left out: {e}");
+                    None
+                }
+            })
+            .flatten()
+            .collect()
+    };
     let mut evals = vec![];
     let t0 = std::time::Instant::now();
     for target in [Target::Throughput, Target::Latency] {
