@@ -77,8 +77,11 @@ pub fn stats(socket: &Path) -> Result<serde_json::Value, Failure> {
 
 fn counter_failure(e: CounterError) -> Failure {
     Failure::diag(
-        Diagnostic::error("E0611", format!("the NF hosts' counters cannot be read: {e}"))
-            .with_hint("run as root (perf_event_open on another user's process), while the chain runs"),
+        Diagnostic::error(
+            "E0611",
+            format!("the NF hosts' counters cannot be read: {e}"),
+        )
+        .with_hint("run as root (perf_event_open on another user's process), while the chain runs"),
     )
 }
 

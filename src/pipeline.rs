@@ -383,10 +383,17 @@ impl Pipeline {
             return Ok(p.clone());
         }
         let chain = self.chain()?.clone();
-        let (Some(path), Some(exe)) = (self.chain_path.clone(), self.opts.predict_exe.clone()) else {
+        let (Some(path), Some(exe)) = (self.chain_path.clone(), self.opts.predict_exe.clone())
+        else {
             return Err(Failure::not_available("predict"));
         };
-        let p = crate::prediction::predict_chain(&chain, &path, &exe, &self.opts.workspace.dir, self.opts.cost_model.as_deref())?;
+        let p = crate::prediction::predict_chain(
+            &chain,
+            &path,
+            &exe,
+            &self.opts.workspace.dir,
+            self.opts.cost_model.as_deref(),
+        )?;
         Ok(self.prediction.insert(p).clone())
     }
 
@@ -444,7 +451,11 @@ impl Pipeline {
                 .placement
                 .as_ref()
                 .map(|p| json!({ "plan": p.plan, "proof": p.proof, "facts": self.deployed_facts })),
-            Stage::Predict => Some(self.prediction.as_ref().map_or(json!("not available yet"), |p| json!(p))),
+            Stage::Predict => Some(
+                self.prediction
+                    .as_ref()
+                    .map_or(json!("not available yet"), |p| json!(p)),
+            ),
             Stage::Emit => None,
         }
     }

@@ -109,12 +109,17 @@ impl CostModel {
                 let err = |a: f64, b: f64| -> f64 {
                     rows.iter()
                         .map(|(_, c, pps)| {
-                            let t = a * c.len() as f64 + b * c.iter().map(|c| c.instructions).sum::<f64>();
+                            let t = a * c.len() as f64
+                                + b * c.iter().map(|c| c.instructions).sum::<f64>();
                             (t - 1e9 / pps).powi(2)
                         })
                         .sum()
                 };
-                Some(if err(a1, 0.0) <= err(0.0, b1) { (a1, 0.0) } else { (0.0, b1) })
+                Some(if err(a1, 0.0) <= err(0.0, b1) {
+                    (a1, 0.0)
+                } else {
+                    (0.0, b1)
+                })
             } else {
                 None
             }
@@ -126,9 +131,22 @@ impl CostModel {
         let (a, b) = solve(&all)?;
         let mut loco = BTreeMap::new();
         for (k, (name, costs, pps)) in chains.iter().enumerate() {
-            let rest: Vec<_> = chains.iter().enumerate().filter(|(j, _)| *j != k).map(|(_, c)| c).collect();
+            let rest: Vec<_> = chains
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != k)
+                .map(|(_, c)| c)
+                .collect();
             if let Some((a, b)) = solve(&rest) {
-                let m = CostModel { format: 1, ns_per_hop: a, ns_per_instruction: b, calibrated_on: BTreeMap::new(), loco_errors: BTreeMap::new(), error: 0.0, provenance: String::new() };
+                let m = CostModel {
+                    format: 1,
+                    ns_per_hop: a,
+                    ns_per_instruction: b,
+                    calibrated_on: BTreeMap::new(),
+                    loco_errors: BTreeMap::new(),
+                    error: 0.0,
+                    provenance: String::new(),
+                };
                 let pred = 1e9 / m.ns_per_packet(costs);
                 loco.insert(name.clone(), ((pred - pps) / pps).abs());
             }
@@ -163,11 +181,25 @@ impl CostModel {
             data: Some(format!(
                 "{} (fitted on {})",
                 self.provenance,
-                self.calibrated_on.keys().cloned().collect::<Vec<_>>().join(", ")
+                self.calibrated_on
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
             features: costs
                 .iter()
-                .map(|c| (c.nf.clone(), vec![("instructions".into(), c.instructions), ("memory_accesses".into(), c.memory_accesses), ("d1_misses".into(), c.d1_misses), ("ll_misses".into(), c.ll_misses)]))
+                .map(|c| {
+                    (
+                        c.nf.clone(),
+                        vec![
+                            ("instructions".into(), c.instructions),
+                            ("memory_accesses".into(), c.memory_accesses),
+                            ("d1_misses".into(), c.d1_misses),
+                            ("ll_misses".into(), c.ll_misses),
+                        ],
+                    )
+                })
                 .collect(),
         }
     }
@@ -201,7 +233,10 @@ pub fn callgrind_objects(text: &str) -> Result<BTreeMap<String, BTreeMap<String,
         let kv = line.split_once('=');
         match kv {
             _ if line.starts_with("events:") => {
-                events = line["events:".len()..].split_whitespace().map(String::from).collect();
+                events = line["events:".len()..]
+                    .split_whitespace()
+                    .map(String::from)
+                    .collect();
             }
             Some(("ob", v)) => ob = resolve(0, v),
             Some(("cob", v)) => {
@@ -214,7 +249,9 @@ pub fn callgrind_objects(text: &str) -> Result<BTreeMap<String, BTreeMap<String,
                 resolve(2, v);
             }
             Some(("calls", _)) => skip_next = true,
-            _ if line.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '-' || c == '*') => {
+            _ if line
+                .starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '-' || c == '*') =>
+            {
                 if skip_next {
                     skip_next = false;
                     continue;
@@ -241,7 +278,12 @@ pub fn callgrind_objects(text: &str) -> Result<BTreeMap<String, BTreeMap<String,
 /// Per-NF cost of `chain` (at `chain_path`) per input packet: the chain in
 /// the reference executor under callgrind over `COST_PACKETS` packets of
 /// its traffic profile. `nfc_exe` is the `nfc` binary.
-pub fn measure_costs(chain: &ChainSpec, chain_path: &Path, nfc_exe: &Path, cache_dir: &Path) -> Result<Vec<NfCost>, Failure> {
+pub fn measure_costs(
+    chain: &ChainSpec,
+    chain_path: &Path,
+    nfc_exe: &Path,
+    cache_dir: &Path,
+) -> Result<Vec<NfCost>, Failure> {
     let Traffic::Synthetic(mut spec) = chain.traffic.clone() else {
         return Err(unavailable(
             "the predict stage measures NF costs over the chain's synthetic traffic profile; this chain names a pcap".into(),
@@ -249,7 +291,8 @@ pub fn measure_costs(chain: &ChainSpec, chain_path: &Path, nfc_exe: &Path, cache
         ));
     };
     let work = cache_dir.join(format!("predict-{}", std::process::id()));
-    std::fs::create_dir_all(&work).map_err(|e| Failure::io(format!("creating {}", work.display()), e))?;
+    std::fs::create_dir_all(&work)
+        .map_err(|e| Failure::io(format!("creating {}", work.display()), e))?;
     struct Rm(PathBuf);
     impl Drop for Rm {
         fn drop(&mut self) {
@@ -259,7 +302,10 @@ pub fn measure_costs(chain: &ChainSpec, chain_path: &Path, nfc_exe: &Path, cache
     let _rm = Rm(work.clone());
     spec.packets = spec.packets.min(COST_PACKETS);
     let pcap = work.join("traffic.pcap");
-    let summary = flash_rt::trace::generate(&spec, &pcap).map_err(|e| Failure::Internal { stage: "predict", message: format!("generating the traffic profile: {e}") })?;
+    let summary = flash_rt::trace::generate(&spec, &pcap).map_err(|e| Failure::Internal {
+        stage: "predict",
+        message: format!("generating the traffic profile: {e}"),
+    })?;
     let packets = summary.packets.max(1) as f64;
     let out = work.join("callgrind.out");
     let res = Command::new("valgrind")
@@ -275,7 +321,11 @@ pub fn measure_costs(chain: &ChainSpec, chain_path: &Path, nfc_exe: &Path, cache
         .output()
         .map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
-                unavailable("valgrind is not installed: the predict stage measures NF costs with callgrind".into(), "install it with `cargo xtask setup`")
+                unavailable(
+                    "valgrind is not installed: the predict stage measures NF costs with callgrind"
+                        .into(),
+                    "install it with `cargo xtask setup`",
+                )
             } else {
                 Failure::io("running valgrind", e)
             }
@@ -283,11 +333,23 @@ pub fn measure_costs(chain: &ChainSpec, chain_path: &Path, nfc_exe: &Path, cache
     if !res.status.success() {
         return Err(Failure::Internal {
             stage: "predict",
-            message: format!("the chain did not run under callgrind: {}", String::from_utf8_lossy(&res.stderr).lines().rev().take(8).collect::<Vec<_>>().join(" | ")),
+            message: format!(
+                "the chain did not run under callgrind: {}",
+                String::from_utf8_lossy(&res.stderr)
+                    .lines()
+                    .rev()
+                    .take(8)
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ),
         });
     }
-    let text = std::fs::read_to_string(&out).map_err(|e| Failure::io(format!("reading {}", out.display()), e))?;
-    let objs = callgrind_objects(&text).map_err(|m| Failure::Internal { stage: "predict", message: m })?;
+    let text = std::fs::read_to_string(&out)
+        .map_err(|e| Failure::io(format!("reading {}", out.display()), e))?;
+    let objs = callgrind_objects(&text).map_err(|m| Failure::Internal {
+        stage: "predict",
+        message: m,
+    })?;
     // Private NF copies: nfc-exec-<pid>-<seq>-<stem>.so, the stem being
     // the instance's object name (its id for built NFs). An NF none of whose
     // code ran over the profile has no cost line at all: zero.
@@ -305,24 +367,40 @@ pub fn measure_costs(chain: &ChainSpec, chain_path: &Path, nfc_exe: &Path, cache
     if copies.len() > chain.nfs.len() {
         return Err(Failure::Internal {
             stage: "predict",
-            message: format!("callgrind saw {} NF objects for {} NFs", copies.len(), chain.nfs.len()),
+            message: format!(
+                "callgrind saw {} NF objects for {} NFs",
+                copies.len(),
+                chain.nfs.len()
+            ),
         });
     }
     let empty = BTreeMap::new();
-    let get = |c: &BTreeMap<String, f64>, k: &[&str]| k.iter().map(|k| c.get(*k).copied().unwrap_or(0.0)).sum::<f64>() / packets;
+    let get = |c: &BTreeMap<String, f64>, k: &[&str]| {
+        k.iter()
+            .map(|k| c.get(*k).copied().unwrap_or(0.0))
+            .sum::<f64>()
+            / packets
+    };
     let mut costs = vec![];
     for nf in &chain.nfs {
         let id = nf.id.0.as_str();
         // The executor's file-name form of the id (flash-rt offline/abi.rs).
-        let stem: String = id.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).take(40).collect();
-        let matching: Vec<&(u64, String, &BTreeMap<String, f64>)> = copies.iter().filter(|(_, s, _)| *s == stem).collect();
+        let stem: String = id
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .take(40)
+            .collect();
+        let matching: Vec<&(u64, String, &BTreeMap<String, f64>)> =
+            copies.iter().filter(|(_, s, _)| *s == stem).collect();
         let c = match matching.as_slice() {
             [one] => one.2,
             [] => &empty,
             _ => {
                 return Err(Failure::Internal {
                     stage: "predict",
-                    message: format!("several NF objects in the callgrind profile are named `{id}`"),
+                    message: format!(
+                        "several NF objects in the callgrind profile are named `{id}`"
+                    ),
                 })
             }
         };
@@ -348,13 +426,20 @@ pub fn measure_costs(chain: &ChainSpec, chain_path: &Path, nfc_exe: &Path, cache
 pub fn load_model(path: Option<&Path>) -> Result<(CostModel, String), Failure> {
     let (text, name) = match path {
         Some(p) => (
-            std::fs::read_to_string(p).map_err(|e| Failure::io(format!("reading {}", p.display()), e))?,
+            std::fs::read_to_string(p)
+                .map_err(|e| Failure::io(format!("reading {}", p.display()), e))?,
             p.display().to_string(),
         ),
-        None => (SHIPPED_MODEL.to_string(), "data/flash-cost-model.json (shipped)".to_string()),
+        None => (
+            SHIPPED_MODEL.to_string(),
+            "data/flash-cost-model.json (shipped)".to_string(),
+        ),
     };
     let model: Option<CostModel> = serde_json::from_str(&text).map_err(|e| {
-        unavailable(format!("{name} is not a cost model: {e}"), "write one with `cargo xtask bench profile-data`")
+        unavailable(
+            format!("{name} is not a cost model: {e}"),
+            "write one with `cargo xtask bench profile-data`",
+        )
     })?;
     let model = model.ok_or_else(|| {
         unavailable(
@@ -375,7 +460,10 @@ pub fn predict_chain(
 ) -> Result<Prediction, Failure> {
     let (m, name) = load_model(model)?;
     let costs = measure_costs(chain, chain_path, nfc_exe, cache_dir)?;
-    Ok(m.predict(&costs, &format!("flash cost model (hops + callgrind instructions), {name}")))
+    Ok(m.predict(
+        &costs,
+        &format!("flash cost model (hops + callgrind instructions), {name}"),
+    ))
 }
 
 #[cfg(test)]
@@ -394,23 +482,35 @@ mod tests {
     }
 
     fn cost(nf: &str, i: f64) -> NfCost {
-        NfCost { nf: nf.into(), instructions: i, memory_accesses: 0.0, d1_misses: 0.0, ll_misses: 0.0 }
+        NfCost {
+            nf: nf.into(),
+            instructions: i,
+            memory_accesses: 0.0,
+            d1_misses: 0.0,
+            ll_misses: 0.0,
+        }
     }
 
     #[test]
     fn fit_recovers_a_linear_cost_and_reports_its_loco_error() {
         // t = 300 ns per hop + 2 ns per instruction.
-        let chains: Vec<(String, Vec<NfCost>, f64)> = [(2, 100.0), (3, 400.0), (5, 250.0), (1, 900.0)]
-            .iter()
-            .enumerate()
-            .map(|(k, &(h, i))| {
-                let costs: Vec<NfCost> = (0..h).map(|j| cost(&format!("n{j}"), i / h as f64)).collect();
-                let t = 300.0 * h as f64 + 2.0 * i;
-                (format!("c{k}"), costs, 1e9 / t)
-            })
-            .collect();
+        let chains: Vec<(String, Vec<NfCost>, f64)> =
+            [(2, 100.0), (3, 400.0), (5, 250.0), (1, 900.0)]
+                .iter()
+                .enumerate()
+                .map(|(k, &(h, i))| {
+                    let costs: Vec<NfCost> = (0..h)
+                        .map(|j| cost(&format!("n{j}"), i / h as f64))
+                        .collect();
+                    let t = 300.0 * h as f64 + 2.0 * i;
+                    (format!("c{k}"), costs, 1e9 / t)
+                })
+                .collect();
         let m = CostModel::fit(&chains, "test".into()).unwrap();
-        assert!((m.ns_per_hop - 300.0).abs() < 1e-6 && (m.ns_per_instruction - 2.0).abs() < 1e-9, "{m:?}");
+        assert!(
+            (m.ns_per_hop - 300.0).abs() < 1e-6 && (m.ns_per_instruction - 2.0).abs() < 1e-9,
+            "{m:?}"
+        );
         assert!(m.error < 1e-9);
         let p = m.predict(&chains[1].1, "t");
         assert!((p.throughput_mpps - chains[1].2 / 1e6).abs() < 1e-9);

@@ -209,11 +209,15 @@ impl CpuQuota {
             ));
         }
         let dir = root.join(format!("nfc-profile-{tag}"));
-        std::fs::create_dir(&dir).map_err(|e| Failure::io(format!("creating {}", dir.display()), e))?;
+        std::fs::create_dir(&dir)
+            .map_err(|e| Failure::io(format!("creating {}", dir.display()), e))?;
         let mut q = CpuQuota { dir, moved: vec![] };
         let period = 100_000u64;
         q.write("cpu.cfs_period_us", &period.to_string())?;
-        q.write("cpu.cfs_quota_us", &((period as f64 * share) as u64).max(1000).to_string())?;
+        q.write(
+            "cpu.cfs_quota_us",
+            &((period as f64 * share) as u64).max(1000).to_string(),
+        )?;
         for &pid in pids {
             for tid in tids(pid) {
                 let from = cpu_cgroup_of(tid);
@@ -278,7 +282,9 @@ fn cpus_of(pid: u32) -> Vec<usize> {
     // SAFETY: a zeroed cpu_set_t is valid; sched_getaffinity fills it.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(pid as i32, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+        if libc::sched_getaffinity(pid as i32, std::mem::size_of::<libc::cpu_set_t>(), &mut set)
+            != 0
+        {
             return vec![];
         }
         (0..libc::CPU_SETSIZE as usize)
@@ -329,7 +335,13 @@ fn start_resource(
         let timeout = format!("{}s", (opts.phase.ceil() as u64) + 2);
         let mut cmd = Command::new("stress-ng");
         cmd.args(args)
-            .args(["--taskset", &list.join(","), "--timeout", &timeout, "--quiet"])
+            .args([
+                "--taskset",
+                &list.join(","),
+                "--timeout",
+                &timeout,
+                "--quiet",
+            ])
             .arg("--temp-path")
             .arg(scratch)
             .stdin(Stdio::null())
@@ -386,7 +398,8 @@ fn generate(kpi: Arc<Kpi>, ns: String, frames: Vec<Vec<u8>>) {
             stamp_at: STAMP_AT,
             ..LoadGenConfig::default()
         };
-        let mut g = LoadGen::with_templates("gen0", "sink0", &frames, &cfg).map_err(|e| e.to_string())?;
+        let mut g =
+            LoadGen::with_templates("gen0", "sink0", &frames, &cfg).map_err(|e| e.to_string())?;
         const WINDOW: u64 = 1024;
         const BATCH: usize = 64;
         let mut lat = Vec::with_capacity(1024);
@@ -418,7 +431,8 @@ fn generate(kpi: Arc<Kpi>, ns: String, frames: Vec<Vec<u8>>) {
             let r = g.recv(4 * BATCH, now_ns(), Some(&mut lat)) as u64;
             if r > 0 {
                 kpi.received.fetch_add(r, Ordering::Relaxed);
-                kpi.lat_sum_ns.fetch_add(lat.iter().sum::<u64>(), Ordering::Relaxed);
+                kpi.lat_sum_ns
+                    .fetch_add(lat.iter().sum::<u64>(), Ordering::Relaxed);
                 kpi.lat_n.fetch_add(lat.len() as u64, Ordering::Relaxed);
             } else if want == 0 {
                 if rate > 0.0 {
@@ -441,21 +455,37 @@ fn generate(kpi: Arc<Kpi>, ns: String, frames: Vec<Vec<u8>>) {
 /// object paths made absolute.
 fn private_deployment(file: &Path, dir: &Path) -> Result<(PathBuf, Deployment), Failure> {
     let mut dep = Deployment::load(file).map_err(|e| {
-        fail("E0602", e.to_string(), "re-emit it with `nfc build <chain.yaml> --target flash -o DIR`")
+        fail(
+            "E0602",
+            e.to_string(),
+            "re-emit it with `nfc build <chain.yaml> --target flash -o DIR`",
+        )
     })?;
     let base = file.parent().unwrap_or(Path::new("."));
     for nf in &mut dep.nfs {
         if nf.object.is_relative() {
-            nf.object = std::fs::canonicalize(base.join(&nf.object)).unwrap_or_else(|_| base.join(&nf.object));
+            nf.object = std::fs::canonicalize(base.join(&nf.object))
+                .unwrap_or_else(|_| base.join(&nf.object));
         }
     }
     dep.monitor.socket = dir.join("mon.sock");
     let ifaces = &dep.monitor.interfaces;
-    let ingress = ifaces.iter().find(|i| i.name == "in").or(ifaces.first()).map(|i| i.name.clone());
+    let ingress = ifaces
+        .iter()
+        .find(|i| i.name == "in")
+        .or(ifaces.first())
+        .map(|i| i.name.clone());
     let Some(ingress) = ingress else {
-        return Err(fail("E0602", "the deployment has no interface".into(), "re-emit it with `nfc build --target flash`"));
+        return Err(fail(
+            "E0602",
+            "the deployment has no interface".into(),
+            "re-emit it with `nfc build --target flash`",
+        ));
     };
-    let egress = ifaces.iter().find(|i| i.name != ingress).map(|i| i.name.clone());
+    let egress = ifaces
+        .iter()
+        .find(|i| i.name != ingress)
+        .map(|i| i.name.clone());
     let egress = match egress {
         Some(e) => e,
         None => {
@@ -486,17 +516,28 @@ fn private_deployment(file: &Path, dir: &Path) -> Result<(PathBuf, Deployment), 
         ));
     }
     for i in &mut dep.monitor.interfaces {
-        i.ifname = if i.name == ingress { "dut_in".into() } else { "dut_out".into() };
+        i.ifname = if i.name == ingress {
+            "dut_in".into()
+        } else {
+            "dut_out".into()
+        };
         i.queue = 0;
     }
     let _ = egress;
     let path = dir.join("deployment.json");
-    std::fs::write(&path, dep.to_json()).map_err(|e| Failure::io(format!("writing {}", path.display()), e))?;
+    std::fs::write(&path, dep.to_json())
+        .map_err(|e| Failure::io(format!("writing {}", path.display()), e))?;
     Ok((path, dep))
 }
 
 /// Start `nfc run` in `ns` and wait until every NF attached.
-fn serve(opts: &ProfileOptions, ns: &str, dep: &Path, nfs: usize, bound: f64) -> Result<Served, Failure> {
+fn serve(
+    opts: &ProfileOptions,
+    ns: &str,
+    dep: &Path,
+    nfs: usize,
+    bound: f64,
+) -> Result<Served, Failure> {
     let mut last = String::new();
     for _ in 0..6 {
         let mut child = Command::new("ip")
@@ -514,7 +555,10 @@ fn serve(opts: &ProfileOptions, ns: &str, dep: &Path, nfs: usize, bound: f64) ->
         let served = Served(child);
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
                 if tx.send(line).is_err() {
                     // Keep draining so `nfc run` never blocks on a full pipe.
                     continue;
@@ -553,7 +597,11 @@ pub fn profile(
     log: &mut dyn FnMut(String),
 ) -> Result<ProfileReport, Failure> {
     let file = crate::online::deployment_file(path).ok_or_else(|| {
-        fail("E0600", format!("{} is not a flash deployment", path.display()), "give the directory `nfc build --target flash -o DIR` wrote, or its deployment.json")
+        fail(
+            "E0600",
+            format!("{} is not a flash deployment", path.display()),
+            "give the directory `nfc build --target flash -o DIR` wrote, or its deployment.json",
+        )
     })?;
     // SAFETY: geteuid never fails.
     if unsafe { libc::geteuid() } != 0 {
@@ -564,7 +612,12 @@ pub fn profile(
         ));
     }
     if matches!(opts.stimulus, Stimulus::Resource | Stimulus::Both)
-        && Command::new("stress-ng").arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_err()
+        && Command::new("stress-ng")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_err()
     {
         return Err(fail(
             "E0613",
@@ -575,7 +628,8 @@ pub fn profile(
     let mut created = vec![];
     let work = PathBuf::from(format!("/tmp/nfc-profile-{}", opts.tag));
     let _ = std::fs::remove_dir_all(&work);
-    std::fs::create_dir(&work).map_err(|e| Failure::io(format!("creating {}", work.display()), e))?;
+    std::fs::create_dir(&work)
+        .map_err(|e| Failure::io(format!("creating {}", work.display()), e))?;
     struct RmDir(PathBuf);
     impl Drop for RmDir {
         fn drop(&mut self) {
@@ -595,13 +649,18 @@ pub fn profile(
     created.push(format!("netns {}", dut.0));
     created.push(format!("netns {}", peer.0));
     for (a, b) in [("gen0", "dut_in"), ("sink0", "dut_out")] {
-        ip(&["-n", &peer.0, "link", "add", a, "type", "veth", "peer", "name", b, "netns", &dut.0])?;
+        ip(&[
+            "-n", &peer.0, "link", "add", a, "type", "veth", "peer", "name", b, "netns", &dut.0,
+        ])?;
         ip(&["-n", &peer.0, "link", "set", a, "up"])?;
         ip(&["-n", &dut.0, "link", "set", b, "up"])?;
     }
     let calib = 3.0;
     let bound = calib + opts.duration + 30.0;
-    log(format!("namespaces {} and {}; starting the chain", dut.0, peer.0));
+    log(format!(
+        "namespaces {} and {}; starting the chain",
+        dut.0, peer.0
+    ));
     let served = serve(opts, &dut.0, &dep_file, dep.nfs.len(), bound)?;
     created.push("nfc run (monitor, XDP programs, NF hosts) in the DUT namespace".into());
     let mut sampler = Sampler::attach(&dep_file)?;
@@ -609,12 +668,20 @@ pub fn profile(
     let mut cpus: Vec<usize> = pids.iter().flat_map(|&p| cpus_of(p)).collect();
     cpus.sort_unstable();
     cpus.dedup();
-    let unsupported: Vec<(String, String)> = sampler.unsupported().into_iter().map(|(n, w)| (n.to_string(), w)).collect();
+    let unsupported: Vec<(String, String)> = sampler
+        .unsupported()
+        .into_iter()
+        .map(|(n, w)| (n.to_string(), w))
+        .collect();
     for (n, w) in &unsupported {
         log(format!("counter `{n}` not supported: {w}"));
     }
     let columns = sampler.columns();
-    let mut header = vec!["input_rate".to_string(), "output_rate".to_string(), "latency".to_string()];
+    let mut header = vec![
+        "input_rate".to_string(),
+        "output_rate".to_string(),
+        "latency".to_string(),
+    ];
     header.extend(columns.iter().cloned());
     writeln!(out, "{}", header.join(",")).map_err(|e| Failure::io("writing the dataset", e))?;
     // The generator.
@@ -667,12 +734,21 @@ pub fn profile(
     let t0 = Instant::now();
     std::thread::sleep(Duration::from_secs_f64(calib * 2.0 / 3.0));
     if let Some(e) = gen_error(&kpi) {
-        return Err(Failure::Internal { stage: "profile: load generator", message: e });
+        return Err(Failure::Internal {
+            stage: "profile: load generator",
+            message: e,
+        });
     }
-    let saturation = (kpi.received.load(Ordering::Relaxed) - r0) as f64 / t0.elapsed().as_secs_f64();
-    log(format!("saturation (generator at full speed): {saturation:.0} packets/s out"));
+    let saturation =
+        (kpi.received.load(Ordering::Relaxed) - r0) as f64 / t0.elapsed().as_secs_f64();
+    log(format!(
+        "saturation (generator at full speed): {saturation:.0} packets/s out"
+    ));
     if saturation <= 0.0 {
-        return Err(Failure::Internal { stage: "profile", message: "no packet came through the chain during calibration".into() });
+        return Err(Failure::Internal {
+            stage: "profile",
+            message: "no packet came through the chain during calibration".into(),
+        });
     }
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(opts.seed);
     let scratch = work.join("stress");
@@ -681,7 +757,12 @@ pub fn profile(
     let mut records = vec![];
     let mut rows = 0;
     let mut stopped_early = false;
-    let mut last = (kpi.sent.load(Ordering::Relaxed), kpi.received.load(Ordering::Relaxed), kpi.lat_sum_ns.load(Ordering::Relaxed), kpi.lat_n.load(Ordering::Relaxed));
+    let mut last = (
+        kpi.sent.load(Ordering::Relaxed),
+        kpi.received.load(Ordering::Relaxed),
+        kpi.lat_sum_ns.load(Ordering::Relaxed),
+        kpi.lat_n.load(Ordering::Relaxed),
+    );
     sampler.sample_counters();
     let mut t_last = Instant::now();
     'phases: for p in 0..phases {
@@ -707,9 +788,19 @@ pub fn profile(
                 _ => Resource::Quota(rng.gen_range(0.1..0.6)),
             },
         };
-        log(format!("phase {}/{phases}: load {load_desc}, resource {}", p + 1, resource.describe()));
+        log(format!(
+            "phase {}/{phases}: load {load_desc}, resource {}",
+            p + 1,
+            resource.describe()
+        ));
         let held = start_resource(resource, opts, &pids, &cpus, &scratch)?;
-        let mut rec = PhaseRecord { load: load_desc, resource: resource.describe(), rows: 0, sent: 0, received: 0 };
+        let mut rec = PhaseRecord {
+            load: load_desc,
+            resource: resource.describe(),
+            rows: 0,
+            sent: 0,
+            received: 0,
+        };
         let periods = (opts.phase / opts.period).round().max(1.0) as usize;
         for _ in 0..periods {
             let rate = fixed_rate.unwrap_or_else(|| rng.gen_range(0.05..1.2) * saturation);
@@ -721,14 +812,27 @@ pub fn profile(
                     drop(held);
                     break 'phases;
                 }
-                std::thread::sleep(Duration::from_millis(10).min(deadline.saturating_duration_since(Instant::now())));
+                std::thread::sleep(
+                    Duration::from_millis(10)
+                        .min(deadline.saturating_duration_since(Instant::now())),
+                );
             }
             let counters = sampler.sample_counters();
             let now = Instant::now();
             let secs = now.duration_since(t_last).as_secs_f64();
             t_last = now;
-            let cur = (kpi.sent.load(Ordering::Relaxed), kpi.received.load(Ordering::Relaxed), kpi.lat_sum_ns.load(Ordering::Relaxed), kpi.lat_n.load(Ordering::Relaxed));
-            let (ds, dr, dl, dn) = (cur.0 - last.0, cur.1 - last.1, cur.2 - last.2, cur.3 - last.3);
+            let cur = (
+                kpi.sent.load(Ordering::Relaxed),
+                kpi.received.load(Ordering::Relaxed),
+                kpi.lat_sum_ns.load(Ordering::Relaxed),
+                kpi.lat_n.load(Ordering::Relaxed),
+            );
+            let (ds, dr, dl, dn) = (
+                cur.0 - last.0,
+                cur.1 - last.1,
+                cur.2 - last.2,
+                cur.3 - last.3,
+            );
             last = cur;
             let latency = if dn > 0 {
                 (dl as f64 / dn as f64 / 1e3).min(NO_PROBE_RETURNED)
@@ -737,21 +841,30 @@ pub fn profile(
             } else {
                 0.0
             };
-            let mut cells = vec![cell(ds as f64 / secs), cell(dr as f64 / secs), cell(latency)];
+            let mut cells = vec![
+                cell(ds as f64 / secs),
+                cell(dr as f64 / secs),
+                cell(latency),
+            ];
             cells.extend(counters.iter().map(|v| cell(*v)));
-            writeln!(out, "{}", cells.join(",")).map_err(|e| Failure::io("writing the dataset", e))?;
+            writeln!(out, "{}", cells.join(","))
+                .map_err(|e| Failure::io("writing the dataset", e))?;
             rows += 1;
             rec.rows += 1;
             rec.sent += ds;
             rec.received += dr;
             if let Some(e) = gen_error(&kpi) {
-                return Err(Failure::Internal { stage: "profile: load generator", message: e });
+                return Err(Failure::Internal {
+                    stage: "profile: load generator",
+                    message: e,
+                });
             }
         }
         drop(held);
         records.push(rec);
     }
-    out.flush().map_err(|e| Failure::io("writing the dataset", e))?;
+    out.flush()
+        .map_err(|e| Failure::io("writing the dataset", e))?;
     drop(gen_guard);
     drop(served);
     drop(peer);

@@ -26,7 +26,10 @@ fn build(dir: &Path, extra: &[&str]) -> std::process::Output {
 #[test]
 fn an_uncalibrated_or_broken_model_is_e0901() {
     let dir = tempfile::tempdir().unwrap();
-    for (text, says) in [("null\n", "no calibration"), ("{\"format\": 1}", "not a cost model")] {
+    for (text, says) in [
+        ("null\n", "no calibration"),
+        ("{\"format\": 1}", "not a cost model"),
+    ] {
         let model = dir.path().join("model.json");
         std::fs::write(&model, text).unwrap();
         let out = build(dir.path(), &["--cost-model", model.to_str().unwrap()]);
@@ -45,14 +48,25 @@ fn the_shipped_model_predicts_flowmage_3nf_from_callgrind_costs() {
     }
     let dir = tempfile::tempdir().unwrap();
     let out = build(dir.path(), &[]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let p: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/prediction.json")).unwrap()).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let p: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("out/prediction.json")).unwrap(),
+    )
+    .unwrap();
     let model: serde_json::Value = serde_json::from_str(nfc::prediction::SHIPPED_MODEL).unwrap();
     assert!(p["throughput_mpps"].as_f64().unwrap() > 0.0, "{p}");
     assert_eq!(p["error"], model["error"]);
     assert!(p["data"].as_str().unwrap().contains("flowmage-3nf"), "{p}");
-    let nfs: Vec<&str> = p["features"].as_array().unwrap().iter().map(|f| f[0].as_str().unwrap()).collect();
+    let nfs: Vec<&str> = p["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f[0].as_str().unwrap())
+        .collect();
     assert_eq!(nfs, ["psd", "policer", "counter"]);
     assert!(nfs.contains(&p["bottleneck"].as_str().unwrap()));
     // Every NF ran real code: instructions per packet, deterministic.

@@ -41,7 +41,11 @@ fn deployment(dir: &Path) -> PathBuf {
         .arg(dir.join("cache"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "build: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "build: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let file = dep.join("deployment.json");
     let mut d = flash_rt::deploy::Deployment::load(&file).unwrap();
     d.monitor.socket = dir.join("mon.sock");
@@ -75,7 +79,10 @@ fn leftovers(tag: &str) -> Vec<String> {
         if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
             let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
             if cmd.contains(&work) {
-                left.push(format!("process {}: {cmd}", e.file_name().to_string_lossy()));
+                left.push(format!(
+                    "process {}: {cmd}",
+                    e.file_name().to_string_lossy()
+                ));
             }
         }
     }
@@ -102,14 +109,19 @@ fn check_dataset(csv: &Path) {
     for nf in ["psd", "policer", "counter"] {
         for c in ["task-clock", "context-switches", "run-delay"] {
             let col = format!("{nf}_{c}");
-            assert!(header.contains(&col.as_str()), "no column {col}: {header:?}");
+            assert!(
+                header.contains(&col.as_str()),
+                "no column {col}: {header:?}"
+            );
         }
     }
     let rows: Vec<Vec<f64>> = lines
         .map(|l| l.split(',').map(|c| c.parse::<f64>().unwrap()).collect())
         .collect();
     assert!(!rows.is_empty());
-    assert!(rows.iter().all(|r| r.len() == header.len() && r.iter().all(|v| v.is_finite() && *v >= 0.0)));
+    assert!(rows
+        .iter()
+        .all(|r| r.len() == header.len() && r.iter().all(|v| v.is_finite() && *v >= 0.0)));
     // Packets went through, and the NF hosts used CPU for them.
     assert!(rows.iter().any(|r| r[1] > 0.0), "no row with output");
     let tc = header.iter().position(|h| *h == "psd_task-clock").unwrap();
@@ -126,7 +138,11 @@ fn monitor_samples_a_running_chain_and_profile_leaves_nothing_behind() {
 
     // 1. nfc monitor on the chain served in a namespace of ours.
     let ns = format!("nfcmon{}", std::process::id() % 100_000);
-    assert!(Command::new("ip").args(["netns", "add", &ns]).status().unwrap().success());
+    assert!(Command::new("ip")
+        .args(["netns", "add", &ns])
+        .status()
+        .unwrap()
+        .success());
     struct Ns(String);
     impl Drop for Ns {
         fn drop(&mut self) {
@@ -135,7 +151,9 @@ fn monitor_samples_a_running_chain_and_profile_leaves_nothing_behind() {
     }
     let _ns = Ns(ns.clone());
     for args in [
-        vec!["-n", &ns, "link", "add", "eth0", "type", "veth", "peer", "name", "peer0"],
+        vec![
+            "-n", &ns, "link", "add", "eth0", "type", "veth", "peer", "name", "peer0",
+        ],
         vec!["-n", &ns, "link", "set", "eth0", "up"],
         vec!["-n", &ns, "link", "set", "peer0", "up"],
     ] {
@@ -162,7 +180,10 @@ fn monitor_samples_a_running_chain_and_profile_leaves_nothing_behind() {
             .output()
             .unwrap();
         if out.status.success() {
-            break Some((t.elapsed(), String::from_utf8_lossy(&out.stderr).into_owned()));
+            break Some((
+                t.elapsed(),
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            ));
         }
         if t0.elapsed() > Duration::from_secs(30) {
             eprintln!("monitor: {}", String::from_utf8_lossy(&out.stderr));
@@ -177,13 +198,21 @@ fn monitor_samples_a_running_chain_and_profile_leaves_nothing_behind() {
     let text = std::fs::read_to_string(&csv).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6, "header + 5 samples:\n{text}");
-    assert!(lines[0].starts_with("input_rate,output_rate,psd_"), "{}", lines[0]);
+    assert!(
+        lines[0].starts_with("input_rate,output_rate,psd_"),
+        "{}",
+        lines[0]
+    );
     // Five periods of 0.2 s cannot take less than 0.8 s.
-    assert!(took >= Duration::from_millis(800), "5 samples at 0.2 s in {took:?}");
+    assert!(
+        took >= Duration::from_millis(800),
+        "5 samples at 0.2 s in {took:?}"
+    );
     // Hardware counters are either columns or reported unsupported.
     for hw in ["instructions", "cycles", "LLC-loads"] {
         assert!(
-            lines[0].contains(&format!("psd_{hw}")) || log.contains(&format!("`{hw}` not supported")),
+            lines[0].contains(&format!("psd_{hw}"))
+                || log.contains(&format!("`{hw}` not supported")),
             "{hw}: neither a column nor reported: {log}"
         );
     }
@@ -194,7 +223,21 @@ fn monitor_samples_a_running_chain_and_profile_leaves_nothing_behind() {
     let out = Command::new(NFC)
         .arg("profile")
         .arg(&dep)
-        .args(["--stimulus", "both", "--duration", "4", "--phase", "2", "--period", "0.5", "--seed", "3", "--tag", &t, "-o"])
+        .args([
+            "--stimulus",
+            "both",
+            "--duration",
+            "4",
+            "--phase",
+            "2",
+            "--period",
+            "0.5",
+            "--seed",
+            "3",
+            "--tag",
+            &t,
+            "-o",
+        ])
         .arg(&data)
         .output()
         .unwrap();
@@ -202,7 +245,8 @@ fn monitor_samples_a_running_chain_and_profile_leaves_nothing_behind() {
     assert!(out.status.success(), "profile: {err}");
     check_dataset(&data);
     let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(format!("{}.json", data.display())).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(format!("{}.json", data.display())).unwrap())
+            .unwrap();
     assert!(report["saturation_pps"].as_f64().unwrap() > 0.0);
     assert_eq!(report["phases"].as_array().unwrap().len(), 2);
     let left = wait_gone(&t);
@@ -214,7 +258,19 @@ fn monitor_samples_a_running_chain_and_profile_leaves_nothing_behind() {
     let mut child = Command::new(NFC)
         .arg("profile")
         .arg(&dep)
-        .args(["--stimulus", "resource", "--duration", "60", "--phase", "30", "--seed", "1", "--tag", &t2, "-o"])
+        .args([
+            "--stimulus",
+            "resource",
+            "--duration",
+            "60",
+            "--phase",
+            "30",
+            "--seed",
+            "1",
+            "--tag",
+            &t2,
+            "-o",
+        ])
         .arg(&data2)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -222,19 +278,32 @@ fn monitor_samples_a_running_chain_and_profile_leaves_nothing_behind() {
         .unwrap();
     let t0 = Instant::now();
     // Until rows are being written (the first phase's stimulus is on).
-    while std::fs::read_to_string(&data2).map(|s| s.lines().count()).unwrap_or(0) < 3 {
-        assert!(t0.elapsed() < Duration::from_secs(60), "no rows from the profile");
+    while std::fs::read_to_string(&data2)
+        .map(|s| s.lines().count())
+        .unwrap_or(0)
+        < 3
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "no rows from the profile"
+        );
         assert!(child.try_wait().unwrap().is_none(), "profile ended early");
         std::thread::sleep(Duration::from_millis(100));
     }
     let during = leftovers(&t2);
-    assert!(during.iter().any(|l| l.starts_with("netns")), "nothing created? {during:?}");
+    assert!(
+        during.iter().any(|l| l.starts_with("netns")),
+        "nothing created? {during:?}"
+    );
     // SAFETY: signalling our child.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "interrupted profile: {err}");
-    assert!(t0.elapsed() < Duration::from_secs(50), "SIGINT did not stop the profile");
+    assert!(
+        t0.elapsed() < Duration::from_secs(50),
+        "SIGINT did not stop the profile"
+    );
     let left = wait_gone(&t2);
     assert!(left.is_empty(), "left behind after SIGINT: {left:?}\n{err}");
 }

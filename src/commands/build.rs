@@ -125,7 +125,9 @@ fn pipeline_options(args: &Args) -> anyhow::Result<PipelineOptions> {
 }
 
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
-    if args.emit.contains(&Stage::Prediction) && args.input.extension().is_some_and(|e| e == "click") {
+    if args.emit.contains(&Stage::Prediction)
+        && args.input.extension().is_some_and(|e| e == "click")
+    {
         return Err(nfc::Failure::not_available("predict").into());
     }
     let explicit_reduce = args.emit.contains(&Stage::Reduced) || args.dump_after.is_some();

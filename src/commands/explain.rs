@@ -60,7 +60,11 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     warnings(p.diagnostics(), fmt);
     let record = p.reduction().cloned().unwrap_or(ReduceRecord::Off);
     // The predict section: the stage's answer, or why it has none.
-    let prediction = if args.predict { Some(p.predict()?) } else { None };
+    let prediction = if args.predict {
+        Some(p.predict()?)
+    } else {
+        None
+    };
     match fmt {
         Format::Json => out(&format!(
             "{}\n",

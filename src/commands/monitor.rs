@@ -82,7 +82,10 @@ impl Live {
         input.flush()?;
         let first = output.next().transpose()?.unwrap_or_default();
         let mut it = first.split_whitespace();
-        let (target, kind) = (it.next().unwrap_or("").to_string(), it.next().unwrap_or("").to_string());
+        let (target, kind) = (
+            it.next().unwrap_or("").to_string(),
+            it.next().unwrap_or("").to_string(),
+        );
         if target.is_empty() {
             let _ = child.wait();
             return Err(nfc::Failure::diag(
@@ -91,14 +94,24 @@ impl Live {
             )
             .into());
         }
-        Ok(Live { target, kind, child, input, output })
+        Ok(Live {
+            target,
+            kind,
+            child,
+            input,
+            output,
+        })
     }
 
     fn predict(&mut self, cells: &[String]) -> f64 {
         if writeln!(self.input, "{}", cells.join(",")).is_err() || self.input.flush().is_err() {
             return f64::NAN;
         }
-        self.output.next().and_then(|l| l.ok()).and_then(|l| l.trim().parse().ok()).unwrap_or(f64::NAN)
+        self.output
+            .next()
+            .and_then(|l| l.ok())
+            .and_then(|l| l.trim().parse().ok())
+            .unwrap_or(f64::NAN)
     }
 }
 
@@ -122,7 +135,10 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     }
     if let Some(d) = args.duration {
         if !(d.is_finite() && d > 0.0) {
-            return Err(bad(format!("--duration {d} is not a positive number of seconds"), "e.g. --duration 30"));
+            return Err(bad(
+                format!("--duration {d} is not a positive number of seconds"),
+                "e.g. --duration 30",
+            ));
         }
     }
     let signals = flash_rt::signals::stop_signal_fd()?;
@@ -130,7 +146,10 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         let param = libc::sched_param { sched_priority: 0 };
         // SAFETY: valid param for this process.
         if unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) } != 0 {
-            eprintln!("nfc monitor: cannot run at SCHED_IDLE ({}); sampling at normal priority", std::io::Error::last_os_error());
+            eprintln!(
+                "nfc monitor: cannot run at SCHED_IDLE ({}); sampling at normal priority",
+                std::io::Error::last_os_error()
+            );
         }
     }
     let mut sampler = Sampler::attach_with(&args.deployment, !args.no_perf)?;
@@ -150,10 +169,15 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     );
     let mut header = vec!["input_rate".to_string(), "output_rate".to_string()];
     header.extend(sampler.columns());
-    let mut live: Vec<Live> = args.model.iter().map(|m| Live::start(m, &header)).collect::<anyhow::Result<_>>()?;
+    let mut live: Vec<Live> = args
+        .model
+        .iter()
+        .map(|m| Live::start(m, &header))
+        .collect::<anyhow::Result<_>>()?;
     let mut csv: Option<Box<dyn Write>> = match (&args.output, args.live) {
         (Some(p), _) => Some(Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| nfc::Failure::io(format!("creating {}", p.display()), e))?,
+            std::fs::File::create(p)
+                .map_err(|e| nfc::Failure::io(format!("creating {}", p.display()), e))?,
         ))),
         (None, false) => Some(Box::new(std::io::stdout())),
         (None, true) => None,
@@ -208,8 +232,18 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                 "{} ({}): predicted {p:.1}{}{}",
                 m.target,
                 m.kind,
-                if measured.is_finite() { format!(", measured {measured:.1}") } else { String::new() },
-                if degrading { "  SLA: DEGRADING" } else if args.sla_throughput.is_some() || args.sla_latency.is_some() { "  SLA: ok" } else { "" }
+                if measured.is_finite() {
+                    format!(", measured {measured:.1}")
+                } else {
+                    String::new()
+                },
+                if degrading {
+                    "  SLA: DEGRADING"
+                } else if args.sla_throughput.is_some() || args.sla_latency.is_some() {
+                    "  SLA: ok"
+                } else {
+                    ""
+                }
             ));
         }
         if args.live {
@@ -219,7 +253,9 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         }
         rows.push(row);
         if args.samples.is_some_and(|s| n >= s)
-            || args.duration.is_some_and(|d| start.elapsed().as_secs_f64() >= d)
+            || args
+                .duration
+                .is_some_and(|d| start.elapsed().as_secs_f64() >= d)
         {
             break;
         }
@@ -237,7 +273,9 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
 /// The latest sample as a table, redrawn in place (ANSI home + clear).
 fn print_table(header: &[String], cells: &[String], n: u64, secs: f64, verdicts: &[String]) {
     let mut t = String::from("\x1b[H\x1b[2J");
-    t.push_str(&format!("nfc monitor: sample {n} at {secs:.1} s (Ctrl-C stops)\n\n"));
+    t.push_str(&format!(
+        "nfc monitor: sample {n} at {secs:.1} s (Ctrl-C stops)\n\n"
+    ));
     t.push_str(&format!("{:<32} {:>16}\n", "input_rate (pps)", cells[0]));
     t.push_str(&format!("{:<32} {:>16}\n", "output_rate (pps)", cells[1]));
     for v in verdicts {

@@ -60,20 +60,47 @@ fn bad(msg: String, hint: &str) -> anyhow::Error {
 
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     if !(args.duration.is_finite() && args.duration > 0.0 && args.duration <= 600.0) {
-        return Err(bad(format!("--duration {} is not between 0 and 600 seconds", args.duration), "profiles are bounded: e.g. --duration 30"));
+        return Err(bad(
+            format!(
+                "--duration {} is not between 0 and 600 seconds",
+                args.duration
+            ),
+            "profiles are bounded: e.g. --duration 30",
+        ));
     }
     if !(args.period.is_finite() && (0.1..=10.0).contains(&args.period)) {
-        return Err(bad(format!("--period {} is not between 0.1 and 10 seconds", args.period), "e.g. --period 0.5"));
+        return Err(bad(
+            format!("--period {} is not between 0.1 and 10 seconds", args.period),
+            "e.g. --period 0.5",
+        ));
     }
-    if !(args.phase.is_finite() && args.phase >= args.period && args.phase <= args.duration.max(args.period)) {
-        return Err(bad(format!("--phase {} is not between --period and --duration", args.phase), "e.g. --phase 5"));
+    if !(args.phase.is_finite()
+        && args.phase >= args.period
+        && args.phase <= args.duration.max(args.period))
+    {
+        return Err(bad(
+            format!(
+                "--phase {} is not between --period and --duration",
+                args.phase
+            ),
+            "e.g. --phase 5",
+        ));
     }
     if !(70..=1500).contains(&args.frame_len) {
-        return Err(bad(format!("--frame-len {} is not between 70 and 1500", args.frame_len), "e.g. --frame-len 128"));
+        return Err(bad(
+            format!("--frame-len {} is not between 70 and 1500", args.frame_len),
+            "e.g. --frame-len 128",
+        ));
     }
-    let tag = args.tag.clone().unwrap_or_else(|| format!("{}", std::process::id() % 1_000_000));
+    let tag = args
+        .tag
+        .clone()
+        .unwrap_or_else(|| format!("{}", std::process::id() % 1_000_000));
     if tag.is_empty() || tag.len() > 8 || !tag.chars().all(|c| c.is_ascii_alphanumeric()) {
-        return Err(bad(format!("--tag `{tag}` is not 1 to 8 letters or digits"), "interface and namespace names are short"));
+        return Err(bad(
+            format!("--tag `{tag}` is not 1 to 8 letters or digits"),
+            "interface and namespace names are short",
+        ));
     }
     let signals = flash_rt::signals::stop_signal_fd()?;
     let stop = Arc::new(AtomicBool::new(false));
@@ -82,7 +109,11 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         let (stop, done) = (stop.clone(), done.clone());
         std::thread::spawn(move || {
             while !done.load(Ordering::Relaxed) {
-                let mut pfd = libc::pollfd { fd: signals.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+                let mut pfd = libc::pollfd {
+                    fd: signals.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                };
                 // SAFETY: one valid pollfd.
                 if unsafe { libc::poll(&mut pfd, 1, 100) } > 0 {
                     stop.store(true, Ordering::Relaxed);
@@ -106,9 +137,12 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         frame_len: args.frame_len,
     };
     let mut file = std::io::BufWriter::new(
-        std::fs::File::create(&args.output).map_err(|e| nfc::Failure::io(format!("creating {}", args.output.display()), e))?,
+        std::fs::File::create(&args.output)
+            .map_err(|e| nfc::Failure::io(format!("creating {}", args.output.display()), e))?,
     );
-    let report = nfc::profile::profile(&args.deployment, &opts, &mut file, &stop, &mut |l| eprintln!("nfc profile: {l}"));
+    let report = nfc::profile::profile(&args.deployment, &opts, &mut file, &stop, &mut |l| {
+        eprintln!("nfc profile: {l}")
+    });
     done.store(true, Ordering::Relaxed);
     let _ = watcher.join();
     drop(file);
@@ -121,12 +155,17 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     };
     let json = serde_json::to_string_pretty(&report)?;
     let side = PathBuf::from(format!("{}.json", args.output.display()));
-    std::fs::write(&side, &json).map_err(|e| nfc::Failure::io(format!("writing {}", side.display()), e))?;
+    std::fs::write(&side, &json)
+        .map_err(|e| nfc::Failure::io(format!("writing {}", side.display()), e))?;
     eprintln!(
         "nfc profile: {} rows to {} ({}); everything created was removed",
         report.rows,
         args.output.display(),
-        if report.stopped_early { "stopped early" } else { "complete" }
+        if report.stopped_early {
+            "stopped early"
+        } else {
+            "complete"
+        }
     );
     if fmt == Format::Json {
         super::out(&format!("{json}\n"))?;

@@ -52,7 +52,10 @@ pub struct EventSpec {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum EventKind {
-    Perf { type_: u32, config: u64 },
+    Perf {
+        type_: u32,
+        config: u64,
+    },
     /// Sum of `/proc/<pid>/task/*/schedstat` field 2 (ns waiting on a run queue).
     RunDelay,
 }
@@ -77,7 +80,12 @@ pub const EVENTS: &[EventSpec] = &[
     perf("LLC-loads", true, PERF_TYPE_HW_CACHE, hw_cache(2, 0, 0)),
     perf("LLC-stores", true, PERF_TYPE_HW_CACHE, hw_cache(2, 1, 0)),
     // L1D (0), op read (0), result miss (1).
-    perf("L1-dcache-load-misses", true, PERF_TYPE_HW_CACHE, hw_cache(0, 0, 1)),
+    perf(
+        "L1-dcache-load-misses",
+        true,
+        PERF_TYPE_HW_CACHE,
+        hw_cache(0, 0, 1),
+    ),
     perf("task-clock", false, PERF_TYPE_SOFTWARE, 1),
     perf("context-switches", false, PERF_TYPE_SOFTWARE, 3),
     perf("cpu-migrations", false, PERF_TYPE_SOFTWARE, 4),
@@ -216,7 +224,10 @@ pub struct Collector {
 impl std::fmt::Debug for Collector {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Collector")
-            .field("hosts", &self.hosts.iter().map(|h| &h.target).collect::<Vec<_>>())
+            .field(
+                "hosts",
+                &self.hosts.iter().map(|h| &h.target).collect::<Vec<_>>(),
+            )
             .field("support", &self.support)
             .finish()
     }
@@ -273,13 +284,19 @@ impl Collector {
                     if run_delay(first.pid, first_tid).is_some() {
                         Support::Supported
                     } else {
-                        Support::NotSupported("no /proc/<pid>/schedstat (CONFIG_SCHEDSTATS off)".into())
+                        Support::NotSupported(
+                            "no /proc/<pid>/schedstat (CONFIG_SCHEDSTATS off)".into(),
+                        )
                     }
                 }
-                EventKind::Perf { .. } if !perf => Support::NotSupported("turned off (schedstat only)".into()),
+                EventKind::Perf { .. } if !perf => {
+                    Support::NotSupported("turned off (schedstat only)".into())
+                }
                 EventKind::Perf { type_, config } => {
                     let mut r = perf_open(type_, config, first_tid, exclude_kernel);
-                    if matches!(&r, Err(e) if e.raw_os_error() == Some(libc::EACCES)) && !exclude_kernel {
+                    if matches!(&r, Err(e) if e.raw_os_error() == Some(libc::EACCES))
+                        && !exclude_kernel
+                    {
                         // Unprivileged under perf_event_paranoid 2: user space only.
                         exclude_kernel = true;
                         r = perf_open(type_, config, first_tid, true);
@@ -290,7 +307,10 @@ impl Collector {
                             Some(libc::EACCES) | Some(libc::EPERM) if !ev.hardware => {
                                 return Err(CounterError::NotPermitted(e))
                             }
-                            Some(libc::ENOENT) | Some(libc::EOPNOTSUPP) | Some(libc::ENODEV) | Some(libc::EINVAL) => {
+                            Some(libc::ENOENT)
+                            | Some(libc::EOPNOTSUPP)
+                            | Some(libc::ENODEV)
+                            | Some(libc::EINVAL) => {
                                 Support::NotSupported(format!("not supported by this CPU ({e})"))
                             }
                             _ => Support::NotSupported(e.to_string()),
@@ -492,7 +512,10 @@ mod tests {
             let named = cols.contains(&format!("self_{}", ev.name));
             assert_eq!(named, *s == Support::Supported, "{}: {s:?}", ev.name);
         }
-        let tc = cols.iter().position(|c| c == "self_task-clock").expect("task-clock is a software event");
+        let tc = cols
+            .iter()
+            .position(|c| c == "self_task-clock")
+            .expect("task-clock is a software event");
         // Burn CPU on this thread: task-clock must rise by about that.
         let t0 = Instant::now();
         let mut x = 0u64;
@@ -504,11 +527,19 @@ mod tests {
         // ns of CPU per second of wall time: close to 1e9 while spinning
         // (other threads of the test binary may add more).
         let busy = s.values[tc] * s.interval / 1e9;
-        assert!(busy > 0.05, "task-clock saw {busy} s of CPU for 0.2 s of spinning");
+        assert!(
+            busy > 0.05,
+            "task-clock saw {busy} s of CPU for 0.2 s of spinning"
+        );
         // Idle now: much less than while spinning.
         std::thread::sleep(std::time::Duration::from_millis(200));
         let s2 = c.sample();
-        assert!(s2.values[tc] < s.values[tc], "{} vs {}", s2.values[tc], s.values[tc]);
+        assert!(
+            s2.values[tc] < s.values[tc],
+            "{} vs {}",
+            s2.values[tc],
+            s.values[tc]
+        );
     }
 
     #[test]
@@ -520,7 +551,10 @@ mod tests {
         assert_eq!(chain_packets(&stats), (5, 4));
         assert_eq!(
             targets_from_stats(&stats),
-            vec![Target { nf: "a".into(), pid: 10 }]
+            vec![Target {
+                nf: "a".into(),
+                pid: 10
+            }]
         );
     }
 

@@ -173,21 +173,33 @@ fn run_stream(a: StreamArgs) -> Result<(), PredictError> {
     let mut o = std::io::stdout().lock();
     let io = |e: std::io::Error| PredictError::Model(e.to_string());
     let header: Vec<String> = match lines.next() {
-        Some(l) => l.map_err(io)?.split(',').map(|c| c.trim().to_string()).collect(),
+        Some(l) => l
+            .map_err(io)?
+            .split(',')
+            .map(|c| c.trim().to_string())
+            .collect(),
         None => return Ok(()),
     };
     let idx: Vec<usize> = model
         .meta
         .features
         .iter()
-        .map(|f| header.iter().position(|h| h == f).ok_or_else(|| PredictError::MissingFeature(f.clone())))
+        .map(|f| {
+            header
+                .iter()
+                .position(|h| h == f)
+                .ok_or_else(|| PredictError::MissingFeature(f.clone()))
+        })
         .collect::<Result<_, _>>()?;
     writeln!(o, "{} {}", model.meta.target.name(), model.meta.kind.name()).map_err(io)?;
     o.flush().map_err(io)?;
     for line in lines {
         let line = line.map_err(io)?;
         let cells: Vec<&str> = line.split(',').collect();
-        let row: Option<Vec<f64>> = idx.iter().map(|&i| cells.get(i)?.trim().parse().ok()).collect();
+        let row: Option<Vec<f64>> = idx
+            .iter()
+            .map(|&i| cells.get(i)?.trim().parse().ok())
+            .collect();
         let p = match row {
             Some(r) => model.predict_raw(&[r]).first().copied().unwrap_or(f64::NAN),
             None => f64::NAN,

@@ -30,7 +30,12 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 
 const SEED: u64 = 17;
-const KINDS: [ModelKind; 4] = [ModelKind::Mlp, ModelKind::Gbr, ModelKind::Linear, ModelKind::Dobrescu];
+const KINDS: [ModelKind; 4] = [
+    ModelKind::Mlp,
+    ModelKind::Gbr,
+    ModelKind::Linear,
+    ModelKind::Dobrescu,
+];
 
 fn runs(dir: &Path, stimuli: &[&str], seeds: &[u32]) -> Vec<PathBuf> {
     let mut v = vec![];
@@ -123,7 +128,11 @@ fn evaluate(
 ) {
     let all: Vec<Experiment> = train_e.iter().chain(val_e).chain(test_e).cloned().collect();
     let cols = common_counters(&all);
-    let (tr, va, te) = (frame(train_e, &cols, target), frame(val_e, &cols, target), frame(test_e, &cols, target));
+    let (tr, va, te) = (
+        frame(train_e, &cols, target),
+        frame(val_e, &cols, target),
+        frame(test_e, &cols, target),
+    );
     for kind in KINDS {
         let opts = TrainOptions {
             kind,
@@ -137,7 +146,10 @@ fn evaluate(
             Ok(m) => {
                 let t = te.measured();
                 match m.predict(&t) {
-                    Ok(p) => (Some(Metrics::compute(&p, &t.y)), format!("{} features", m.meta.features.len())),
+                    Ok(p) => (
+                        Some(Metrics::compute(&p, &t.y)),
+                        format!("{} features", m.meta.features.len()),
+                    ),
                     Err(e) => (None, e.to_string()),
                 }
             }
@@ -164,13 +176,15 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target/nfc-bench"))
         .join("own-data");
-    let data = std::env::var_os("NFC_OWN_DATA").map(PathBuf::from).unwrap_or_else(|| {
-        if fresh.join("flash-dag").is_dir() {
-            fresh
-        } else {
-            root.join("data/profiles")
-        }
-    });
+    let data = std::env::var_os("NFC_OWN_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            if fresh.join("flash-dag").is_dir() {
+                fresh
+            } else {
+                root.join("data/profiles")
+            }
+        });
     let linear = data.join("flowmage-3nf");
     let dag = data.join("flash-dag");
     if runs(&linear, &["load"], &[1]).is_empty() || runs(&dag, &["load"], &[1]).is_empty() {
@@ -178,22 +192,31 @@ fn main() {
             "own-data bench: no profiles in {} (run `cargo xtask bench profile-data` first, as root)",
             data.display()
         );
-        println!("{}", json!({"skipped": format!("no profiles in {}", data.display())}));
+        println!(
+            "{}",
+            json!({"skipped": format!("no profiles in {}", data.display())})
+        );
         return;
     }
-    let grid = if std::env::var_os("NFC_PREDICTOR_BENCH_QUICK").is_some() { Grid::tiny() } else { Grid::standard() };
+    let grid = if std::env::var_os("NFC_PREDICTOR_BENCH_QUICK").is_some() {
+        Grid::tiny()
+    } else {
+        Grid::standard()
+    };
     // A run in which the chain forwarded nothing (every row is output 0,
     // which the loader drops as warm-up) has no samples: it is reported and
     // left out, never silently.
     let load = |p: Vec<PathBuf>| -> Vec<Experiment> {
         p.iter()
-            .filter_map(|f| match load_files(std::slice::from_ref(f), ConflictPolicy::Reject) {
-                Ok(e) => Some(e),
-                Err(e) => {
-                    eprintln!("left out: {e}");
-                    None
-                }
-            })
+            .filter_map(
+                |f| match load_files(std::slice::from_ref(f), ConflictPolicy::Reject) {
+                    Ok(e) => Some(e),
+                    Err(e) => {
+                        eprintln!("left out: {e}");
+                        None
+                    }
+                },
+            )
             .flatten()
             .collect()
     };
@@ -208,27 +231,76 @@ fn main() {
                 eprintln!("{chain}: missing runs for cross-run (need seed 1 and 2)");
                 continue;
             }
-            evaluate(&format!("cross-run, {chain} (per-NF counters)"), &tr, &va, &te, target, &grid, &mut evals);
+            evaluate(
+                &format!("cross-run, {chain} (per-NF counters)"),
+                &tr,
+                &va,
+                &te,
+                target,
+                &grid,
+                &mut evals,
+            );
             let tf = |v: &[Experiment]| v.iter().map(topology_free).collect::<Vec<_>>();
-            evaluate(&format!("cross-run, {chain} (sum/max counters)"), &tf(&tr), &tf(&va), &tf(&te), target, &grid, &mut evals);
+            evaluate(
+                &format!("cross-run, {chain} (sum/max counters)"),
+                &tf(&tr),
+                &tf(&va),
+                &tf(&te),
+                target,
+                &grid,
+                &mut evals,
+            );
         }
         let tf = |v: Vec<Experiment>| v.iter().map(topology_free).collect::<Vec<_>>();
         let tr = tf(load(runs(&linear, &["load", "resource", "both"], &[1])));
         let va = tf(load(runs(&linear, &["both"], &[2])));
         let te = tf(load(runs(&dag, &["load", "resource", "both"], &[1, 2])));
-        evaluate("cross-topology, flowmage-3nf → flash-dag (sum/max counters)", &tr, &va, &te, target, &grid, &mut evals);
+        evaluate(
+            "cross-topology, flowmage-3nf → flash-dag (sum/max counters)",
+            &tr,
+            &va,
+            &te,
+            target,
+            &grid,
+            &mut evals,
+        );
     }
-    let fmt = |m: &Option<Metrics>, f: fn(&Metrics) -> f64| m.as_ref().map(|m| format!("{:.3}", f(m))).unwrap_or_else(|| "n/a".into());
+    let fmt = |m: &Option<Metrics>, f: fn(&Metrics) -> f64| {
+        m.as_ref()
+            .map(|m| format!("{:.3}", f(m)))
+            .unwrap_or_else(|| "n/a".into())
+    };
     for target in [Target::Throughput, Target::Latency] {
-        eprintln!("\n### {} (test accuracy = 1 − mean relative error; R²; share within 10%)\n", target.name());
+        eprintln!(
+            "\n### {} (test accuracy = 1 − mean relative error; R²; share within 10%)\n",
+            target.name()
+        );
         eprintln!("| scenario | MLP acc | GBR acc | linear acc | Dobrescu | MLP R² | GBR R² | linear R² | MLP ≤10% | GBR ≤10% | linear ≤10% | n |");
         eprintln!("|---|---|---|---|---|---|---|---|---|---|---|---|");
-        let mut scen: Vec<&str> = evals.iter().filter(|e| e.target == target).map(|e| e.scenario.as_str()).collect();
+        let mut scen: Vec<&str> = evals
+            .iter()
+            .filter(|e| e.target == target)
+            .map(|e| e.scenario.as_str())
+            .collect();
         scen.dedup();
         for s in scen {
-            let get = |k: ModelKind| evals.iter().find(|e| e.scenario == s && e.target == target && e.kind == k).expect("evaluated");
-            let (m, g, l, d) = (get(ModelKind::Mlp), get(ModelKind::Gbr), get(ModelKind::Linear), get(ModelKind::Dobrescu));
-            let dob = if d.metrics.is_some() { fmt(&d.metrics, |m| m.accuracy) } else { "n/a (no cache counters)".into() };
+            let get = |k: ModelKind| {
+                evals
+                    .iter()
+                    .find(|e| e.scenario == s && e.target == target && e.kind == k)
+                    .expect("evaluated")
+            };
+            let (m, g, l, d) = (
+                get(ModelKind::Mlp),
+                get(ModelKind::Gbr),
+                get(ModelKind::Linear),
+                get(ModelKind::Dobrescu),
+            );
+            let dob = if d.metrics.is_some() {
+                fmt(&d.metrics, |m| m.accuracy)
+            } else {
+                "n/a (no cache counters)".into()
+            };
             eprintln!(
                 "| {s} | {} | {} | {} | {dob} | {} | {} | {} | {} | {} | {} | {} |",
                 fmt(&m.metrics, |m| m.accuracy),
@@ -240,17 +312,36 @@ fn main() {
                 fmt(&m.metrics, |m| m.within_10),
                 fmt(&g.metrics, |m| m.within_10),
                 fmt(&l.metrics, |m| m.within_10),
-                m.metrics.map(|m| m.n).or(g.metrics.map(|m| m.n)).unwrap_or(0),
+                m.metrics
+                    .map(|m| m.n)
+                    .or(g.metrics.map(|m| m.n))
+                    .unwrap_or(0),
             );
         }
     }
-    for e in evals.iter().filter(|e| e.metrics.is_none() && e.kind != ModelKind::Dobrescu) {
-        eprintln!("note: {} / {} / {}: {}", e.scenario, e.target.name(), e.kind.name(), e.note);
+    for e in evals
+        .iter()
+        .filter(|e| e.metrics.is_none() && e.kind != ModelKind::Dobrescu)
+    {
+        eprintln!(
+            "note: {} / {} / {}: {}",
+            e.scenario,
+            e.target.name(),
+            e.kind.name(),
+            e.note
+        );
     }
-    eprintln!("\nown-data bench: {:.0} s (MLP grid {} configurations)", t0.elapsed().as_secs_f64(), grid.configs().len());
+    eprintln!(
+        "\nown-data bench: {:.0} s (MLP grid {} configurations)",
+        t0.elapsed().as_secs_f64(),
+        grid.configs().len()
+    );
     let rows: Vec<serde_json::Value> = evals
         .iter()
         .map(|e| json!({"scenario": e.scenario, "target": e.target.name(), "model": e.kind.name(), "metrics": e.metrics, "note": e.note}))
         .collect();
-    println!("{}", json!({"data": data.display().to_string(), "evaluations": rows}));
+    println!(
+        "{}",
+        json!({"data": data.display().to_string(), "evaluations": rows})
+    );
 }

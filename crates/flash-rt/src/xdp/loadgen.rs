@@ -164,10 +164,21 @@ impl LoadGen {
     /// [`LoadGen::new`] with several frames (e.g. a traffic profile's
     /// flows): UMEM frame `i` is built from `templates[i % len]`, so what
     /// goes out cycles through them as frames are recycled.
-    pub fn with_templates(tx_if: &str, rx_if: &str, templates: &[Vec<u8>], cfg: &LoadGenConfig) -> Result<LoadGen> {
-        let min = if cfg.stamp { MIN_FRAME.max(cfg.stamp_at + 16) } else { MIN_FRAME };
+    pub fn with_templates(
+        tx_if: &str,
+        rx_if: &str,
+        templates: &[Vec<u8>],
+        cfg: &LoadGenConfig,
+    ) -> Result<LoadGen> {
+        let min = if cfg.stamp {
+            MIN_FRAME.max(cfg.stamp_at + 16)
+        } else {
+            MIN_FRAME
+        };
         if templates.is_empty() {
-            return Err(FlashError::Protocol("load generator without a frame".into()));
+            return Err(FlashError::Protocol(
+                "load generator without a frame".into(),
+            ));
         }
         for template in templates {
             if template.len() < min || template.len() > FRAME_SIZE as usize {
@@ -272,7 +283,11 @@ impl LoadGen {
                 f[at..at + 8].copy_from_slice(&seq.to_be_bytes());
                 f[at + 8..at + 16].copy_from_slice(&now_ns.to_be_bytes());
             }
-            let len = self.lens.get((addr / u64::from(FRAME_SIZE)) as usize).copied().unwrap_or(self.template.len() as u32);
+            let len = self
+                .lens
+                .get((addr / u64::from(FRAME_SIZE)) as usize)
+                .copied()
+                .unwrap_or(self.template.len() as u32);
             self.scratch_desc.push(libc::xdp_desc {
                 addr,
                 len,
