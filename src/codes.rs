@@ -196,6 +196,16 @@ codes! {
 "An NF host exited before attaching (it cannot reach the monitor socket as its uid, or its NF fails to load) or missed the attach deadline.";
 "E0607", "the NF host cannot start",
 "`nfc nf-host` (started by `nfc run`) cannot attach to the monitor or load its NF.";
+"E0610", "no running chain to monitor",
+"`nfc monitor` asks the deployment's monitor (its Unix socket, `monitor.socket` in deployment.json) for the NF hosts' pids; nothing answered, or not every NF has an attached host. Start the chain with `nfc run <dir>` (as root) first.";
+"E0611", "the NF hosts' counters cannot be read",
+"perf_event_open on the NF host processes was refused (another user's processes need root or a lower kernel.perf_event_paranoid) or a host exited before its counters were opened.";
+"E0612", "a bad monitor or profile option",
+"`--period` must be 0.1 to 10 seconds, `--duration` positive (at most 600 s for `nfc profile`), `--phase` between the period and the duration, `--frame-len` 70 to 1500 bytes; `nfc profile` drives one ingress and one egress interface.";
+"E0613", "a stimulus tool is missing",
+"The resource stimulus of `nfc profile` runs stress-ng and a cgroup v1 `cpu` group (/sys/fs/cgroup/cpu); install stress-ng with `cargo xtask setup`.";
+"E0614", "a model cannot predict from this chain's counters",
+"`nfc monitor --model DIR`: the model needs counter columns (`<nf>_<counter>`) this chain's monitor does not produce, or the directory is not a model `nfc predict train` wrote. Train it on `nfc profile` data of the same chain.";
 "E0700", "the reducer failed on an NF",
 "The reducer does not support a construct of this NF (IR it cannot handle, a verifier error), or the NF's object does not follow nf.h. In auto mode (the default) the NF is deployed unreduced with a warning; with `--emit reduced --reduce=strict` the build fails.";
 "E0701", "the topology cannot be reduced here",
@@ -217,7 +227,9 @@ codes! {
 "E0802", "no SmartNIC training data",
 "`nfc smartnic` found no training data: `--train` (or `$NFC_CLARA_DATA`, or `../shared/data/clara` beside the repository) is missing, or every program in it also appears in `--data` and was held out. Pass `--train DIR` or `--model FILE`.";
 "E0900", "a stage that is not available yet",
-"This version of nfc does not implement the stage (the build-time predictor); it says so instead of inventing output.";
+"This version of nfc does not implement the stage for this input (the predict stage of a .click input, or a pipeline embedded without the `nfc` executable the stage runs under callgrind); it says so instead of inventing output.";
+"E0901", "the predict stage cannot measure or has no calibrated model",
+"`--emit prediction` (and `nfc explain --predict`) runs the chain in the reference executor under valgrind's callgrind over its synthetic traffic profile and applies the flash cost model. It needs valgrind (`cargo xtask setup`), a synthetic `traffic:` profile, and a calibrated model: the shipped data/flash-cost-model.json or `--cost-model FILE` (`cargo xtask bench profile-data` fits one on this machine).";
 "E0910", "the chain's state does not fit the SmartNIC's memory",
 "`--target agilio`: a state object fits in no SmartNIC memory level (CLS, CTM, IMEM, EMEM), or all objects together exceed the capacities. The message names the object and its size; raise the capacities under `resources.smartnic.memory` in chain.yaml if the NIC has more, or shrink the tables' capacity.";
 "E0911", "an NF's memory accesses could not be measured",

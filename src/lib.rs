@@ -20,9 +20,12 @@
 pub mod codes;
 pub mod driver;
 pub mod emit;
+pub mod monitor;
 pub mod online;
 pub mod pipeline;
 pub mod plan_proof;
+pub mod prediction;
+pub mod profile;
 pub mod reduce;
 
 pub use nfc_core as core;

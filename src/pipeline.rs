@@ -99,6 +99,11 @@ pub struct PipelineOptions {
     pub proof: ProofOptions,
     /// Facts that replace the analyzer's for the NFs they name (`--facts`).
     pub facts_override: Vec<Facts>,
+    /// The predict stage: the `nfc` executable it runs under callgrind
+    /// (None: the stage is not available) and the cost model (None: the
+    /// shipped one). See `src/prediction.rs`.
+    pub predict_exe: Option<PathBuf>,
+    pub cost_model: Option<PathBuf>,
 }
 
 impl PipelineOptions {
@@ -116,6 +121,8 @@ impl PipelineOptions {
             reduce_stage: ReduceStageOptions::default(),
             proof: ProofOptions::default(),
             facts_override: vec![],
+            predict_exe: None,
+            cost_model: None,
         }
     }
 }
@@ -157,6 +164,8 @@ pub struct Pipeline {
     deployed_facts: Option<Vec<Facts>>,
     placement: Option<Placement>,
     diagnostics: Vec<Diagnostic>,
+    chain_path: Option<PathBuf>,
+    prediction: Option<nfc_core::prediction::Prediction>,
 }
 
 impl Pipeline {
@@ -169,6 +178,8 @@ impl Pipeline {
             deployed_facts: None,
             placement: None,
             diagnostics: vec![],
+            chain_path: None,
+            prediction: None,
         }
     }
 
@@ -176,7 +187,9 @@ impl Pipeline {
     pub fn load(&mut self, path: &Path) -> Result<&ChainSpec, Failure> {
         let (chain, diags) = driver::load_chain(path)?;
         self.diagnostics.extend(diags);
-        Ok(self.set_chain(chain))
+        self.set_chain(chain);
+        self.chain_path = Some(path.to_path_buf());
+        self.chain()
     }
 
     /// Start from a chain validated elsewhere (e.g. [`driver::parse_chain_text`]).
@@ -361,12 +374,27 @@ impl Pipeline {
         Ok(self.placement.as_ref().expect("set above"))
     }
 
-    /// The predictor's estimate for the plan (not available yet: it says so).
+    /// The predictor's estimate for the chain on flash-rt: per-NF costs
+    /// measured offline (callgrind) fed to the calibrated cost model
+    /// (`src/prediction.rs`). Not available without `predict_exe` or for a
+    /// chain not loaded from a file.
     pub fn predict(&mut self) -> Result<nfc_core::prediction::Prediction, Failure> {
-        // Counters are only known once a chain runs (`nfc predict` learns
-        // from them); before deployment there is nothing to predict from yet.
-        self.place()?;
-        Err(Failure::not_available("predict"))
+        if let Some(p) = &self.prediction {
+            return Ok(p.clone());
+        }
+        let chain = self.chain()?.clone();
+        let (Some(path), Some(exe)) = (self.chain_path.clone(), self.opts.predict_exe.clone())
+        else {
+            return Err(Failure::not_available("predict"));
+        };
+        let p = crate::prediction::predict_chain(
+            &chain,
+            &path,
+            &exe,
+            &self.opts.workspace.dir,
+            self.opts.cost_model.as_deref(),
+        )?;
+        Ok(self.prediction.insert(p).clone())
     }
 
     /// The SmartNIC (Agilio) plan of the chain: its NFs profiled,
@@ -438,7 +466,11 @@ impl Pipeline {
                 .placement
                 .as_ref()
                 .map(|p| json!({ "plan": p.plan, "proof": p.proof, "facts": self.deployed_facts })),
-            Stage::Predict => Some(json!("not available yet")),
+            Stage::Predict => Some(
+                self.prediction
+                    .as_ref()
+                    .map_or(json!("not available yet"), |p| json!(p)),
+            ),
             Stage::Emit => None,
         }
     }

@@ -50,6 +50,10 @@ pub struct Args {
     /// Cores to plan for when the input is a .click file (chain files say it in `resources`).
     #[arg(long, default_value_t = 2)]
     pub cores: u32,
+    /// With `--emit prediction`: the flash cost model to use (default: the one nfc ships,
+    /// data/flash-cost-model.json; `cargo xtask bench profile-data` fits one on this machine).
+    #[arg(long, value_name = "MODEL_JSON")]
+    pub cost_model: Option<PathBuf>,
     #[command(flatten)]
     pub analyzer: AnalyzerArgs,
     #[command(flatten)]
@@ -85,7 +89,7 @@ pub enum Stage {
     Reduced,
     /// The placer's plan.
     Plan,
-    /// The predictor's estimate (not available yet).
+    /// The predictor's estimate for flash-rt (per-NF callgrind costs through the cost model).
     Prediction,
 }
 
@@ -114,12 +118,16 @@ fn pipeline_options(args: &Args) -> anyhow::Result<PipelineOptions> {
         },
         proof: args.proof.options(),
         facts_override: args.proof.facts()?,
+        predict_exe: Some(std::env::current_exe()?),
+        cost_model: args.cost_model.clone(),
         ..PipelineOptions::new(&args.analyzer.cache_dir, &args.output)
     })
 }
 
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
-    if args.emit.contains(&Stage::Prediction) {
+    if args.emit.contains(&Stage::Prediction)
+        && args.input.extension().is_some_and(|e| e == "click")
+    {
         return Err(nfc::Failure::not_available("predict").into());
     }
     let explicit_reduce = args.emit.contains(&Stage::Reduced) || args.dump_after.is_some();
@@ -189,6 +197,17 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         } => written.push(report.clone()),
         _ => {}
     }
+    if args.emit.contains(&Stage::Prediction) {
+        let pred = p.predict()?;
+        if human {
+            eprintln!("{}", prediction_line(&pred));
+        }
+        written.push(write(
+            &args.output,
+            "prediction.json",
+            &serde_json::to_string_pretty(&pred)?,
+        )?);
+    }
     let needs_plan = args.target.is_some()
         || args.emit.contains(&Stage::Facts)
         || args.emit.contains(&Stage::Plan);
@@ -251,6 +270,18 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         }
         _ => report(&written, fmt),
     }
+}
+
+/// One line for people: the predicted throughput, its error and bottleneck.
+pub fn prediction_line(p: &nfc_core::prediction::Prediction) -> String {
+    format!(
+        "predict: {:.3} Mpps (±{:.0}% measured error), {:.2} µs per packet unloaded, bottleneck {}; model: {}",
+        p.throughput_mpps,
+        p.error.unwrap_or(f64::NAN) * 100.0,
+        p.latency_us,
+        p.bottleneck.as_deref().unwrap_or("?"),
+        p.model
+    )
 }
 
 /// The `reduced` object of `--format json`: the pipeline's record, with the

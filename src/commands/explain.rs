@@ -27,6 +27,12 @@ pub struct Args {
     pub analyzer: AnalyzerArgs,
     #[command(flatten)]
     pub proof: super::proof::ProofArgs,
+    /// Also run the predict stage (the chain under callgrind, then the flash cost model).
+    #[arg(long)]
+    pub predict: bool,
+    /// The flash cost model for `--predict` (default: the one nfc ships).
+    #[arg(long, value_name = "MODEL_JSON")]
+    pub cost_model: Option<PathBuf>,
 }
 
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
@@ -39,6 +45,8 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         },
         proof: args.proof.options(),
         facts_override: args.proof.facts()?,
+        predict_exe: args.predict.then(std::env::current_exe).transpose()?,
+        cost_model: args.cost_model.clone(),
         ..PipelineOptions::new(
             &args.analyzer.cache_dir,
             args.output
@@ -60,6 +68,12 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     };
     warnings(p.diagnostics(), fmt);
     let record = p.reduction().cloned().unwrap_or(ReduceRecord::Off);
+    // The predict section: the stage's answer, or why it has none.
+    let prediction = if args.predict {
+        Some(p.predict()?)
+    } else {
+        None
+    };
     match fmt {
         Format::Json => out(&format!(
             "{}\n",
@@ -70,7 +84,7 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                 "deployed_facts": deployed_facts,
                 "plan": placement.plan,
                 "proof": placement.proof,
-                "predict": "not available yet",
+                "predict": prediction.as_ref().map_or(serde_json::json!("not run (--predict runs it)"), |p| serde_json::json!(p)),
                 "smartnic": smartnic,
             }))?
         ))?,
@@ -95,7 +109,17 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             t.push_str(&nfc::driver::explain_plan(&placement.plan));
             t.push_str("\n== prove: the plan against the single-worker run\n");
             t.push_str(&format!("{}\n", placement.proof.line()));
-            t.push_str("\n== predict: not available yet\n");
+            match &prediction {
+                Some(pr) => {
+                    t.push_str("\n== predict: flash-rt throughput from per-NF callgrind costs\n");
+                    t.push_str(&format!("{}\n", super::build::prediction_line(pr)));
+                    for (nf, f) in &pr.features {
+                        let v: Vec<String> = f.iter().map(|(k, v)| format!("{k} {v:.1}")).collect();
+                        t.push_str(&format!("  {nf}: {} per packet\n", v.join(", ")));
+                    }
+                }
+                None => t.push_str("\n== predict: not run (`--predict` measures each NF under callgrind and applies the flash cost model)\n"),
+            }
             if let Some(plan) = &smartnic {
                 t.push_str("\n== smartnic: the agilio target's decisions\n");
                 t.push_str(&nfc::emit::agilio::human(plan));

@@ -5,8 +5,10 @@ mod build;
 mod check;
 mod explain;
 mod explain_code;
+mod monitor;
 mod nf_host;
 mod predict;
+mod profile;
 mod proof;
 mod run;
 mod smartnic;
@@ -61,6 +63,10 @@ pub enum Command {
     Trace(trace::Args),
     /// Predict throughput and latency from NF counters (train, eval, explain).
     Predict(predict::Args),
+    /// Sample a running flash chain's NF counters and packet rates (CSV or a live table).
+    Monitor(monitor::Args),
+    /// Profile a flash deployment under load and resource stimuli into a counter dataset.
+    Profile(profile::Args),
     /// SmartNIC (Agilio) models from Clara's measurements: core count, colocation, coalescing.
     Smartnic(smartnic::Args),
 }
@@ -78,6 +84,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::NfHost(a) => nf_host::run(a),
         Command::Trace(a) => trace::run(a, fmt),
         Command::Predict(a) => predict::run(a, fmt),
+        Command::Monitor(a) => monitor::run(a, fmt),
+        Command::Profile(a) => profile::run(a, fmt),
         Command::Smartnic(a) => smartnic::run(a, fmt),
     }
 }

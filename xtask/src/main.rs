@@ -39,6 +39,10 @@ const APT_PACKAGES: &[(&str, &str)] = &[
         "deterministic instruction counts (callgrind) in benchmarks",
     ),
     (
+        "stress-ng",
+        "the resource stimulus of `nfc profile` (CPU, cache and memory stressors)",
+    ),
+    (
         "iproute2",
         "network namespaces and veth pairs for flash-rt tests",
     ),
@@ -446,6 +450,18 @@ fn bench(rest: &[String]) -> Result<()> {
             name: "predictor",
             what: "predictor (INFOCOM'24) on the published onvm data: MLP (tch, grid on the validation fold), GBR, OLS and Dobrescu side by side on random 60/20/20 and leave-one-experiment-out, next to the paper's figures; scikit-learn on the same rows; training and inference time",
             args: strs(&["bench", "-p", "nfc-predictor", "--bench", "predictor"]),
+            needs_root: false,
+        },
+        BenchStep {
+            name: "profile-data",
+            what: "nfc's own counter dataset: collector overhead (flowmage-3nf closed loop, windows with and without `nfc monitor --period 0.1`, same run) and `nfc profile` of flowmage-3nf and flash-dag under load, resource and both stimuli (seeds 1 and 2), saturation of every example chain; CSVs into target/nfc-bench/own-data",
+            args: strs(&["bench", "-p", "nfc", "--bench", "profile_data"]),
+            needs_root: true,
+        },
+        BenchStep {
+            name: "predictor-own",
+            what: "predictor on nfc's own data (own-data from profile-data): cross-run (seed 1 → seed 2) and cross-topology (flowmage-3nf → flash-dag), MLP vs GBR vs linear, throughput and latency",
+            args: strs(&["bench", "-p", "nfc-predictor", "--bench", "own_data"]),
             needs_root: false,
         },
         BenchStep {

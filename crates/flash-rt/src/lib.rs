@@ -3,6 +3,7 @@
 //! FLASH-style AF_XDP runtime with a privileged monitor and unprivileged NF
 //! hosts. It never links compiler crates; it reads emitted deployments.
 
+pub mod counters;
 pub mod deploy;
 pub mod host;
 pub mod links;

@@ -32,6 +32,17 @@ pub enum PredictCommand {
     Eval(EvalArgs),
     /// Explain a saved model: permutation importance, Shapley values, PCA.
     Explain(ExplainArgs),
+    /// Predict row by row: a counter-CSV header then rows on stdin, one
+    /// prediction per row on stdout (`nfc monitor --model` runs this).
+    #[command(hide = true)]
+    Stream(StreamArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StreamArgs {
+    /// Model directory (from `nfc predict train`).
+    #[arg(long)]
+    pub model: PathBuf,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -137,6 +148,7 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         PredictCommand::Train(a) => run_train(a, fmt),
         PredictCommand::Eval(a) => run_eval(a, fmt),
         PredictCommand::Explain(a) => run_explain(a, fmt),
+        PredictCommand::Stream(a) => run_stream(a),
     };
     match result {
         Ok(()) => Ok(ExitCode::SUCCESS),
@@ -148,6 +160,54 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// `stream`: the model's features are looked up by name in the header; a
+/// row with a non-number in one of them predicts `nan`. The first output
+/// line is the model's target and kind.
+fn run_stream(a: StreamArgs) -> Result<(), PredictError> {
+    use std::io::{BufRead, Write};
+    let model = TrainedModel::load(&a.model)?;
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut o = std::io::stdout().lock();
+    let io = |e: std::io::Error| PredictError::Model(e.to_string());
+    let header: Vec<String> = match lines.next() {
+        Some(l) => l
+            .map_err(io)?
+            .split(',')
+            .map(|c| c.trim().to_string())
+            .collect(),
+        None => return Ok(()),
+    };
+    let idx: Vec<usize> = model
+        .meta
+        .features
+        .iter()
+        .map(|f| {
+            header
+                .iter()
+                .position(|h| h == f)
+                .ok_or_else(|| PredictError::MissingFeature(f.clone()))
+        })
+        .collect::<Result<_, _>>()?;
+    writeln!(o, "{} {}", model.meta.target.name(), model.meta.kind.name()).map_err(io)?;
+    o.flush().map_err(io)?;
+    for line in lines {
+        let line = line.map_err(io)?;
+        let cells: Vec<&str> = line.split(',').collect();
+        let row: Option<Vec<f64>> = idx
+            .iter()
+            .map(|&i| cells.get(i)?.trim().parse().ok())
+            .collect();
+        let p = match row {
+            Some(r) => model.predict_raw(&[r]).first().copied().unwrap_or(f64::NAN),
+            None => f64::NAN,
+        };
+        writeln!(o, "{p}").map_err(io)?;
+        o.flush().map_err(io)?;
+    }
+    Ok(())
 }
 
 fn policy(c: ConflictArg) -> ConflictPolicy {

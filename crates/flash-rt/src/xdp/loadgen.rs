@@ -45,6 +45,11 @@ pub struct LoadGenConfig {
     /// Off, frames go out exactly as the template (e.g. a real IPv4/TCP
     /// frame that NFs parse); the sink then has no latency samples.
     pub stamp: bool,
+    /// Where the stamp goes: the sequence number at this byte offset, the
+    /// send time 8 bytes later (default [`SEQ_OFFSET`]; put it in the
+    /// payload of a real IPv4 frame, e.g. 54 for TCP, so NFs parse the
+    /// headers and the sink still times every frame).
+    pub stamp_at: usize,
 }
 
 impl Default for LoadGenConfig {
@@ -54,6 +59,7 @@ impl Default for LoadGenConfig {
             frames: 4096,
             xdp_mode: XdpMode::Auto,
             stamp: true,
+            stamp_at: SEQ_OFFSET,
         }
     }
 }
@@ -113,11 +119,14 @@ pub struct LoadGen {
     tx: Port,
     rx: Port,
     template: Vec<u8>,
+    /// Length of the frame built in each UMEM frame.
+    lens: Vec<u32>,
     _xdp: AttachedXdp,
     scratch_desc: Vec<libc::xdp_desc>,
     scratch_addr: Vec<u64>,
     next_seq: u64,
     stamp: bool,
+    stamp_at: usize,
     /// Frames handed to the TX ring so far.
     pub sent: u64,
     /// Frames received by the sink so far.
@@ -149,12 +158,38 @@ impl LoadGen {
     /// [`MIN_FRAME`] bytes) on `tx_if` and receive on `rx_if`, in the calling
     /// thread's network namespace (needs CAP_NET_ADMIN/CAP_NET_RAW/CAP_BPF).
     pub fn new(tx_if: &str, rx_if: &str, template: &[u8], cfg: &LoadGenConfig) -> Result<LoadGen> {
-        if template.len() < MIN_FRAME || template.len() > FRAME_SIZE as usize {
-            return Err(FlashError::Protocol(format!(
-                "load generator frame of {} bytes (need {MIN_FRAME}..={FRAME_SIZE})",
-                template.len()
-            )));
+        Self::with_templates(tx_if, rx_if, &[template.to_vec()], cfg)
+    }
+
+    /// [`LoadGen::new`] with several frames (e.g. a traffic profile's
+    /// flows): UMEM frame `i` is built from `templates[i % len]`, so what
+    /// goes out cycles through them as frames are recycled.
+    pub fn with_templates(
+        tx_if: &str,
+        rx_if: &str,
+        templates: &[Vec<u8>],
+        cfg: &LoadGenConfig,
+    ) -> Result<LoadGen> {
+        let min = if cfg.stamp {
+            MIN_FRAME.max(cfg.stamp_at + 16)
+        } else {
+            MIN_FRAME
+        };
+        if templates.is_empty() {
+            return Err(FlashError::Protocol(
+                "load generator without a frame".into(),
+            ));
         }
+        for template in templates {
+            if template.len() < min || template.len() > FRAME_SIZE as usize {
+                return Err(FlashError::Protocol(format!(
+                    "load generator frame of {} bytes (need {min}..={FRAME_SIZE} with the stamp at byte {})",
+                    template.len(),
+                    cfg.stamp_at
+                )));
+            }
+        }
+        let template = &templates[0];
         if !cfg.ring_size.is_power_of_two() || cfg.frames < 2 * cfg.ring_size {
             return Err(FlashError::Protocol(format!(
                 "load generator rings of {} entries with {} frames (need a power of two and frames >= 2x ring)",
@@ -165,8 +200,12 @@ impl LoadGen {
         let rx = Port::open(rx_if, cfg, "sink")?;
         // Pre-build every generator frame.
         let frames: Vec<u64> = tx.free.clone();
+        let mut lens = vec![0u32; cfg.frames as usize];
         for a in frames {
-            tx.frame(a, template.len()).copy_from_slice(template);
+            let i = (a / u64::from(FRAME_SIZE)) as usize;
+            let t = &templates[i % templates.len()];
+            tx.frame(a, t.len()).copy_from_slice(t);
+            lens[i] = t.len() as u32;
         }
         let rx_idx = ifindex(rx_if).ok_or_else(|| FlashError::NoInterface {
             name: "sink".into(),
@@ -178,11 +217,13 @@ impl LoadGen {
             tx,
             rx,
             template: template.to_vec(),
+            lens,
             _xdp: xdp,
             scratch_desc: Vec::with_capacity(cfg.ring_size as usize),
             scratch_addr: Vec::with_capacity(cfg.ring_size as usize),
             next_seq: 0,
             stamp: cfg.stamp,
+            stamp_at: cfg.stamp_at,
             sent: 0,
             received: 0,
             tx_kicks: 0,
@@ -229,7 +270,6 @@ impl LoadGen {
         if n == 0 {
             return 0;
         }
-        let len = self.template.len() as u32;
         self.scratch_desc.clear();
         for _ in 0..n {
             let Some(addr) = self.tx.free.pop() else {
@@ -238,10 +278,16 @@ impl LoadGen {
             let seq = self.next_seq;
             self.next_seq += 1;
             if self.stamp {
-                let f = self.tx.frame(addr, MIN_FRAME);
-                f[SEQ_OFFSET..SEQ_OFFSET + 8].copy_from_slice(&seq.to_be_bytes());
-                f[TS_OFFSET..TS_OFFSET + 8].copy_from_slice(&now_ns.to_be_bytes());
+                let at = self.stamp_at;
+                let f = self.tx.frame(addr, at + 16);
+                f[at..at + 8].copy_from_slice(&seq.to_be_bytes());
+                f[at + 8..at + 16].copy_from_slice(&now_ns.to_be_bytes());
             }
+            let len = self
+                .lens
+                .get((addr / u64::from(FRAME_SIZE)) as usize)
+                .copied()
+                .unwrap_or(self.template.len() as u32);
             self.scratch_desc.push(libc::xdp_desc {
                 addr,
                 len,
@@ -288,11 +334,10 @@ impl LoadGen {
         let descs = std::mem::take(&mut self.scratch_desc);
         for d in &descs {
             if let Some(l) = lat.as_deref_mut() {
-                if d.len as usize >= MIN_FRAME {
-                    let f = self.rx.frame(d.addr, MIN_FRAME);
-                    let ts = u64::from_be_bytes(
-                        f[TS_OFFSET..TS_OFFSET + 8].try_into().unwrap_or_default(),
-                    );
+                let at = self.stamp_at + 8;
+                if d.len as usize >= at + 8 {
+                    let f = self.rx.frame(d.addr, at + 8);
+                    let ts = u64::from_be_bytes(f[at..at + 8].try_into().unwrap_or_default());
                     l.push(now_ns.saturating_sub(ts));
                 }
             }

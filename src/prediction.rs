@@ -1,0 +1,522 @@
+//! The `predict` stage of `nfc build`: throughput of a chain on flash-rt
+//! before it is deployed, from what nfc can measure offline.
+//!
+//! Features: each NF's cost per input packet, measured by running the chain
+//! in the reference executor (`nfc run <chain> --pcap`, one worker, every NF
+//! shared) over its own traffic profile under valgrind's callgrind with
+//! cache simulation — deterministic here, unlike any timing on this VM. The
+//! callgrind profile is split by object file: each NF runs from a private
+//! copy of its shared object (`nfc-exec-<pid>-<seq>-<stem>.so`, loaded in
+//! chain order), so an object's self cost is that NF's (instructions,
+//! memory reads and writes, D1 and LL misses).
+//!
+//! Model ([`CostModel`]): the chain's time per packet on the flash runtime
+//! is `a · hops + b · Σ instructions/packet` (hops: NF hosts a packet
+//! crosses, each an AF_XDP or ring hand-over with its own per-packet cost;
+//! `b`: ns per NF instruction at this machine's CPI, spread over the CPUs
+//! the hosts share), fitted by least squares on the measured closed-loop
+//! saturation of the profiled example chains (`cargo xtask bench
+//! profile-data`), with its error measured leave-one-chain-out. The NF
+//! with the largest cost is the bottleneck the prediction names.
+
+use crate::Failure;
+use nfc_core::chain::{ChainSpec, Traffic};
+use nfc_core::prediction::Prediction;
+use nfc_core::Diagnostic;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Offline cost of one NF per input packet of the chain.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NfCost {
+    pub nf: String,
+    pub instructions: f64,
+    /// Data reads + writes.
+    pub memory_accesses: f64,
+    /// D1 read + write misses.
+    pub d1_misses: f64,
+    /// Last-level read + write misses.
+    pub ll_misses: f64,
+}
+
+/// The calibrated model (`cargo xtask bench profile-data` writes one; the
+/// one nfc ships is `data/flash-cost-model.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CostModel {
+    pub format: u32,
+    /// ns per hop (NF host crossed).
+    pub ns_per_hop: f64,
+    /// ns per NF instruction.
+    pub ns_per_instruction: f64,
+    /// The chains and their measured saturation (pps) it was fitted on.
+    pub calibrated_on: BTreeMap<String, f64>,
+    /// Leave-one-chain-out relative errors |pred − measured| / measured.
+    pub loco_errors: BTreeMap<String, f64>,
+    /// The error the model reports: the largest leave-one-chain-out error.
+    pub error: f64,
+    /// Where the measurements came from (machine, date, command).
+    pub provenance: String,
+}
+
+/// The model nfc ships (fitted on this repository's own profiles).
+pub const SHIPPED_MODEL: &str = include_str!("../data/flash-cost-model.json");
+
+/// Packets of the chain's traffic profile the cost is measured over
+/// (valgrind runs ~50× slower than native).
+pub const COST_PACKETS: u64 = 3000;
+
+fn unavailable(msg: String, hint: &str) -> Failure {
+    Failure::diag(Diagnostic::error("E0901", msg).with_hint(hint))
+}
+
+impl CostModel {
+    /// Chain time per packet (ns) from its NF costs.
+    pub fn ns_per_packet(&self, costs: &[NfCost]) -> f64 {
+        let hops = costs.len() as f64;
+        let instr: f64 = costs.iter().map(|c| c.instructions).sum();
+        self.ns_per_hop * hops + self.ns_per_instruction * instr
+    }
+
+    /// Fit on (costs, measured pps) per chain; None with fewer than 2 chains.
+    pub fn fit(chains: &[(String, Vec<NfCost>, f64)], provenance: String) -> Option<CostModel> {
+        let solve = |rows: &[&(String, Vec<NfCost>, f64)]| -> Option<(f64, f64)> {
+            // Least squares of t = a·h + b·i, no intercept; b ≥ 0 and a ≥ 0.
+            let (mut shh, mut shi, mut sii, mut sht, mut sit) = (0.0, 0.0, 0.0, 0.0, 0.0);
+            for (_, c, pps) in rows {
+                let h = c.len() as f64;
+                let i: f64 = c.iter().map(|c| c.instructions).sum();
+                let t = 1e9 / pps;
+                shh += h * h;
+                shi += h * i;
+                sii += i * i;
+                sht += h * t;
+                sit += i * t;
+            }
+            let det = shh * sii - shi * shi;
+            let (a, b) = if det.abs() > 1e-9 * shh * sii {
+                ((sht * sii - sit * shi) / det, (shh * sit - shi * sht) / det)
+            } else {
+                (f64::NAN, f64::NAN)
+            };
+            if a.is_finite() && b.is_finite() && a >= 0.0 && b >= 0.0 {
+                Some((a, b))
+            } else if shh > 0.0 {
+                // One-parameter fallbacks; the better of the two.
+                let a1 = sht / shh;
+                let b1 = if sii > 0.0 { sit / sii } else { 0.0 };
+                let err = |a: f64, b: f64| -> f64 {
+                    rows.iter()
+                        .map(|(_, c, pps)| {
+                            let t = a * c.len() as f64
+                                + b * c.iter().map(|c| c.instructions).sum::<f64>();
+                            (t - 1e9 / pps).powi(2)
+                        })
+                        .sum()
+                };
+                Some(if err(a1, 0.0) <= err(0.0, b1) {
+                    (a1, 0.0)
+                } else {
+                    (0.0, b1)
+                })
+            } else {
+                None
+            }
+        };
+        if chains.len() < 2 {
+            return None;
+        }
+        let all: Vec<&(String, Vec<NfCost>, f64)> = chains.iter().collect();
+        let (a, b) = solve(&all)?;
+        let mut loco = BTreeMap::new();
+        for (k, (name, costs, pps)) in chains.iter().enumerate() {
+            let rest: Vec<_> = chains
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != k)
+                .map(|(_, c)| c)
+                .collect();
+            if let Some((a, b)) = solve(&rest) {
+                let m = CostModel {
+                    format: 1,
+                    ns_per_hop: a,
+                    ns_per_instruction: b,
+                    calibrated_on: BTreeMap::new(),
+                    loco_errors: BTreeMap::new(),
+                    error: 0.0,
+                    provenance: String::new(),
+                };
+                let pred = 1e9 / m.ns_per_packet(costs);
+                loco.insert(name.clone(), ((pred - pps) / pps).abs());
+            }
+        }
+        let error = loco.values().copied().fold(0.0, f64::max);
+        Some(CostModel {
+            format: 1,
+            ns_per_hop: a,
+            ns_per_instruction: b,
+            calibrated_on: chains.iter().map(|(n, _, p)| (n.clone(), *p)).collect(),
+            loco_errors: loco,
+            error,
+            provenance,
+        })
+    }
+
+    /// The prediction for a chain with these NF costs.
+    pub fn predict(&self, costs: &[NfCost], model_name: &str) -> Prediction {
+        let ns = self.ns_per_packet(costs);
+        let bottleneck = costs
+            .iter()
+            .max_by(|a, b| a.instructions.total_cmp(&b.instructions))
+            .map(|c| c.nf.clone());
+        let mpps = if ns > 0.0 { 1e3 / ns } else { f64::NAN };
+        Prediction {
+            throughput_mpps: mpps,
+            // Unloaded latency: one packet's service time through the chain.
+            latency_us: ns / 1e3,
+            model: model_name.to_string(),
+            bottleneck,
+            error: Some(self.error),
+            data: Some(format!(
+                "{} (fitted on {})",
+                self.provenance,
+                self.calibrated_on
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            features: costs
+                .iter()
+                .map(|c| {
+                    (
+                        c.nf.clone(),
+                        vec![
+                            ("instructions".into(), c.instructions),
+                            ("memory_accesses".into(), c.memory_accesses),
+                            ("d1_misses".into(), c.d1_misses),
+                            ("ll_misses".into(), c.ll_misses),
+                        ],
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Self cost per object file in a callgrind output (event name → total).
+pub fn callgrind_objects(text: &str) -> Result<BTreeMap<String, BTreeMap<String, f64>>, String> {
+    let mut events: Vec<String> = vec![];
+    // Compressed names: "(id) name" defines, "(id)" refers; objects, files
+    // and functions each have their own id space.
+    let mut names: [BTreeMap<String, String>; 3] = Default::default();
+    let mut ob = String::new();
+    let mut skip_next = false;
+    let mut out: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+    let mut resolve = |space: usize, v: &str| -> String {
+        let v = v.trim();
+        if let Some(rest) = v.strip_prefix('(') {
+            if let Some(end) = rest.find(')') {
+                let id = &rest[..end];
+                let name = rest[end + 1..].trim();
+                if !name.is_empty() {
+                    names[space].insert(id.to_string(), name.to_string());
+                    return name.to_string();
+                }
+                return names[space].get(id).cloned().unwrap_or_default();
+            }
+        }
+        v.to_string()
+    };
+    for line in text.lines() {
+        let kv = line.split_once('=');
+        match kv {
+            _ if line.starts_with("events:") => {
+                events = line["events:".len()..]
+                    .split_whitespace()
+                    .map(String::from)
+                    .collect();
+            }
+            Some(("ob", v)) => ob = resolve(0, v),
+            Some(("cob", v)) => {
+                resolve(0, v);
+            }
+            Some(("fl" | "fi" | "fe" | "cfi" | "cfl", v)) => {
+                resolve(1, v);
+            }
+            Some(("fn" | "cfn", v)) => {
+                resolve(2, v);
+            }
+            Some(("calls", _)) => skip_next = true,
+            _ if line
+                .starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '-' || c == '*') =>
+            {
+                if skip_next {
+                    skip_next = false;
+                    continue;
+                }
+                let mut it = line.split_whitespace();
+                it.next(); // position
+                let entry = out.entry(ob.clone()).or_default();
+                for (k, v) in it.enumerate() {
+                    let v: f64 = v.parse().map_err(|_| format!("bad cost line `{line}`"))?;
+                    if let Some(e) = events.get(k) {
+                        *entry.entry(e.clone()).or_default() += v;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if events.is_empty() {
+        return Err("no `events:` line: not a callgrind profile".into());
+    }
+    Ok(out)
+}
+
+/// Per-NF cost of `chain` (at `chain_path`) per input packet: the chain in
+/// the reference executor under callgrind over `COST_PACKETS` packets of
+/// its traffic profile. `nfc_exe` is the `nfc` binary.
+pub fn measure_costs(
+    chain: &ChainSpec,
+    chain_path: &Path,
+    nfc_exe: &Path,
+    cache_dir: &Path,
+) -> Result<Vec<NfCost>, Failure> {
+    let Traffic::Synthetic(mut spec) = chain.traffic.clone() else {
+        return Err(unavailable(
+            "the predict stage measures NF costs over the chain's synthetic traffic profile; this chain names a pcap".into(),
+            "give the chain a `traffic: synthetic:` profile",
+        ));
+    };
+    let work = cache_dir.join(format!("predict-{}", std::process::id()));
+    std::fs::create_dir_all(&work)
+        .map_err(|e| Failure::io(format!("creating {}", work.display()), e))?;
+    struct Rm(PathBuf);
+    impl Drop for Rm {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+    let _rm = Rm(work.clone());
+    spec.packets = spec.packets.min(COST_PACKETS);
+    let pcap = work.join("traffic.pcap");
+    let summary = flash_rt::trace::generate(&spec, &pcap).map_err(|e| Failure::Internal {
+        stage: "predict",
+        message: format!("generating the traffic profile: {e}"),
+    })?;
+    let packets = summary.packets.max(1) as f64;
+    let out = work.join("callgrind.out");
+    let res = Command::new("valgrind")
+        .args(["--tool=callgrind", "--cache-sim=yes"])
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg(nfc_exe)
+        .arg("run")
+        .arg(chain_path)
+        .arg("--pcap")
+        .arg(&pcap)
+        .args(["--sharing", "all-shared", "--workers", "1", "--cache-dir"])
+        .arg(cache_dir)
+        .output()
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                unavailable(
+                    "valgrind is not installed: the predict stage measures NF costs with callgrind"
+                        .into(),
+                    "install it with `cargo xtask setup`",
+                )
+            } else {
+                Failure::io("running valgrind", e)
+            }
+        })?;
+    if !res.status.success() {
+        return Err(Failure::Internal {
+            stage: "predict",
+            message: format!(
+                "the chain did not run under callgrind: {}",
+                String::from_utf8_lossy(&res.stderr)
+                    .lines()
+                    .rev()
+                    .take(8)
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ),
+        });
+    }
+    let text = std::fs::read_to_string(&out)
+        .map_err(|e| Failure::io(format!("reading {}", out.display()), e))?;
+    let objs = callgrind_objects(&text).map_err(|m| Failure::Internal {
+        stage: "predict",
+        message: m,
+    })?;
+    // Private NF copies: nfc-exec-<pid>-<seq>-<stem>.so, the stem being
+    // the instance's object name (its id for built NFs). An NF none of whose
+    // code ran over the profile has no cost line at all: zero.
+    let copies: Vec<(u64, String, &BTreeMap<String, f64>)> = objs
+        .iter()
+        .filter_map(|(path, cost)| {
+            let file = Path::new(path).file_name()?.to_str()?;
+            let rest = file.strip_prefix("nfc-exec-")?.strip_suffix(".so")?;
+            let mut parts = rest.splitn(3, '-');
+            let _pid = parts.next()?;
+            let seq: u64 = parts.next()?.parse().ok()?;
+            Some((seq, parts.next()?.to_string(), cost))
+        })
+        .collect();
+    if copies.len() > chain.nfs.len() {
+        return Err(Failure::Internal {
+            stage: "predict",
+            message: format!(
+                "callgrind saw {} NF objects for {} NFs",
+                copies.len(),
+                chain.nfs.len()
+            ),
+        });
+    }
+    let empty = BTreeMap::new();
+    let get = |c: &BTreeMap<String, f64>, k: &[&str]| {
+        k.iter()
+            .map(|k| c.get(*k).copied().unwrap_or(0.0))
+            .sum::<f64>()
+            / packets
+    };
+    let mut costs = vec![];
+    for nf in &chain.nfs {
+        let id = nf.id.0.as_str();
+        // The executor's file-name form of the id (flash-rt offline/abi.rs).
+        let stem: String = id
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .take(40)
+            .collect();
+        let matching: Vec<&(u64, String, &BTreeMap<String, f64>)> =
+            copies.iter().filter(|(_, s, _)| *s == stem).collect();
+        let c = match matching.as_slice() {
+            [one] => one.2,
+            [] => &empty,
+            _ => {
+                return Err(Failure::Internal {
+                    stage: "predict",
+                    message: format!(
+                        "several NF objects in the callgrind profile are named `{id}`"
+                    ),
+                })
+            }
+        };
+        costs.push(NfCost {
+            nf: id.to_string(),
+            instructions: get(c, &["Ir"]),
+            memory_accesses: get(c, &["Dr", "Dw"]),
+            d1_misses: get(c, &["D1mr", "D1mw"]),
+            ll_misses: get(c, &["DLmr", "DLmw"]),
+        });
+    }
+    if costs.iter().all(|c| c.instructions == 0.0) {
+        return Err(Failure::Internal {
+            stage: "predict",
+            message: "no NF object of the chain appears in the callgrind profile".into(),
+        });
+    }
+    Ok(costs)
+}
+
+/// The model to use: `path` (e.g. a fresh one from the bench) or the one
+/// nfc ships.
+pub fn load_model(path: Option<&Path>) -> Result<(CostModel, String), Failure> {
+    let (text, name) = match path {
+        Some(p) => (
+            std::fs::read_to_string(p)
+                .map_err(|e| Failure::io(format!("reading {}", p.display()), e))?,
+            p.display().to_string(),
+        ),
+        None => (
+            SHIPPED_MODEL.to_string(),
+            "data/flash-cost-model.json (shipped)".to_string(),
+        ),
+    };
+    let model: Option<CostModel> = serde_json::from_str(&text).map_err(|e| {
+        unavailable(
+            format!("{name} is not a cost model: {e}"),
+            "write one with `cargo xtask bench profile-data`",
+        )
+    })?;
+    let model = model.ok_or_else(|| {
+        unavailable(
+            format!("{name} holds no calibration yet"),
+            "calibrate on this machine with `cargo xtask bench profile-data` (as root) and pass --cost-model target/nfc-bench/own-data/cost-model.json",
+        )
+    })?;
+    Ok((model, name))
+}
+
+/// The predict stage: NF costs under callgrind, then the model.
+pub fn predict_chain(
+    chain: &ChainSpec,
+    chain_path: &Path,
+    nfc_exe: &Path,
+    cache_dir: &Path,
+    model: Option<&Path>,
+) -> Result<Prediction, Failure> {
+    let (m, name) = load_model(model)?;
+    let costs = measure_costs(chain, chain_path, nfc_exe, cache_dir)?;
+    Ok(m.predict(
+        &costs,
+        &format!("flash cost model (hops + callgrind instructions), {name}"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn callgrind_self_cost_per_object_skips_inclusive_call_costs() {
+        // Ids of objects and functions are separate spaces: fn=(2) must not rename ob (2).
+        let text = "events: Ir Dr\nob=(1) /a.so\nfl=(1) a.c\nfn=(1) f\n3 10 2\n+1 5\ncalls=1 0\ncob=(2) /b.so\ncfn=(2) g\n4 1000 100\nob=(2)\nfn=(2)\n1 7 1\n";
+        let o = callgrind_objects(text).unwrap();
+        assert_eq!(o["/a.so"]["Ir"], 15.0);
+        assert_eq!(o["/a.so"]["Dr"], 2.0);
+        assert_eq!(o["/b.so"]["Ir"], 7.0);
+        assert!(callgrind_objects("3 4\n").is_err());
+    }
+
+    fn cost(nf: &str, i: f64) -> NfCost {
+        NfCost {
+            nf: nf.into(),
+            instructions: i,
+            memory_accesses: 0.0,
+            d1_misses: 0.0,
+            ll_misses: 0.0,
+        }
+    }
+
+    #[test]
+    fn fit_recovers_a_linear_cost_and_reports_its_loco_error() {
+        // t = 300 ns per hop + 2 ns per instruction.
+        let chains: Vec<(String, Vec<NfCost>, f64)> =
+            [(2, 100.0), (3, 400.0), (5, 250.0), (1, 900.0)]
+                .iter()
+                .enumerate()
+                .map(|(k, &(h, i))| {
+                    let costs: Vec<NfCost> = (0..h)
+                        .map(|j| cost(&format!("n{j}"), i / h as f64))
+                        .collect();
+                    let t = 300.0 * h as f64 + 2.0 * i;
+                    (format!("c{k}"), costs, 1e9 / t)
+                })
+                .collect();
+        let m = CostModel::fit(&chains, "test".into()).unwrap();
+        assert!(
+            (m.ns_per_hop - 300.0).abs() < 1e-6 && (m.ns_per_instruction - 2.0).abs() < 1e-9,
+            "{m:?}"
+        );
+        assert!(m.error < 1e-9);
+        let p = m.predict(&chains[1].1, "t");
+        assert!((p.throughput_mpps - chains[1].2 / 1e6).abs() < 1e-9);
+        // A chain that does not follow the model shows up in the error.
+        let mut bad = chains.clone();
+        bad[0].2 *= 3.0;
+        assert!(CostModel::fit(&bad, "test".into()).unwrap().error > 0.2);
+    }
+}
