@@ -117,7 +117,7 @@ fn check_manifests(out: &EmittedFlash) {
         .to_string();
 
     let ds: DaemonSet =
-        serde_yaml_ng::from_str(&std::fs::read_to_string(&out.monitor_manifest).unwrap())
+        nfc_core::yaml::from_str(&std::fs::read_to_string(&out.monitor_manifest).unwrap(), "monitor manifest")
             .expect("DaemonSet");
     let pod = ds.spec.as_ref().unwrap().template.spec.as_ref().unwrap();
     assert_eq!(pod.host_network, Some(true));
@@ -171,7 +171,7 @@ fn check_manifests(out: &EmittedFlash) {
             "{}",
             nf.object.display()
         );
-        let pod: Pod = serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap())
+        let pod: Pod = nfc_core::yaml::from_str(&std::fs::read_to_string(path).unwrap(), "pod manifest")
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let name = pod.metadata.name.clone().unwrap();
         assert!(
