@@ -473,6 +473,28 @@ mod live {
     }
 
     /// AF_PACKET socket on `ifname` seeing IPv4 frames only.
+    /// The reference executor's run of `packets` and, per packet, whether
+    /// it leaves the chain.
+    fn predicted_exits(
+        exec: &flash_rt::offline::ExecChain,
+        packets: &Packets,
+    ) -> (flash_rt::offline::ExecRun, Vec<bool>) {
+        let run = run_packets(
+            exec,
+            packets,
+            &ExecOptions {
+                collect_output: true,
+                ..ExecOptions::default()
+            },
+        )
+        .expect("executor");
+        let mut exits = vec![false; packets.len()];
+        run.output_tags
+            .iter()
+            .for_each(|t| exits[t.input as usize] = true);
+        (run, exits)
+    }
+
     fn ip_socket(ifname: &str) -> OwnedFd {
         netns_common::packet_socket_for(ifname, 0x0800).0
     }
@@ -605,19 +627,7 @@ mod live {
             },
             None,
         );
-        let run = run_packets(
-            &exec,
-            &packets,
-            &ExecOptions {
-                collect_output: true,
-                ..ExecOptions::default()
-            },
-        )
-        .expect("executor");
-        let mut exits = vec![false; packets.len()];
-        run.output_tags
-            .iter()
-            .for_each(|t| exits[t.input as usize] = true);
+        let (run, exits) = predicted_exits(&exec, &packets);
         assert_eq!(run.report.exited, 200, "{:#?}", run.report);
         let frames = packets.iter().map(|p| p.data.to_vec()).zip(exits).collect();
         let want = run
@@ -1048,19 +1058,7 @@ mod live {
             None,
         );
         let packets = ids_firewall_packets();
-        let run = run_packets(
-            &exec,
-            &packets,
-            &ExecOptions {
-                collect_output: true,
-                ..ExecOptions::default()
-            },
-        )
-        .expect("executor");
-        let mut exits = vec![false; packets.len()];
-        run.output_tags
-            .iter()
-            .for_each(|t| exits[t.input as usize] = true);
+        let (run, exits) = predicted_exits(&exec, &packets);
         // Both NFs drop something, and most frames pass.
         let per_nf: Vec<u64> = run.report.nfs.iter().map(|n| n.drops).collect();
         assert!(per_nf.iter().all(|&d| d > 0), "{:#?}", run.report);
