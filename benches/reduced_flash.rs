@@ -24,80 +24,16 @@ use flash_rt::trace::craft::PacketBuilder;
 use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
 use nfc::pipeline::{Pipeline, PipelineOptions, ReducePolicy, Target};
 use std::io::BufRead;
-use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 const WINDOW: u64 = 1024;
 const BATCH: usize = 64;
 
-fn ip(args: &[&str]) {
-    let out = Command::new("ip").args(args).output().expect("run ip");
-    assert!(
-        out.status.success(),
-        "ip {}: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+#[path = "../crates/flash-rt/tests/netns_common/mod.rs"]
+mod netns_common;
 
-/// Namespaces `dut` and `peer` joined by vi0<->vi1 and vo0<->vo1, deleted on drop.
-struct Net {
-    dut: String,
-    peer: String,
-}
-
-impl Net {
-    fn new() -> Net {
-        let t = std::process::id() % 100_000;
-        let net = Net {
-            dut: format!("nfrd{t}"),
-            peer: format!("nfrp{t}"),
-        };
-        for ns in [&net.dut, &net.peer] {
-            ip(&["netns", "add", ns]);
-            let _ = Command::new("ip")
-                .args(["netns", "exec", ns, "sysctl", "-qw"])
-                .args([
-                    "net.ipv6.conf.all.disable_ipv6=1",
-                    "net.ipv6.conf.default.disable_ipv6=1",
-                ])
-                .status();
-        }
-        for (a, b) in [("vi0", "vi1"), ("vo0", "vo1")] {
-            ip(&[
-                "-n", &net.peer, "link", "add", a, "type", "veth", "peer", "name", b, "netns",
-                &net.dut,
-            ]);
-            ip(&["-n", &net.peer, "link", "set", a, "up"]);
-            ip(&["-n", &net.dut, "link", "set", b, "up"]);
-        }
-        net
-    }
-}
-
-impl Drop for Net {
-    fn drop(&mut self) {
-        for ns in [&self.dut, &self.peer] {
-            let _ = Command::new("ip").args(["netns", "del", ns]).status();
-        }
-    }
-}
-
-fn in_netns<T: Send + 'static>(ns: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
-    let path = format!("/run/netns/{ns}");
-    std::thread::spawn(move || {
-        let file = std::fs::File::open(&path).expect("open netns");
-        // SAFETY: setns on a namespace fd, for this thread only.
-        assert_eq!(
-            unsafe { libc::setns(file.as_raw_fd(), libc::CLONE_NEWNET) },
-            0
-        );
-        f()
-    })
-    .join()
-    .expect("namespace thread")
-}
+use netns_common::{in_netns, quiet, Topo};
 
 /// Build the chain through the pipeline into `out` (reduced or not).
 fn build(chain: &Path, cache: &Path, out: &Path, reduce: bool) -> usize {
@@ -287,7 +223,8 @@ fn main() {
         .payload(b"GET /index.html HTTP/1.1\r\nHost: example\r\n\r\n")
         .frame_len(128)
         .build();
-    let net = Net::new();
+    let net = Topo::new();
+    quiet(&net);
     let mut runs: Vec<Vec<f64>> = vec![vec![], vec![]];
     let mut ratios = vec![];
     for r in 0..repeats {
@@ -295,9 +232,9 @@ fn main() {
         let mut pair = [0.0; 2];
         for k in order {
             let (name, dir, nfs) = &configs[k];
-            let child = serve(&net.dut, dir, *nfs);
+            let child = serve(&net.dut.name, dir, *nfs);
             let f = frame.clone();
-            let mpps = in_netns(&net.peer, move || {
+            let mpps = in_netns(&net.peer.name, move || {
                 let cfg = LoadGenConfig {
                     stamp: false,
                     ..LoadGenConfig::default()

@@ -323,16 +323,10 @@ pub fn traffic_profile(chain: &ChainSpec) -> Result<TrafficProfile, Failure> {
                 .0
         }
     };
-    let headers = packets.iter().take(PROFILE_PACKETS as usize).map(|p| {
-        let f = flash_rt::rss::FlowFields::parse(p.data);
-        nfc_placer::traffic::PacketHeader {
-            src_ip: u32::from_be_bytes(f.src_ip),
-            dst_ip: u32::from_be_bytes(f.dst_ip),
-            src_port: u16::from_be_bytes(f.src_port),
-            dst_port: u16::from_be_bytes(f.dst_port),
-            proto: f.proto,
-        }
-    });
+    let headers = packets
+        .iter()
+        .take(PROFILE_PACKETS as usize)
+        .map(|p| nfc_placer::traffic::PacketHeader::from_frame(p.data));
     Ok(TrafficProfile::from_packets(headers))
 }
 

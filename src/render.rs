@@ -1,8 +1,12 @@
-//! Rendering of diagnostics for people (file:line:col, the offending line, a
-//! caret and the hint) or for tools (one JSON object per line on stderr).
+//! Rendering of diagnostics for people (rustc-style, drawn by
+//! annotate-snippets: file:line:col, the offending lines with the primary
+//! span and every labelled secondary span, notes and the hint) or for tools
+//! (one JSON object per line on stderr).
 
 use crate::commands::Format;
-use nfc_core::{Diagnostic, Severity};
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use nfc_core::{Diagnostic, Severity, Span};
+use std::collections::HashMap;
 use std::io::Write;
 
 /// Render diagnostics on stderr in the chosen format.
@@ -11,9 +15,10 @@ pub fn diagnostics(diags: &[Diagnostic], format: Format) {
     let _ = match format {
         Format::Json => writeln!(err, "{}", serde_json::json!({ "diagnostics": diags })),
         Format::Human => {
+            let mut sources = Sources::default();
             let mut text = String::new();
             for d in diags {
-                text.push_str(&human(d));
+                text.push_str(&human(d, &mut sources));
             }
             let errors = diags
                 .iter()
@@ -30,28 +35,86 @@ pub fn diagnostics(diags: &[Diagnostic], format: Format) {
     };
 }
 
-/// Human text of one diagnostic, rustc-style.
-pub fn human(d: &Diagnostic) -> String {
+/// The text of every file a batch of diagnostics points into, each read once
+/// (`None` when it cannot be read: the location is then shown without a
+/// snippet).
+#[derive(Debug, Default)]
+pub struct Sources {
+    files: HashMap<String, Option<String>>,
+}
+
+impl Sources {
+    /// Read `file` unless it was read before.
+    fn load(&mut self, file: &str) {
+        self.files
+            .entry(file.to_string())
+            .or_insert_with(|| std::fs::read_to_string(file).ok());
+    }
+
+    /// The text of a file [`Self::load`] read.
+    fn text(&self, file: &str) -> Option<&str> {
+        self.files.get(file).and_then(|t| t.as_deref())
+    }
+}
+
+/// Byte offset of 1-based `line`, `col` (columns count characters) in `text`;
+/// `None` past the end of the text.
+fn offset(text: &str, line: u32, col: u32) -> Option<usize> {
+    let start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(line as usize - 2)?.0 + 1
+    };
+    let rest = &text[start..];
+    let line_len = rest.find('\n').unwrap_or(rest.len());
+    let within = rest[..line_len]
+        .char_indices()
+        .nth(col.saturating_sub(1) as usize)
+        .map_or(line_len, |(i, _)| i);
+    Some(start + within)
+}
+
+/// The byte range `span` covers in `text`; a point span covers one character.
+fn range(text: &str, span: &Span) -> Option<std::ops::Range<usize>> {
+    let start = offset(text, span.line, span.col)?;
+    let end = offset(text, span.end_line, span.end_col)
+        .filter(|e| *e > start)
+        .unwrap_or_else(|| {
+            text[start..]
+                .chars()
+                .next()
+                .filter(|c| *c != '\n')
+                .map_or(start, |c| start + c.len_utf8())
+        });
+    Some(start..end)
+}
+
+/// Human text of one diagnostic, rustc-style: the title, then (when the
+/// primary span's file can be read) the snippet annotate-snippets draws with
+/// the primary span and the labelled secondary spans, else the location
+/// alone; then `= note:` and `= hint:` lines.
+pub fn human(d: &Diagnostic, sources: &mut Sources) -> String {
     let sev = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
         Severity::Note => "note",
     };
-    let mut out = format!("{sev}[{}]: {}\n", d.code, d.message);
-    if let Some(span) = &d.span {
-        out.push_str(&format!("  --> {span}\n"));
-        if span.line > 0 {
-            if let Some(line) = std::fs::read_to_string(&span.file)
-                .ok()
-                .and_then(|t| t.lines().nth(span.line as usize - 1).map(str::to_string))
-            {
-                let num = span.line.to_string();
-                let pad = " ".repeat(num.len());
-                let caret_at = " ".repeat(span.col.saturating_sub(1) as usize);
-                out.push_str(&format!("{pad} |\n{num} | {line}\n{pad} | {caret_at}^\n"));
-            }
+    for s in d.span.iter().chain(d.labels.iter().map(|l| &l.span)) {
+        if s.line > 0 {
+            sources.load(&s.file);
         }
     }
+    let sources: &Sources = sources;
+    let mut out = match d.span.as_ref().and_then(|s| snippet(d, s, sources)) {
+        Some(text) => text,
+        None => {
+            let mut t = format!("{sev}[{}]: {}\n", d.code, d.message);
+            if let Some(span) = &d.span {
+                t.push_str(&format!("  --> {span}\n"));
+            }
+            t
+        }
+    };
     for n in &d.notes {
         out.push_str(&format!("  = note: {n}\n"));
     }
@@ -59,6 +122,56 @@ pub fn human(d: &Diagnostic) -> String {
         out.push_str(&format!("  = hint: {h}\n"));
     }
     out
+}
+
+/// The title and source snippet of `d` drawn by annotate-snippets; `None`
+/// when the primary span's file cannot be read or the span lies outside it.
+fn snippet(d: &Diagnostic, span: &Span, sources: &Sources) -> Option<String> {
+    if span.line == 0 {
+        return None;
+    }
+    let text = sources.text(&span.file)?;
+    let primary = range(text, span)?;
+    let level = match d.severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Note => Level::NOTE,
+    };
+    // Secondary spans in the same file join the primary snippet; those
+    // elsewhere get a snippet of their own.
+    let mut main = Snippet::source(text)
+        .path(span.file.as_str())
+        .fold(true)
+        .annotation(AnnotationKind::Primary.span(primary));
+    let mut others = vec![];
+    for l in &d.labels {
+        let Some((lt, lr)) = sources
+            .text(&l.span.file)
+            .filter(|_| l.span.line > 0)
+            .and_then(|lt| Some((lt, range(lt, &l.span)?)))
+        else {
+            continue;
+        };
+        let a = AnnotationKind::Context.span(lr).label(l.message.as_str());
+        if l.span.file == span.file {
+            main = main.annotation(a);
+        } else {
+            others.push(
+                Snippet::source(lt)
+                    .path(l.span.file.as_str())
+                    .fold(true)
+                    .annotation(a),
+            );
+        }
+    }
+    let report = [
+        Group::with_title(level.primary_title(d.message.as_str()).id(d.code.as_str()))
+            .element(main)
+            .elements(others),
+    ];
+    let mut out = Renderer::plain().render(&report);
+    out.push('\n');
+    Some(out)
 }
 
 /// Render an internal error (exit 2): a bug or an environment problem, not bad input.

@@ -33,6 +33,14 @@ fn copy_pairs(from: &Path, to: &Path, ids: impl Iterator<Item = u64>) {
     }
 }
 
+/// Run `cmd`, which must fail on bad input (exit 1); its stderr.
+fn bad_input(cmd: &mut Command) -> String {
+    let o = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    stderr
+}
+
 fn json(out: &std::process::Output) -> serde_json::Value {
     assert!(
         out.status.success(),
@@ -133,15 +141,13 @@ fn scale_out_and_colocation_contract_on_held_out_data() {
 
     // Evaluating the training data itself: every overlapping program is left out of
     // training, which leaves nothing to train on.
-    let o = nfc()
-        .args(["smartnic", "eval-colocation", "--data"])
-        .arg(train.join("nf_colocation/dataset"))
-        .arg("--train")
-        .arg(&train)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let stderr = bad_input(
+        nfc()
+            .args(["smartnic", "eval-colocation", "--data"])
+            .arg(train.join("nf_colocation/dataset"))
+            .arg("--train")
+            .arg(&train),
+    );
     assert!(
         stderr.contains("E0802") && stderr.contains("nothing is left to train on"),
         "{stderr}"
@@ -150,6 +156,19 @@ fn scale_out_and_colocation_contract_on_held_out_data() {
 
 #[test]
 fn bad_clara_data_is_a_located_error() {
+    let eval_without_model = |d: &Path| {
+        bad_input(
+            nfc()
+                .args([
+                    "smartnic",
+                    "eval-scale-out",
+                    "--model",
+                    "/nonexistent",
+                    "--data",
+                ])
+                .arg(d),
+        )
+    };
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path().join("so");
     copy_pairs(&clara().join("scale_out/dataset_hit"), &d, 0..2);
@@ -158,19 +177,7 @@ fn bad_clara_data_is_a_located_error() {
         .unwrap()
         .replacen("throughput: ", "throughput: x", 1);
     std::fs::write(&tag, text).unwrap();
-    let o = nfc()
-        .args([
-            "smartnic",
-            "eval-scale-out",
-            "--model",
-            "/nonexistent",
-            "--data",
-        ])
-        .arg(&d)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let stderr = eval_without_model(&d);
     assert!(
         stderr.contains("E0800")
             && stderr.contains("trainingset_tag_1:2:1")
@@ -179,33 +186,19 @@ fn bad_clara_data_is_a_located_error() {
     );
     // A feature file without its tag file.
     std::fs::remove_file(&tag).unwrap();
-    let o = nfc()
-        .args([
-            "smartnic",
-            "eval-scale-out",
-            "--model",
-            "/nonexistent",
-            "--data",
-        ])
-        .arg(&d)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let stderr = eval_without_model(&d);
     assert!(stderr.contains("no matching trainingset_tag_1"), "{stderr}");
     // A model file that is not one.
     copy_pairs(&clara().join("scale_out/dataset_hit"), &d, 1..2);
     let bogus = tmp.path().join("bogus.json");
     std::fs::write(&bogus, "{}").unwrap();
-    let o = nfc()
-        .args(["smartnic", "eval-scale-out", "--model"])
-        .arg(&bogus)
-        .arg("--data")
-        .arg(&d)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let stderr = bad_input(
+        nfc()
+            .args(["smartnic", "eval-scale-out", "--model"])
+            .arg(&bogus)
+            .arg("--data")
+            .arg(&d),
+    );
     assert!(
         stderr.contains("E0801") && stderr.contains("not a scale-out model"),
         "{stderr}"

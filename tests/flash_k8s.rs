@@ -117,7 +117,7 @@ fn check_manifests(out: &EmittedFlash) {
         .to_string();
 
     let ds: DaemonSet =
-        serde_yaml_ng::from_str(&std::fs::read_to_string(&out.monitor_manifest).unwrap())
+        nfc_core::yaml::from_str(&std::fs::read_to_string(&out.monitor_manifest).unwrap(), "monitor manifest")
             .expect("DaemonSet");
     let pod = ds.spec.as_ref().unwrap().template.spec.as_ref().unwrap();
     assert_eq!(pod.host_network, Some(true));
@@ -171,7 +171,7 @@ fn check_manifests(out: &EmittedFlash) {
             "{}",
             nf.object.display()
         );
-        let pod: Pod = serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap())
+        let pod: Pod = nfc_core::yaml::from_str(&std::fs::read_to_string(path).unwrap(), "pod manifest")
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let name = pod.metadata.name.clone().unwrap();
         assert!(
@@ -420,6 +420,9 @@ fn flash_missing_and_stray_objects_are_reported() {
 // per NF), sends UDP frames from a peer namespace and checks that exactly the
 // frames the reference executor predicts come out of the egress.
 
+#[path = "../crates/flash-rt/tests/netns_common/mod.rs"]
+mod netns_common;
+
 mod live {
     use super::*;
     use flash_rt::host::cnf::CNf;
@@ -431,134 +434,91 @@ mod live {
     use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
     use std::process::Command;
 
-    fn ip(args: &[&str]) -> bool {
-        Command::new("ip")
-            .args(args)
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false)
-    }
+    use super::netns_common::{self, root_or_skip, spawn_in_netns as in_ns, Topo};
 
-    /// Namespaces deleted on drop.
-    struct Ns(Vec<String>);
-    impl Drop for Ns {
-        fn drop(&mut self) {
-            for n in &self.0 {
-                ip(&["netns", "del", n]);
+    /// `nfc run <dir>` in namespace `dut`; its stderr lines as they come,
+    /// and a thread that returns all of them once it exits.
+    fn nfc_run(
+        dut: &str,
+        dir: &Path,
+    ) -> (
+        std::process::Child,
+        std::sync::mpsc::Receiver<String>,
+        std::thread::JoinHandle<String>,
+    ) {
+        use std::io::BufRead;
+        let mut nfc = Command::new("ip")
+            .args(["netns", "exec", dut, env!("CARGO_BIN_EXE_nfc"), "run"])
+            .arg(dir)
+            .args(["--duration", "120"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (tx, rx) = std::sync::mpsc::channel::<String>();
+        let stderr = nfc.stderr.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut all = String::new();
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                all.push_str(&line);
+                all.push('\n');
+                let _ = tx.send(line);
             }
-        }
-    }
-
-    fn in_ns<T: Send + 'static>(
-        ns: &str,
-        f: impl FnOnce() -> T + Send + 'static,
-    ) -> std::thread::JoinHandle<T> {
-        let path = format!("/run/netns/{ns}");
-        std::thread::spawn(move || {
-            let file = std::fs::File::open(&path).expect("open netns");
-            // SAFETY: setns on a namespace fd, for this thread only.
-            assert_eq!(
-                unsafe { libc::setns(file.as_raw_fd(), libc::CLONE_NEWNET) },
-                0,
-                "setns"
-            );
-            f()
-        })
+            all
+        });
+        (nfc, rx, reader)
     }
 
     /// AF_PACKET socket on `ifname` seeing IPv4 frames only.
+    /// The reference executor's run of `packets` and, per packet, whether
+    /// it leaves the chain.
+    fn predicted_exits(
+        exec: &flash_rt::offline::ExecChain,
+        packets: &Packets,
+    ) -> (flash_rt::offline::ExecRun, Vec<bool>) {
+        let run = run_packets(
+            exec,
+            packets,
+            &ExecOptions {
+                collect_output: true,
+                ..ExecOptions::default()
+            },
+        )
+        .expect("executor");
+        let mut exits = vec![false; packets.len()];
+        run.output_tags
+            .iter()
+            .for_each(|t| exits[t.input as usize] = true);
+        (run, exits)
+    }
+
     fn ip_socket(ifname: &str) -> OwnedFd {
-        let proto = 0x0800u16;
-        // SAFETY: plain socket() call.
-        let fd = unsafe {
-            libc::socket(
-                libc::AF_PACKET,
-                libc::SOCK_RAW | libc::SOCK_CLOEXEC,
-                i32::from(proto.to_be()),
-            )
-        };
-        assert!(fd >= 0);
-        // SAFETY: fresh fd.
-        let fd = unsafe { OwnedFd::from_raw_fd(fd) };
-        let c = std::ffi::CString::new(ifname).unwrap();
-        // SAFETY: zeroed sockaddr_ll is valid; valid C string.
-        let mut sa: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
-        sa.sll_family = libc::AF_PACKET as u16;
-        sa.sll_protocol = proto.to_be();
-        // SAFETY: valid C string.
-        sa.sll_ifindex = unsafe { libc::if_nametoindex(c.as_ptr()) } as i32;
-        // SAFETY: valid sockaddr_ll.
-        let rc = unsafe {
-            libc::bind(
-                fd.as_raw_fd(),
-                (&sa as *const libc::sockaddr_ll).cast(),
-                std::mem::size_of::<libc::sockaddr_ll>() as u32,
-            )
-        };
-        assert_eq!(rc, 0, "bind {ifname}");
-        let tv = libc::timeval {
-            tv_sec: 10,
-            tv_usec: 0,
-        };
-        // SAFETY: valid timeval; bounds a failing test only.
-        unsafe {
-            libc::setsockopt(
-                fd.as_raw_fd(),
-                libc::SOL_SOCKET,
-                libc::SO_RCVTIMEO,
-                (&tv as *const libc::timeval).cast(),
-                16,
-            )
-        };
-        fd
+        netns_common::packet_socket_for(ifname, 0x0800).0
     }
 
     const CHAIN: &str = "name: live\nnfs:\n  - {id: fw, nf: firewall, config: {default_action: allow, rules: [{proto: udp, dst_port: 53, action: drop}]}}\n  - {id: counter, nf: flow_counter}\n  - {id: fwd, nf: l2fwd, config: {src_mac: \"02:00:00:00:00:01\", dst_mac: \"02:00:00:00:00:02\"}}\nchain: [fw, counter, fwd]\ntargets:\n  flash: {ingress: vi1, egress: vo1, mode: single-copy}\n";
 
     /// Two namespaces joined by veth pairs vi0<->vi1 and vo0<->vo1 (the `1`
     /// ends in the DUT namespace), deleted on drop; `None` without root.
-    fn dut_and_peer(prefix: &str, test: &str) -> Option<(Ns, String, String)> {
-        let tag = format!("{}", std::process::id() % 100_000);
-        let (dut, peer) = (format!("{prefix}d{tag}"), format!("{prefix}p{tag}"));
-        // SAFETY: geteuid never fails.
-        if unsafe { libc::geteuid() } != 0 || !ip(&["netns", "add", &dut]) {
-            eprintln!("SKIPPED: needs root with netns support ({test})");
+    /// The DUT and peer namespaces joined by vi0<->vi1 and vo0<->vo1, IPv6
+    /// off (netns_common's harness): (guard, DUT name, peer name); `None`
+    /// (after a loud skip line) without root or netns support.
+    fn dut_and_peer(test: &str) -> Option<(Topo, String, String)> {
+        if !root_or_skip(test) {
             return None;
         }
-        let ns = Ns(vec![dut.clone(), peer.clone()]);
-        assert!(ip(&["netns", "add", &peer]));
-        for ns in [&dut, &peer] {
-            assert!(Command::new("ip")
-                .args([
-                    "netns",
-                    "exec",
-                    ns,
-                    "sysctl",
-                    "-qw",
-                    "net.ipv6.conf.all.disable_ipv6=1",
-                    "net.ipv6.conf.default.disable_ipv6=1"
-                ])
-                .status()
-                .unwrap()
-                .success());
-        }
-        for (a, b) in [("vi0", "vi1"), ("vo0", "vo1")] {
-            assert!(ip(&[
-                "-n", &peer, "link", "add", a, "type", "veth", "peer", "name", b, "netns", &dut
-            ]));
-            assert!(
-                ip(&["-n", &peer, "link", "set", a, "up"])
-                    && ip(&["-n", &dut, "link", "set", b, "up"])
-            );
-        }
-        Some((ns, dut, peer))
+        let topo = Topo::new();
+        netns_common::quiet(&topo);
+        let (dut, peer) = (topo.dut.name.clone(), topo.peer.name.clone());
+        Some((topo, dut, peer))
     }
 
     #[test]
     fn flash_emitted_deployment_forwards_what_the_executor_predicts() {
-        let Some((_ns, dut, peer)) = dut_and_peer(
-            "nfcem",
-            "flash_emitted_deployment_forwards_what_the_executor_predicts",
+        let Some((_ns, dut, peer)) = dut_and_peer("flash_emitted_deployment_forwards_what_the_executor_predicts",
         ) else {
             return;
         };
@@ -667,19 +627,7 @@ mod live {
             },
             None,
         );
-        let run = run_packets(
-            &exec,
-            &packets,
-            &ExecOptions {
-                collect_output: true,
-                ..ExecOptions::default()
-            },
-        )
-        .expect("executor");
-        let mut exits = vec![false; packets.len()];
-        run.output_tags
-            .iter()
-            .for_each(|t| exits[t.input as usize] = true);
+        let (run, exits) = predicted_exits(&exec, &packets);
         assert_eq!(run.report.exited, 200, "{:#?}", run.report);
         let frames = packets.iter().map(|p| p.data.to_vec()).zip(exits).collect();
         let want = run
@@ -734,10 +682,7 @@ mod live {
     /// and SIGTERM stopping everything with no XDP program left behind.
     #[test]
     fn nfc_run_serves_an_emitted_deployment_with_unprivileged_nfs() {
-        use std::io::BufRead;
-        let Some((_ns, dut, peer)) = dut_and_peer(
-            "nfcrun",
-            "nfc_run_serves_an_emitted_deployment_with_unprivileged_nfs",
+        let Some((_ns, dut, peer)) = dut_and_peer("nfc_run_serves_an_emitted_deployment_with_unprivileged_nfs",
         ) else {
             return;
         };
@@ -750,29 +695,8 @@ mod live {
             serde_json::to_string_pretty(&dep).unwrap(),
         )
         .unwrap();
-        let mut nfc = Command::new("ip")
-            .args(["netns", "exec", &dut, env!("CARGO_BIN_EXE_nfc"), "run"])
-            .arg(dir.path())
-            .args(["--duration", "120"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
         // Wait until the monitor says every NF attached (as uid 65534).
-        let (tx, rx) = std::sync::mpsc::channel::<String>();
-        let stderr = nfc.stderr.take().unwrap();
-        let reader = std::thread::spawn(move || {
-            let mut all = String::new();
-            for line in std::io::BufReader::new(stderr)
-                .lines()
-                .map_while(Result::ok)
-            {
-                all.push_str(&line);
-                all.push('\n');
-                let _ = tx.send(line);
-            }
-            all
-        });
+        let (mut nfc, rx, reader) = nfc_run(&dut, dir.path());
         let mut attached = 0;
         while attached < dep.nfs.len() {
             match rx.recv_timeout(std::time::Duration::from_secs(60)) {
@@ -828,7 +752,7 @@ mod live {
     #[test]
     fn nfc_run_reports_a_missing_interface() {
         use std::os::unix::fs::PermissionsExt;
-        let Some((_ns, dut, _peer)) = dut_and_peer("nfcmis", "nfc_run_reports_a_missing_interface")
+        let Some((_ns, dut, _peer)) = dut_and_peer("nfc_run_reports_a_missing_interface")
         else {
             return;
         };
@@ -857,7 +781,7 @@ mod live {
     fn nfc_run_reports_an_nf_that_cannot_attach() {
         use std::os::unix::fs::PermissionsExt;
         let Some((_ns, dut, _peer)) =
-            dut_and_peer("nfcatt", "nfc_run_reports_an_nf_that_cannot_attach")
+            dut_and_peer("nfc_run_reports_an_nf_that_cannot_attach")
         else {
             return;
         };
@@ -1068,11 +992,8 @@ mod live {
     /// executor come out of the egress, byte for byte.
     #[test]
     fn reduced_ids_firewall_deployment_forwards_like_the_original_chain() {
-        use std::io::BufRead;
         use std::os::unix::fs::PermissionsExt;
-        let Some((_ns, dut, peer)) = dut_and_peer(
-            "nfcred",
-            "reduced_ids_firewall_deployment_forwards_like_the_original_chain",
+        let Some((_ns, dut, peer)) = dut_and_peer("reduced_ids_firewall_deployment_forwards_like_the_original_chain",
         ) else {
             return;
         };
@@ -1111,28 +1032,7 @@ mod live {
         assert!(dep.nfs[0].object.ends_with("objects/reduced.so"));
         dep.monitor.socket = dir.path().join("mon.sock");
         std::fs::write(&path, serde_json::to_string_pretty(&dep).unwrap()).unwrap();
-        let mut nfc = Command::new("ip")
-            .args(["netns", "exec", &dut, env!("CARGO_BIN_EXE_nfc"), "run"])
-            .arg(&out)
-            .args(["--duration", "120"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let (tx, rx) = std::sync::mpsc::channel::<String>();
-        let stderr = nfc.stderr.take().unwrap();
-        let reader = std::thread::spawn(move || {
-            let mut all = String::new();
-            for line in std::io::BufReader::new(stderr)
-                .lines()
-                .map_while(Result::ok)
-            {
-                all.push_str(&line);
-                all.push('\n');
-                let _ = tx.send(line);
-            }
-            all
-        });
+        let (mut nfc, rx, reader) = nfc_run(&dut, &out);
         loop {
             match rx.recv_timeout(std::time::Duration::from_secs(60)) {
                 Ok(line) if line.contains("attached NF") => break,
@@ -1158,19 +1058,7 @@ mod live {
             None,
         );
         let packets = ids_firewall_packets();
-        let run = run_packets(
-            &exec,
-            &packets,
-            &ExecOptions {
-                collect_output: true,
-                ..ExecOptions::default()
-            },
-        )
-        .expect("executor");
-        let mut exits = vec![false; packets.len()];
-        run.output_tags
-            .iter()
-            .for_each(|t| exits[t.input as usize] = true);
+        let (run, exits) = predicted_exits(&exec, &packets);
         // Both NFs drop something, and most frames pass.
         let per_nf: Vec<u64> = run.report.nfs.iter().map(|n| n.drops).collect();
         assert!(per_nf.iter().all(|&d| d > 0), "{:#?}", run.report);

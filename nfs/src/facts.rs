@@ -1,36 +1,82 @@
 //! Reading an NF's shipped `facts.yaml` (its ground-truth analysis) into
 //! [`nfc_core::Facts`] with `backend = Declared`. The format is strict:
-//! unknown keys, unknown fields and contradictions (a stateless NF with a
-//! flow key, a stateful one with intensity `none`) are errors, so a typo in
-//! ground truth cannot silently change what the analyzer is scored against.
+//! unknown keys (`deny_unknown_fields`), unknown fields and contradictions (a
+//! stateless NF with a flow key, a stateful one with intensity `none`) are
+//! errors with a line and column, so a typo in ground truth cannot silently
+//! change what the analyzer is scored against.
 
 use crate::NfsError;
 use nfc_core::facts::{Backend, Field, Intensity, SplitHazard, StateObject};
+use nfc_core::yaml::{self, FromStrError};
 use nfc_core::Facts;
+use serde::Deserialize;
 use std::path::Path;
-use yaml_rust2::{Yaml, YamlLoader};
 
-const TOP_KEYS: &[&str] = &[
-    "nf",
-    "stateful",
-    "flow_key",
-    "symmetric",
-    "intensity",
-    "pointer_chasing",
-    "state_entry_bytes",
-    "state_objects",
-    "split_hazards",
-    "notes",
-];
-const HAZARD_KEYS: &[&str] = &["object", "reason"];
-const OBJECT_KEYS: &[&str] = &[
-    "name",
-    "key",
-    "entry_bytes",
-    "capacity",
-    "per_flow",
-    "pointer_chasing",
-];
+/// The file format: what `facts.yaml` may say, and nothing else.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FactsFile {
+    nf: String,
+    stateful: bool,
+    #[serde(default, deserialize_with = "fields")]
+    flow_key: Vec<Field>,
+    symmetric: bool,
+    #[serde(deserialize_with = "intensity")]
+    intensity: Intensity,
+    pointer_chasing: bool,
+    #[serde(default)]
+    state_entry_bytes: Option<u64>,
+    #[serde(default)]
+    state_objects: Vec<ObjectFile>,
+    #[serde(default)]
+    split_hazards: Vec<HazardFile>,
+    /// Free text for people; not part of the facts.
+    #[serde(default)]
+    #[allow(dead_code)]
+    notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ObjectFile {
+    name: String,
+    #[serde(default, deserialize_with = "fields")]
+    key: Vec<Field>,
+    #[serde(default)]
+    entry_bytes: Option<u64>,
+    #[serde(default)]
+    capacity: Option<u64>,
+    per_flow: bool,
+    #[serde(default)]
+    pointer_chasing: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HazardFile {
+    object: String,
+    reason: String,
+}
+
+/// A sorted, de-duplicated list of field names (the messages of `Field`'s
+/// `FromStr`, which list the valid names).
+fn fields<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Field>, D::Error> {
+    let names = Option::<Vec<String>>::deserialize(d)?.unwrap_or_default();
+    let mut out = names
+        .iter()
+        .map(|s| s.parse::<Field>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(serde::de::Error::custom)?;
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn intensity<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Intensity, D::Error> {
+    String::deserialize(d)?
+        .parse()
+        .map_err(serde::de::Error::custom)
+}
 
 /// Load `facts.yaml` from disk.
 pub fn load_facts(path: &Path) -> Result<Facts, NfsError> {
@@ -44,188 +90,85 @@ pub fn parse_facts(text: &str, path: &Path) -> Result<Facts, NfsError> {
         path: path.to_path_buf(),
         message,
     };
-    let docs = YamlLoader::load_from_str(text).map_err(|e| NfsError::Yaml {
-        path: path.to_path_buf(),
-        message: e.to_string(),
+    let f: FactsFile = yaml::from_str(text, &path.display().to_string()).map_err(|e| match e {
+        FromStrError::Syntax(d) => {
+            let message = d.message.trim_start_matches("invalid YAML: ");
+            NfsError::Yaml {
+                path: path.to_path_buf(),
+                message: match &d.span {
+                    Some(s) if s.line > 0 => format!("{}:{}: {message}", s.line, s.col),
+                    _ => message.to_string(),
+                },
+            }
+        }
+        FromStrError::Shape(e) if e.line > 0 => bad(format!("{}:{}: {}", e.line, e.col, e.message)),
+        FromStrError::Shape(e) => bad(e.message),
     })?;
-    let doc = docs
-        .into_iter()
-        .next()
-        .ok_or_else(|| bad("empty file".into()))?;
-    let map = doc
-        .as_hash()
-        .ok_or_else(|| bad("expected a mapping at the top level".into()))?;
-    for k in map.keys() {
-        match k.as_str() {
-            Some(k) if TOP_KEYS.contains(&k) => {}
-            _ => {
-                return Err(bad(format!(
-                    "unknown key {k:?} (expected one of: {})",
-                    TOP_KEYS.join(", ")
-                )))
-            }
+    for (i, h) in f.split_hazards.iter().enumerate() {
+        if h.object.trim().is_empty() || h.reason.trim().is_empty() {
+            return Err(bad(format!(
+                "split_hazards[{i}]: object and reason must not be empty"
+            )));
         }
     }
-    let nf = req_str(&doc, "nf").map_err(&bad)?;
-    let stateful = req_bool(&doc, "stateful").map_err(&bad)?;
-    let symmetric = req_bool(&doc, "symmetric").map_err(&bad)?;
-    let pointer_chasing = req_bool(&doc, "pointer_chasing").map_err(&bad)?;
-    let intensity: Intensity = req_str(&doc, "intensity")
-        .map_err(&bad)?
-        .parse()
-        .map_err(&bad)?;
-    let flow_key = fields(&doc["flow_key"], "flow_key").map_err(&bad)?;
-    let state_entry_bytes =
-        opt_u64(&doc["state_entry_bytes"], "state_entry_bytes").map_err(&bad)?;
-
-    let mut state_objects = vec![];
-    match &doc["state_objects"] {
-        Yaml::BadValue | Yaml::Null => {}
-        Yaml::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                state_objects.push(state_object(item, i).map_err(&bad)?);
-            }
-        }
-        _ => return Err(bad("state_objects: expected a list".into())),
-    }
-
-    let mut split_hazards = vec![];
-    match &doc["split_hazards"] {
-        Yaml::BadValue | Yaml::Null => {}
-        Yaml::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                split_hazards.push(split_hazard(item, i).map_err(&bad)?);
-            }
-        }
-        _ => return Err(bad("split_hazards: expected a list".into())),
-    }
-    if !split_hazards.is_empty() && !stateful {
+    if !f.split_hazards.is_empty() && !f.stateful {
         return Err(bad(
             "split_hazards: a stateless NF keeps no state that could be split".into(),
         ));
     }
-
-    if stateful {
-        if flow_key.is_empty() {
+    if f.stateful {
+        if f.flow_key.is_empty() {
             return Err(bad("a stateful NF needs a non-empty flow_key".into()));
         }
-        if intensity == Intensity::None {
+        if f.intensity == Intensity::None {
             return Err(bad("a stateful NF cannot have intensity `none`".into()));
         }
-    } else if !flow_key.is_empty() || intensity != Intensity::None || symmetric || pointer_chasing {
+    } else if !f.flow_key.is_empty()
+        || f.intensity != Intensity::None
+        || f.symmetric
+        || f.pointer_chasing
+    {
         return Err(bad(
             "a stateless NF must have an empty flow_key, intensity `none`, symmetric and pointer_chasing false".into(),
         ));
     }
-
     Ok(Facts {
-        nf,
-        stateful,
-        flow_key,
-        symmetric,
-        intensity,
-        pointer_chasing,
-        state_objects,
-        state_entry_bytes,
+        nf: f.nf,
+        stateful: f.stateful,
+        flow_key: f.flow_key,
+        symmetric: f.symmetric,
+        intensity: f.intensity,
+        pointer_chasing: f.pointer_chasing,
+        state_objects: f
+            .state_objects
+            .into_iter()
+            .map(|o| StateObject {
+                name: o.name,
+                key: o.key,
+                entry_bytes: o.entry_bytes,
+                capacity: o.capacity,
+                per_flow: o.per_flow,
+                pointer_chasing: o.pointer_chasing,
+            })
+            .collect(),
+        state_entry_bytes: f.state_entry_bytes,
         per_packet_cost: None,
         source_cost: None,
         accelerators: vec![],
         confidence: 1.0,
         backend: Backend::Declared,
         evidence: vec![],
-        split_hazards,
+        split_hazards: f
+            .split_hazards
+            .into_iter()
+            .map(|h| SplitHazard {
+                object: h.object,
+                reason: h.reason,
+                file: None,
+                line: None,
+            })
+            .collect(),
         unknown: vec![],
-    })
-}
-
-fn req_str(doc: &Yaml, key: &str) -> Result<String, String> {
-    doc[key]
-        .as_str()
-        .map(str::to_string)
-        .ok_or_else(|| format!("{key}: expected a string"))
-}
-
-fn req_bool(doc: &Yaml, key: &str) -> Result<bool, String> {
-    doc[key]
-        .as_bool()
-        .ok_or_else(|| format!("{key}: expected true or false"))
-}
-
-fn opt_u64(v: &Yaml, what: &str) -> Result<Option<u64>, String> {
-    match v {
-        Yaml::BadValue | Yaml::Null => Ok(None),
-        Yaml::Integer(i) if *i >= 0 => Ok(Some(*i as u64)),
-        _ => Err(format!("{what}: expected a non-negative integer")),
-    }
-}
-
-/// A sorted, de-duplicated list of fields.
-fn fields(v: &Yaml, what: &str) -> Result<Vec<Field>, String> {
-    let items = match v {
-        Yaml::BadValue | Yaml::Null => return Ok(vec![]),
-        Yaml::Array(items) => items,
-        _ => return Err(format!("{what}: expected a list of fields")),
-    };
-    let mut out = vec![];
-    for item in items {
-        let s = item
-            .as_str()
-            .ok_or_else(|| format!("{what}: expected field names"))?;
-        out.push(s.parse::<Field>().map_err(|e| format!("{what}: {e}"))?);
-    }
-    out.sort();
-    out.dedup();
-    Ok(out)
-}
-
-fn state_object(item: &Yaml, i: usize) -> Result<StateObject, String> {
-    let map = item
-        .as_hash()
-        .ok_or_else(|| format!("state_objects[{i}]: expected a mapping"))?;
-    for k in map.keys() {
-        match k.as_str() {
-            Some(k) if OBJECT_KEYS.contains(&k) => {}
-            _ => return Err(format!("state_objects[{i}]: unknown key {k:?}")),
-        }
-    }
-    let ctx = |e: String| format!("state_objects[{i}].{e}");
-    Ok(StateObject {
-        name: req_str(item, "name").map_err(ctx)?,
-        key: fields(&item["key"], "key").map_err(ctx)?,
-        entry_bytes: opt_u64(&item["entry_bytes"], "entry_bytes").map_err(ctx)?,
-        capacity: opt_u64(&item["capacity"], "capacity").map_err(ctx)?,
-        per_flow: req_bool(item, "per_flow").map_err(ctx)?,
-        pointer_chasing: item["pointer_chasing"].as_bool().unwrap_or(false),
-    })
-}
-
-fn split_hazard(item: &Yaml, i: usize) -> Result<SplitHazard, String> {
-    let map = item
-        .as_hash()
-        .ok_or_else(|| format!("split_hazards[{i}]: expected a mapping {{object, reason}}"))?;
-    for k in map.keys() {
-        match k.as_str() {
-            Some(k) if HAZARD_KEYS.contains(&k) => {}
-            _ => {
-                return Err(format!(
-                    "split_hazards[{i}]: unknown key {k:?} (expected object, reason)"
-                ))
-            }
-        }
-    }
-    let ctx = |e: String| format!("split_hazards[{i}].{e}");
-    let object = req_str(item, "object").map_err(ctx)?;
-    let reason = req_str(item, "reason").map_err(ctx)?;
-    if object.trim().is_empty() || reason.trim().is_empty() {
-        return Err(format!(
-            "split_hazards[{i}]: object and reason must not be empty"
-        ));
-    }
-    Ok(SplitHazard {
-        object,
-        reason,
-        file: None,
-        line: None,
     })
 }
 
@@ -272,11 +215,11 @@ mod tests {
         );
         check(
             "nf: e\nstateful: true\nflow_key: [src_addr]\nsymmetric: false\nintensity: per-packet\npointer_chasing: false\n",
-            "error: t.yaml: invalid facts: flow_key: unknown field `src_addr` (expected one of: src_ip, dst_ip, src_port, dst_port, proto, src_mac, dst_mac)",
+            "error: t.yaml: invalid facts: 3:11: unknown field `src_addr` (expected one of: src_ip, dst_ip, src_port, dst_port, proto, src_mac, dst_mac)",
         );
         check(
             "nf: f\nstatefull: true\n",
-            "error: t.yaml: invalid facts: unknown key String(\"statefull\") (expected one of: nf, stateful, flow_key, symmetric, intensity, pointer_chasing, state_entry_bytes, state_objects, split_hazards, notes)",
+            "error: t.yaml: invalid facts: 2:1: unknown field `statefull`, expected one of `nf`, `stateful`, `flow_key`, `symmetric`, `intensity`, `pointer_chasing`, `state_entry_bytes`, `state_objects`, `split_hazards`, `notes`",
         );
         let base = "nf: g\nstateful: true\nflow_key: [src_ip]\nsymmetric: false\nintensity: per-flow\npointer_chasing: false\nstate_objects:\n  - {name: cursor, key: [], per_flow: false}\n";
         let hazards = |h: &str| {
@@ -291,17 +234,20 @@ mod tests {
         assert!(hazards("[{object: ' ', reason: x}]")
             .unwrap_err()
             .contains("must not be empty"));
-        assert!(hazards("[{object: cursor}]")
-            .unwrap_err()
-            .contains("split_hazards[0].reason"));
+        let e = hazards("[{object: cursor}]").unwrap_err();
+        assert!(e.contains("9:17: missing field `reason`"), "{e}");
         assert!(hazards("[{object: cursor, reason: x, why: y}]")
             .unwrap_err()
-            .contains("unknown key"));
-        assert!(hazards("cursor").unwrap_err().contains("expected a list"));
+            .contains("9:45: unknown field `why`"));
+        let e = hazards("cursor").unwrap_err();
+        assert!(e.contains("9:16: ") && e.contains("expected a sequence"), "{e}");
         check(
             "nf: h\nstateful: false\nflow_key: []\nsymmetric: false\nintensity: none\npointer_chasing: false\nsplit_hazards: [{object: x, reason: y}]\n",
             "error: t.yaml: invalid facts: split_hazards: a stateless NF keeps no state that could be split",
         );
-        check("[1, 2", "error: t.yaml: invalid YAML: while parsing a flow sequence, expected ',' or ']' at byte 5 line 2 column 1");
+        check(
+            "[1, 2",
+            "error: t.yaml: invalid YAML: 2:1: while parsing a flow sequence, expected ',' or ']'",
+        );
     }
 }

@@ -12,12 +12,12 @@
 //! - the Click-style C++ elements compile and carry valid facts.
 
 use nfc_core::facts::Field;
+use nfc_net::abi as nf;
 use nfc_nfs::{
     build, catalog, click_elements, include_dir, load_config, load_facts, nfs_root, BuildOptions,
     BuiltinNf,
 };
 use std::collections::BTreeSet;
-use std::ffi::{c_char, CStr, CString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -138,98 +138,43 @@ fn report(what: &str, failures: Vec<String>) {
 
 // ------------------------------------------------------------ dlopen side
 
-#[repr(C)]
-struct NfKv {
-    key: *const c_char,
-    value: *const c_char,
-}
-#[repr(C)]
-struct NfConfig {
-    items: *const NfKv,
-    n_items: u32,
-}
-#[repr(C)]
-struct NfInfo {
-    abi_version: u32,
-    name: *const c_char,
-    n_ports: u32,
-}
-
-/// A built NF loaded with dlopen.
+/// A built NF loaded with dlopen (a private copy, through nfc-net's ABI mirror).
 struct Loaded {
-    lib: libloading::Library,
+    entry: nf::EntryPoints,
+    _lib: libloading::os::unix::Library,
 }
 
 impl Loaded {
     fn open(so: &Path) -> Loaded {
-        // SAFETY: the library is one of our NFs; loading runs no constructors beyond libc's.
-        let lib = unsafe { libloading::Library::new(so) }
+        let lib = nf::open_private(so, &std::env::temp_dir(), "nfs-test")
             .unwrap_or_else(|e| panic!("dlopen {}: {e}", so.display()));
-        Loaded { lib }
+        let entry =
+            nf::EntryPoints::resolve(&lib).unwrap_or_else(|e| panic!("{}: {e}", so.display()));
+        Loaded { entry, _lib: lib }
     }
 
     fn describe(&self) -> (u32, String, u32) {
-        // SAFETY: nf_describe has this signature in nf.h and returns a static struct.
-        unsafe {
-            let f: libloading::Symbol<unsafe extern "C" fn() -> *const NfInfo> =
-                self.lib.get(b"nf_describe").unwrap();
-            let info = &*f();
-            (
-                info.abi_version,
-                CStr::from_ptr(info.name).to_string_lossy().into_owned(),
-                info.n_ports,
-            )
-        }
+        // SAFETY: this object's nf_describe.
+        let d = unsafe { nf::describe(self.entry.describe) }.unwrap();
+        (d.abi_version, d.name.unwrap_or_default(), d.n_ports)
     }
 
     fn state_size(&self) -> usize {
-        // SAFETY: nf_state_size has this signature in nf.h.
-        unsafe {
-            let f: libloading::Symbol<unsafe extern "C" fn() -> usize> =
-                self.lib.get(b"nf_state_size").unwrap();
-            f()
-        }
+        // SAFETY: this object's nf_state_size; it takes no arguments.
+        unsafe { (self.entry.state_size)() }
     }
 
     /// nf_init with key/values; Err carries the NF's message.
     fn init(&self, kv: &[(String, String)]) -> Result<(), String> {
-        let owned: Vec<(CString, CString)> = kv
-            .iter()
-            .map(|(k, v)| {
-                (
-                    CString::new(k.as_str()).unwrap(),
-                    CString::new(v.as_str()).unwrap(),
-                )
-            })
-            .collect();
-        let items: Vec<NfKv> = owned
-            .iter()
-            .map(|(k, v)| NfKv {
-                key: k.as_ptr(),
-                value: v.as_ptr(),
-            })
-            .collect();
-        let cfg = NfConfig {
-            items: items.as_ptr(),
-            n_items: items.len() as u32,
-        };
-        let mut err = vec![0u8; 256];
-        // SAFETY: nf_init has this signature in nf.h; cfg and err outlive the call.
-        let rc = unsafe {
-            let f: libloading::Symbol<
-                unsafe extern "C" fn(*const NfConfig, *mut c_char, usize) -> i32,
-            > = self.lib.get(b"nf_init").unwrap();
-            f(&cfg, err.as_mut_ptr() as *mut c_char, err.len())
-        };
-        let msg = CStr::from_bytes_until_nul(&err)
-            .map(|c| c.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        match rc {
-            0 => Ok(()),
-            -1 => Err(msg),
-            other => Err(format!(
-                "nf_init returned {other} (expected 0 or -1): {msg}"
+        let cfg = nf::OwnedConfig::new(kv).unwrap();
+        // SAFETY: this object's nf_init.
+        match unsafe { nf::init(self.entry.init, &cfg) } {
+            Ok(()) => Ok(()),
+            Err(nf::AbiError::Init { rc: -1, message }) => Err(message),
+            Err(nf::AbiError::Init { rc, message }) => Err(format!(
+                "nf_init returned {rc} (expected 0 or -1): {message}"
             )),
+            Err(e) => Err(e.to_string()),
         }
     }
 }

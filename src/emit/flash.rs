@@ -705,9 +705,9 @@ fn file_safe(s: &str) -> String {
 }
 
 fn to_yaml(v: &Value, what: &str) -> Result<String, FlashEmitError> {
-    serde_yaml_ng::to_string(v).map_err(|e| FlashEmitError::Serialise {
+    nfc_core::yaml::to_string(v).map_err(|message| FlashEmitError::Serialise {
         what: what.to_string(),
-        message: e.to_string(),
+        message,
     })
 }
 

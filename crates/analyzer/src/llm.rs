@@ -224,15 +224,96 @@ pub fn build_user_prompt(
     ))
 }
 
-fn yes(v: &serde_json::Value) -> Option<bool> {
-    match v {
-        serde_json::Value::Bool(b) => Some(*b),
-        serde_json::Value::String(s) => match s.to_ascii_lowercase().as_str() {
-            "true" | "yes" => Some(true),
-            "false" | "no" => Some(false),
-            _ => None,
-        },
-        _ => None,
+/// The answer schema FORMAT_PROMPT asks for, as serde types: the JSON is
+/// deserialised into these (a field that is missing or of the wrong type is
+/// a serde error naming it), then checked for consistency.
+mod schema {
+    use nfc_core::facts::{Field, Intensity};
+    use serde::Deserialize;
+
+    /// `{"result": {...}}`, or the answer object itself.
+    #[derive(Debug, Deserialize)]
+    #[serde(untagged)]
+    pub enum Envelope {
+        Wrapped { result: serde_json::Value },
+        Bare(serde_json::Value),
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub struct Answer {
+        pub statefulness: Statefulness,
+        #[serde(deserialize_with = "intensity")]
+        pub intensity: Intensity,
+        #[serde(alias = "flow-key")]
+        pub key: Vec<KeyItem>,
+        pub irregular: YesNo,
+        /// Optional; an unreadable value counts as not given.
+        #[serde(default, deserialize_with = "lenient")]
+        pub symmetric: Option<YesNo>,
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+    #[serde(try_from = "String")]
+    pub enum Statefulness {
+        Stateful,
+        Stateless,
+    }
+
+    impl TryFrom<String> for Statefulness {
+        type Error = String;
+        fn try_from(s: String) -> Result<Self, String> {
+            match s.as_str() {
+                "stateful" => Ok(Statefulness::Stateful),
+                "stateless" => Ok(Statefulness::Stateless),
+                other => Err(format!("statefulness `{other}` is not stateful|stateless")),
+            }
+        }
+    }
+
+    /// A boolean, also written as "true"/"yes"/"false"/"no" (any case).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+    #[serde(try_from = "serde_json::Value")]
+    pub struct YesNo(pub bool);
+
+    impl TryFrom<serde_json::Value> for YesNo {
+        type Error = String;
+        fn try_from(v: serde_json::Value) -> Result<Self, String> {
+            match &v {
+                serde_json::Value::Bool(b) => Ok(YesNo(*b)),
+                serde_json::Value::String(s) => match s.to_ascii_lowercase().as_str() {
+                    "true" | "yes" => Ok(YesNo(true)),
+                    "false" | "no" => Ok(YesNo(false)),
+                    _ => Err(format!("`{s}` is not a boolean")),
+                },
+                other => Err(format!("`{other}` is not a boolean")),
+            }
+        }
+    }
+
+    /// One flow-key item: a field name, `protocol` for proto, or `5-tuple`.
+    #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+    #[serde(try_from = "String")]
+    pub struct KeyItem(pub Vec<Field>);
+
+    impl TryFrom<String> for KeyItem {
+        type Error = String;
+        fn try_from(s: String) -> Result<Self, String> {
+            Ok(KeyItem(match s.as_str() {
+                "protocol" => vec![Field::Proto],
+                "5-tuple" => Field::FIVE_TUPLE.to_vec(),
+                other => vec![other.parse()?],
+            }))
+        }
+    }
+
+    fn intensity<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Intensity, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+
+    fn lenient<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<YesNo>, D::Error> {
+        Ok(YesNo::try_from(serde_json::Value::deserialize(d)?).ok())
     }
 }
 
@@ -244,50 +325,16 @@ pub fn validate_answer(content: &str) -> Result<LlmAnswer, String> {
         .trim_start_matches("```")
         .trim_end_matches("```")
         .trim();
-    let v: serde_json::Value =
+    let envelope: schema::Envelope =
         serde_json::from_str(trimmed).map_err(|e| format!("not JSON: {e}"))?;
-    let r = v.get("result").unwrap_or(&v);
-    let obj = r.as_object().ok_or("result is not an object")?;
-    let st = obj
-        .get("statefulness")
-        .and_then(|x| x.as_str())
-        .ok_or("missing string `statefulness`")?;
-    let stateful = match st {
-        "stateful" => true,
-        "stateless" => false,
-        other => return Err(format!("statefulness `{other}` is not stateful|stateless")),
-    };
-    let inten = obj
-        .get("intensity")
-        .and_then(|x| x.as_str())
-        .ok_or("missing string `intensity`")?;
-    let intensity: Intensity = inten.parse().map_err(|e: String| e)?;
-    let key_v = obj
-        .get("key")
-        .or_else(|| obj.get("flow-key"))
-        .ok_or("missing `key`")?;
-    let arr = key_v.as_array().ok_or("`key` is not a list")?;
-    let mut flow_key = vec![];
-    for k in arr {
-        let s = k.as_str().ok_or("`key` items must be strings")?;
-        let f: Field = match s {
-            "protocol" => Field::Proto,
-            "5-tuple" => {
-                flow_key.extend(Field::FIVE_TUPLE);
-                continue;
-            }
-            other => other.parse().map_err(|e: String| e)?,
-        };
-        flow_key.push(f);
-    }
+    let (schema::Envelope::Wrapped { result: v } | schema::Envelope::Bare(v)) = envelope;
+    let a: schema::Answer =
+        serde_json::from_value(v).map_err(|e| format!("answer does not fit the schema: {e}"))?;
+    let stateful = a.statefulness == schema::Statefulness::Stateful;
+    let mut flow_key: Vec<Field> = a.key.into_iter().flat_map(|k| k.0).collect();
     flow_key.sort();
     flow_key.dedup();
-    let pointer_chasing = obj
-        .get("irregular")
-        .and_then(yes)
-        .ok_or("missing boolean `irregular`")?;
-    let symmetric = obj.get("symmetric").and_then(yes);
-    if !stateful && (!flow_key.is_empty() || intensity != Intensity::None) {
+    if !stateful && (!flow_key.is_empty() || a.intensity != Intensity::None) {
         return Err("a stateless answer must have an empty key and intensity none".into());
     }
     if stateful && flow_key.is_empty() {
@@ -295,10 +342,10 @@ pub fn validate_answer(content: &str) -> Result<LlmAnswer, String> {
     }
     Ok(LlmAnswer {
         stateful,
-        intensity,
+        intensity: a.intensity,
         flow_key,
-        pointer_chasing,
-        symmetric,
+        pointer_chasing: a.irregular.0,
+        symmetric: a.symmetric.map(|y| y.0),
         agreement: 1.0,
     })
 }

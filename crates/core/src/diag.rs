@@ -61,6 +61,17 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// Secondary locations, each with what it has to do with the finding
+    /// (e.g. where a duplicated name was first defined).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<Label>,
+}
+
+/// A secondary location of a [`Diagnostic`] and its label.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
 }
 
 impl Diagnostic {
@@ -72,6 +83,7 @@ impl Diagnostic {
             span: None,
             notes: vec![],
             hint: None,
+            labels: vec![],
         }
     }
     pub fn warning(code: &str, message: impl Into<String>) -> Self {
@@ -96,6 +108,13 @@ impl Diagnostic {
     }
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
         self
     }
     pub fn with_note(mut self, note: impl Into<String>) -> Self {

@@ -16,6 +16,6 @@ pub mod reduced;
 pub mod yaml;
 
 pub use chain::{ChainSpec, NfId};
-pub use diag::{Diagnostic, Severity, Span};
+pub use diag::{Diagnostic, Label, Severity, Span};
 pub use facts::Facts;
 pub use plan::Plan;

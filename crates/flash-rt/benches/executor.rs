@@ -32,7 +32,6 @@
 //! Output: tables on stderr, one JSON document as the last stdout line.
 
 use flash_rt::offline::{ExecChain, ExecNf, ExecOptions, ExecReport, Executor};
-use flash_rt::rss::FlowFields;
 use flash_rt::trace::{generate_packets, Packets};
 use nfc_core::chain::{parse_chain_file, ChainSpec, NfSource, RssInput, Traffic};
 use nfc_core::facts::{Facts, Field};
@@ -90,16 +89,7 @@ fn chain_facts(spec: &ChainSpec) -> Vec<(String, Facts)> {
 /// The placer's input profile: header tuples of the packets (as the driver
 /// builds it from the chain's traffic).
 fn profile(packets: &Packets) -> TrafficProfile {
-    TrafficProfile::from_packets(packets.iter().map(|p| {
-        let f = FlowFields::parse(p.data);
-        PacketHeader {
-            src_ip: u32::from_be_bytes(f.src_ip),
-            dst_ip: u32::from_be_bytes(f.dst_ip),
-            src_port: u16::from_be_bytes(f.src_port),
-            dst_port: u16::from_be_bytes(f.dst_port),
-            proto: f.proto,
-        }
-    }))
+    TrafficProfile::from_packets(packets.iter().map(|p| PacketHeader::from_frame(p.data)))
 }
 
 /// Place the chain as `nfc build` does (NIC's RSS input mode, default options).

@@ -104,7 +104,7 @@ use flash_rt::deploy::{
 use flash_rt::host::now_ns;
 use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
 use netns_common::{
-    disable_ipv6, in_netns, nf_macs, open_tempdir, spawn_nf_host, spawn_ready, stderr_of, tag,
+    disable_ipv6, in_netns, ip, nf_macs, open_tempdir, spawn_nf_host, spawn_ready, stderr_of, tag,
     NetNs, Proc, BIN, ETHERTYPE,
 };
 use serde_json::{json, Value};
@@ -159,16 +159,6 @@ impl Mode {
             Mode::VethChain => "veth-chain",
         }
     }
-}
-
-fn ip(args: &[&str]) {
-    let out = Command::new("ip").args(args).output().expect("run ip");
-    assert!(
-        out.status.success(),
-        "ip {}: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 fn mac_str(m: [u8; 6]) -> String {

@@ -393,7 +393,12 @@ impl Deployment {
         let parsed: Result<Deployment, String> = if is_json {
             serde_json::from_str(text).map_err(|e| e.to_string())
         } else {
-            serde_yaml_ng::from_str(text).map_err(|e| e.to_string())
+            nfc_core::yaml::from_str(text, &path.display().to_string()).map_err(|e| {
+                match e.location() {
+                    (0, _) => e.to_string(),
+                    (line, col) => format!("{line}:{col}: {e}"),
+                }
+            })
         };
         let dep = parsed.map_err(|message| DeployError::Parse {
             path: path.to_path_buf(),

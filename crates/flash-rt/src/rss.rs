@@ -13,13 +13,9 @@
 
 use nfc_core::facts::Field;
 
-/// The well-known 40-byte Toeplitz key from Microsoft's RSS specification
-/// (the default of most NIC drivers).
-pub const MICROSOFT_KEY: [u8; 40] = [
-    0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-    0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-    0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-];
+pub use nfc_net::packet::FlowFields;
+use nfc_net::rss::ToeplitzTable;
+pub use nfc_net::rss::{toeplitz, MICROSOFT_KEY};
 
 /// Default RETA size (most 10/25G NICs).
 pub const DEFAULT_RETA_SIZE: usize = 128;
@@ -61,95 +57,6 @@ pub fn field_len(f: Field) -> usize {
     }
 }
 
-/// Bitwise Toeplitz hash of `input` under `key` (the reference definition).
-/// Bits of `input` past `8 * (key.len() - 4)` do not contribute.
-pub fn toeplitz(key: &[u8], input: &[u8]) -> u32 {
-    let mut result = 0u32;
-    if key.len() < 4 {
-        return 0;
-    }
-    let mut window = u32::from_be_bytes([key[0], key[1], key[2], key[3]]);
-    for (next, &byte) in (4..).zip(input) {
-        let k = key.get(next).copied().unwrap_or(0);
-        for bit in 0..8 {
-            if byte & (0x80 >> bit) != 0 {
-                result ^= window;
-            }
-            window = (window << 1) | u32::from((k >> (7 - bit)) & 1);
-        }
-    }
-    result
-}
-
-/// Header fields of a frame, as raw network-order bytes (zero when absent).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct FlowFields {
-    pub src_ip: [u8; 4],
-    pub dst_ip: [u8; 4],
-    pub src_port: [u8; 2],
-    pub dst_port: [u8; 2],
-    pub proto: u8,
-    pub src_mac: [u8; 6],
-    pub dst_mac: [u8; 6],
-}
-
-impl FlowFields {
-    /// Parse Ethernet (up to two VLAN tags), IPv4 and TCP/UDP ports with
-    /// bounds checks; never fails, missing layers leave zeros.
-    pub fn parse(frame: &[u8]) -> Self {
-        let mut f = FlowFields::default();
-        if frame.len() < 14 {
-            return f;
-        }
-        f.dst_mac.copy_from_slice(&frame[0..6]);
-        f.src_mac.copy_from_slice(&frame[6..12]);
-        let mut off = 12;
-        let mut ty = u16::from_be_bytes([frame[12], frame[13]]);
-        let mut tags = 0;
-        while (ty == 0x8100 || ty == 0x88a8) && tags < 2 {
-            if frame.len() < off + 6 {
-                return f;
-            }
-            off += 4;
-            ty = u16::from_be_bytes([frame[off], frame[off + 1]]);
-            tags += 1;
-        }
-        off += 2;
-        if ty != 0x0800 || frame.len() < off + 20 || frame[off] >> 4 != 4 {
-            return f;
-        }
-        let ihl = usize::from(frame[off] & 0x0f) * 4;
-        if ihl < 20 || frame.len() < off + ihl {
-            return f;
-        }
-        f.proto = frame[off + 9];
-        f.src_ip.copy_from_slice(&frame[off + 12..off + 16]);
-        f.dst_ip.copy_from_slice(&frame[off + 16..off + 20]);
-        let frag = u16::from_be_bytes([frame[off + 6], frame[off + 7]]) & 0x1fff;
-        let l4 = off + ihl;
-        if frag == 0 && (f.proto == 6 || f.proto == 17) && frame.len() >= l4 + 4 {
-            f.src_port.copy_from_slice(&frame[l4..l4 + 2]);
-            f.dst_port.copy_from_slice(&frame[l4 + 2..l4 + 4]);
-        }
-        f
-    }
-
-    /// Append the bytes of `field` to `out` at `at`; returns the new length.
-    fn put(&self, field: Field, out: &mut [u8; MAX_INPUT], at: usize) -> usize {
-        let src: &[u8] = match field {
-            Field::SrcIp => &self.src_ip,
-            Field::DstIp => &self.dst_ip,
-            Field::SrcPort => &self.src_port,
-            Field::DstPort => &self.dst_port,
-            Field::Proto => std::slice::from_ref(&self.proto),
-            Field::SrcMac => &self.src_mac,
-            Field::DstMac => &self.dst_mac,
-        };
-        out[at..at + src.len()].copy_from_slice(src);
-        at + src.len()
-    }
-}
-
 /// Sort and deduplicate fields into hash-input order.
 pub fn canonical_fields(fields: &[Field]) -> Vec<Field> {
     let mut v = fields.to_vec();
@@ -170,8 +77,7 @@ pub fn default_reta(queues: u32, size: usize) -> Vec<u16> {
 pub struct SoftRss {
     fields: Vec<Field>,
     input_len: usize,
-    /// `table[i][b]` is the hash contribution of byte value `b` at input position `i`.
-    table: Vec<[u32; 256]>,
+    table: ToeplitzTable,
     reta: Vec<u16>,
 }
 
@@ -207,18 +113,7 @@ impl SoftRss {
                 queues,
             });
         }
-        let table = (0..input_len)
-            .map(|i| {
-                let mut t = [0u32; 256];
-                for (b, slot) in t.iter_mut().enumerate() {
-                    // Hash of a single byte at position i: place it in an input of zeros.
-                    let mut input = [0u8; MAX_INPUT];
-                    input[i] = b as u8;
-                    *slot = toeplitz(key, &input[..=i]);
-                }
-                t
-            })
-            .collect();
+        let table = ToeplitzTable::new(key, input_len);
         Ok(SoftRss {
             fields,
             input_len,
@@ -242,7 +137,9 @@ impl SoftRss {
         let mut buf = [0u8; MAX_INPUT];
         let mut n = 0;
         for &f in &self.fields {
-            n = ff.put(f, &mut buf, n);
+            let bytes = ff.field(f);
+            buf[n..n + bytes.len()].copy_from_slice(bytes);
+            n += bytes.len();
         }
         (buf, n)
     }
@@ -251,10 +148,7 @@ impl SoftRss {
     pub fn hash(&self, frame: &[u8]) -> u32 {
         let (buf, n) = self.input(frame);
         debug_assert_eq!(n, self.input_len);
-        buf[..n]
-            .iter()
-            .zip(&self.table)
-            .fold(0u32, |h, (&b, t)| h ^ t[usize::from(b)])
+        self.table.hash(&buf[..n])
     }
 
     /// Queue (worker) a frame is steered to.
@@ -269,55 +163,10 @@ mod tests {
     use crate::trace::craft::PacketBuilder;
     use Field::*;
 
-    /// Microsoft's published verification vectors for the default key:
-    /// (src, dst, sport, dport, hash over IPs only, hash over IPs and ports).
-    const VECTORS: [(&str, &str, u16, u16, u32, u32); 5] = [
-        (
-            "66.9.149.187",
-            "161.142.100.80",
-            2794,
-            1766,
-            0x323e8fc2,
-            0x51ccc178,
-        ),
-        (
-            "199.92.111.2",
-            "65.69.140.83",
-            14230,
-            4739,
-            0xd718262a,
-            0xc626b0ea,
-        ),
-        (
-            "24.19.198.95",
-            "12.22.207.184",
-            12898,
-            38024,
-            0xd2d0a5de,
-            0x5c2b394a,
-        ),
-        (
-            "38.27.205.30",
-            "209.142.163.6",
-            48228,
-            2217,
-            0x82989176,
-            0xafc7327f,
-        ),
-        (
-            "153.39.163.191",
-            "202.188.127.2",
-            44251,
-            1303,
-            0x5d1809c5,
-            0x10e828a2,
-        ),
-    ];
-
-    fn check(fields: &[Field], src: &str, dst: &str, sp: u16, dp: u16, expect: u32) {
-        let frame = PacketBuilder::tcp(src.parse().unwrap(), dst.parse().unwrap(), sp, dp).build();
+    fn check(fields: &[Field], src: [u8; 4], dst: [u8; 4], sp: u16, dp: u16, expect: u32) {
+        let frame = PacketBuilder::tcp(src.into(), dst.into(), sp, dp).build();
         let rss = SoftRss::new(fields, &MICROSOFT_KEY, vec![0], 1).unwrap();
-        assert_eq!(rss.hash(&frame), expect, "{fields:?} {src} -> {dst}");
+        assert_eq!(rss.hash(&frame), expect, "{fields:?} {src:?} -> {dst:?}");
         let (input, n) = rss.input(&frame);
         assert_eq!(
             toeplitz(&MICROSOFT_KEY, &input[..n]),
@@ -326,17 +175,18 @@ mod tests {
         );
     }
 
+    /// Microsoft's vectors through frames: parsing, field order and tables.
     #[test]
     fn microsoft_verification_vectors() {
-        for (src, dst, sp, dp, ip_only, with_ports) in VECTORS {
-            check(&[SrcIp, DstIp], src, dst, sp, dp, ip_only);
+        for t in nfc_net::rss::MICROSOFT_VECTORS {
+            check(&[SrcIp, DstIp], t.src, t.dst, t.sport, t.dport, t.hash_l3);
             check(
                 &[DstPort, SrcIp, SrcPort, DstIp],
-                src,
-                dst,
-                sp,
-                dp,
-                with_ports,
+                t.src,
+                t.dst,
+                t.sport,
+                t.dport,
+                t.hash_l4,
             );
         }
     }
@@ -420,27 +270,12 @@ mod tests {
     }
 
     #[test]
-    fn missing_fields_hash_as_zero_and_runts_do_not_panic() {
+    fn runts_do_not_panic() {
         let rss = SoftRss::new(&Field::ALL, &MICROSOFT_KEY, default_reta(2, 128), 2).unwrap();
+        let f = PacketBuilder::tcp("1.2.3.4".parse().unwrap(), "5.6.7.8".parse().unwrap(), 1, 2)
+            .build();
         for len in 0..60 {
-            let f =
-                PacketBuilder::tcp("1.2.3.4".parse().unwrap(), "5.6.7.8".parse().unwrap(), 1, 2)
-                    .build();
             let _ = rss.queue(&f[..len.min(f.len())]);
         }
-        let icmp =
-            PacketBuilder::icmp_echo("1.2.3.4".parse().unwrap(), "5.6.7.8".parse().unwrap(), 9, 9)
-                .build();
-        let ff = FlowFields::parse(&icmp);
-        assert_eq!((ff.src_port, ff.dst_port, ff.proto), ([0, 0], [0, 0], 1));
-        let frag = PacketBuilder::udp("1.2.3.4".parse().unwrap(), "5.6.7.8".parse().unwrap(), 7, 8)
-            .fragment(10)
-            .build();
-        assert_eq!(FlowFields::parse(&frag).src_port, [0, 0]);
-        let tagged =
-            PacketBuilder::udp("1.2.3.4".parse().unwrap(), "5.6.7.8".parse().unwrap(), 7, 8)
-                .vlan(5)
-                .build();
-        assert_eq!(FlowFields::parse(&tagged).dst_port, 8u16.to_be_bytes());
     }
 }

@@ -26,20 +26,6 @@ fn counter(st: &serde_json::Value, nf: usize, name: &str) -> u64 {
         .unwrap_or_else(|| panic!("no counter {name}: {st:#}"))
 }
 
-fn send(tx: &OwnedFd, seqs: impl Iterator<Item = u32>) {
-    for seq in seqs {
-        let f = frame(seq);
-        // SAFETY: sending our buffer on a bound packet socket.
-        let rc = unsafe { libc::send(tx.as_raw_fd(), f.as_ptr().cast(), f.len(), 0) };
-        assert_eq!(
-            rc,
-            f.len() as isize,
-            "send: {}",
-            std::io::Error::last_os_error()
-        );
-    }
-}
-
 /// Receive until `n` frames arrived (or a 10 s receive timeout); returns their sequence numbers.
 fn recv(rx: &OwnedFd, n: usize, last_nf: usize) -> Vec<u32> {
     let (dst, src) = nf_macs(last_nf);
@@ -130,6 +116,16 @@ impl Chain {
     }
 }
 
+/// The deployment of a chain of `k` L2fwd NFs (as uid 65534) in `dir`:
+/// (monitor socket, deployment file).
+fn l2fwd_chain(dir: &Path, k: usize) -> (PathBuf, PathBuf) {
+    let so = build_l2fwd(dir);
+    let sock = dir.join("mon.sock");
+    let dep = dir.join("deploy.yaml");
+    std::fs::write(&dep, chain_yaml(k, true, &so, &sock, NOBODY, "vi1")).unwrap();
+    (sock, dep)
+}
+
 fn kill9(p: &mut Proc) -> u32 {
     let pid = p.child.id();
     // SAFETY: signalling our own child.
@@ -149,10 +145,7 @@ fn netns_resilience_kill_and_restart_nf() {
     }
     const K: usize = 3;
     let dir = open_tempdir();
-    let so = build_l2fwd(dir.path());
-    let sock = dir.path().join("mon.sock");
-    let dep: PathBuf = dir.path().join("deploy.yaml");
-    std::fs::write(&dep, chain_yaml(K, true, &so, &sock, NOBODY, "vi1")).unwrap();
+    let (sock, dep) = l2fwd_chain(dir.path(), K);
     let Chain {
         topo,
         mut monitor,
@@ -506,10 +499,7 @@ fn netns_resilience_restart_while_the_dead_host_is_a_zombie() {
     }
     const K: usize = 2;
     let dir = open_tempdir();
-    let so = build_l2fwd(dir.path());
-    let sock = dir.path().join("mon.sock");
-    let dep: PathBuf = dir.path().join("deploy.yaml");
-    std::fs::write(&dep, chain_yaml(K, true, &so, &sock, NOBODY, "vi1")).unwrap();
+    let (_sock, dep) = l2fwd_chain(dir.path(), K);
     let Chain {
         topo: _topo,
         mut monitor,

@@ -17,7 +17,6 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use flash_rt::rss::FlowFields;
 use nfc_core::chain::{parse_chain_file, ChainSpec, NfSource, Resources, Traffic};
 use nfc_core::facts::Facts;
 use nfc_placer::solve::{solve_brute_force, solve_ilp};
@@ -91,16 +90,7 @@ fn chain_traffic(spec: &ChainSpec) -> TrafficProfile {
     let packets = flash_rt::trace::generate_packets(t)
         .expect("the example's traffic spec is valid")
         .0;
-    TrafficProfile::from_packets(packets.iter().map(|p| {
-        let f = FlowFields::parse(p.data);
-        PacketHeader {
-            src_ip: u32::from_be_bytes(f.src_ip),
-            dst_ip: u32::from_be_bytes(f.dst_ip),
-            src_port: u16::from_be_bytes(f.src_port),
-            dst_port: u16::from_be_bytes(f.dst_port),
-            proto: f.proto,
-        }
-    }))
+    TrafficProfile::from_packets(packets.iter().map(|p| PacketHeader::from_frame(p.data)))
 }
 
 /// A FlowMage example chain with the built-in NFs' labelled facts.

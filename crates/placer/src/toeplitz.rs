@@ -23,18 +23,15 @@
 
 use crate::traffic::PacketHeader;
 use nfc_core::facts::Field;
+use nfc_net::rss::{key_bit as get_bit, window, ToeplitzTable, MICROSOFT_KEY};
+
+/// The Toeplitz hash (one implementation, in nfc-net).
+pub use nfc_net::rss::toeplitz as toeplitz_hash;
 
 /// Key length in bytes for most NICs (Intel 82599/X710, virtio).
 pub const KEY40: usize = 40;
 /// Key length in bytes for NICs with a longer key (Intel E810, mlx5).
 pub const KEY52: usize = 52;
-
-/// The Microsoft reference RSS key (the default of most drivers).
-const MICROSOFT_KEY: [u8; 40] = [
-    0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-    0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-    0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-];
 
 /// How the NIC forms the Toeplitz input from a packet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -179,81 +176,40 @@ pub fn input_bytes(layout: &[FieldSlot], h: &PacketHeader) -> Vec<u8> {
     out
 }
 
-/// The Toeplitz hash of `input` under `key` (the reference algorithm: for each
-/// set input bit, XOR the current 32-bit key window, then slide by one bit).
-/// Keys shorter than `input.len() + 4` bytes are padded with zeros.
-pub fn toeplitz_hash(key: &[u8], input: &[u8]) -> u32 {
-    let key_bit = |i: usize| -> u32 {
-        let byte = key.get(i / 8).copied().unwrap_or(0);
-        u32::from((byte >> (7 - (i % 8))) & 1)
-    };
-    let mut window: u32 = 0;
-    for i in 0..32 {
-        window = (window << 1) | key_bit(i);
-    }
-    let mut hash = 0u32;
-    for (byte_index, byte) in input.iter().enumerate() {
-        for bit in 0..8 {
-            if byte & (0x80 >> bit) != 0 {
-                hash ^= window;
-            }
-            window = (window << 1) | key_bit(byte_index * 8 + bit + 32);
-        }
-    }
-    hash
-}
-
 /// A precomputed hasher for one key and layout (byte-indexed lookup tables),
 /// used to hash whole traffic profiles quickly.
 #[derive(Debug, Clone)]
 pub struct Hasher {
     layout: Vec<FieldSlot>,
-    tables: Vec<[u32; 256]>,
+    table: ToeplitzTable,
     reta: Vec<u16>,
 }
 
 impl Hasher {
     pub fn new(key: &[u8], layout: &[FieldSlot], reta: &[u16]) -> Self {
         let input_len = layout.iter().map(|s| s.width).sum::<u32>() as usize / 8;
-        // The window each input bit selects; a byte's contribution is the XOR
-        // of the windows of its set bits.
-        let window =
-            |i: usize| (0..32).fold(0u32, |w, p| (w << 1) | u32::from(get_bit(key, i + p)));
-        let mut tables = vec![[0u32; 256]; input_len];
-        for (pos, table) in tables.iter_mut().enumerate() {
-            let windows: Vec<u32> = (0..8).map(|bit| window(pos * 8 + bit)).collect();
-            for (value, slot) in table.iter_mut().enumerate() {
-                *slot = (0..8)
-                    .filter(|bit| value & (0x80 >> bit) != 0)
-                    .fold(0, |acc, bit| acc ^ windows[bit]);
-            }
-        }
         Hasher {
             layout: layout.to_vec(),
-            tables,
+            table: ToeplitzTable::new(key, input_len),
             reta: reta.to_vec(),
         }
     }
 
     pub fn hash(&self, h: &PacketHeader) -> u32 {
-        let mut hash = 0;
-        let mut pos = 0;
-        let mut feed = |bytes: &[u8]| {
-            for b in bytes {
-                hash ^= self.tables[pos][*b as usize];
-                pos += 1;
-            }
-        };
+        let mut input = [0u8; 12];
+        let mut n = 0;
         for slot in &self.layout {
-            match slot.field {
-                Field::SrcIp => feed(&h.src_ip.to_be_bytes()),
-                Field::DstIp => feed(&h.dst_ip.to_be_bytes()),
-                Field::SrcPort => feed(&h.src_port.to_be_bytes()),
-                Field::DstPort => feed(&h.dst_port.to_be_bytes()),
-                Field::Proto | Field::SrcMac | Field::DstMac => {}
-            }
+            let bytes: &[u8] = match slot.field {
+                Field::SrcIp => &h.src_ip.to_be_bytes(),
+                Field::DstIp => &h.dst_ip.to_be_bytes(),
+                Field::SrcPort => &h.src_port.to_be_bytes(),
+                Field::DstPort => &h.dst_port.to_be_bytes(),
+                Field::Proto | Field::SrcMac | Field::DstMac => &[],
+            };
+            input[n..n + bytes.len()].copy_from_slice(bytes);
+            n += bytes.len();
         }
-        hash
+        self.table.hash(&input[..n])
     }
 
     /// The queue the NIC delivers the packet to (RETA indexed by the hash's low bits).
@@ -330,11 +286,6 @@ impl BitSource {
     }
 }
 
-fn get_bit(key: &[u8], i: usize) -> bool {
-    key.get(i / 8)
-        .is_some_and(|b| (b >> (7 - (i % 8))) & 1 == 1)
-}
-
 /// The RETA-index rows: for each input bit of a hashed field, the low
 /// `reta_bits` bits of its key window.
 fn index_rows(
@@ -347,10 +298,7 @@ fn index_rows(
     for slot in layout.iter().filter(|s| hashed.contains(&s.field)) {
         for b in 0..slot.width {
             let i = (slot.offset + b) as usize;
-            let mut window = 0u32;
-            for p in 0..32 {
-                window = (window << 1) | u32::from(get_bit(key, i + p));
-            }
+            let window = window(key, i);
             let low = if reta_bits >= 32 {
                 window
             } else {
@@ -569,70 +517,24 @@ mod tests {
         }
     }
 
-    /// Verification suite from the Microsoft RSS specification: source
-    /// address and port, destination address and port, then the expected
-    /// hash of the IPv4-only input and of the IPv4+TCP input.
-    type RssVector = ([u8; 4], u16, [u8; 4], u16, u32, u32);
-    const MICROSOFT_VECTORS: [RssVector; 5] = [
-        (
-            [66, 9, 149, 187],
-            2794,
-            [161, 142, 100, 80],
-            1766,
-            0x323e_8fc2,
-            0x51cc_c178,
-        ),
-        (
-            [199, 92, 111, 2],
-            14230,
-            [65, 69, 140, 83],
-            4739,
-            0xd718_262a,
-            0xc626_b0ea,
-        ),
-        (
-            [24, 19, 198, 95],
-            12898,
-            [12, 22, 207, 184],
-            38024,
-            0xd2d0_a5de,
-            0x5c2b_394a,
-        ),
-        (
-            [38, 27, 205, 30],
-            48228,
-            [209, 142, 163, 6],
-            2217,
-            0x8298_9176,
-            0xafc7_327f,
-        ),
-        (
-            [153, 39, 163, 191],
-            44251,
-            [202, 188, 127, 2],
-            1303,
-            0x5d18_09c5,
-            0x10e8_28a2,
-        ),
-    ];
-
+    /// Microsoft's vectors through the placer's layouts and hasher.
     #[test]
     fn reference_vectors_of_the_microsoft_key() {
-        for (src, sport, dst, dport, l3, l4) in MICROSOFT_VECTORS {
-            let mut input = vec![];
-            input.extend_from_slice(&src);
-            input.extend_from_slice(&dst);
+        for t in nfc_net::rss::MICROSOFT_VECTORS {
+            let h = PacketHeader {
+                src_ip: u32::from_be_bytes(t.src),
+                dst_ip: u32::from_be_bytes(t.dst),
+                src_port: t.sport,
+                dst_port: t.dport,
+                proto: 6,
+            };
+            let l3 = layout_for(&[Field::SrcIp, Field::DstIp], RssInputMode::Tuple);
+            let l4 = layout_for(&Field::FIVE_TUPLE, RssInputMode::Tuple);
+            assert_eq!(Hasher::new(&MICROSOFT_KEY, &l3, &[0]).hash(&h), t.hash_l3);
+            assert_eq!(Hasher::new(&MICROSOFT_KEY, &l4, &[0]).hash(&h), t.hash_l4);
             assert_eq!(
-                toeplitz_hash(&MICROSOFT_KEY, &input),
-                l3,
-                "L3 {src:?}->{dst:?}"
-            );
-            input.extend_from_slice(&sport.to_be_bytes());
-            input.extend_from_slice(&dport.to_be_bytes());
-            assert_eq!(
-                toeplitz_hash(&MICROSOFT_KEY, &input),
-                l4,
-                "L4 {src:?}->{dst:?}"
+                toeplitz_hash(&MICROSOFT_KEY, &input_bytes(&l4, &h)),
+                t.hash_l4
             );
         }
     }

@@ -4,49 +4,10 @@
 //! with each candidate's real Toeplitz key to measure how unevenly the cores
 //! would be loaded.
 
-use nfc_core::facts::Field;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-/// The header fields RSS and flow keys look at (IPv4; ports 0 for non-TCP/UDP).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct PacketHeader {
-    pub src_ip: u32,
-    pub dst_ip: u32,
-    pub src_port: u16,
-    pub dst_port: u16,
-    pub proto: u8,
-}
-
-impl PacketHeader {
-    /// The value of one field (MAC fields are not modelled and read as 0).
-    pub fn get(&self, field: Field) -> u64 {
-        match field {
-            Field::SrcIp => u64::from(self.src_ip),
-            Field::DstIp => u64::from(self.dst_ip),
-            Field::SrcPort => u64::from(self.src_port),
-            Field::DstPort => u64::from(self.dst_port),
-            Field::Proto => u64::from(self.proto),
-            Field::SrcMac | Field::DstMac => 0,
-        }
-    }
-
-    /// The same connection seen in the other direction.
-    pub fn reversed(&self) -> PacketHeader {
-        PacketHeader {
-            src_ip: self.dst_ip,
-            dst_ip: self.src_ip,
-            src_port: self.dst_port,
-            dst_port: self.src_port,
-            proto: self.proto,
-        }
-    }
-
-    /// The projection of the header on `fields` (in the given order).
-    pub fn project(&self, fields: &[Field]) -> Vec<u64> {
-        fields.iter().map(|f| self.get(*f)).collect()
-    }
-}
+pub use nfc_net::packet::PacketHeader;
 
 /// A header tuple and how many packets carried it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -115,6 +76,7 @@ impl TrafficProfile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nfc_core::facts::Field;
 
     fn h(src_ip: u32, dst_ip: u32) -> PacketHeader {
         PacketHeader {

@@ -17,6 +17,13 @@ fn nfc() -> Command {
 
 /// A chain whose throughput falls with lost cycles of one NF (resource
 /// stimulus) and follows the offered load; simple xorshift noise.
+/// Run `cmd`, which must succeed; its output.
+fn succeeds(cmd: &mut Command) -> std::process::Output {
+    let o = cmd.output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
 fn write_csv(path: &Path, seed: u64, rows: usize) {
     let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut rnd = move || {
@@ -56,36 +63,34 @@ fn train_on_some_files_eval_on_another_gives_the_metric_keys() {
         write_csv(f, i as u64 + 1, 250);
     }
     let model = d.path().join("model");
-    let o = nfc()
-        .args([
-            "train",
-            "--target",
-            "throughput",
-            "--model",
-            "mlp",
-            "--grid",
-            "tiny",
-            "--data",
-        ])
-        .args(&files[..2])
-        .arg("-o")
-        .arg(&model)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    succeeds(
+        nfc()
+            .args([
+                "train",
+                "--target",
+                "throughput",
+                "--model",
+                "mlp",
+                "--grid",
+                "tiny",
+                "--data",
+            ])
+            .args(&files[..2])
+            .arg("-o")
+            .arg(&model),
+    );
     assert!(model.join("model.json").exists() && model.join("mlp.safetensors").exists());
 
     let plots = d.path().join("plots");
-    let o = nfc()
-        .args(["--format", "json", "eval", "--model"])
-        .arg(&model)
-        .arg("--data")
-        .arg(&files[2])
-        .arg("--plot")
-        .arg(&plots)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = succeeds(
+        nfc()
+            .args(["--format", "json", "eval", "--model"])
+            .arg(&model)
+            .arg("--data")
+            .arg(&files[2])
+            .arg("--plot")
+            .arg(&plots),
+    );
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     let file = &v["files"][0];
     for key in ["accuracy", "mape", "r2", "within_5", "within_10", "n"] {
@@ -96,16 +101,15 @@ fn train_on_some_files_eval_on_another_gives_the_metric_keys() {
     assert!(file["accuracy"].as_f64().unwrap() > 0.85, "{file}");
     assert!(std::fs::read_dir(&plots).unwrap().count() == 1);
 
-    let o = nfc()
-        .args(["explain", "--model"])
-        .arg(&model)
-        .arg("--data")
-        .arg(&files[2])
-        .arg("--plot")
-        .arg(&plots)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = succeeds(
+        nfc()
+            .args(["explain", "--model"])
+            .arg(&model)
+            .arg("--data")
+            .arg(&files[2])
+            .arg("--plot")
+            .arg(&plots),
+    );
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
         text.contains("permutation importance") && text.contains("Shapley") && text.contains("PCA"),

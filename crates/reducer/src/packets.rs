@@ -10,6 +10,10 @@
 //! also reversed) so stateful NFs see hits, and the clock sometimes jumps by
 //! up to ~30 minutes so timeouts of every scale expire.
 
+use nfc_net::craft::{tcp_flags, write_frame, FrameSpec, L4};
+use rand::{Rng as _, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
 /// A frame and its timestamp.
 #[derive(Debug, Clone)]
 pub struct TestPacket {
@@ -17,19 +21,18 @@ pub struct TestPacket {
     pub now_ns: u64,
 }
 
-struct Rng(u64);
+/// The generator's random stream (seeded ChaCha8, as every nfc trace).
+struct Rng(ChaCha8Rng);
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        self.0.gen()
     }
+    /// Uniform in `0..n` (0 when `n` is 0).
     fn below(&mut self, n: u64) -> u64 {
         if n == 0 {
             0
         } else {
-            self.next() % n
+            self.0.gen_range(0..n)
         }
     }
 }
@@ -98,17 +101,6 @@ pub fn pools_from_config(configs: &[&[(String, String)]]) -> Pools {
     pools
 }
 
-fn csum(bytes: &[u8]) -> u16 {
-    let mut sum = 0u32;
-    for c in bytes.chunks(2) {
-        sum += ((c[0] as u32) << 8) | c.get(1).copied().unwrap_or(0) as u32;
-    }
-    while sum >> 16 != 0 {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    !(sum as u16)
-}
-
 struct Spec {
     src: u32,
     dst: u32,
@@ -125,68 +117,51 @@ struct Spec {
     content_at: usize,
 }
 
+/// The frame of `s`, laid out by nfc-net's frame writer (valid checksums).
 fn build(s: &Spec) -> Vec<u8> {
-    let mut f = vec![0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02];
-    if s.vlan {
-        f.extend([0x81, 0x00, 0x00, 0x05]);
-    }
-    f.extend([0x08, 0x00]);
-    let l4_len = match s.proto {
-        6 => {
-            if s.tcp_opts {
-                32
-            } else {
-                20
-            }
-        }
-        17 => 8,
-        1 => 8,
-        _ => 0,
+    let l4 = match s.proto {
+        6 => L4::Tcp {
+            sport: s.sport,
+            dport: s.dport,
+            flags: tcp_flags::SYN | tcp_flags::ACK,
+            seq: 1,
+            ack: 0,
+        },
+        17 => L4::Udp {
+            sport: s.sport,
+            dport: s.dport,
+        },
+        1 => L4::Icmp {
+            ty: 8,
+            code: 0,
+            id: 1,
+            seq: 1,
+        },
+        proto => L4::Raw { proto },
+    };
+    let spec = FrameSpec {
+        src_mac: [0x02, 0, 0, 0, 0, 0x02],
+        dst_mac: [0x02, 0, 0, 0, 0, 0x01],
+        vlan: s.vlan.then_some(5),
+        src_ip: s.src,
+        dst_ip: s.dst,
+        ttl: 64,
+        ip_id: 0x1234,
+        frag_offset: if s.frag { 0x10 } else { 0 },
+        tos: s.tos,
+        tcp_option_words: if s.tcp_opts { 3 } else { 0 },
+        l4,
     };
     let payload_len = s.payload.max(if s.content.is_empty() {
         0
     } else {
         s.content_at + s.content.len()
     });
-    let tot = 20 + l4_len + payload_len;
-    let ip_start = f.len();
-    f.extend([0x45, s.tos]);
-    f.extend((tot as u16).to_be_bytes());
-    f.extend([0x12, 0x34]);
-    f.extend(if s.frag { [0x00, 0x10] } else { [0x40, 0x00] });
-    f.extend([64, s.proto, 0, 0]);
-    f.extend(s.src.to_be_bytes());
-    f.extend(s.dst.to_be_bytes());
-    let c = csum(&f[ip_start..ip_start + 20]);
-    f[ip_start + 10..ip_start + 12].copy_from_slice(&c.to_be_bytes());
-    match s.proto {
-        6 => {
-            f.extend(s.sport.to_be_bytes());
-            f.extend(s.dport.to_be_bytes());
-            f.extend([0, 0, 0, 1, 0, 0, 0, 0]);
-            f.push(if s.tcp_opts { 0x80 } else { 0x50 });
-            f.push(0x12);
-            f.extend([0xff, 0xff, 0, 0, 0, 0]);
-            if s.tcp_opts {
-                f.extend([1u8; 12]);
-            }
-        }
-        17 => {
-            f.extend(s.sport.to_be_bytes());
-            f.extend(s.dport.to_be_bytes());
-            f.extend(((8 + payload_len) as u16).to_be_bytes());
-            f.extend([0, 0]);
-        }
-        1 => f.extend([8, 0, 0, 0, 0, 1, 0, 1]),
-        _ => {}
-    }
-    let start = f.len();
-    f.extend((0..payload_len).map(|i| (i * 7) as u8));
-    if !s.content.is_empty() {
-        let at = start + s.content_at;
-        f[at..at + s.content.len()].copy_from_slice(&s.content);
-    }
-    f
+    let mut payload: Vec<u8> = (0..payload_len).map(|i| (i * 7) as u8).collect();
+    payload[s.content_at.min(payload_len)..][..s.content.len()].copy_from_slice(&s.content);
+    let mut frame = vec![];
+    write_frame(&mut frame, &spec, &payload, 0);
+    frame
 }
 
 /// Protocol weights of generated traffic, and whether to add malformed frames.
@@ -219,7 +194,7 @@ pub fn generate(pools: &Pools, count: usize, seed: u64) -> Vec<TestPacket> {
 
 /// Generate `count` frames with the given protocol mix.
 pub fn generate_mix(pools: &Pools, count: usize, seed: u64, mix: Mix) -> Vec<TestPacket> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng(ChaCha8Rng::seed_from_u64(seed));
     let mut out = vec![];
     let pick_addr = |rng: &mut Rng| -> u32 {
         if pools.prefixes.is_empty() || rng.below(4) == 0 {

@@ -6,7 +6,7 @@
 //! Diagnostic codes are stable; `docs/chain-format.md` lists them.
 
 use super::*;
-use crate::diag::{has_errors, Diagnostic, Span};
+use crate::diag::{has_errors, Diagnostic, Label, Span};
 use crate::yaml::{self, Node, NodeKind};
 use petgraph::graph::DiGraph;
 use std::collections::{BTreeMap, BTreeSet};
@@ -376,9 +376,12 @@ impl<'a> ChainParser<'a> {
             };
             if let Some(first) = ids.get(&inst.id.0) {
                 let first = first.clone();
-                self.err("E0010", item, format!("duplicate NF id `{}`", inst.id))
-                    .notes
-                    .push(format!("first defined at {first}"));
+                let d = self.err("E0010", item, format!("duplicate NF id `{}`", inst.id));
+                d.notes.push(format!("first defined at {first}"));
+                d.labels.push(Label {
+                    span: first,
+                    message: "first defined here".into(),
+                });
                 continue;
             }
             ids.insert(inst.id.0.clone(), self.span(item));

@@ -4,74 +4,12 @@
 //! own), checked against the ABI version and initialised with its config.
 
 use super::ExecError;
-use std::ffi::{c_char, c_int, c_void, CStr, CString};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-
-/// `NF_ABI_VERSION` this runtime speaks.
-pub const NF_ABI_VERSION: u32 = 1;
-/// `NF_DROP`.
-pub const NF_DROP: i32 = -1;
-
-/// `struct nf_packet`.
-#[repr(C)]
-#[derive(Debug)]
-pub struct NfPacket {
-    pub data: *mut u8,
-    pub len: u32,
-    pub cap: u32,
-    pub in_port: u32,
-    pub reserved: u32,
-}
-
-/// `struct nf_ctx`.
-#[repr(C)]
-#[derive(Debug)]
-pub struct NfCtx {
-    pub state: *mut c_void,
-    pub now_ns: u64,
-    pub worker: u32,
-    pub n_workers: u32,
-}
-
-/// `struct nf_kv`.
-#[repr(C)]
-#[derive(Debug)]
-struct NfKv {
-    key: *const c_char,
-    value: *const c_char,
-}
-
-/// `struct nf_config`.
-#[repr(C)]
-#[derive(Debug)]
-struct NfConfig {
-    items: *const NfKv,
-    n_items: u32,
-}
-
-/// `struct nf_info`.
-#[repr(C)]
-#[derive(Debug)]
-struct NfInfo {
-    abi_version: u32,
-    name: *const c_char,
-    n_ports: u32,
-}
-
-type DescribeFn = unsafe extern "C" fn() -> *const NfInfo;
-type InitFn = unsafe extern "C" fn(*const NfConfig, *mut c_char, usize) -> c_int;
-type StateSizeFn = unsafe extern "C" fn() -> usize;
-pub type StateInitFn = unsafe extern "C" fn(*mut c_void);
-pub type ProcessFn = unsafe extern "C" fn(*mut NfCtx, *mut NfPacket) -> i32;
-pub type EmitFn = unsafe extern "C" fn(*mut c_void, *const c_void, usize);
-pub type DigestFn = unsafe extern "C" fn(*const c_void, EmitFn, *mut c_void);
-type FiniFn = unsafe extern "C" fn();
-
-/// Longest error message an NF may write from `nf_init`.
-const INIT_ERR_LEN: usize = 512;
-
-static COPY_SEQ: AtomicU64 = AtomicU64::new(0);
+use nfc_net::abi::{self as nf, AbiError, EntryPoints, FiniFn, OwnedConfig};
+pub use nfc_net::abi::{
+    DigestFn, EmitFn, NfCtx, NfPacket, ProcessFn, StateInitFn, NF_ABI_VERSION, NF_DROP,
+};
+use std::ffi::c_void;
+use std::path::Path;
 
 /// A loaded and initialised NF shared object.
 pub struct NfLibrary {
@@ -84,7 +22,7 @@ pub struct NfLibrary {
     fini: Option<FiniFn>,
     /// Configuration strings stay alive for the library's lifetime: an NF may
     /// keep pointers to them in its globals.
-    _config: (Vec<CString>, Vec<NfKv>),
+    _config: OwnedConfig,
     lib: Option<libloading::os::unix::Library>,
 }
 
@@ -103,32 +41,6 @@ impl std::fmt::Debug for NfLibrary {
 unsafe impl Send for NfLibrary {}
 unsafe impl Sync for NfLibrary {}
 
-fn sym<T: Copy>(lib: &libloading::os::unix::Library, name: &str) -> Option<T> {
-    let mut cname = name.as_bytes().to_vec();
-    cname.push(0);
-    // SAFETY: T is the function-pointer type nf.h declares for this symbol.
-    unsafe { lib.get::<T>(&cname).ok().map(|s| *s) }
-}
-
-/// Copy `so` to a fresh file in `scratch` and return its path. A private
-/// copy has its own inode, so the dynamic loader maps it (and its globals)
-/// separately from any other instance of the same NF.
-fn private_copy(nf: &str, so: &Path, scratch: &Path) -> Result<PathBuf, ExecError> {
-    let seq = COPY_SEQ.fetch_add(1, Ordering::Relaxed);
-    let stem: String = nf
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .take(40)
-        .collect();
-    let dst = scratch.join(format!("nfc-exec-{}-{seq}-{stem}.so", std::process::id()));
-    std::fs::copy(so, &dst).map_err(|e| ExecError::Load {
-        nf: nf.to_string(),
-        path: so.to_path_buf(),
-        message: format!("cannot copy to {}: {e}", dst.display()),
-    })?;
-    Ok(dst)
-}
-
 impl NfLibrary {
     /// Load `so` for the NF instance `nf`, check the ABI and run `nf_init`
     /// with `config`.
@@ -144,39 +56,31 @@ impl NfLibrary {
                 path: so.to_path_buf(),
             });
         }
-        let copy = private_copy(nf, so, scratch)?;
-        // RTLD_NOW reports unresolved symbols here instead of crashing later.
-        // SAFETY: loading runs the object's constructors; NF objects are
-        // trusted code the operator asked to run.
-        let opened = unsafe {
-            libloading::os::unix::Library::open(Some(&copy), libc::RTLD_NOW | libc::RTLD_LOCAL)
-        };
-        // The mapping outlives the file; remove the copy at once so nothing is left behind.
-        let _ = std::fs::remove_file(&copy);
-        let lib = opened.map_err(|e| ExecError::Load {
+        let lib = nf::open_private(so, scratch, nf).map_err(|e| ExecError::Load {
             nf: nf.to_string(),
             path: so.to_path_buf(),
+            message: match e {
+                AbiError::Copy { copy, source, .. } => {
+                    format!("cannot copy to {}: {source}", copy.display())
+                }
+                other => other.to_string(),
+            },
+        })?;
+        let entry = EntryPoints::resolve(&lib).map_err(|e| match e {
+            AbiError::MissingSymbol(symbol) => ExecError::MissingSymbol {
+                nf: nf.to_string(),
+                symbol,
+            },
+            other => ExecError::Abi {
+                nf: nf.to_string(),
+                message: other.to_string(),
+            },
+        })?;
+        // SAFETY: `describe` is this object's nf_describe.
+        let info = unsafe { nf::describe(entry.describe) }.map_err(|e| ExecError::Abi {
+            nf: nf.to_string(),
             message: e.to_string(),
         })?;
-        let need = |name: &'static str| ExecError::MissingSymbol {
-            nf: nf.to_string(),
-            symbol: name,
-        };
-        let describe: DescribeFn = sym(&lib, "nf_describe").ok_or_else(|| need("nf_describe"))?;
-        let init: InitFn = sym(&lib, "nf_init").ok_or_else(|| need("nf_init"))?;
-        let state_size: StateSizeFn =
-            sym(&lib, "nf_state_size").ok_or_else(|| need("nf_state_size"))?;
-        let process: ProcessFn = sym(&lib, "nf_process").ok_or_else(|| need("nf_process"))?;
-        // SAFETY: nf_describe takes no arguments and returns a static description or NULL.
-        let info = unsafe { describe() };
-        if info.is_null() {
-            return Err(ExecError::Abi {
-                nf: nf.to_string(),
-                message: "nf_describe returned NULL".into(),
-            });
-        }
-        // SAFETY: non-null pointer to a static struct nf_info per the ABI.
-        let info = unsafe { &*info };
         if info.abi_version != NF_ABI_VERSION {
             return Err(ExecError::AbiVersion {
                 nf: nf.to_string(),
@@ -184,77 +88,40 @@ impl NfLibrary {
                 expected: NF_ABI_VERSION,
             });
         }
-        let name = if info.name.is_null() {
-            nf.to_string()
-        } else {
-            // SAFETY: the ABI makes `name` a NUL-terminated static string.
-            unsafe { CStr::from_ptr(info.name) }
-                .to_string_lossy()
-                .into_owned()
-        };
-
-        let mut strings = Vec::with_capacity(config.len() * 2);
-        for (k, v) in config {
-            let bad = || ExecError::BadConfig {
+        let name = info.name.unwrap_or_else(|| nf.to_string());
+        let config = OwnedConfig::new(config).map_err(|e| match e {
+            AbiError::BadConfig(key) => ExecError::BadConfig {
                 nf: nf.to_string(),
-                key: k.clone(),
-            };
-            strings.push(CString::new(k.as_str()).map_err(|_| bad())?);
-            strings.push(CString::new(v.as_str()).map_err(|_| bad())?);
-        }
-        let items: Vec<NfKv> = strings
-            .chunks(2)
-            .map(|kv| NfKv {
-                key: kv[0].as_ptr(),
-                value: kv[1].as_ptr(),
-            })
-            .collect();
-        let cfg = NfConfig {
-            items: items.as_ptr(),
-            n_items: items.len() as u32,
-        };
-        let mut err = vec![0 as c_char; INIT_ERR_LEN];
-        // SAFETY: cfg and its strings are valid for the call (and after); err has INIT_ERR_LEN bytes.
-        let rc = unsafe { init(&cfg, err.as_mut_ptr(), INIT_ERR_LEN) };
-        if rc != 0 {
-            err[INIT_ERR_LEN - 1] = 0;
-            // SAFETY: err is NUL-terminated (forced above).
-            let msg = unsafe { CStr::from_ptr(err.as_ptr()) }
-                .to_string_lossy()
-                .into_owned();
-            let message = if msg.is_empty() {
-                format!("nf_init returned {rc} without a message")
-            } else {
-                msg
-            };
-            return Err(ExecError::Init {
+                key,
+            },
+            other => ExecError::Abi {
                 nf: nf.to_string(),
-                message,
-            });
-        }
+                message: other.to_string(),
+            },
+        })?;
+        // SAFETY: `init` is this object's nf_init.
+        unsafe { nf::init(entry.init, &config) }.map_err(|e| ExecError::Init {
+            nf: nf.to_string(),
+            message: e.to_string(),
+        })?;
         // The port count may depend on the configuration (e.g. one port per
         // configured backend), so read the description again after nf_init.
-        // SAFETY: as above; the description is static in the library.
-        let info = unsafe { describe() };
-        if info.is_null() {
-            return Err(ExecError::Abi {
-                nf: nf.to_string(),
-                message: "nf_describe returned NULL after nf_init".into(),
-            });
-        }
-        // SAFETY: non-null pointer to the library's struct nf_info.
-        let n_ports = unsafe { (*info).n_ports }.max(1);
+        // SAFETY: as above.
+        let info = unsafe { nf::describe(entry.describe) }.map_err(|_| ExecError::Abi {
+            nf: nf.to_string(),
+            message: "nf_describe returned NULL after nf_init".into(),
+        })?;
         // SAFETY: takes no arguments.
-        let size = unsafe { state_size() };
+        let size = unsafe { (entry.state_size)() };
         Ok(NfLibrary {
             name,
-            n_ports,
+            n_ports: info.n_ports.max(1),
             state_size: size,
-            process,
-            state_init: sym(&lib, "nf_state_init"),
-            state_digest: sym(&lib, "nf_state_digest"),
-            fini: sym(&lib, "nf_fini"),
-            _config: (strings, items),
+            process: entry.process,
+            state_init: entry.state_init,
+            state_digest: entry.state_digest,
+            fini: entry.fini,
+            _config: config,
             lib: Some(lib),
         })
     }
@@ -331,37 +198,10 @@ impl Drop for StateBlock {
     }
 }
 
-unsafe extern "C" fn emit_into_sha(cb: *mut c_void, bytes: *const c_void, len: usize) {
-    use sha2::Digest;
-    if cb.is_null() || (bytes.is_null() && len > 0) {
-        return;
-    }
-    // SAFETY: cb is the &mut Sha256 passed by `digest_state`; bytes/len come from the NF.
-    let hasher = unsafe { &mut *cb.cast::<sha2::Sha256>() };
-    if len > 0 {
-        // SAFETY: the NF promises `len` readable bytes at `bytes`.
-        hasher.update(unsafe { std::slice::from_raw_parts(bytes.cast::<u8>(), len) });
-    }
-}
-
 /// SHA-256 of one state instance: over what `nf_state_digest` emits when the
 /// NF exports it, else over the raw bytes.
 pub fn digest_state(lib: &NfLibrary, block: &StateBlock) -> [u8; 32] {
-    use sha2::Digest;
-    let mut h = sha2::Sha256::new();
-    match lib.state_digest {
-        Some(f) => {
-            // SAFETY: block holds a state instance of this NF; the callback
-            // receives &mut h for the duration of the call only.
-            unsafe {
-                f(
-                    block.ptr().cast_const(),
-                    emit_into_sha,
-                    (&mut h as *mut sha2::Sha256).cast(),
-                )
-            };
-        }
-        None => h.update(block.bytes()),
-    }
-    h.finalize().into()
+    // SAFETY: the digest (if any) is this NF's nf_state_digest and the block
+    // one of its state instances.
+    unsafe { nf::digest_state(lib.state_digest, block.bytes()) }
 }

@@ -12,11 +12,8 @@
 //! side) and carry increasing sequence numbers; every frame has correct IPv4
 //! and transport checksums.
 
-pub mod craft;
-mod packets;
-pub mod pcap;
-
-pub use packets::{Packet, Packets};
+pub use nfc_net::packets::{Packet, Packets};
+pub use nfc_net::{craft, pcap};
 
 use craft::{mac_for_ip, tcp_flags, write_frame, FrameSpec, L4};
 use nfc_core::chain::{SizeMix, TrafficSpec};
@@ -450,6 +447,8 @@ fn generate_into(
             ttl: 64,
             ip_id: f.sent as u16,
             frag_offset: 0,
+            tos: 0,
+            tcp_option_words: 0,
             l4,
         };
         if f.sent == 0 {

@@ -54,7 +54,8 @@ pub fn root_or_skip(test: &str) -> bool {
     }
 }
 
-fn ip(args: &[&str]) {
+/// Run `ip ARGS`, which must succeed.
+pub fn ip(args: &[&str]) {
     let out = Command::new("ip").args(args).output().expect("run ip");
     assert!(
         out.status.success(),
@@ -207,6 +208,14 @@ pub fn stderr_of(p: &mut Proc) -> String {
 /// Run `f` inside network namespace `ns` (on a helper thread: setns only
 /// moves the calling thread) and return its result.
 pub fn in_netns<T: Send + 'static>(ns: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    spawn_in_netns(ns, f).join().expect("netns thread")
+}
+
+/// Start `f` on a thread inside network namespace `ns`.
+pub fn spawn_in_netns<T: Send + 'static>(
+    ns: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> std::thread::JoinHandle<T> {
     let path = format!("/run/netns/{ns}");
     std::thread::spawn(move || {
         let file = std::fs::File::open(&path).expect("open netns");
@@ -218,8 +227,6 @@ pub fn in_netns<T: Send + 'static>(ns: &str, f: impl FnOnce() -> T + Send + 'sta
         );
         f()
     })
-    .join()
-    .expect("netns thread")
 }
 
 /// An AF_PACKET socket bound to `ifname` for our test ethertype.
@@ -279,6 +286,21 @@ pub fn frame(seq: u32) -> Vec<u8> {
     f
 }
 
+/// Send the test frames numbered `seqs` on `tx`.
+pub fn send(tx: &OwnedFd, seqs: impl Iterator<Item = u32>) {
+    for seq in seqs {
+        let f = frame(seq);
+        // SAFETY: sending our buffer on a bound packet socket.
+        let rc = unsafe { libc::send(tx.as_raw_fd(), f.as_ptr().cast(), f.len(), 0) };
+        assert_eq!(
+            rc,
+            f.len() as isize,
+            "send: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
 /// Send `n` frames on `tx` with at most `window` in flight, receiving on
 /// `rx`; returns the frames received (in arrival order), stopping early if
 /// a receive times out.
@@ -288,15 +310,7 @@ pub fn exchange(tx: &OwnedFd, rx: &OwnedFd, n: u32, window: u32) -> Vec<Vec<u8>>
     let mut buf = vec![0u8; 2048];
     while (got.len() as u32) < n {
         while sent < n && sent - got.len() as u32 <= window {
-            let f = frame(sent);
-            // SAFETY: sending our buffer on a bound packet socket.
-            let rc = unsafe { libc::send(tx.as_raw_fd(), f.as_ptr().cast(), f.len(), 0) };
-            assert_eq!(
-                rc,
-                f.len() as isize,
-                "send: {}",
-                std::io::Error::last_os_error()
-            );
+            send(tx, sent..sent + 1);
             sent += 1;
         }
         // SAFETY: receiving into our buffer.

@@ -79,12 +79,26 @@ pub struct FrameSpec {
     pub ip_id: u16,
     /// IPv4 fragment offset in 8-byte units (non-zero makes a non-first fragment).
     pub frag_offset: u16,
+    /// IPv4 type of service (DSCP and ECN).
+    pub tos: u8,
+    /// 4-byte words of TCP options (NOPs) after the fixed TCP header, 0..=10.
+    pub tcp_option_words: u8,
     pub l4: L4,
+}
+
+impl FrameSpec {
+    /// Bytes of the transport header, TCP options included.
+    pub fn l4_header_len(&self) -> usize {
+        match self.l4 {
+            L4::Tcp { .. } => 20 + 4 * usize::from(self.tcp_option_words.min(10)),
+            other => other.header_len(),
+        }
+    }
 }
 
 /// Smallest frame that holds the headers of `spec`.
 pub fn min_frame_len(spec: &FrameSpec) -> usize {
-    ETH_LEN + if spec.vlan.is_some() { VLAN_LEN } else { 0 } + IPV4_LEN + spec.l4.header_len()
+    ETH_LEN + if spec.vlan.is_some() { VLAN_LEN } else { 0 } + IPV4_LEN + spec.l4_header_len()
 }
 
 /// The reply a remote host sends to `frame`, as a closed-loop test needs it:
@@ -213,6 +227,7 @@ pub fn write_frame(out: &mut Vec<u8>, spec: &FrameSpec, payload: &[u8], frame_le
     {
         let ip = &mut out[l3..l3 + IPV4_LEN];
         ip[0] = 0x45;
+        ip[1] = spec.tos;
         ip[2..4].copy_from_slice(&ip_len.to_be_bytes());
         ip[4..6].copy_from_slice(&spec.ip_id.to_be_bytes());
         let frag = if spec.frag_offset == 0 {
@@ -230,7 +245,7 @@ pub fn write_frame(out: &mut Vec<u8>, spec: &FrameSpec, payload: &[u8], frame_le
     }
     let l4 = l3 + IPV4_LEN;
     let l4_end = l3 + usize::from(ip_len);
-    let l4_hdr = spec.l4.header_len();
+    let l4_hdr = spec.l4_header_len();
     out[l4 + l4_hdr..l4 + l4_hdr + payload.len()].copy_from_slice(payload);
     if spec.frag_offset != 0 {
         // A non-first fragment carries no transport header; write the payload only.
@@ -254,9 +269,10 @@ pub fn write_frame(out: &mut Vec<u8>, spec: &FrameSpec, payload: &[u8], frame_le
             t[2..4].copy_from_slice(&dport.to_be_bytes());
             t[4..8].copy_from_slice(&seq.to_be_bytes());
             t[8..12].copy_from_slice(&ack.to_be_bytes());
-            t[12] = 5 << 4;
+            t[12] = ((l4_hdr / 4) as u8) << 4;
             t[13] = flags;
             t[14..16].copy_from_slice(&65535u16.to_be_bytes());
+            t[20..l4_hdr].fill(1); // NOP options
             let c = fold(sum16(t, pseudo(t.len())));
             t[16..18].copy_from_slice(&c.to_be_bytes());
         }
@@ -295,7 +311,7 @@ pub fn mac_for_ip(ip: u32) -> [u8; 6] {
 /// Builder for one specific test packet.
 ///
 /// ```
-/// use flash_rt::trace::craft::{PacketBuilder, tcp_flags};
+/// use nfc_net::craft::{PacketBuilder, tcp_flags};
 /// let frame = PacketBuilder::tcp("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap(), 1234, 80)
 ///     .flags(tcp_flags::SYN)
 ///     .frame_len(64)
@@ -322,6 +338,8 @@ impl PacketBuilder {
                 ttl: 64,
                 ip_id: 0,
                 frag_offset: 0,
+                tos: 0,
+                tcp_option_words: 0,
                 l4,
             },
             payload: vec![],

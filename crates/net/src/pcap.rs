@@ -1,23 +1,26 @@
-//! Classic libpcap file reading and writing (Ethernet link type only).
+//! Classic libpcap files (Ethernet link type only), read and written through
+//! the `pcap-file` crate.
 //!
-//! The reader accepts both byte orders and both the microsecond
-//! (`0xa1b2c3d4`) and nanosecond (`0xa1b23c4d`) magics, and turns every
-//! malformation (bad magic, truncated global header, truncated record header
-//! or body, absurd record length, non-Ethernet link type) into a typed
-//! [`PcapError`] naming the record index and byte offset. The writer emits
-//! nanosecond-resolution files that tcpdump and Wireshark read.
+//! Reading accepts both byte orders and both the microsecond (`0xa1b2c3d4`)
+//! and nanosecond (`0xa1b23c4d`) magics; every malformation (bad magic,
+//! truncated global header, truncated record header or body, absurd record
+//! length, non-Ethernet link type) is a typed [`PcapError`] naming the record
+//! index and byte offset. Records are taken raw (`next_raw_packet`): a capture
+//! whose original lengths exceed its snap length, as every truncated capture
+//! has, is read, not refused. Writing produces nanosecond-resolution files
+//! that tcpdump and Wireshark read.
 
-use super::packets::Packets;
-use std::io::{self, Read, Write};
+use crate::packets::Packets;
+use pcap_file::pcap::{PcapHeader, PcapParser, RawPcapPacket};
+use pcap_file::{DataLink, Endianness, TsResolution};
+use std::borrow::Cow;
+use std::io::{self, Write};
 use std::path::Path;
 
-const MAGIC_US: u32 = 0xa1b2_c3d4;
-const MAGIC_NS: u32 = 0xa1b2_3c4d;
 /// DLT_EN10MB.
 pub const LINKTYPE_ETHERNET: u32 = 1;
 /// Largest record body accepted (tcpdump's maximum snap length).
 pub const MAX_RECORD_LEN: u32 = 262_144;
-const GLOBAL_HEADER_LEN: usize = 24;
 const RECORD_HEADER_LEN: usize = 16;
 
 /// Why a pcap file could not be read.
@@ -53,69 +56,85 @@ pub enum PcapError {
         offset: usize,
         len: u32,
     },
+    /// pcap-file refused the file for a reason none of the above names.
+    #[error("invalid pcap at byte {offset}: {message}")]
+    Invalid { offset: usize, message: String },
 }
 
 /// Parse a whole pcap file held in memory.
 pub fn parse_pcap(bytes: &[u8]) -> Result<Packets, PcapError> {
-    if bytes.len() < GLOBAL_HEADER_LEN {
-        return Err(PcapError::TruncatedGlobalHeader { len: bytes.len() });
-    }
-    let magic_le = u32::from_le_bytes(bytes[0..4].try_into().unwrap_or_default());
-    let magic_be = u32::from_be_bytes(bytes[0..4].try_into().unwrap_or_default());
-    let (big_endian, nanos) = match (magic_le, magic_be) {
-        (MAGIC_US, _) => (false, false),
-        (MAGIC_NS, _) => (false, true),
-        (_, MAGIC_US) => (true, false),
-        (_, MAGIC_NS) => (true, true),
-        _ => return Err(PcapError::BadMagic { found: magic_le }),
-    };
-    let rd = |b: &[u8]| -> u32 {
-        let a: [u8; 4] = [b[0], b[1], b[2], b[3]];
-        if big_endian {
-            u32::from_be_bytes(a)
-        } else {
-            u32::from_le_bytes(a)
+    let (mut rest, parser) = PcapParser::new(bytes).map_err(|e| match e {
+        pcap_file::PcapError::IncompleteBuffer => {
+            PcapError::TruncatedGlobalHeader { len: bytes.len() }
         }
-    };
-    let linktype = rd(&bytes[20..24]) & 0x0fff_ffff;
+        pcap_file::PcapError::InvalidField(_) => PcapError::BadMagic {
+            found: u32::from_le_bytes(bytes[0..4].try_into().unwrap_or_default()),
+        },
+        other => PcapError::Invalid {
+            offset: 0,
+            message: other.to_string(),
+        },
+    })?;
+    let header = parser.header();
+    let linktype = u32::from(header.datalink) & 0x0fff_ffff;
     if linktype != LINKTYPE_ETHERNET {
         return Err(PcapError::UnsupportedLinkType { linktype });
     }
+    let nanos = header.ts_resolution == TsResolution::NanoSecond;
+    let rd = |b: &[u8]| -> u32 {
+        let a: [u8; 4] = [b[0], b[1], b[2], b[3]];
+        match header.endianness {
+            Endianness::Big => u32::from_be_bytes(a),
+            Endianness::Little => u32::from_le_bytes(a),
+        }
+    };
     // The file size bounds the arena size, so reserving it avoids regrowth.
     let mut packets = Packets::with_capacity(bytes.len() / 80, bytes.len());
-    let mut off = GLOBAL_HEADER_LEN;
     let mut index = 0usize;
-    while off < bytes.len() {
-        if bytes.len() - off < RECORD_HEADER_LEN {
-            return Err(PcapError::TruncatedRecordHeader { index, offset: off });
-        }
-        let h = &bytes[off..off + RECORD_HEADER_LEN];
-        let (sec, frac, incl) = (rd(&h[0..4]), rd(&h[4..8]), rd(&h[8..12]));
-        if incl > MAX_RECORD_LEN {
+    while !rest.is_empty() {
+        let offset = bytes.len() - rest.len();
+        let raw = match parser.next_raw_packet(rest) {
+            Ok((next, raw)) => {
+                rest = next;
+                raw
+            }
+            Err(pcap_file::PcapError::IncompleteBuffer) if rest.len() < RECORD_HEADER_LEN => {
+                return Err(PcapError::TruncatedRecordHeader { index, offset })
+            }
+            Err(pcap_file::PcapError::IncompleteBuffer) => {
+                let need = rd(&rest[8..12]);
+                let have = rest.len() - RECORD_HEADER_LEN;
+                return Err(if need > MAX_RECORD_LEN {
+                    PcapError::RecordTooLarge {
+                        index,
+                        offset,
+                        len: need,
+                    }
+                } else {
+                    PcapError::TruncatedRecord {
+                        index,
+                        offset,
+                        need,
+                        have,
+                    }
+                });
+            }
+            Err(e) => {
+                return Err(PcapError::Invalid {
+                    offset,
+                    message: format!("record {index}: {e}"),
+                })
+            }
+        };
+        if raw.incl_len > MAX_RECORD_LEN {
             return Err(PcapError::RecordTooLarge {
                 index,
-                offset: off,
-                len: incl,
+                offset,
+                len: raw.incl_len,
             });
         }
-        let body = off + RECORD_HEADER_LEN;
-        let have = bytes.len() - body;
-        if (incl as usize) > have {
-            return Err(PcapError::TruncatedRecord {
-                index,
-                offset: off,
-                need: incl,
-                have,
-            });
-        }
-        let ts_ns = u64::from(sec) * 1_000_000_000
-            + if nanos {
-                u64::from(frac)
-            } else {
-                u64::from(frac) * 1000
-            };
-        packets.push(ts_ns, &bytes[body..body + incl as usize]);
-        off = body + incl as usize;
+        let frac = u64::from(raw.ts_frac) * if nanos { 1 } else { 1000 };
+        packets.push(u64::from(raw.ts_sec) * 1_000_000_000 + frac, &raw.data);
         index += 1;
     }
     Ok(packets)
@@ -123,44 +142,49 @@ pub fn parse_pcap(bytes: &[u8]) -> Result<Packets, PcapError> {
 
 /// Read and parse a pcap file.
 pub fn read_pcap(path: &Path) -> Result<Packets, PcapError> {
-    let mut f = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    f.read_to_end(&mut bytes)?;
-    parse_pcap(&bytes)
+    parse_pcap(&std::fs::read(path)?)
 }
 
-/// Streams frames into a nanosecond-resolution Ethernet pcap.
+fn io_error(e: pcap_file::PcapError) -> io::Error {
+    match e {
+        pcap_file::PcapError::IoError(e) => e,
+        other => io::Error::new(io::ErrorKind::InvalidData, other.to_string()),
+    }
+}
+
+/// Streams frames into a nanosecond-resolution, little-endian Ethernet pcap.
 #[derive(Debug)]
 pub struct PcapWriter<W: Write> {
-    out: W,
+    out: pcap_file::pcap::PcapWriter<W>,
     written: u64,
 }
 
 impl<W: Write> PcapWriter<W> {
     /// Write the global header and return the writer.
-    pub fn new(mut out: W) -> io::Result<Self> {
-        let mut h = [0u8; GLOBAL_HEADER_LEN];
-        h[0..4].copy_from_slice(&MAGIC_NS.to_le_bytes());
-        h[4..6].copy_from_slice(&2u16.to_le_bytes());
-        h[6..8].copy_from_slice(&4u16.to_le_bytes());
-        // thiszone and sigfigs stay zero.
-        h[16..20].copy_from_slice(&MAX_RECORD_LEN.to_le_bytes());
-        h[20..24].copy_from_slice(&LINKTYPE_ETHERNET.to_le_bytes());
-        out.write_all(&h)?;
+    pub fn new(out: W) -> io::Result<Self> {
+        let header = PcapHeader {
+            snaplen: MAX_RECORD_LEN,
+            datalink: DataLink::ETHERNET,
+            ts_resolution: TsResolution::NanoSecond,
+            endianness: Endianness::Little,
+            ..PcapHeader::default()
+        };
+        let out = pcap_file::pcap::PcapWriter::with_header(out, header).map_err(io_error)?;
         Ok(PcapWriter { out, written: 0 })
     }
 
-    /// Append one frame (truncated to [`MAX_RECORD_LEN`] bytes if longer).
+    /// Append one frame (truncated to [`MAX_RECORD_LEN`] bytes if longer;
+    /// seconds past `u32::MAX` are clamped).
     pub fn write_packet(&mut self, ts_ns: u64, data: &[u8]) -> io::Result<()> {
         let len = data.len().min(MAX_RECORD_LEN as usize);
-        let mut h = [0u8; RECORD_HEADER_LEN];
-        let sec = (ts_ns / 1_000_000_000).min(u64::from(u32::MAX)) as u32;
-        h[0..4].copy_from_slice(&sec.to_le_bytes());
-        h[4..8].copy_from_slice(&((ts_ns % 1_000_000_000) as u32).to_le_bytes());
-        h[8..12].copy_from_slice(&(len as u32).to_le_bytes());
-        h[12..16].copy_from_slice(&(data.len().min(u32::MAX as usize) as u32).to_le_bytes());
-        self.out.write_all(&h)?;
-        self.out.write_all(&data[..len])?;
+        let raw = RawPcapPacket {
+            ts_sec: (ts_ns / 1_000_000_000).min(u64::from(u32::MAX)) as u32,
+            ts_frac: (ts_ns % 1_000_000_000) as u32,
+            incl_len: len as u32,
+            orig_len: data.len().min(u32::MAX as usize) as u32,
+            data: Cow::Borrowed(&data[..len]),
+        };
+        self.out.write_raw_packet(&raw).map_err(io_error)?;
         self.written += 1;
         Ok(())
     }
@@ -171,9 +195,10 @@ impl<W: Write> PcapWriter<W> {
     }
 
     /// Flush and return the underlying writer.
-    pub fn finish(mut self) -> io::Result<W> {
-        self.out.flush()?;
-        Ok(self.out)
+    pub fn finish(self) -> io::Result<W> {
+        let mut out = self.out.into_writer();
+        out.flush()?;
+        Ok(out)
     }
 }
 
@@ -216,7 +241,7 @@ mod tests {
     #[test]
     fn reads_big_endian_microsecond_files() {
         let mut b = vec![];
-        b.extend_from_slice(&MAGIC_US.to_be_bytes());
+        b.extend_from_slice(&0xa1b2_c3d4u32.to_be_bytes());
         b.extend_from_slice(&2u16.to_be_bytes());
         b.extend_from_slice(&4u16.to_be_bytes());
         b.extend_from_slice(&[0; 8]);
@@ -258,6 +283,15 @@ mod tests {
         let mut linktype = good.clone();
         linktype[20..24].copy_from_slice(&101u32.to_le_bytes());
         check_err(&linktype, "unsupported link type 101");
+    }
+
+    #[test]
+    fn truncated_captures_whose_original_length_exceeds_the_snap_length_are_read() {
+        let mut b = file(&[(5, b"0123456789")]);
+        b[16..20].copy_from_slice(&10u32.to_le_bytes()); // snaplen 10
+        b[36..40].copy_from_slice(&1514u32.to_le_bytes()); // orig_len
+        let p = parse_pcap(&b).unwrap();
+        assert_eq!(p.get(0).unwrap().data, b"0123456789");
     }
 
     #[test]
