@@ -6,7 +6,7 @@
 //! shared) over its own traffic profile under valgrind's callgrind with
 //! cache simulation — deterministic here, unlike any timing on this VM. The
 //! callgrind profile is split by object file: each NF runs from a private
-//! copy of its shared object (`nfc-exec-<pid>-<seq>-<stem>.so`, loaded in
+//! copy of its shared object (`nfc-nf-<pid>-<seq>-<stem>.so`, loaded in
 //! chain order), so an object's self cost is that NF's (instructions,
 //! memory reads and writes, D1 and LL misses).
 //!
@@ -350,14 +350,16 @@ pub fn measure_costs(
         stage: "predict",
         message: m,
     })?;
-    // Private NF copies: nfc-exec-<pid>-<seq>-<stem>.so, the stem being
+    // Private NF copies: nfc-nf-<pid>-<seq>-<stem>.so, the stem being
     // the instance's object name (its id for built NFs). An NF none of whose
     // code ran over the profile has no cost line at all: zero.
     let copies: Vec<(u64, String, &BTreeMap<String, f64>)> = objs
         .iter()
         .filter_map(|(path, cost)| {
             let file = Path::new(path).file_name()?.to_str()?;
-            let rest = file.strip_prefix("nfc-exec-")?.strip_suffix(".so")?;
+            let rest = file
+                .strip_prefix(nfc_net::abi::PRIVATE_COPY_PREFIX)?
+                .strip_suffix(".so")?;
             let mut parts = rest.splitn(3, '-');
             let _pid = parts.next()?;
             let seq: u64 = parts.next()?.parse().ok()?;

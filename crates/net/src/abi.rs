@@ -109,6 +109,10 @@ pub enum AbiError {
 
 static COPY_SEQ: AtomicU64 = AtomicU64::new(0);
 
+/// File-name prefix of an NF's private copy (`<prefix><pid>-<seq>-<tag>.so`):
+/// profiles (callgrind's per-object costs) tell NFs apart by it.
+pub const PRIVATE_COPY_PREFIX: &str = "nfc-nf-";
+
 /// Copy `so` into `scratch` under a fresh name, dlopen the copy (RTLD_NOW, so
 /// unresolved symbols are reported here rather than crash later; RTLD_LOCAL)
 /// and remove the file again. A private copy has its own inode, so the
@@ -125,7 +129,7 @@ pub fn open_private(
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .take(40)
         .collect();
-    let copy = scratch.join(format!("nfc-nf-{}-{seq}-{stem}.so", std::process::id()));
+    let copy = scratch.join(format!("{PRIVATE_COPY_PREFIX}{}-{seq}-{stem}.so", std::process::id()));
     std::fs::copy(so, &copy).map_err(|source| AbiError::Copy {
         so: so.to_path_buf(),
         copy: copy.clone(),
