@@ -13,6 +13,7 @@
 mod analysis;
 mod driver;
 pub mod error;
+pub mod insight_ir;
 mod ir;
 mod jit;
 mod llvm_util;
