@@ -20,6 +20,7 @@
 pub mod codes;
 pub mod driver;
 pub mod emit;
+pub mod insight;
 pub mod online;
 pub mod pipeline;
 pub mod plan_proof;

@@ -32,6 +32,8 @@ pub enum PredictCommand {
     Eval(EvalArgs),
     /// Explain a saved model: permutation importance, Shapley values, PCA.
     Explain(ExplainArgs),
+    /// SmartNIC compute-instruction models on insight IR (Clara §3.2).
+    Insight(crate::insight::Args),
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -137,6 +139,7 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         PredictCommand::Train(a) => run_train(a, fmt),
         PredictCommand::Eval(a) => run_eval(a, fmt),
         PredictCommand::Explain(a) => run_explain(a, fmt),
+        PredictCommand::Insight(a) => return crate::insight::run(a, fmt),
     };
     match result {
         Ok(()) => Ok(ExitCode::SUCCESS),
