@@ -41,6 +41,9 @@ pub struct TrainArgs {
     /// Override the number of epochs.
     #[arg(long)]
     pub epochs: Option<usize>,
+    /// Override the hidden width of the networks.
+    #[arg(long)]
+    pub hidden: Option<i64>,
     #[arg(long, default_value_t = 19)]
     pub seed: u64,
 }
@@ -72,8 +75,12 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             };
             let mut cfg = if a.tiny { TrainConfig::tiny() } else { TrainConfig::standard() };
             cfg.seed = a.seed;
+            cfg.progress = true;
             if let Some(e) = a.epochs {
                 cfg.epochs = e;
+            }
+            if let Some(h) = a.hidden {
+                cfg.hidden = h;
             }
             let t0 = std::time::Instant::now();
             let (eval, _) = match evaluate(&synth, &held, &cfg, Some(&a.out)) {

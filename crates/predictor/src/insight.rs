@@ -127,14 +127,17 @@ pub struct TrainConfig {
     pub batch: usize,
     pub learning_rate: f64,
     pub seed: u64,
+    /// Print each epoch's validation WMAPE on stderr.
+    #[serde(default)]
+    pub progress: bool,
 }
 
 impl TrainConfig {
     pub fn standard() -> TrainConfig {
-        TrainConfig { hidden: 64, epochs: 30, batch: 32, learning_rate: 3e-3, seed: 19 }
+        TrainConfig { hidden: 64, epochs: 30, batch: 32, learning_rate: 3e-3, seed: 19, progress: false }
     }
     pub fn tiny() -> TrainConfig {
-        TrainConfig { hidden: 16, epochs: 6, batch: 16, learning_rate: 5e-3, seed: 19 }
+        TrainConfig { hidden: 16, epochs: 6, batch: 16, learning_rate: 5e-3, seed: 19, progress: false }
     }
 }
 
@@ -320,6 +323,9 @@ impl SeqModel {
                 opt.backward_step(&loss);
             }
             let score = if val.is_empty() { 0.0 } else { wmape(&m.predict(val), &val_y) };
+            if config.progress {
+                eprintln!("{} epoch {epoch}/{}: validation WMAPE {:.2}%", arch.name(), config.epochs, 100.0 * score);
+            }
             if best.as_ref().is_none_or(|b| score < b.0) {
                 let mut buf = vec![];
                 m.vs.save_to_stream(&mut buf).map_err(|e| PredictError::Model(format!("saving weights: {e}")))?;
