@@ -130,8 +130,8 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let n: usize = args.first().map(|s| s.parse()).transpose()?.unwrap_or(600);
-    let epochs: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(15);
+    let n: usize = args.first().map(|s| s.parse()).transpose()?.unwrap_or(400);
+    let epochs: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(10);
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let out = root.join("target/nfc-bench/insight");
     std::fs::create_dir_all(&out)?;

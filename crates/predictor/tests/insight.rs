@@ -48,6 +48,7 @@ fn cfg() -> TrainConfig {
 fn models_learn_costs_and_are_scored_per_held_out_nf() {
     let (synth, held) = data(1);
     let (eval, _) = evaluate(&synth, &held, &cfg(), None).expect("trains");
+    eprintln!("WMAPE {:?}", eval.overall);
     assert_eq!(eval.per_nf.len(), 3);
     assert_eq!(eval.vocabulary, WORDS.len() + 2);
     for m in ["LSTM", "DNN", "CNN", "GBDT"] {
