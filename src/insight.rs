@@ -22,7 +22,12 @@ pub struct Lowered {
 pub fn synthesise(profile: &Profile, n: usize, seed: u64, threads: usize) -> Lowered {
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
-        Err(e) => return Lowered { units: vec![], failures: vec![format!("tempdir: {e}")] },
+        Err(e) => {
+            return Lowered {
+                units: vec![],
+                failures: vec![format!("tempdir: {e}")],
+            }
+        }
     };
     let opts = InsightOptions::default();
     let threads = threads.max(1);
@@ -39,14 +44,19 @@ pub fn synthesise(profile: &Profile, n: usize, seed: u64, threads: usize) -> Low
                         let path = dir.join(format!("{name}.c"));
                         let r = std::fs::write(&path, synth::generate(profile, sd))
                             .map_err(|e| e.to_string())
-                            .and_then(|_| insight_ir::prepare_c(&name, &path, opts).map_err(|e| e.to_string()));
+                            .and_then(|_| {
+                                insight_ir::prepare_c(&name, &path, opts).map_err(|e| e.to_string())
+                            });
                         out.push((i, r));
                     }
                     out
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
     });
     results.sort_by_key(|(i, _)| *i);
     let mut l = Lowered::default();
@@ -63,14 +73,17 @@ pub fn synthesise(profile: &Profile, n: usize, seed: u64, threads: usize) -> Low
 pub fn builtin_nfs(nfs_dir: &Path) -> Lowered {
     let mut l = Lowered::default();
     let Ok(rd) = std::fs::read_dir(nfs_dir) else {
-        l.failures.push(format!("cannot read {}", nfs_dir.display()));
+        l.failures
+            .push(format!("cannot read {}", nfs_dir.display()));
         return l;
     };
     let mut dirs: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
     dirs.sort();
     let opts = InsightOptions::default();
     for d in dirs {
-        let Some(name) = d.file_name().map(|n| n.to_string_lossy().into_owned()) else { continue };
+        let Some(name) = d.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            continue;
+        };
         let src = d.join(format!("{name}.c"));
         if !src.is_file() {
             continue;
@@ -85,8 +98,16 @@ pub fn builtin_nfs(nfs_dir: &Path) -> Lowered {
 
 /// Lower one C file (corpus code, accelerator implementations) with extra
 /// include directories; `proxy` also runs the proxy compiler.
-pub fn lower_file(name: &str, src: &Path, extra_includes: &[PathBuf], proxy: bool) -> Result<IrUnit, String> {
-    let mut opts = InsightOptions { proxy, ..InsightOptions::default() };
+pub fn lower_file(
+    name: &str,
+    src: &Path,
+    extra_includes: &[PathBuf],
+    proxy: bool,
+) -> Result<IrUnit, String> {
+    let mut opts = InsightOptions {
+        proxy,
+        ..InsightOptions::default()
+    };
     opts.include_dirs.extend(extra_includes.iter().cloned());
     insight_ir::prepare_c(name, src, &opts).map_err(|e| e.to_string())
 }
@@ -105,19 +126,38 @@ pub struct AccelCorpus {
 
 /// Where the accelerator corpus lives.
 pub fn accel_corpus_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/crates/smartnic/data/accel"))
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/smartnic/data/accel"
+    ))
 }
 
 pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
     let root = accel_corpus_dir();
-    let mut c = AccelCorpus { train: vec![], test: vec![], real: vec![], failures: vec![] };
-    for (dir, kind) in [("crc", AccelKind::Crc), ("lpm", AccelKind::Lpm), ("none", AccelKind::None)] {
+    let mut c = AccelCorpus {
+        train: vec![],
+        test: vec![],
+        real: vec![],
+        failures: vec![],
+    };
+    for (dir, kind) in [
+        ("crc", AccelKind::Crc),
+        ("lpm", AccelKind::Lpm),
+        ("none", AccelKind::None),
+    ] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
-            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "c")).collect())
+            .map(|rd| {
+                rd.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|e| e == "c"))
+                    .collect()
+            })
             .unwrap_or_default();
         files.sort();
         for (i, f) in files.iter().enumerate() {
-            let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let stem = f
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
             match lower_file(&stem, f, &[], false) {
                 Ok(u) => {
                     if i % 3 == 2 {
@@ -134,8 +174,16 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         let hash = corpus.join("dpdk/lib/hash");
         if hash.is_dir() {
             let shim = root.join("real/shim");
-            for (file, label) in [("dpdk_crc_sw.c", AccelKind::Crc), ("dpdk_jhash.c", AccelKind::None)] {
-                match lower_file(file.trim_end_matches(".c"), &root.join("real").join(file), &[shim.clone(), hash.clone()], false) {
+            for (file, label) in [
+                ("dpdk_crc_sw.c", AccelKind::Crc),
+                ("dpdk_jhash.c", AccelKind::None),
+            ] {
+                match lower_file(
+                    file.trim_end_matches(".c"),
+                    &root.join("real").join(file),
+                    &[shim.clone(), hash.clone()],
+                    false,
+                ) {
                     Ok(u) => {
                         let labels = u
                             .functions

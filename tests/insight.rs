@@ -19,19 +19,39 @@ fn builtin_nfs_lower_for_the_proxy_with_annotations_and_counts() {
     let l = insight::builtin_nfs(&nfs_dir());
     assert!(l.failures.is_empty(), "{:?}", l.failures);
     assert!(l.units.len() >= 15, "{}", l.units.len());
-    let nat = l.units.iter().find(|u| u.name == "nat").expect("nat lowered");
-    let process = nat.functions.iter().find(|f| f.name == "nf_process").expect("nf_process");
+    let nat = l
+        .units
+        .iter()
+        .find(|u| u.name == "nat")
+        .expect("nat lowered");
+    let process = nat
+        .functions
+        .iter()
+        .find(|f| f.name == "nf_process")
+        .expect("nf_process");
     assert!(!process.framework);
     let p = process.proxy.expect("llc counted nf_process");
     assert!(p.instructions > 20 && p.memory > 0, "{p:?}");
-    for c in [InstrClass::Compute, InstrClass::StackMemory, InstrClass::StatefulMemory, InstrClass::PacketMemory, InstrClass::FrameworkCall] {
+    for c in [
+        InstrClass::Compute,
+        InstrClass::StackMemory,
+        InstrClass::StatefulMemory,
+        InstrClass::PacketMemory,
+        InstrClass::FrameworkCall,
+    ] {
         assert!(process.count(c) > 0, "nat's nf_process has no {c:?}");
     }
     // nf.h's helpers are framework, never samples.
-    assert!(nat.functions.iter().any(|f| f.framework && f.name == "nf_parse"));
+    assert!(nat
+        .functions
+        .iter()
+        .any(|f| f.framework && f.name == "nf_parse"));
     // Header field names survive compaction; operands become types.
     let words: Vec<&str> = process.words().collect();
-    assert!(words.iter().any(|w| w.starts_with("getelementptr nf_")), "{words:?}");
+    assert!(
+        words.iter().any(|w| w.starts_with("getelementptr nf_")),
+        "{words:?}"
+    );
     // Same input, same output.
     let again = insight::builtin_nfs(&nfs_dir());
     assert_eq!(l.units, again.units);
@@ -51,9 +71,18 @@ fn nf_like_generator_is_closer_to_real_nfs_than_the_naive_one_on_every_metric() 
     let real = insight::builtin_nfs(&nfs_dir());
     let nf_like = insight::synthesise(&Profile::nf_like(), 16, 1, 2);
     let naive = insight::synthesise(&Profile::naive(), 16, 1_000_000, 2);
-    assert!(nf_like.failures.is_empty() && naive.failures.is_empty(), "{:?} {:?}", nf_like.failures, naive.failures);
+    assert!(
+        nf_like.failures.is_empty() && naive.failures.is_empty(),
+        "{:?} {:?}",
+        nf_like.failures,
+        naive.failures
+    );
     let dist = |u: &[nfc_core::insight::IrUnit]| {
-        opcode_distribution(u.iter().flat_map(|u| u.functions.iter().filter(|f| !f.framework)).flat_map(|f| f.words()))
+        opcode_distribution(
+            u.iter()
+                .flat_map(|u| u.functions.iter().filter(|f| !f.framework))
+                .flat_map(|f| f.words()),
+        )
     };
     let r = dist(&real.units);
     let a = compare(&r, &dist(&nf_like.units));
@@ -67,13 +96,31 @@ fn nf_like_generator_is_closer_to_real_nfs_than_the_naive_one_on_every_metric() 
 fn accelerator_classifier_on_held_out_implementations() {
     let c = insight::accel_corpus(None);
     assert!(c.failures.is_empty(), "{:?}", c.failures);
-    let own = |u: &nfc_core::insight::IrUnit| u.functions.iter().filter(|f| !f.framework).cloned().collect::<Vec<_>>();
-    let train_fns: Vec<(AccelKind, Vec<nfc_core::insight::IrFunction>)> = c.train.iter().map(|(_, k, u)| (*k, own(u))).collect();
-    let train: Vec<Labelled<'_>> = train_fns.iter().flat_map(|(k, fs)| fs.iter().map(|f| Labelled { function: f, kind: *k })).collect();
+    let own = |u: &nfc_core::insight::IrUnit| {
+        u.functions
+            .iter()
+            .filter(|f| !f.framework)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let train_fns: Vec<(AccelKind, Vec<nfc_core::insight::IrFunction>)> =
+        c.train.iter().map(|(_, k, u)| (*k, own(u))).collect();
+    let train: Vec<Labelled<'_>> = train_fns
+        .iter()
+        .flat_map(|(k, fs)| {
+            fs.iter().map(|f| Labelled {
+                function: f,
+                kind: *k,
+            })
+        })
+        .collect();
     let model = AccelModel::train(&train, &MiningConfig::default(), 0.01, 19);
     // Deterministic: the same corpus and seed give the same model.
     let again = AccelModel::train(&train, &MiningConfig::default(), 0.01, 19);
-    assert_eq!(serde_json::to_string(&model).ok(), serde_json::to_string(&again).ok());
+    assert_eq!(
+        serde_json::to_string(&model).ok(),
+        serde_json::to_string(&again).ok()
+    );
     let (mut hit, mut pos) = (0, 0);
     for (stem, kind, u) in &c.test {
         for f in own(u) {
@@ -85,13 +132,32 @@ fn accelerator_classifier_on_held_out_implementations() {
             let _ = stem;
         }
     }
-    assert!(pos > 0 && hit * 10 >= pos * 6, "held-out recall {hit}/{pos}");
+    assert!(
+        pos > 0 && hit * 10 >= pos * 6,
+        "held-out recall {hit}/{pos}"
+    );
     // No Internet checksum and no multiplicative or add-rotate-xor hash is a CRC.
     for (stem, _, u) in c.train.iter().chain(&c.test) {
-        let plain = stem.contains("checksum") || stem.contains("csum") || ["jhash", "jhash_bytes", "xxhash32", "siphash", "murmur3", "fnv1a", "djb2"].contains(&stem.as_str());
+        let plain = stem.contains("checksum")
+            || stem.contains("csum")
+            || [
+                "jhash",
+                "jhash_bytes",
+                "xxhash32",
+                "siphash",
+                "murmur3",
+                "fnv1a",
+                "djb2",
+            ]
+            .contains(&stem.as_str());
         if plain {
             for f in own(u) {
-                assert_ne!(model.classify(&f).kind, AccelKind::Crc, "{stem}::{} flagged as CRC", f.name);
+                assert_ne!(
+                    model.classify(&f).kind,
+                    AccelKind::Crc,
+                    "{stem}::{} flagged as CRC",
+                    f.name
+                );
             }
         }
     }

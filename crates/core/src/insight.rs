@@ -75,7 +75,9 @@ pub struct IrFunction {
 impl IrFunction {
     /// Every word of the function, blocks in order.
     pub fn words(&self) -> impl Iterator<Item = &str> {
-        self.blocks.iter().flat_map(|b| b.words.iter().map(|s| s.as_str()))
+        self.blocks
+            .iter()
+            .flat_map(|b| b.words.iter().map(|s| s.as_str()))
     }
     /// Number of IR instructions.
     pub fn len(&self) -> usize {

@@ -60,7 +60,8 @@ pub struct PredictArgs {
 
 fn read_units(p: &Path) -> anyhow::Result<Result<Vec<IrUnit>, String>> {
     let text = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
-    Ok(serde_json::from_slice(&text).map_err(|e| format!("{}: not a list of insight units: {e}", p.display())))
+    Ok(serde_json::from_slice(&text)
+        .map_err(|e| format!("{}: not a list of insight units: {e}", p.display())))
 }
 
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
@@ -73,7 +74,11 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                     return Ok(ExitCode::from(1));
                 }
             };
-            let mut cfg = if a.tiny { TrainConfig::tiny() } else { TrainConfig::standard() };
+            let mut cfg = if a.tiny {
+                TrainConfig::tiny()
+            } else {
+                TrainConfig::standard()
+            };
             cfg.seed = a.seed;
             cfg.progress = true;
             if let Some(e) = a.epochs {
@@ -93,7 +98,10 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             let secs = t0.elapsed().as_secs_f64();
             let body = json!({ "evaluation": eval, "config": cfg, "train_seconds": secs });
             std::fs::create_dir_all(&a.out)?;
-            std::fs::write(a.out.join("evaluation.json"), serde_json::to_vec_pretty(&body)?)?;
+            std::fs::write(
+                a.out.join("evaluation.json"),
+                serde_json::to_vec_pretty(&body)?,
+            )?;
             match fmt {
                 Format::Json => out(&format!("{}\n", serde_json::to_string_pretty(&body)?))?,
                 Format::Human => {
@@ -107,7 +115,10 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                     }
                     s.push('\n');
                     for n in &eval.per_nf {
-                        s.push_str(&format!("| {} | {} | {:.0} |", n.nf, n.functions, n.instructions));
+                        s.push_str(&format!(
+                            "| {} | {} | {:.0} |",
+                            n.nf, n.functions, n.instructions
+                        ));
                         for m in &models {
                             s.push_str(&format!(" {:.1}% |", 100.0 * n.wmape[*m]));
                         }

@@ -55,7 +55,11 @@ impl Vocab {
         Vocab::from_words(words)
     }
     fn from_words(words: Vec<String>) -> Vocab {
-        let index = words.iter().enumerate().map(|(i, w)| (w.clone(), i as i64)).collect();
+        let index = words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (w.clone(), i as i64))
+            .collect();
         Vocab { words, index }
     }
     pub fn len(&self) -> usize {
@@ -92,7 +96,11 @@ pub fn samples(units: &[IrUnit], vocab: &Vocab, need_label: bool) -> Vec<Sample>
             out.push(Sample {
                 unit: u.name.clone(),
                 function: f.name.clone(),
-                blocks: f.blocks.iter().map(|b| b.words.iter().map(|w| vocab.id(w)).collect()).collect(),
+                blocks: f
+                    .blocks
+                    .iter()
+                    .map(|b| b.words.iter().map(|w| vocab.id(w)).collect())
+                    .collect(),
                 y: f.proxy.map(|p| p.compute() as f64).unwrap_or(0.0),
             });
         }
@@ -134,10 +142,24 @@ pub struct TrainConfig {
 
 impl TrainConfig {
     pub fn standard() -> TrainConfig {
-        TrainConfig { hidden: 64, epochs: 30, batch: 32, learning_rate: 3e-3, seed: 19, progress: false }
+        TrainConfig {
+            hidden: 64,
+            epochs: 30,
+            batch: 32,
+            learning_rate: 3e-3,
+            seed: 19,
+            progress: false,
+        }
     }
     pub fn tiny() -> TrainConfig {
-        TrainConfig { hidden: 16, epochs: 6, batch: 16, learning_rate: 5e-3, seed: 19, progress: false }
+        TrainConfig {
+            hidden: 16,
+            epochs: 6,
+            batch: 16,
+            learning_rate: 5e-3,
+            seed: 19,
+            progress: false,
+        }
     }
 }
 
@@ -166,11 +188,37 @@ impl Net {
         };
         match arch {
             Arch::Lstm => {
-                net.lstm = Some(nn::lstm(vs / "lstm", v, h, nn::RNNConfig { batch_first: true, ..Default::default() }))
+                net.lstm = Some(nn::lstm(
+                    vs / "lstm",
+                    v,
+                    h,
+                    nn::RNNConfig {
+                        batch_first: true,
+                        ..Default::default()
+                    },
+                ))
             }
             Arch::Cnn => {
-                net.conv1 = Some(nn::conv1d(vs / "conv1", v, h, 3, nn::ConvConfig { padding: 1, ..Default::default() }));
-                net.conv2 = Some(nn::conv1d(vs / "conv2", h, h, 3, nn::ConvConfig { padding: 1, ..Default::default() }));
+                net.conv1 = Some(nn::conv1d(
+                    vs / "conv1",
+                    v,
+                    h,
+                    3,
+                    nn::ConvConfig {
+                        padding: 1,
+                        ..Default::default()
+                    },
+                ));
+                net.conv2 = Some(nn::conv1d(
+                    vs / "conv2",
+                    h,
+                    h,
+                    3,
+                    nn::ConvConfig {
+                        padding: 1,
+                        ..Default::default()
+                    },
+                ));
             }
             Arch::Dnn => net.dnn_in = Some(nn::linear(vs / "dnn_in", v, h, Default::default())),
         }
@@ -202,14 +250,24 @@ impl Net {
                     }
                 }
                 let n = rows.len() as i64;
-                let x = Tensor::from_slice(&ids).view([n, t as i64]).onehot(self.v).to_kind(Kind::Float);
+                let x = Tensor::from_slice(&ids)
+                    .view([n, t as i64])
+                    .onehot(self.v)
+                    .to_kind(Kind::Float);
                 let m = Tensor::from_slice(&mask).view([n, t as i64]);
                 let lstm = self.lstm.as_ref().expect("lstm net");
                 let (out, _) = lstm.seq(&x);
-                let per_word = self.head2.forward(&self.head1.forward(&out).relu()).squeeze_dim(-1);
+                let per_word = self
+                    .head2
+                    .forward(&self.head1.forward(&out).relu())
+                    .squeeze_dim(-1);
                 let per_row = (per_word * m).sum_dim_intlist([1i64].as_slice(), false, Kind::Float);
                 let owner: Vec<i64> = rows.iter().map(|r| r.0 as i64).collect();
-                let f = Tensor::zeros([nf], (Kind::Float, Device::Cpu)).index_add(0, &Tensor::from_slice(&owner), &per_row);
+                let f = Tensor::zeros([nf], (Kind::Float, Device::Cpu)).index_add(
+                    0,
+                    &Tensor::from_slice(&owner),
+                    &per_row,
+                );
                 let blocks: Vec<(usize, usize)> = rows.iter().map(|r| (r.0, r.1)).collect();
                 (f, Some((per_row, blocks)))
             }
@@ -231,21 +289,41 @@ impl Net {
                     }
                 }
                 let n = rows.len() as i64;
-                let x = Tensor::from_slice(&ids).view([n, t as i64]).onehot(self.v).to_kind(Kind::Float).transpose(1, 2);
+                let x = Tensor::from_slice(&ids)
+                    .view([n, t as i64])
+                    .onehot(self.v)
+                    .to_kind(Kind::Float)
+                    .transpose(1, 2);
                 let m = Tensor::from_slice(&mask).view([n, t as i64]);
                 let h = self.conv1.as_ref().expect("cnn").forward(&x).relu();
-                let h = self.conv2.as_ref().expect("cnn").forward(&h).relu().transpose(1, 2);
-                let per_word = self.head2.forward(&self.head1.forward(&h).relu()).squeeze_dim(-1);
+                let h = self
+                    .conv2
+                    .as_ref()
+                    .expect("cnn")
+                    .forward(&h)
+                    .relu()
+                    .transpose(1, 2);
+                let per_word = self
+                    .head2
+                    .forward(&self.head1.forward(&h).relu())
+                    .squeeze_dim(-1);
                 let per_row = (per_word * m).sum_dim_intlist([1i64].as_slice(), false, Kind::Float);
                 let owner: Vec<i64> = rows.iter().map(|r| r.0 as i64).collect();
-                let f = Tensor::zeros([nf], (Kind::Float, Device::Cpu)).index_add(0, &Tensor::from_slice(&owner), &per_row);
+                let f = Tensor::zeros([nf], (Kind::Float, Device::Cpu)).index_add(
+                    0,
+                    &Tensor::from_slice(&owner),
+                    &per_row,
+                );
                 (f, None)
             }
             Arch::Dnn => {
                 let x = bag(batch, self.v as usize);
                 let x = Tensor::from_slice(&x).view([nf, self.v]) / 8.0;
                 let h = self.dnn_in.as_ref().expect("dnn").forward(&x).relu();
-                let f = self.head2.forward(&self.head1.forward(&h).relu()).squeeze_dim(-1);
+                let f = self
+                    .head2
+                    .forward(&self.head1.forward(&h).relu())
+                    .squeeze_dim(-1);
                 (f, None)
             }
         }
@@ -296,11 +374,25 @@ impl SeqModel {
     fn empty(arch: Arch, vocab: Vocab, config: TrainConfig) -> SeqModel {
         let vs = nn::VarStore::new(Device::Cpu);
         let net = Net::new(&vs.root(), arch, vocab.len() as i64, config.hidden);
-        SeqModel { arch, vocab, config, best_epoch: 0, val_wmape: f64::NAN, vs, net }
+        SeqModel {
+            arch,
+            vocab,
+            config,
+            best_epoch: 0,
+            val_wmape: f64::NAN,
+            vs,
+            net,
+        }
     }
 
     /// Train on `train`, choosing the epoch by WMAPE on `val`.
-    pub fn train(arch: Arch, vocab: Vocab, config: &TrainConfig, train: &[Sample], val: &[Sample]) -> Result<SeqModel, PredictError> {
+    pub fn train(
+        arch: Arch,
+        vocab: Vocab,
+        config: &TrainConfig,
+        train: &[Sample],
+        val: &[Sample],
+    ) -> Result<SeqModel, PredictError> {
         if train.is_empty() {
             return Err(PredictError::TooFewSamples(0));
         }
@@ -322,19 +414,28 @@ impl SeqModel {
                 let loss = (pred - Tensor::from_slice(&y)).abs().mean(Kind::Float);
                 opt.backward_step(&loss);
             }
-            let score = if val.is_empty() { 0.0 } else { wmape(&m.predict(val), &val_y) };
+            let score = if val.is_empty() {
+                0.0
+            } else {
+                wmape(&m.predict(val), &val_y)
+            };
             if config.progress {
-                eprintln!("{} epoch {epoch}/{}: validation WMAPE {:.2}%", arch.name(), config.epochs, 100.0 * score);
+                eprintln!(
+                    "{} epoch {epoch}/{}: validation WMAPE {:.2}%",
+                    arch.name(),
+                    config.epochs,
+                    100.0 * score
+                );
             }
             if best.as_ref().is_none_or(|b| score < b.0) {
                 let mut buf = vec![];
-                m.vs.save_to_stream(&mut buf).map_err(|e| PredictError::Model(format!("saving weights: {e}")))?;
+                m.vs.save_to_stream(&mut buf)
+                    .map_err(|e| PredictError::Model(format!("saving weights: {e}")))?;
                 best = Some((score, epoch, buf));
             }
         }
         if let Some((score, epoch, buf)) = best {
-            m.vs
-                .load_from_stream(std::io::Cursor::new(buf))
+            m.vs.load_from_stream(std::io::Cursor::new(buf))
                 .map_err(|e| PredictError::Model(format!("restoring weights: {e}")))?;
             m.best_epoch = epoch;
             m.val_wmape = score;
@@ -349,7 +450,12 @@ impl SeqModel {
         for chunk in samples.chunks(64) {
             let batch: Vec<&Sample> = chunk.iter().collect();
             let (p, _) = self.net.forward(&batch);
-            out.extend(Vec::<f32>::try_from(&p).unwrap_or_default().into_iter().map(|x| x as f64 * SCALE));
+            out.extend(
+                Vec::<f32>::try_from(&p)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|x| x as f64 * SCALE),
+            );
         }
         out
     }
@@ -379,10 +485,13 @@ impl SeqModel {
             val_wmape: self.val_wmape,
         };
         let p = dir.join(format!("{stem}.json"));
-        let text = serde_json::to_vec_pretty(&meta).map_err(|e| PredictError::Model(e.to_string()))?;
+        let text =
+            serde_json::to_vec_pretty(&meta).map_err(|e| PredictError::Model(e.to_string()))?;
         std::fs::write(&p, text).map_err(|e| PredictError::Io(p.clone(), e))?;
         let w = dir.join(format!("{stem}.ot"));
-        self.vs.save(&w).map_err(|e| PredictError::BadModel(w.clone(), e.to_string()))
+        self.vs
+            .save(&w)
+            .map_err(|e| PredictError::BadModel(w.clone(), e.to_string()))
     }
 
     /// Load a model saved by [`SeqModel::save`].
@@ -390,15 +499,20 @@ impl SeqModel {
         let stem = format!("{arch:?}").to_lowercase();
         let p = dir.join(format!("{stem}.json"));
         let text = std::fs::read(&p).map_err(|e| PredictError::Io(p.clone(), e))?;
-        let meta: SavedMeta = serde_json::from_slice(&text).map_err(|e| PredictError::BadModel(p.clone(), e.to_string()))?;
+        let meta: SavedMeta = serde_json::from_slice(&text)
+            .map_err(|e| PredictError::BadModel(p.clone(), e.to_string()))?;
         if meta.arch != arch {
-            return Err(PredictError::BadModel(p, format!("holds a {:?} model, not {arch:?}", meta.arch)));
+            return Err(PredictError::BadModel(
+                p,
+                format!("holds a {:?} model, not {arch:?}", meta.arch),
+            ));
         }
         let mut m = SeqModel::empty(arch, Vocab::from_words(meta.vocab), meta.config);
         m.best_epoch = meta.best_epoch;
         m.val_wmape = meta.val_wmape;
         let w = dir.join(format!("{stem}.ot"));
-        m.vs.load(&w).map_err(|e| PredictError::BadModel(w.clone(), e.to_string()))?;
+        m.vs.load(&w)
+            .map_err(|e| PredictError::BadModel(w.clone(), e.to_string()))?;
         Ok(m)
     }
 }
@@ -431,7 +545,10 @@ impl TreeModel {
             .set_parallel(false);
         g.fit_unweighted(&Matrix::new(&data, train.len(), v), &y, None)
             .map_err(|e| PredictError::Model(format!("gradient boosting: {e}")))?;
-        Ok(TreeModel { vocab_len: v, gbr: g })
+        Ok(TreeModel {
+            vocab_len: v,
+            gbr: g,
+        })
     }
     pub fn predict(&self, samples: &[Sample]) -> Vec<f64> {
         if samples.is_empty() {
@@ -446,7 +563,8 @@ impl TreeModel {
                 data[c * samples.len() + r] = x[r * v + c] as f64;
             }
         }
-        self.gbr.predict(&Matrix::new(&data, samples.len(), v), false)
+        self.gbr
+            .predict(&Matrix::new(&data, samples.len(), v), false)
     }
 }
 
@@ -500,7 +618,11 @@ pub fn evaluate(
     save_dir: Option<&Path>,
 ) -> Result<(Evaluation, SeqModel), PredictError> {
     let (tr_units, va_units) = split_by_program(synth, 5);
-    let vocab = Vocab::build(tr_units.iter().flat_map(|u| u.functions.iter().filter(|f| !f.framework)));
+    let vocab = Vocab::build(
+        tr_units
+            .iter()
+            .flat_map(|u| u.functions.iter().filter(|f| !f.framework)),
+    );
     let tr = samples(&tr_units, &vocab, true);
     let va = samples(&va_units, &vocab, true);
     let te = samples(heldout, &vocab, true);
@@ -527,7 +649,12 @@ pub fn evaluate(
     let mut mem_err = 0.0;
     let mut mem_tot = 0.0;
     for u in heldout {
-        let idx: Vec<usize> = te.iter().enumerate().filter(|(_, s)| s.unit == u.name).map(|(i, _)| i).collect();
+        let idx: Vec<usize> = te
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.unit == u.name)
+            .map(|(i, _)| i)
+            .collect();
         if idx.is_empty() {
             continue;
         }
@@ -537,13 +664,28 @@ pub fn evaluate(
             let pp: Vec<f64> = idx.iter().map(|i| p[*i]).collect();
             w.insert(name.clone(), wmape(&pp, &yy));
         }
-        let own = u.functions.iter().filter(|f| !f.framework && f.proxy.is_some());
-        let (mi, mp) = own.fold((0u32, 0u32), |(a, b), f| (a + f.memory_words(), b + f.proxy.map_or(0, |p| p.memory)));
+        let own = u
+            .functions
+            .iter()
+            .filter(|f| !f.framework && f.proxy.is_some());
+        let (mi, mp) = own.fold((0u32, 0u32), |(a, b), f| {
+            (a + f.memory_words(), b + f.proxy.map_or(0, |p| p.memory))
+        });
         mem_err += (mi as f64 - mp as f64).abs();
         mem_tot += mp as f64;
-        per_nf.push(NfScore { nf: u.name.clone(), functions: idx.len(), instructions: yy.iter().sum(), wmape: w, memory_ir: mi, memory_proxy: mp });
+        per_nf.push(NfScore {
+            nf: u.name.clone(),
+            functions: idx.len(),
+            instructions: yy.iter().sum(),
+            wmape: w,
+            memory_ir: mi,
+            memory_proxy: mp,
+        });
     }
-    let overall = preds.iter().map(|(n, p)| (n.clone(), wmape(p, &y))).collect();
+    let overall = preds
+        .iter()
+        .map(|(n, p)| (n.clone(), wmape(p, &y)))
+        .collect();
     let eval = Evaluation {
         vocabulary: vocab.len(),
         train_functions: tr.len(),
@@ -551,7 +693,14 @@ pub fn evaluate(
         per_nf,
         overall,
         validation,
-        memory_accuracy: if mem_tot > 0.0 { 1.0 - mem_err / mem_tot } else { f64::NAN },
+        memory_accuracy: if mem_tot > 0.0 {
+            1.0 - mem_err / mem_tot
+        } else {
+            f64::NAN
+        },
     };
-    Ok((eval, lstm.ok_or_else(|| PredictError::Model("no LSTM trained".into()))?))
+    Ok((
+        eval,
+        lstm.ok_or_else(|| PredictError::Model("no LSTM trained".into()))?,
+    ))
 }

@@ -9,7 +9,14 @@ use nfc_predictor::insight::{evaluate, samples, Arch, SeqModel, TrainConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-const WORDS: [(&str, u32); 6] = [("add i32 i32 const", 1), ("load i32 ptr", 1), ("store i32 ptr", 1), ("mul i32 i32 i32", 3), ("br cond", 2), ("call fw:nf_parse a2", 6)];
+const WORDS: [(&str, u32); 6] = [
+    ("add i32 i32 const", 1),
+    ("load i32 ptr", 1),
+    ("store i32 ptr", 1),
+    ("mul i32 i32 i32", 3),
+    ("br cond", 2),
+    ("call fw:nf_parse a2", 6),
+];
 
 fn unit(name: &str, rng: &mut ChaCha8Rng, functions: usize) -> IrUnit {
     let mut fs = vec![];
@@ -21,27 +28,59 @@ fn unit(name: &str, rng: &mut ChaCha8Rng, functions: usize) -> IrUnit {
             let mut prev = "";
             for _ in 0..rng.gen_range(2..12) {
                 let (w, c) = WORDS[rng.gen_range(0..WORDS.len())];
-                cost += if w.starts_with("load") && prev.starts_with("store") { 0 } else { c };
+                cost += if w.starts_with("load") && prev.starts_with("store") {
+                    0
+                } else {
+                    c
+                };
                 words.push(w.to_string());
                 prev = w;
             }
             let n = words.len();
-            blocks.push(IrBlock { name: format!("b{bi}"), words, classes: vec![InstrClass::Compute; n], memory_words: 0 });
+            blocks.push(IrBlock {
+                name: format!("b{bi}"),
+                words,
+                classes: vec![InstrClass::Compute; n],
+                memory_words: 0,
+            });
         }
-        fs.push(IrFunction { name: format!("f{fi}"), framework: false, blocks, proxy: Some(ProxyCounts { instructions: cost, memory: 0 }) });
+        fs.push(IrFunction {
+            name: format!("f{fi}"),
+            framework: false,
+            blocks,
+            proxy: Some(ProxyCounts {
+                instructions: cost,
+                memory: 0,
+            }),
+        });
     }
-    IrUnit { name: name.into(), target: "riscv32-unknown-elf".into(), functions: fs }
+    IrUnit {
+        name: name.into(),
+        target: "riscv32-unknown-elf".into(),
+        functions: fs,
+    }
 }
 
 fn data(seed: u64) -> (Vec<IrUnit>, Vec<IrUnit>) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let synth = (0..40).map(|i| unit(&format!("p{i}"), &mut rng, 3)).collect();
-    let held = (0..3).map(|i| unit(&format!("nf{i}"), &mut rng, 4)).collect();
+    let synth = (0..40)
+        .map(|i| unit(&format!("p{i}"), &mut rng, 3))
+        .collect();
+    let held = (0..3)
+        .map(|i| unit(&format!("nf{i}"), &mut rng, 4))
+        .collect();
     (synth, held)
 }
 
 fn cfg() -> TrainConfig {
-    TrainConfig { hidden: 12, epochs: 12, batch: 16, learning_rate: 1e-2, seed: 7, progress: false }
+    TrainConfig {
+        hidden: 12,
+        epochs: 12,
+        batch: 16,
+        learning_rate: 1e-2,
+        seed: 7,
+        progress: false,
+    }
 }
 
 #[test]
@@ -62,7 +101,13 @@ fn models_learn_costs_and_are_scored_per_held_out_nf() {
 fn same_input_same_prediction_after_save_and_load() {
     let (synth, held) = data(2);
     let dir = tempfile::tempdir().expect("tmp");
-    let (_, lstm) = evaluate(&synth, &held, &TrainConfig { epochs: 3, ..cfg() }, Some(dir.path())).expect("trains");
+    let (_, lstm) = evaluate(
+        &synth,
+        &held,
+        &TrainConfig { epochs: 3, ..cfg() },
+        Some(dir.path()),
+    )
+    .expect("trains");
     let s = samples(&held, &lstm.vocab, true);
     let a = lstm.predict(&s);
     let loaded = SeqModel::load(dir.path(), Arch::Lstm).expect("loads");

@@ -35,8 +35,18 @@ pub const PROXY_TRIPLE: &str = "riscv32-unknown-elf";
 /// Headers whose struct field names stay in the vocabulary (well-defined
 /// header fields, as Clara keeps Click's header field names).
 const HEADER_STRUCTS: &[&str] = &[
-    "nf_eth", "nf_vlan", "nf_arp", "nf_ipv4", "nf_ipv6", "nf_tcp", "nf_udp", "nf_icmp",
-    "nf_packet", "nf_ctx", "nf_headers", "nf_flow5",
+    "nf_eth",
+    "nf_vlan",
+    "nf_arp",
+    "nf_ipv4",
+    "nf_ipv6",
+    "nf_tcp",
+    "nf_udp",
+    "nf_icmp",
+    "nf_packet",
+    "nf_ctx",
+    "nf_headers",
+    "nf_flow5",
 ];
 
 /// How to prepare IR.
@@ -142,7 +152,9 @@ pub fn prepare_ll(name: &str, ll: &[u8], opts: &InsightOptions) -> Result<IrUnit
         let llp = dir.path().join("unit.ll");
         std::fs::write(&llp, ll).map_err(|e| ReduceError::io("cannot write IR", &llp, e))?;
         let asm = run(
-            Command::new(&opts.llc).args(["-O2", "-march=riscv32", "-o", "-"]).arg(&llp),
+            Command::new(&opts.llc)
+                .args(["-O2", "-march=riscv32", "-o", "-"])
+                .arg(&llp),
             name,
             "llc-19",
         )?;
@@ -175,7 +187,13 @@ pub fn proxy_counts(asm: &str) -> BTreeMap<String, ProxyCounts> {
             let label = line.split('#').next().unwrap_or("").trim();
             if let Some(l) = label.strip_suffix(':') {
                 if functions.contains(l) {
-                    cur = Some((l.to_string(), ProxyCounts { instructions: 0, memory: 0 }));
+                    cur = Some((
+                        l.to_string(),
+                        ProxyCounts {
+                            instructions: 0,
+                            memory: 0,
+                        },
+                    ));
                 } else if l.starts_with(".Lfunc_end") {
                     if let Some((n, c)) = cur.take() {
                         out.insert(n, c);
@@ -184,7 +202,9 @@ pub fn proxy_counts(asm: &str) -> BTreeMap<String, ProxyCounts> {
             }
             continue;
         }
-        let Some((_, counts)) = cur.as_mut() else { continue };
+        let Some((_, counts)) = cur.as_mut() else {
+            continue;
+        };
         let text = line.split('#').next().unwrap_or("").trim();
         if text.is_empty() || text.starts_with('.') {
             continue;
@@ -287,7 +307,9 @@ impl Annotator {
         match v.opcode() {
             Some(Opcode::LLVMAlloca) => Root::Stack,
             Some(Opcode::LLVMLoad) => {
-                let Some(addr) = v.pointer_operand() else { return Root::Unknown };
+                let Some(addr) = v.pointer_operand() else {
+                    return Root::Unknown;
+                };
                 // A pointer loaded from a known header struct field.
                 if is_gep(addr) {
                     match struct_name(gep_source(addr)).as_deref() {
@@ -319,14 +341,21 @@ impl Annotator {
                 }
             }
             Some(Opcode::LLVMCall) => match v.called_function().map(|f| f.name()) {
-                Some(n) if n.contains("ftable_lookup") || n.contains("ftable_insert") || n.contains("ftable_slot") => {
+                Some(n)
+                    if n.contains("ftable_lookup")
+                        || n.contains("ftable_insert")
+                        || n.contains("ftable_slot") =>
+                {
                     Root::State
                 }
                 _ => Root::Unknown,
             },
             Some(Opcode::LLVMSelect) => {
                 let a = v.operand(1).map(|x| self.root(x, depth + 1));
-                let b = v.operand(2).map(|x| self.root(x, depth + 1)).unwrap_or(Root::Unknown);
+                let b = v
+                    .operand(2)
+                    .map(|x| self.root(x, depth + 1))
+                    .unwrap_or(Root::Unknown);
                 join(a, b)
             }
             Some(Opcode::LLVMPHI) => {
@@ -349,7 +378,11 @@ impl Annotator {
         }
     }
 
-    fn class_and_word(&mut self, i: Val, module_defined: &BTreeSet<String>) -> (InstrClass, String, u32) {
+    fn class_and_word(
+        &mut self,
+        i: Val,
+        module_defined: &BTreeSet<String>,
+    ) -> (InstrClass, String, u32) {
         let op = i.opcode().unwrap_or(Opcode::LLVMUnreachable);
         let mut w = opname(op);
         match op {
@@ -424,14 +457,22 @@ impl Annotator {
                     }
                 }
                 for idx in i.operands().into_iter().skip(1) {
-                    w.push_str(if idx.const_int().is_some() { " const" } else { " var" });
+                    w.push_str(if idx.const_int().is_some() {
+                        " const"
+                    } else {
+                        " var"
+                    });
                 }
                 (InstrClass::Compute, w, 0)
             }
             _ => {
                 if op == Opcode::LLVMICmp {
                     w.push(' ');
-                    w.push_str(&format!("{:?}", i.icmp_predicate()).trim_start_matches("LLVMInt").to_lowercase());
+                    w.push_str(
+                        &format!("{:?}", i.icmp_predicate())
+                            .trim_start_matches("LLVMInt")
+                            .to_lowercase(),
+                    );
                 }
                 if op == Opcode::LLVMAlloca {
                     let t = unsafe { c::LLVMGetAllocatedType(i.0) };
@@ -440,7 +481,11 @@ impl Annotator {
                     return (InstrClass::Compute, w, 0);
                 }
                 if op == Opcode::LLVMBr {
-                    w.push_str(if i.is_conditional_branch() { " cond" } else { " uncond" });
+                    w.push_str(if i.is_conditional_branch() {
+                        " cond"
+                    } else {
+                        " uncond"
+                    });
                     return (InstrClass::Compute, w, 0);
                 }
                 if op == Opcode::LLVMSwitch {
@@ -525,7 +570,10 @@ pub fn annotate(name: &str, ll: &[u8]) -> Result<IrUnit, ReduceError> {
         .filter(|f| !f.is_declaration())
         .map(|f| f.name())
         .collect();
-    let mut ann = Annotator { framework: framework_functions(), memo: HashMap::new() };
+    let mut ann = Annotator {
+        framework: framework_functions(),
+        memo: HashMap::new(),
+    };
     let mut functions = vec![];
     for f in u::functions(m) {
         if f.is_declaration() {
@@ -552,7 +600,11 @@ pub fn annotate(name: &str, ll: &[u8]) -> Result<IrUnit, ReduceError> {
                 }
             };
             blocks.push(IrBlock {
-                name: if bname.is_empty() { format!("bb{bi}") } else { bname },
+                name: if bname.is_empty() {
+                    format!("bb{bi}")
+                } else {
+                    bname
+                },
                 words,
                 classes,
                 memory_words,
@@ -565,7 +617,11 @@ pub fn annotate(name: &str, ll: &[u8]) -> Result<IrUnit, ReduceError> {
             proxy: None,
         });
     }
-    Ok(IrUnit { name: name.to_string(), target: PROXY_TRIPLE.to_string(), functions })
+    Ok(IrUnit {
+        name: name.to_string(),
+        target: PROXY_TRIPLE.to_string(),
+        functions,
+    })
 }
 
 #[cfg(test)]
@@ -576,8 +632,20 @@ mod tests {
     fn proxy_counts_split_functions_and_memory() {
         let asm = "\t.type\tf,@function\nf:\n# %bb.0:\n\taddi\tsp, sp, -16\n\tsw\tra, 12(sp)\n\tlw\ta0, 0(a1)\n\tlui\ta2, %hi(x)\n\tsw\ta0, %lo(x)(a2)\n\tret\n.Lfunc_end0:\n\t.type\tg,@function\ng:\n\tret\n.Lfunc_end1:\n";
         let c = proxy_counts(asm);
-        assert_eq!(c["f"], ProxyCounts { instructions: 6, memory: 2 });
-        assert_eq!(c["g"], ProxyCounts { instructions: 1, memory: 0 });
+        assert_eq!(
+            c["f"],
+            ProxyCounts {
+                instructions: 6,
+                memory: 2
+            }
+        );
+        assert_eq!(
+            c["g"],
+            ProxyCounts {
+                instructions: 1,
+                memory: 0
+            }
+        );
     }
 
     #[test]

@@ -75,7 +75,13 @@ fn token(word: &str, class: InstrClass) -> Option<String> {
 fn block_tokens(f: &IrFunction) -> Vec<Vec<String>> {
     f.blocks
         .iter()
-        .map(|b| b.words.iter().zip(&b.classes).filter_map(|(w, c)| token(w, *c)).collect())
+        .map(|b| {
+            b.words
+                .iter()
+                .zip(&b.classes)
+                .filter_map(|(w, c)| token(w, *c))
+                .collect()
+        })
         .collect()
 }
 
@@ -119,7 +125,8 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
     let shifts = count(&|t| is_shift(t));
     let muls = count(&|t| t == "mul");
     let has = |b: &Vec<String>, p: &dyn Fn(&str) -> bool| b.iter().any(|t| p(t));
-    let loopish = |b: &Vec<String>| has(b, &|t| t == "br") && b.iter().any(|t| t.starts_with("icmp"));
+    let loopish =
+        |b: &Vec<String>| has(b, &|t| t == "br") && b.iter().any(|t| t.starts_with("icmp"));
     let mut xor_shift_loop = 0.0;
     let mut xor_table = 0.0;
     let mut rotate = 0.0;
@@ -140,7 +147,12 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
         }
         // Table-driven CRC: the table index comes from an xor with the data.
         for w in b.windows(4) {
-            if w[0] == "xor" && w[1..].iter().any(|t| t == "gep.var") && w[1..].iter().any(|t| t == "and" || t == "lshr" || t == "zext") {
+            if w[0] == "xor"
+                && w[1..].iter().any(|t| t == "gep.var")
+                && w[1..]
+                    .iter()
+                    .any(|t| t == "and" || t == "lshr" || t == "zext")
+            {
                 xor_table = 1.0;
             }
         }
@@ -150,7 +162,10 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
         if has(b, &|t| t == "lshr") && has(b, &|t| t == "and") && has(b, &|t| t == "add") && !bx {
             fold16 = 1.0;
         }
-        if has(&win, &|t| t == "load.ptr" || t == "load.state") && has(&win, &|t| t == "gep" || t == "gep.var") && has(&win, &|t| t.starts_with("icmp")) {
+        if has(&win, &|t| t == "load.ptr" || t == "load.state")
+            && has(&win, &|t| t == "gep" || t == "gep.var")
+            && has(&win, &|t| t.starts_with("icmp"))
+        {
             let ptr_loads = win.iter().filter(|t| *t == "load.ptr").count();
             if ptr_loads >= 2 {
                 chase = 1.0;
@@ -173,7 +188,10 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
     let mut any_xor_const = false;
     for (i, b) in f.blocks.iter().enumerate() {
         let next = f.blocks.get(i + 1);
-        let words = b.words.iter().chain(next.into_iter().flat_map(|n| n.words.iter()));
+        let words = b
+            .words
+            .iter()
+            .chain(next.into_iter().flat_map(|n| n.words.iter()));
         let (mut xc, mut sh, mut br) = (false, false, false);
         for w in words {
             xc |= is_xor_const(w);
@@ -185,7 +203,11 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
             xor_const_loop = 1.0;
         }
     }
-    let xor_var_only = if xor > 0.0 && !any_xor_const { 1.0 } else { 0.0 };
+    let xor_var_only = if xor > 0.0 && !any_xor_const {
+        1.0
+    } else {
+        0.0
+    };
     vec![
         xor / n,
         shifts / n,
@@ -223,13 +245,18 @@ pub struct MiningConfig {
 
 impl Default for MiningConfig {
     fn default() -> Self {
-        MiningConfig { min_support: 0.3, min_confidence: 0.6, per_class: 25 }
+        MiningConfig {
+            min_support: 0.3,
+            min_confidence: 0.6,
+            per_class: 25,
+        }
     }
 }
 
 /// Frequent, class-confident instruction subsequences.
 pub fn mine_patterns(train: &[Labelled<'_>], cfg: &MiningConfig) -> Vec<Pattern> {
-    let sets: Vec<(BTreeSet<String>, AccelKind)> = train.iter().map(|l| (ngrams(l.function), l.kind)).collect();
+    let sets: Vec<(BTreeSet<String>, AccelKind)> =
+        train.iter().map(|l| (ngrams(l.function), l.kind)).collect();
     let mut out = vec![];
     for class in [AccelKind::Crc, AccelKind::Lpm] {
         let n_class = sets.iter().filter(|(_, k)| *k == class).count();
@@ -288,7 +315,10 @@ pub struct Verdict {
 
 fn featurise(f: &IrFunction, patterns: &[Pattern]) -> Vec<f64> {
     let grams = ngrams(f);
-    let mut x: Vec<f64> = patterns.iter().map(|p| if grams.contains(&p.tokens) { 1.0 } else { 0.0 }).collect();
+    let mut x: Vec<f64> = patterns
+        .iter()
+        .map(|p| if grams.contains(&p.tokens) { 1.0 } else { 0.0 })
+        .collect();
     x.extend(hand_features(f));
     x
 }
@@ -310,7 +340,11 @@ fn pegasos(x: &[Vec<f64>], y: &[f64], lambda: f64, epochs: usize, seed: u64) -> 
         for &i in &order {
             let eta = 1.0 / (lambda * t);
             t += 1.0;
-            let weight = if y[i] > 0.0 { total / (2.0 * pos) } else { total / (2.0 * neg) };
+            let weight = if y[i] > 0.0 {
+                total / (2.0 * pos)
+            } else {
+                total / (2.0 * neg)
+            };
             let margin = y[i] * (x[i].iter().zip(&w).map(|(a, b)| a * b).sum::<f64>() + b);
             for wj in w.iter_mut() {
                 *wj *= 1.0 - eta * lambda;
@@ -327,17 +361,37 @@ fn pegasos(x: &[Vec<f64>], y: &[f64], lambda: f64, epochs: usize, seed: u64) -> 
 }
 
 impl AccelModel {
-    pub fn train(train: &[Labelled<'_>], mining: &MiningConfig, lambda: f64, seed: u64) -> AccelModel {
+    pub fn train(
+        train: &[Labelled<'_>],
+        mining: &MiningConfig,
+        lambda: f64,
+        seed: u64,
+    ) -> AccelModel {
         let patterns = mine_patterns(train, mining);
-        let x: Vec<Vec<f64>> = train.iter().map(|l| featurise(l.function, &patterns)).collect();
+        let x: Vec<Vec<f64>> = train
+            .iter()
+            .map(|l| featurise(l.function, &patterns))
+            .collect();
         let mut svm = BTreeMap::new();
         for class in [AccelKind::Crc, AccelKind::Lpm] {
-            let y: Vec<f64> = train.iter().map(|l| if l.kind == class { 1.0 } else { -1.0 }).collect();
+            let y: Vec<f64> = train
+                .iter()
+                .map(|l| if l.kind == class { 1.0 } else { -1.0 })
+                .collect();
             svm.insert(class, pegasos(&x, &y, lambda, 300, seed));
         }
-        let mut features: Vec<String> = patterns.iter().map(|p| format!("seq[{}]: {}", p.class.name(), p.tokens)).collect();
+        let mut features: Vec<String> = patterns
+            .iter()
+            .map(|p| format!("seq[{}]: {}", p.class.name(), p.tokens))
+            .collect();
         features.extend(HAND_FEATURES.iter().map(|s| s.to_string()));
-        AccelModel { patterns, features, svm, lambda, seed }
+        AccelModel {
+            patterns,
+            features,
+            svm,
+            lambda,
+            seed,
+        }
     }
 
     /// The decision value of each accelerator's SVM.
@@ -351,11 +405,23 @@ impl AccelModel {
 
     pub fn classify(&self, f: &IrFunction) -> Verdict {
         let scores = self.scores(f);
-        let best = scores.iter().max_by(|a, b| a.1.total_cmp(b.1)).map(|(k, v)| (*k, *v));
+        let best = scores
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .map(|(k, v)| (*k, *v));
         match best {
-            Some((k, s)) if s > 0.0 => Verdict { kind: k, confidence: 1.0 / (1.0 + (-2.0 * s).exp()) },
-            Some((_, s)) => Verdict { kind: AccelKind::None, confidence: 1.0 / (1.0 + (2.0 * s).exp()) },
-            None => Verdict { kind: AccelKind::None, confidence: 0.5 },
+            Some((k, s)) if s > 0.0 => Verdict {
+                kind: k,
+                confidence: 1.0 / (1.0 + (-2.0 * s).exp()),
+            },
+            Some((_, s)) => Verdict {
+                kind: AccelKind::None,
+                confidence: 1.0 / (1.0 + (2.0 * s).exp()),
+            },
+            None => Verdict {
+                kind: AccelKind::None,
+                confidence: 0.5,
+            },
         }
     }
 }
@@ -394,8 +460,16 @@ pub fn evaluate(model: &AccelModel, test: &[(String, Labelled<'_>)]) -> AccelEva
     }
     AccelEvaluation {
         confusion,
-        precision: if flagged > 0 { tp as f64 / flagged as f64 } else { f64::NAN },
-        recall: if positives > 0 { tp as f64 / positives as f64 } else { f64::NAN },
+        precision: if flagged > 0 {
+            tp as f64 / flagged as f64
+        } else {
+            f64::NAN
+        },
+        recall: if positives > 0 {
+            tp as f64 / positives as f64
+        } else {
+            f64::NAN
+        },
         rows,
     }
 }

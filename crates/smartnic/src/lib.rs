@@ -23,6 +23,6 @@ pub mod models;
 pub mod scale_out;
 
 pub use clara_data::DataError;
+pub mod accel;
 pub mod similarity;
 pub mod synth;
-pub mod accel;

@@ -53,10 +53,20 @@ impl Similarity {
 /// Distances between `p` (real) and `q` (synthesised).
 pub fn compare(p: &BTreeMap<String, f64>, q: &BTreeMap<String, f64>) -> Similarity {
     let keys: BTreeSet<&String> = p.keys().chain(q.keys()).collect();
-    let pv: Vec<f64> = keys.iter().map(|k| p.get(*k).copied().unwrap_or(0.0)).collect();
-    let qv: Vec<f64> = keys.iter().map(|k| q.get(*k).copied().unwrap_or(0.0)).collect();
+    let pv: Vec<f64> = keys
+        .iter()
+        .map(|k| p.get(*k).copied().unwrap_or(0.0))
+        .collect();
+    let qv: Vec<f64> = keys
+        .iter()
+        .map(|k| q.get(*k).copied().unwrap_or(0.0))
+        .collect();
     let kl = |a: &[f64], b: &[f64]| -> f64 {
-        a.iter().zip(b).filter(|(x, _)| **x > 0.0).map(|(x, y)| x * (x / y).ln()).sum()
+        a.iter()
+            .zip(b)
+            .filter(|(x, _)| **x > 0.0)
+            .map(|(x, y)| x * (x / y).ln())
+            .sum()
     };
     let m: Vec<f64> = pv.iter().zip(&qv).map(|(a, b)| (a + b) / 2.0).collect();
     let js = (kl(&pv, &m) + kl(&qv, &m)) / 2.0 / std::f64::consts::LN_2;
@@ -72,10 +82,26 @@ pub fn compare(p: &BTreeMap<String, f64>, q: &BTreeMap<String, f64>) -> Similari
     let dot: f64 = pv.iter().zip(&qv).map(|(a, b)| a * b).sum();
     let np = pv.iter().map(|x| x * x).sum::<f64>().sqrt();
     let nq = qv.iter().map(|x| x * x).sum::<f64>().sqrt();
-    let cosine = if np > 0.0 && nq > 0.0 { 1.0 - dot / (np * nq) } else { 1.0 };
-    let euclidean = pv.iter().zip(&qv).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
+    let cosine = if np > 0.0 && nq > 0.0 {
+        1.0 - dot / (np * nq)
+    } else {
+        1.0
+    };
+    let euclidean = pv
+        .iter()
+        .zip(&qv)
+        .map(|(a, b)| (a - b) * (a - b))
+        .sum::<f64>()
+        .sqrt();
     let variational = pv.iter().zip(&qv).map(|(a, b)| (a - b).abs()).sum();
-    Similarity { jensen_shannon: js, renyi2, bhattacharyya, cosine, euclidean, variational }
+    Similarity {
+        jensen_shannon: js,
+        renyi2,
+        bhattacharyya,
+        cosine,
+        euclidean,
+        variational,
+    }
 }
 
 #[cfg(test)]

@@ -75,7 +75,9 @@ impl Profile {
         Profile {
             name: "nf-like",
             //        HR   HW   TL   TI   RL   Ctr  Csum Ar   If   Call Ret  Cfg  ALp  GA   Sw
-            weights: [3.0, 1.0, 1.2, 0.8, 0.7, 1.6, 0.5, 1.6, 2.2, 0.8, 1.6, 1.4, 0.2, 0.2, 0.3],
+            weights: [
+                3.0, 1.0, 1.2, 0.8, 0.7, 1.6, 0.5, 1.6, 2.2, 0.8, 1.6, 1.4, 0.2, 0.2, 0.3,
+            ],
             stmts: (3, 12),
             helpers: (1, 4),
             expr_depth: 2,
@@ -87,19 +89,68 @@ impl Profile {
     pub fn naive() -> Profile {
         let mut weights = [0.0; 15];
         for (i, k) in ALL.iter().enumerate() {
-            if matches!(k, Stmt::Arith | Stmt::IfElse | Stmt::CallHelper | Stmt::ArrayLoop | Stmt::GlobalArray | Stmt::Switch | Stmt::EarlyReturn | Stmt::Checksum) {
+            if matches!(
+                k,
+                Stmt::Arith
+                    | Stmt::IfElse
+                    | Stmt::CallHelper
+                    | Stmt::ArrayLoop
+                    | Stmt::GlobalArray
+                    | Stmt::Switch
+                    | Stmt::EarlyReturn
+                    | Stmt::Checksum
+            ) {
                 weights[i] = 1.0;
             }
         }
-        Profile { name: "naive", weights, stmts: (3, 12), helpers: (1, 4), expr_depth: 4, nf_api: false }
+        Profile {
+            name: "naive",
+            weights,
+            stmts: (3, 12),
+            helpers: (1, 4),
+            expr_depth: 4,
+            nf_api: false,
+        }
     }
 }
 
 const HEADERS: &[(&str, &str, &[(&str, u32)])] = &[
-    ("ip4", "nf_ipv4", &[("saddr", 32), ("daddr", 32), ("ttl", 8), ("proto", 8), ("tot_len", 16), ("id", 16), ("tos", 8), ("check", 16)]),
-    ("tcp", "nf_tcp", &[("sport", 16), ("dport", 16), ("seq", 32), ("ack", 32), ("flags", 8), ("window", 16)]),
-    ("udp", "nf_udp", &[("sport", 16), ("dport", 16), ("len", 16), ("check", 16)]),
-    ("icmp", "nf_icmp", &[("type", 8), ("code", 8), ("id", 16), ("seq", 16)]),
+    (
+        "ip4",
+        "nf_ipv4",
+        &[
+            ("saddr", 32),
+            ("daddr", 32),
+            ("ttl", 8),
+            ("proto", 8),
+            ("tot_len", 16),
+            ("id", 16),
+            ("tos", 8),
+            ("check", 16),
+        ],
+    ),
+    (
+        "tcp",
+        "nf_tcp",
+        &[
+            ("sport", 16),
+            ("dport", 16),
+            ("seq", 32),
+            ("ack", 32),
+            ("flags", 8),
+            ("window", 16),
+        ],
+    ),
+    (
+        "udp",
+        "nf_udp",
+        &[("sport", 16), ("dport", 16), ("len", 16), ("check", 16)],
+    ),
+    (
+        "icmp",
+        "nf_icmp",
+        &[("type", 8), ("code", 8), ("id", 16), ("seq", 16)],
+    ),
     ("eth", "nf_eth", &[("type", 16)]),
 ];
 
@@ -139,7 +190,12 @@ impl<'p> Gen<'p> {
             if chosen == Stmt::CallHelper && self.helpers_before == 0 {
                 continue;
             }
-            if depth > 2 && matches!(chosen, Stmt::IfElse | Stmt::RuleLoop | Stmt::Switch | Stmt::ArrayLoop) {
+            if depth > 2
+                && matches!(
+                    chosen,
+                    Stmt::IfElse | Stmt::RuleLoop | Stmt::Switch | Stmt::ArrayLoop
+                )
+            {
                 continue;
             }
             return chosen;
@@ -162,7 +218,11 @@ impl<'p> Gen<'p> {
 
     fn expr(&mut self, depth: u32) -> String {
         if depth == 0 || self.rng.gen_bool(0.35) {
-            return if self.rng.gen_bool(0.6) { self.var() } else { self.konst() };
+            return if self.rng.gen_bool(0.6) {
+                self.var()
+            } else {
+                self.konst()
+            };
         }
         let ops = ["+", "-", "^", "&", "|", "<<", ">>", "*", "+", "&"];
         let op = ops[self.rng.gen_range(0..ops.len())];
@@ -178,7 +238,11 @@ impl<'p> Gen<'p> {
     fn cond(&mut self) -> String {
         let cmp = ["==", "!=", "<", ">", "<=", ">="][self.rng.gen_range(0..6)];
         let a = self.expr(1);
-        let b = if self.rng.gen_bool(0.6) { self.konst() } else { self.var() };
+        let b = if self.rng.gen_bool(0.6) {
+            self.konst()
+        } else {
+            self.var()
+        };
         format!("{a} {cmp} {b}")
     }
 
@@ -236,7 +300,11 @@ impl<'p> Gen<'p> {
                 self.line(indent, &format!("if (h->{h}) h->{h}->{f} = {conv};"));
             }
             Stmt::TableLookup | Stmt::TableInsert => {
-                let call = if k == Stmt::TableLookup { "nf_ftable_lookup" } else { "nf_ftable_insert" };
+                let call = if k == Stmt::TableLookup {
+                    "nf_ftable_lookup"
+                } else {
+                    "nf_ftable_insert"
+                };
                 let v = self.var();
                 self.line(indent, "{");
                 self.line(indent + 1, "struct flow_key key;");
@@ -266,7 +334,10 @@ impl<'p> Gen<'p> {
                 self.line(indent, "{");
                 self.line(indent + 1, "uint32_t i;");
                 self.line(indent + 1, "for (i = 0; i < n_rules; i++) {");
-                self.line(indent + 2, &format!("if ((({v}) & rules[i].mask) == rules[i].addr) {{"));
+                self.line(
+                    indent + 2,
+                    &format!("if ((({v}) & rules[i].mask) == rules[i].addr) {{"),
+                );
                 self.line(indent + 3, &format!("{w} = rules[i].action;"));
                 self.line(indent + 3, "break;");
                 self.line(indent + 2, "}");
@@ -289,8 +360,15 @@ impl<'p> Gen<'p> {
                     let n = self.rng.gen_range(4..20);
                     self.line(indent, "{");
                     self.line(indent + 1, "uint32_t s = 0, j;");
-                    let src = if self.p.nf_api { "pkt->data[j]" } else { "garr[j & 15]" };
-                    self.line(indent + 1, &format!("for (j = 0; j < {n}; j++) s += {src};"));
+                    let src = if self.p.nf_api {
+                        "pkt->data[j]"
+                    } else {
+                        "garr[j & 15]"
+                    };
+                    self.line(
+                        indent + 1,
+                        &format!("for (j = 0; j < {n}; j++) s += {src};"),
+                    );
                     self.line(indent + 1, "s = (s & 0xffff) + (s >> 16);");
                     self.line(indent + 1, &format!("{v} = ~s;"));
                     self.line(indent, "}");
@@ -327,11 +405,19 @@ impl<'p> Gen<'p> {
             Stmt::EarlyReturn => {
                 let c = self.cond();
                 let r = if self.in_process {
-                    if self.rng.gen_bool(0.5) { "NF_DROP".to_string() } else { format!("NF_PORT({})", self.rng.gen_range(0..2)) }
+                    if self.rng.gen_bool(0.5) {
+                        "NF_DROP".to_string()
+                    } else {
+                        format!("NF_PORT({})", self.rng.gen_range(0..2))
+                    }
                 } else {
                     self.expr(1)
                 };
-                let r = if self.p.nf_api || !self.in_process { r } else { "0".to_string() };
+                let r = if self.p.nf_api || !self.in_process {
+                    r
+                } else {
+                    "0".to_string()
+                };
                 self.line(indent, &format!("if ({c}) return {r};"));
             }
             Stmt::ConfigCheck => {
@@ -390,7 +476,8 @@ impl<'p> Gen<'p> {
         self.vars.extend(decls.iter().cloned());
         if self.p.nf_api {
             if process {
-                self.out.push_str("int32_t nf_process(struct nf_ctx *ctx, struct nf_packet *pkt)\n{\n");
+                self.out
+                    .push_str("int32_t nf_process(struct nf_ctx *ctx, struct nf_packet *pkt)\n{\n");
                 self.line(1, "struct gen_state *st = ctx->state;");
                 self.line(1, "struct nf_headers hh, *h = &hh;");
                 for (n, b) in &decls {
@@ -407,9 +494,12 @@ impl<'p> Gen<'p> {
             }
         } else {
             if process {
-                self.out.push_str("uint32_t entry(uint32_t a, uint32_t b)\n{\n");
+                self.out
+                    .push_str("uint32_t entry(uint32_t a, uint32_t b)\n{\n");
             } else {
-                self.out.push_str(&format!("static uint32_t {name}(uint32_t a, uint32_t b)\n{{\n"));
+                self.out.push_str(&format!(
+                    "static uint32_t {name}(uint32_t a, uint32_t b)\n{{\n"
+                ));
             }
             for (n, b) in &decls {
                 self.line(1, &format!("{} {n} = b;", cty(*b)));
@@ -439,7 +529,10 @@ pub fn generate(profile: &Profile, seed: u64) -> String {
         in_process: false,
         loop_var: 0,
     };
-    g.out.push_str(&format!("/* synthesised by nfc-smartnic ({}), seed {seed} */\n", profile.name));
+    g.out.push_str(&format!(
+        "/* synthesised by nfc-smartnic ({}), seed {seed} */\n",
+        profile.name
+    ));
     if profile.nf_api {
         g.out.push_str(
             "#include \"nf.h\"\n\n\
@@ -453,7 +546,8 @@ pub fn generate(profile: &Profile, seed: u64) -> String {
              size_t nf_state_size(void) { return sizeof(struct gen_state); }\n\n",
         );
     } else {
-        g.out.push_str("#include <stdint.h>\n\nstatic uint32_t garr[16];\n\n");
+        g.out
+            .push_str("#include <stdint.h>\n\nstatic uint32_t garr[16];\n\n");
     }
     // Naive programs use garr too when drawn; NF-like ones rarely do.
     if profile.nf_api {
