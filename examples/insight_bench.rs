@@ -7,7 +7,7 @@
 //! implementations. Writes `target/nfc-bench/insight/report.md` and
 //! `report.json`; prints the markdown and, last, one line of JSON.
 //! `cargo run --release --example insight_bench -- [programs] [epochs]`
-use nfc_smartnic::accel::{evaluate, AccelKind, AccelModel, Labelled, MiningConfig};
+use nfc_smartnic::accel::{evaluate, AccelKind, Labelled};
 use nfc_smartnic::similarity::{compare, opcode_distribution};
 use nfc_smartnic::synth::Profile;
 use std::path::{Path, PathBuf};
@@ -68,28 +68,10 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
     for f in &c.failures {
         eprintln!("failed to lower: {f}");
     }
-    let train: Vec<Labelled<'_>> = c
-        .train
-        .iter()
-        .flat_map(|(_, k, u)| {
-            own(u).into_iter().map(move |f| Labelled {
-                function: f,
-                kind: *k,
-            })
-        })
-        .collect();
-    // Plentiful "none" examples: synthesised NF-like programs (header
-    // parsing, tables, counters, checksum-like folds), training only.
-    let synth =
-        nfc::insight::synthesise(&nfc_smartnic::synth::Profile::nf_like(), 80, 7_000_000, 2);
-    let mut train = train;
-    for u in &synth.units {
-        train.extend(own(u).into_iter().map(|f| Labelled {
-            function: f,
-            kind: AccelKind::None,
-        }));
-    }
-    let model = AccelModel::train(&train, &MiningConfig::default(), 0.01, 19);
+    let negatives = nfc::insight::accel_negatives(80);
+    let model = nfc::insight::train_accel_model(&c, &negatives);
+    let train_functions = c.train.iter().map(|(_, _, u)| own(u).len()).sum::<usize>() + 0;
+
     let mut test: Vec<(String, Labelled<'_>)> = c
         .test
         .iter()
@@ -148,7 +130,7 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
         }
         s
     };
-    let mut misses = format!("{} training functions ({} mined patterns), {} held-out own and {} held-out real (DPDK) functions.\n\nMisclassified held-out functions:\n\n", train.len(), model.patterns.len(), own_eval.rows.len(), real_eval.rows.len());
+    let mut misses = format!("{} training functions ({} mined patterns), {} held-out own and {} held-out real (DPDK) functions.\n\nMisclassified held-out functions:\n\n", train_functions, model.patterns.len(), own_eval.rows.len(), real_eval.rows.len());
     for (n, a, p, conf) in &all_eval.rows {
         if a != p {
             misses.push_str(&format!(
@@ -166,7 +148,7 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
         misses.push_str(&format!("- {f}\n"));
     }
     let body = serde_json::json!({
-        "train_functions": train.len(),
+        "train_functions": train_functions,
         "patterns": model.patterns.len(),
         "heldout_own": own_eval,
         "heldout_real": real_eval,

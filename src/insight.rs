@@ -6,7 +6,7 @@
 
 use nfc_core::insight::IrUnit;
 use nfc_reducer::insight_ir::{self, InsightOptions};
-use nfc_smartnic::accel::AccelKind;
+use nfc_smartnic::accel::{AccelKind, AccelModel, Labelled, MiningConfig};
 use nfc_smartnic::synth::{self, Profile};
 use std::path::{Path, PathBuf};
 
@@ -199,4 +199,40 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         }
     }
     c
+}
+
+/// The synthesised NF-like programs the accelerator classifier trains on as
+/// `none` (header parsing, tables, counters, checksum-like folds).
+pub fn accel_negatives(n: usize) -> Lowered {
+    synthesise(&Profile::nf_like(), n, 7_000_000, 2)
+}
+
+/// The accelerator classifier as the bench trains it: the corpus' training
+/// files plus every function of `synth` ([`accel_negatives`]) as `none`,
+/// mining and SVM with the default settings, seed 19.
+pub fn train_accel_model(c: &AccelCorpus, synth: &Lowered) -> AccelModel {
+    let mut train: Vec<Labelled<'_>> = vec![];
+    for (_, kind, u) in &c.train {
+        train.extend(
+            u.functions
+                .iter()
+                .filter(|f| !f.framework)
+                .map(|f| Labelled {
+                    function: f,
+                    kind: *kind,
+                }),
+        );
+    }
+    for u in &synth.units {
+        train.extend(
+            u.functions
+                .iter()
+                .filter(|f| !f.framework)
+                .map(|f| Labelled {
+                    function: f,
+                    kind: AccelKind::None,
+                }),
+        );
+    }
+    AccelModel::train(&train, &MiningConfig::default(), 0.01, 19)
 }
