@@ -21,6 +21,7 @@ pub mod codes;
 pub mod driver;
 pub mod emit;
 pub mod monitor;
+pub mod insight;
 pub mod online;
 pub mod pipeline;
 pub mod plan_proof;

@@ -423,6 +423,12 @@ fn bench(rest: &[String]) -> Result<()> {
             needs_root: false,
         },
         BenchStep {
+            name: "insight",
+            what: "SmartNIC insight (Clara §3, §4.1) on the proxy ISA (riscv32, llc-19 -O2): LSTM vs DNN vs CNN vs GBDT, WMAPE per held-out built-in NF after training on synthesised programs; generator similarity (Table 1) vs a naive generator; CRC/LPM accelerator precision, recall and confusion table on held-out implementations",
+            args: strs(&["run", "--release", "--example", "insight_bench"]),
+            needs_root: false,
+        },
+        BenchStep {
             name: "analyzer",
             what: "analyzer on the real-world corpus (third-party code, labelled before analysis): accuracy per question and per code base, every miss, time per unit",
             args: strs(&["bench", "-p", "nfc-analyzer", "--bench", "realworld"]),
@@ -471,7 +477,7 @@ fn bench(rest: &[String]) -> Result<()> {
             needs_root: true,
         },
     ];
-    if only.is_empty() || only.contains(&"analyzer") {
+    if only.is_empty() || only.contains(&"analyzer") || only.contains(&"insight") {
         fetch_corpus_or_warn();
     }
     let root_user = is_root();

@@ -10,6 +10,7 @@ pub mod chain;
 pub mod click;
 pub mod diag;
 pub mod facts;
+pub mod insight;
 pub mod plan;
 pub mod prediction;
 pub mod reduced;

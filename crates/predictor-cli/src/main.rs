@@ -4,6 +4,7 @@
 //! 1–2 s on a loaded machine). torch-sys's C++ wrapper comes with any binary
 //! that links nfc-predictor, so `nfc` itself must not depend on it.
 
+mod insight;
 mod predict;
 
 use clap::Parser;

@@ -36,6 +36,8 @@ pub enum PredictCommand {
     /// prediction per row on stdout (`nfc monitor --model` runs this).
     #[command(hide = true)]
     Stream(StreamArgs),
+    /// SmartNIC compute-instruction models on insight IR (Clara §3.2).
+    Insight(crate::insight::Args),
 }
 
 #[derive(Debug, clap::Args)]
@@ -149,6 +151,7 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
         PredictCommand::Eval(a) => run_eval(a, fmt),
         PredictCommand::Explain(a) => run_explain(a, fmt),
         PredictCommand::Stream(a) => run_stream(a),
+        PredictCommand::Insight(a) => return crate::insight::run(a, fmt),
     };
     match result {
         Ok(()) => Ok(ExitCode::SUCCESS),

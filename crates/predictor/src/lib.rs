@@ -15,6 +15,7 @@
 pub mod data;
 pub mod explain;
 pub mod features;
+pub mod insight;
 pub mod linear;
 pub mod metrics;
 pub mod mlp;

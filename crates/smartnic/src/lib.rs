@@ -8,8 +8,13 @@
 //! different kind of component: statistical models with a training data
 //! format, a model file format and their own dependency (forust-ml), while
 //! the placer is exact optimisation. The SmartNIC state-placement ILP, which
-//! is exact, lives in the placer. Like every stage crate it depends on no
-//! other nfc crate; the binary wires it (`nfc smartnic …`).
+//! is exact, lives in the placer. Its only nfc dependency is `nfc-core`
+//! (the plain insight IR types [`accel`] reads); the binary wires it
+//! (`nfc smartnic …`).
+//!
+//! Clara §3 and §4.1 (issue 19): [`synth`] generates NF-like (and naive)
+//! training programs, [`similarity`] measures how close their instruction
+//! mix is to real NFs' (Table 1), [`accel`] identifies CRC and LPM code.
 
 pub mod clara_data;
 pub mod coalesce;
@@ -19,3 +24,6 @@ pub mod models;
 pub mod scale_out;
 
 pub use clara_data::DataError;
+pub mod accel;
+pub mod similarity;
+pub mod synth;

@@ -1,0 +1,169 @@
+//! `nfc predict insight train|predict`: Clara's compute-instruction model
+//! (crates/predictor/src/insight.rs) on insight IR produced by
+//! `nfc_reducer::insight_ir` (JSON lists of `nfc_core::insight::IrUnit`).
+
+use super::{out, Format};
+use anyhow::Context;
+use nfc_core::insight::IrUnit;
+use nfc_predictor::insight::{evaluate, samples, Arch, SeqModel, TrainConfig};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Train LSTM, DNN, CNN and GBDT on synthesised programs; score each on held-out NFs.
+    Train(TrainArgs),
+    /// Predict compute instructions per function (and per block) with a saved LSTM.
+    Predict(PredictArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct TrainArgs {
+    /// JSON list of lowered synthesised programs (training and validation).
+    #[arg(long)]
+    pub synth: PathBuf,
+    /// JSON list of lowered held-out NFs (scored only).
+    #[arg(long)]
+    pub heldout: PathBuf,
+    /// Directory for the models and `evaluation.json`.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Small networks and few epochs (tests).
+    #[arg(long)]
+    pub tiny: bool,
+    /// Override the number of epochs.
+    #[arg(long)]
+    pub epochs: Option<usize>,
+    /// Override the hidden width of the networks.
+    #[arg(long)]
+    pub hidden: Option<i64>,
+    #[arg(long, default_value_t = 19)]
+    pub seed: u64,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PredictArgs {
+    /// Directory with a saved LSTM (`lstm.json`, `lstm.ot`).
+    #[arg(long)]
+    pub model: PathBuf,
+    /// JSON list of lowered units to predict.
+    #[arg(long)]
+    pub units: PathBuf,
+}
+
+fn read_units(p: &Path) -> anyhow::Result<Result<Vec<IrUnit>, String>> {
+    let text = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+    Ok(serde_json::from_slice(&text)
+        .map_err(|e| format!("{}: not a list of insight units: {e}", p.display())))
+}
+
+pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
+    match args.command {
+        Command::Train(a) => {
+            let (synth, held) = match (read_units(&a.synth)?, read_units(&a.heldout)?) {
+                (Ok(s), Ok(h)) => (s, h),
+                (Err(e), _) | (_, Err(e)) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            };
+            let mut cfg = if a.tiny {
+                TrainConfig::tiny()
+            } else {
+                TrainConfig::standard()
+            };
+            cfg.seed = a.seed;
+            cfg.progress = true;
+            if let Some(e) = a.epochs {
+                cfg.epochs = e;
+            }
+            if let Some(h) = a.hidden {
+                cfg.hidden = h;
+            }
+            let t0 = std::time::Instant::now();
+            let (eval, _) = match evaluate(&synth, &held, &cfg, Some(&a.out)) {
+                Ok(x) => x,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            };
+            let secs = t0.elapsed().as_secs_f64();
+            let body = json!({ "evaluation": eval, "config": cfg, "train_seconds": secs });
+            std::fs::create_dir_all(&a.out)?;
+            std::fs::write(
+                a.out.join("evaluation.json"),
+                serde_json::to_vec_pretty(&body)?,
+            )?;
+            match fmt {
+                Format::Json => out(&format!("{}\n", serde_json::to_string_pretty(&body)?))?,
+                Format::Human => {
+                    let models: Vec<&String> = eval.overall.keys().collect();
+                    let mut s = format!(
+                        "vocabulary {} words; {} training / {} validation functions; {:.0}s\n| NF | functions | instructions |",
+                        eval.vocabulary, eval.train_functions, eval.val_functions, secs
+                    );
+                    for m in &models {
+                        s.push_str(&format!(" {m} |"));
+                    }
+                    s.push('\n');
+                    for n in &eval.per_nf {
+                        s.push_str(&format!(
+                            "| {} | {} | {:.0} |",
+                            n.nf, n.functions, n.instructions
+                        ));
+                        for m in &models {
+                            s.push_str(&format!(" {:.1}% |", 100.0 * n.wmape[*m]));
+                        }
+                        s.push('\n');
+                    }
+                    s.push_str("| overall | | |");
+                    for m in &models {
+                        s.push_str(&format!(" {:.1}% |", 100.0 * eval.overall[*m]));
+                    }
+                    s.push('\n');
+                    out(&s)?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Predict(a) => {
+            let units = match read_units(&a.units)? {
+                Ok(u) => u,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            };
+            let model = match SeqModel::load(&a.model, Arch::Lstm) {
+                Ok(m) => m,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            };
+            let ss = samples(&units, &model.vocab, false);
+            let preds = model.predict(&ss);
+            let mut list = vec![];
+            for (s, p) in ss.iter().zip(&preds) {
+                let blocks = model.predict_blocks(s).unwrap_or_default();
+                list.push(json!({
+                    "unit": s.unit,
+                    "function": s.function,
+                    "compute_instructions": p,
+                    "blocks": blocks,
+                }));
+            }
+            let _ = fmt;
+            out(&format!("{}\n", serde_json::to_string_pretty(&list)?))?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

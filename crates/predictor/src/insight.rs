@@ -1,0 +1,706 @@
+//! Clara's compute-instruction model (SOSP'21 §3.2) and its baselines, in
+//! tch: an LSTM over the one-hot compacted IR words of each basic block, a
+//! fully connected head giving each word's contribution, summed per block
+//! (the per-block prediction) and per function; a DNN on the function's bag
+//! of words; a 1-D CNN over the function's word sequence (sum-pooled, so it
+//! can count); and gradient-boosted trees (forust-ml) on the bag of words.
+//!
+//! Ground truth is the proxy NIC compiler's machine instructions per
+//! function (`nfc_core::insight::ProxyCounts::compute`): llc's output does
+//! not map back to IR blocks reliably, so blocks are predicted but trained
+//! through their per-function sum. Every model trains on the same
+//! synthesised programs, picks its epoch on the same validation programs
+//! (split by program, never by row), and is scored by WMAPE on NFs it never
+//! saw. Training is seeded; a saved model predicts the same numbers every time.
+
+use crate::PredictError;
+use forust_ml::data::Matrix;
+use forust_ml::gradientbooster::GradientBooster;
+use forust_ml::objective::ObjectiveType;
+use nfc_core::insight::{IrFunction, IrUnit};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use tch::nn::{self, Module, OptimizerConfig, RNN};
+use tch::{Device, Kind, Tensor};
+
+/// Words per LSTM chunk (longer blocks are cut into chunks whose outputs add up).
+const CHUNK: usize = 48;
+/// Words per function the CNN sees (longer functions are cut into windows).
+const CNN_WINDOW: usize = 256;
+/// Targets are divided by this inside the networks (outputs multiplied back).
+const SCALE: f64 = 10.0;
+
+/// The compacted vocabulary: index 0 pads, 1 is every word not seen in training.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Vocab {
+    pub words: Vec<String>,
+    #[serde(skip)]
+    index: HashMap<String, i64>,
+}
+
+impl Vocab {
+    pub fn build<'a>(functions: impl IntoIterator<Item = &'a IrFunction>) -> Vocab {
+        let mut set = std::collections::BTreeSet::new();
+        for f in functions {
+            for w in f.words() {
+                set.insert(w.to_string());
+            }
+        }
+        let mut words = vec!["<pad>".to_string(), "<unk>".to_string()];
+        words.extend(set);
+        Vocab::from_words(words)
+    }
+    fn from_words(words: Vec<String>) -> Vocab {
+        let index = words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (w.clone(), i as i64))
+            .collect();
+        Vocab { words, index }
+    }
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+    pub fn id(&self, w: &str) -> i64 {
+        self.index.get(w).copied().unwrap_or(1)
+    }
+}
+
+/// One function as the models see it.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    pub unit: String,
+    pub function: String,
+    /// Word ids per block.
+    pub blocks: Vec<Vec<i64>>,
+    /// Proxy compute instructions (0 when unmeasured).
+    pub y: f64,
+}
+
+/// The functions of `units` a model trains on or is scored on: the NF's own
+/// (not nf.h's), non-empty, measured by the proxy when `need_label`.
+pub fn samples(units: &[IrUnit], vocab: &Vocab, need_label: bool) -> Vec<Sample> {
+    let mut out = vec![];
+    for u in units {
+        for f in &u.functions {
+            if f.framework || f.is_empty() || (need_label && f.proxy.is_none()) {
+                continue;
+            }
+            out.push(Sample {
+                unit: u.name.clone(),
+                function: f.name.clone(),
+                blocks: f
+                    .blocks
+                    .iter()
+                    .map(|b| b.words.iter().map(|w| vocab.id(w)).collect())
+                    .collect(),
+                y: f.proxy.map(|p| p.compute() as f64).unwrap_or(0.0),
+            });
+        }
+    }
+    out
+}
+
+/// Which network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Arch {
+    Lstm,
+    Dnn,
+    Cnn,
+}
+
+impl Arch {
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::Lstm => "LSTM",
+            Arch::Dnn => "DNN",
+            Arch::Cnn => "CNN",
+        }
+    }
+}
+
+/// Training settings (the same for every network).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TrainConfig {
+    pub hidden: i64,
+    pub epochs: usize,
+    pub batch: usize,
+    pub learning_rate: f64,
+    pub seed: u64,
+    /// Print each epoch's validation WMAPE on stderr.
+    #[serde(default)]
+    pub progress: bool,
+}
+
+impl TrainConfig {
+    pub fn standard() -> TrainConfig {
+        TrainConfig {
+            hidden: 64,
+            epochs: 30,
+            batch: 32,
+            learning_rate: 3e-3,
+            seed: 19,
+            progress: false,
+        }
+    }
+    pub fn tiny() -> TrainConfig {
+        TrainConfig {
+            hidden: 16,
+            epochs: 6,
+            batch: 16,
+            learning_rate: 5e-3,
+            seed: 19,
+            progress: false,
+        }
+    }
+}
+
+struct Net {
+    arch: Arch,
+    v: i64,
+    lstm: Option<nn::LSTM>,
+    head1: nn::Linear,
+    head2: nn::Linear,
+    conv1: Option<nn::Conv1D>,
+    conv2: Option<nn::Conv1D>,
+    dnn_in: Option<nn::Linear>,
+}
+
+impl Net {
+    fn new(vs: &nn::Path, arch: Arch, v: i64, h: i64) -> Net {
+        let mut net = Net {
+            arch,
+            v,
+            lstm: None,
+            head1: nn::linear(vs / "head1", h, 32, Default::default()),
+            head2: nn::linear(vs / "head2", 32, 1, Default::default()),
+            conv1: None,
+            conv2: None,
+            dnn_in: None,
+        };
+        match arch {
+            Arch::Lstm => {
+                net.lstm = Some(nn::lstm(
+                    vs / "lstm",
+                    v,
+                    h,
+                    nn::RNNConfig {
+                        batch_first: true,
+                        ..Default::default()
+                    },
+                ))
+            }
+            Arch::Cnn => {
+                net.conv1 = Some(nn::conv1d(
+                    vs / "conv1",
+                    v,
+                    h,
+                    3,
+                    nn::ConvConfig {
+                        padding: 1,
+                        ..Default::default()
+                    },
+                ));
+                net.conv2 = Some(nn::conv1d(
+                    vs / "conv2",
+                    h,
+                    h,
+                    3,
+                    nn::ConvConfig {
+                        padding: 1,
+                        ..Default::default()
+                    },
+                ));
+            }
+            Arch::Dnn => net.dnn_in = Some(nn::linear(vs / "dnn_in", v, h, Default::default())),
+        }
+        net
+    }
+
+    /// Per-block predictions (in block order of the batch) and the index of
+    /// each block's function; function predictions are their sums.
+    fn forward(&self, batch: &[&Sample]) -> (Tensor, Option<(Tensor, Vec<(usize, usize)>)>) {
+        let nf = batch.len() as i64;
+        match self.arch {
+            Arch::Lstm => {
+                // Chunks of blocks: (function, block) owner of each row.
+                let mut rows: Vec<(usize, usize, &[i64])> = vec![];
+                for (fi, s) in batch.iter().enumerate() {
+                    for (bi, b) in s.blocks.iter().enumerate() {
+                        for c in b.chunks(CHUNK) {
+                            rows.push((fi, bi, c));
+                        }
+                    }
+                }
+                let t = rows.iter().map(|r| r.2.len()).max().unwrap_or(1).max(1);
+                let mut ids = vec![0i64; rows.len() * t];
+                let mut mask = vec![0f32; rows.len() * t];
+                for (r, (_, _, c)) in rows.iter().enumerate() {
+                    for (j, id) in c.iter().enumerate() {
+                        ids[r * t + j] = *id;
+                        mask[r * t + j] = 1.0;
+                    }
+                }
+                let n = rows.len() as i64;
+                let x = Tensor::from_slice(&ids)
+                    .view([n, t as i64])
+                    .onehot(self.v)
+                    .to_kind(Kind::Float);
+                let m = Tensor::from_slice(&mask).view([n, t as i64]);
+                let lstm = self.lstm.as_ref().expect("lstm net");
+                let (out, _) = lstm.seq(&x);
+                let per_word = self
+                    .head2
+                    .forward(&self.head1.forward(&out).relu())
+                    .squeeze_dim(-1);
+                let per_row = (per_word * m).sum_dim_intlist([1i64].as_slice(), false, Kind::Float);
+                let owner: Vec<i64> = rows.iter().map(|r| r.0 as i64).collect();
+                let f = Tensor::zeros([nf], (Kind::Float, Device::Cpu)).index_add(
+                    0,
+                    &Tensor::from_slice(&owner),
+                    &per_row,
+                );
+                let blocks: Vec<(usize, usize)> = rows.iter().map(|r| (r.0, r.1)).collect();
+                (f, Some((per_row, blocks)))
+            }
+            Arch::Cnn => {
+                let mut rows: Vec<(usize, Vec<i64>)> = vec![];
+                for (fi, s) in batch.iter().enumerate() {
+                    let all: Vec<i64> = s.blocks.iter().flatten().copied().collect();
+                    for c in all.chunks(CNN_WINDOW) {
+                        rows.push((fi, c.to_vec()));
+                    }
+                }
+                let t = rows.iter().map(|r| r.1.len()).max().unwrap_or(1).max(1);
+                let mut ids = vec![0i64; rows.len() * t];
+                let mut mask = vec![0f32; rows.len() * t];
+                for (r, (_, c)) in rows.iter().enumerate() {
+                    for (j, id) in c.iter().enumerate() {
+                        ids[r * t + j] = *id;
+                        mask[r * t + j] = 1.0;
+                    }
+                }
+                let n = rows.len() as i64;
+                let x = Tensor::from_slice(&ids)
+                    .view([n, t as i64])
+                    .onehot(self.v)
+                    .to_kind(Kind::Float)
+                    .transpose(1, 2);
+                let m = Tensor::from_slice(&mask).view([n, t as i64]);
+                let h = self.conv1.as_ref().expect("cnn").forward(&x).relu();
+                let h = self
+                    .conv2
+                    .as_ref()
+                    .expect("cnn")
+                    .forward(&h)
+                    .relu()
+                    .transpose(1, 2);
+                let per_word = self
+                    .head2
+                    .forward(&self.head1.forward(&h).relu())
+                    .squeeze_dim(-1);
+                let per_row = (per_word * m).sum_dim_intlist([1i64].as_slice(), false, Kind::Float);
+                let owner: Vec<i64> = rows.iter().map(|r| r.0 as i64).collect();
+                let f = Tensor::zeros([nf], (Kind::Float, Device::Cpu)).index_add(
+                    0,
+                    &Tensor::from_slice(&owner),
+                    &per_row,
+                );
+                (f, None)
+            }
+            Arch::Dnn => {
+                let x = bag(batch, self.v as usize);
+                let x = Tensor::from_slice(&x).view([nf, self.v]) / 8.0;
+                let h = self.dnn_in.as_ref().expect("dnn").forward(&x).relu();
+                let f = self
+                    .head2
+                    .forward(&self.head1.forward(&h).relu())
+                    .squeeze_dim(-1);
+                (f, None)
+            }
+        }
+    }
+}
+
+fn bag(batch: &[&Sample], v: usize) -> Vec<f32> {
+    let mut x = vec![0f32; batch.len() * v];
+    for (i, s) in batch.iter().enumerate() {
+        for id in s.blocks.iter().flatten() {
+            x[i * v + *id as usize] += 1.0;
+        }
+    }
+    x
+}
+
+/// WMAPE: Σ|ŷ−y| / Σy.
+pub fn wmape(pred: &[f64], y: &[f64]) -> f64 {
+    let den: f64 = y.iter().sum();
+    if den <= 0.0 {
+        return f64::NAN;
+    }
+    pred.iter().zip(y).map(|(p, t)| (p - t).abs()).sum::<f64>() / den
+}
+
+/// A trained network with its vocabulary.
+pub struct SeqModel {
+    pub arch: Arch,
+    pub vocab: Vocab,
+    pub config: TrainConfig,
+    /// The epoch chosen on the validation programs, and its validation WMAPE.
+    pub best_epoch: usize,
+    pub val_wmape: f64,
+    vs: nn::VarStore,
+    net: Net,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SavedMeta {
+    arch: Arch,
+    vocab: Vec<String>,
+    config: TrainConfig,
+    best_epoch: usize,
+    val_wmape: f64,
+}
+
+impl SeqModel {
+    fn empty(arch: Arch, vocab: Vocab, config: TrainConfig) -> SeqModel {
+        let vs = nn::VarStore::new(Device::Cpu);
+        let net = Net::new(&vs.root(), arch, vocab.len() as i64, config.hidden);
+        SeqModel {
+            arch,
+            vocab,
+            config,
+            best_epoch: 0,
+            val_wmape: f64::NAN,
+            vs,
+            net,
+        }
+    }
+
+    /// Train on `train`, choosing the epoch by WMAPE on `val`.
+    pub fn train(
+        arch: Arch,
+        vocab: Vocab,
+        config: &TrainConfig,
+        train: &[Sample],
+        val: &[Sample],
+    ) -> Result<SeqModel, PredictError> {
+        if train.is_empty() {
+            return Err(PredictError::TooFewSamples(0));
+        }
+        tch::manual_seed(config.seed as i64);
+        let mut m = SeqModel::empty(arch, vocab, config.clone());
+        let mut opt = nn::Adam::default()
+            .build(&m.vs, config.learning_rate)
+            .map_err(|e| PredictError::Model(format!("optimiser: {e}")))?;
+        let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+        let mut order: Vec<usize> = (0..train.len()).collect();
+        let mut best: Option<(f64, usize, Vec<u8>)> = None;
+        let val_y: Vec<f64> = val.iter().map(|s| s.y).collect();
+        for epoch in 1..=config.epochs {
+            order.shuffle(&mut rng);
+            for chunk in order.chunks(config.batch.max(1)) {
+                let batch: Vec<&Sample> = chunk.iter().map(|i| &train[*i]).collect();
+                let y: Vec<f32> = batch.iter().map(|s| (s.y / SCALE) as f32).collect();
+                let (pred, _) = m.net.forward(&batch);
+                let loss = (pred - Tensor::from_slice(&y)).abs().mean(Kind::Float);
+                opt.backward_step(&loss);
+            }
+            let score = if val.is_empty() {
+                0.0
+            } else {
+                wmape(&m.predict(val), &val_y)
+            };
+            if config.progress {
+                eprintln!(
+                    "{} epoch {epoch}/{}: validation WMAPE {:.2}%",
+                    arch.name(),
+                    config.epochs,
+                    100.0 * score
+                );
+            }
+            if best.as_ref().is_none_or(|b| score < b.0) {
+                let mut buf = vec![];
+                m.vs.save_to_stream(&mut buf)
+                    .map_err(|e| PredictError::Model(format!("saving weights: {e}")))?;
+                best = Some((score, epoch, buf));
+            }
+        }
+        if let Some((score, epoch, buf)) = best {
+            m.vs.load_from_stream(std::io::Cursor::new(buf))
+                .map_err(|e| PredictError::Model(format!("restoring weights: {e}")))?;
+            m.best_epoch = epoch;
+            m.val_wmape = score;
+        }
+        Ok(m)
+    }
+
+    /// Predicted compute instructions per sample.
+    pub fn predict(&self, samples: &[Sample]) -> Vec<f64> {
+        let _g = tch::no_grad_guard();
+        let mut out = Vec::with_capacity(samples.len());
+        for chunk in samples.chunks(64) {
+            let batch: Vec<&Sample> = chunk.iter().collect();
+            let (p, _) = self.net.forward(&batch);
+            out.extend(
+                Vec::<f32>::try_from(&p)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|x| x as f64 * SCALE),
+            );
+        }
+        out
+    }
+
+    /// Per-block predictions of one sample (LSTM only; other networks see whole functions).
+    pub fn predict_blocks(&self, s: &Sample) -> Option<Vec<f64>> {
+        let _g = tch::no_grad_guard();
+        let (_, blocks) = self.net.forward(&[s]);
+        let (rows, owners) = blocks?;
+        let rows = Vec::<f32>::try_from(&rows).ok()?;
+        let mut per = vec![0.0; s.blocks.len()];
+        for (v, (_, bi)) in rows.iter().zip(owners) {
+            per[bi] += *v as f64 * SCALE;
+        }
+        Some(per)
+    }
+
+    /// Save to `dir` (`<arch>.json` with the vocabulary and settings, `<arch>.ot` weights).
+    pub fn save(&self, dir: &Path) -> Result<(), PredictError> {
+        std::fs::create_dir_all(dir).map_err(|e| PredictError::Io(dir.to_path_buf(), e))?;
+        let stem = format!("{:?}", self.arch).to_lowercase();
+        let meta = SavedMeta {
+            arch: self.arch,
+            vocab: self.vocab.words.clone(),
+            config: self.config.clone(),
+            best_epoch: self.best_epoch,
+            val_wmape: self.val_wmape,
+        };
+        let p = dir.join(format!("{stem}.json"));
+        let text =
+            serde_json::to_vec_pretty(&meta).map_err(|e| PredictError::Model(e.to_string()))?;
+        std::fs::write(&p, text).map_err(|e| PredictError::Io(p.clone(), e))?;
+        let w = dir.join(format!("{stem}.ot"));
+        self.vs
+            .save(&w)
+            .map_err(|e| PredictError::BadModel(w.clone(), e.to_string()))
+    }
+
+    /// Load a model saved by [`SeqModel::save`].
+    pub fn load(dir: &Path, arch: Arch) -> Result<SeqModel, PredictError> {
+        let stem = format!("{arch:?}").to_lowercase();
+        let p = dir.join(format!("{stem}.json"));
+        let text = std::fs::read(&p).map_err(|e| PredictError::Io(p.clone(), e))?;
+        let meta: SavedMeta = serde_json::from_slice(&text)
+            .map_err(|e| PredictError::BadModel(p.clone(), e.to_string()))?;
+        if meta.arch != arch {
+            return Err(PredictError::BadModel(
+                p,
+                format!("holds a {:?} model, not {arch:?}", meta.arch),
+            ));
+        }
+        let mut m = SeqModel::empty(arch, Vocab::from_words(meta.vocab), meta.config);
+        m.best_epoch = meta.best_epoch;
+        m.val_wmape = meta.val_wmape;
+        let w = dir.join(format!("{stem}.ot"));
+        m.vs.load(&w)
+            .map_err(|e| PredictError::BadModel(w.clone(), e.to_string()))?;
+        Ok(m)
+    }
+}
+
+/// Gradient-boosted trees on the bag of words (the AutoML random-forest stand-in).
+pub struct TreeModel {
+    vocab_len: usize,
+    gbr: GradientBooster,
+}
+
+impl TreeModel {
+    pub fn train(vocab: &Vocab, train: &[Sample], seed: u64) -> Result<TreeModel, PredictError> {
+        let v = vocab.len();
+        let refs: Vec<&Sample> = train.iter().collect();
+        let x = bag(&refs, v);
+        // forust's Matrix is column-major.
+        let mut data = vec![0f64; x.len()];
+        for r in 0..train.len() {
+            for c in 0..v {
+                data[c * train.len() + r] = x[r * v + c] as f64;
+            }
+        }
+        let y: Vec<f64> = train.iter().map(|s| s.y).collect();
+        let mut g = GradientBooster::default()
+            .set_objective_type(ObjectiveType::SquaredLoss)
+            .set_iterations(300)
+            .set_learning_rate(0.1)
+            .set_max_depth(5)
+            .set_seed(seed)
+            .set_parallel(false);
+        g.fit_unweighted(&Matrix::new(&data, train.len(), v), &y, None)
+            .map_err(|e| PredictError::Model(format!("gradient boosting: {e}")))?;
+        Ok(TreeModel {
+            vocab_len: v,
+            gbr: g,
+        })
+    }
+    pub fn predict(&self, samples: &[Sample]) -> Vec<f64> {
+        if samples.is_empty() {
+            return vec![];
+        }
+        let v = self.vocab_len;
+        let refs: Vec<&Sample> = samples.iter().collect();
+        let x = bag(&refs, v);
+        let mut data = vec![0f64; x.len()];
+        for r in 0..samples.len() {
+            for c in 0..v {
+                data[c * samples.len() + r] = x[r * v + c] as f64;
+            }
+        }
+        self.gbr
+            .predict(&Matrix::new(&data, samples.len(), v), false)
+    }
+}
+
+/// Split synthesised units into train and validation by program (every
+/// `k`-th program validates).
+pub fn split_by_program(units: &[IrUnit], k: usize) -> (Vec<IrUnit>, Vec<IrUnit>) {
+    let (mut tr, mut va) = (vec![], vec![]);
+    for (i, u) in units.iter().enumerate() {
+        if k > 0 && i % k == k - 1 {
+            va.push(u.clone());
+        } else {
+            tr.push(u.clone());
+        }
+    }
+    (tr, va)
+}
+
+/// WMAPE of each model on one held-out NF.
+#[derive(Debug, Clone, Serialize)]
+pub struct NfScore {
+    pub nf: String,
+    pub functions: usize,
+    /// Σ proxy compute instructions over the NF's functions.
+    pub instructions: f64,
+    pub wmape: BTreeMap<String, f64>,
+    /// Counted non-stack memory accesses (IR, 32-bit words) vs the proxy's.
+    pub memory_ir: u32,
+    pub memory_proxy: u32,
+}
+
+/// The comparison on held-out NFs.
+#[derive(Debug, Clone, Serialize)]
+pub struct Evaluation {
+    pub vocabulary: usize,
+    pub train_functions: usize,
+    pub val_functions: usize,
+    pub per_nf: Vec<NfScore>,
+    /// Pooled over every held-out function.
+    pub overall: BTreeMap<String, f64>,
+    /// Validation WMAPE and chosen epoch of each network.
+    pub validation: BTreeMap<String, (f64, usize)>,
+    /// Per-NF accuracy of counting memory accesses, 1 − |ir−proxy|/proxy, pooled.
+    pub memory_accuracy: f64,
+}
+
+/// Train every model on `synth` (split by program for validation) and score on `heldout`.
+pub fn evaluate(
+    synth: &[IrUnit],
+    heldout: &[IrUnit],
+    config: &TrainConfig,
+    save_dir: Option<&Path>,
+) -> Result<(Evaluation, SeqModel), PredictError> {
+    let (tr_units, va_units) = split_by_program(synth, 5);
+    let vocab = Vocab::build(
+        tr_units
+            .iter()
+            .flat_map(|u| u.functions.iter().filter(|f| !f.framework)),
+    );
+    let tr = samples(&tr_units, &vocab, true);
+    let va = samples(&va_units, &vocab, true);
+    let te = samples(heldout, &vocab, true);
+    let y: Vec<f64> = te.iter().map(|s| s.y).collect();
+    let mut preds: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    let mut validation = BTreeMap::new();
+    let mut lstm = None;
+    for arch in [Arch::Lstm, Arch::Dnn, Arch::Cnn] {
+        let m = SeqModel::train(arch, vocab.clone(), config, &tr, &va)?;
+        validation.insert(arch.name().to_string(), (m.val_wmape, m.best_epoch));
+        preds.insert(arch.name().to_string(), m.predict(&te));
+        if let Some(d) = save_dir {
+            m.save(d)?;
+        }
+        if arch == Arch::Lstm {
+            lstm = Some(m);
+        }
+    }
+    let tree = TreeModel::train(&vocab, &tr, config.seed)?;
+    let vy: Vec<f64> = va.iter().map(|s| s.y).collect();
+    validation.insert("GBDT".into(), (wmape(&tree.predict(&va), &vy), 0));
+    preds.insert("GBDT".into(), tree.predict(&te));
+    let mut per_nf = vec![];
+    let mut mem_err = 0.0;
+    let mut mem_tot = 0.0;
+    for u in heldout {
+        let idx: Vec<usize> = te
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.unit == u.name)
+            .map(|(i, _)| i)
+            .collect();
+        if idx.is_empty() {
+            continue;
+        }
+        let yy: Vec<f64> = idx.iter().map(|i| y[*i]).collect();
+        let mut w = BTreeMap::new();
+        for (name, p) in &preds {
+            let pp: Vec<f64> = idx.iter().map(|i| p[*i]).collect();
+            w.insert(name.clone(), wmape(&pp, &yy));
+        }
+        let own = u
+            .functions
+            .iter()
+            .filter(|f| !f.framework && f.proxy.is_some());
+        let (mi, mp) = own.fold((0u32, 0u32), |(a, b), f| {
+            (a + f.memory_words(), b + f.proxy.map_or(0, |p| p.memory))
+        });
+        mem_err += (mi as f64 - mp as f64).abs();
+        mem_tot += mp as f64;
+        per_nf.push(NfScore {
+            nf: u.name.clone(),
+            functions: idx.len(),
+            instructions: yy.iter().sum(),
+            wmape: w,
+            memory_ir: mi,
+            memory_proxy: mp,
+        });
+    }
+    let overall = preds
+        .iter()
+        .map(|(n, p)| (n.clone(), wmape(p, &y)))
+        .collect();
+    let eval = Evaluation {
+        vocabulary: vocab.len(),
+        train_functions: tr.len(),
+        val_functions: va.len(),
+        per_nf,
+        overall,
+        validation,
+        memory_accuracy: if mem_tot > 0.0 {
+            1.0 - mem_err / mem_tot
+        } else {
+            f64::NAN
+        },
+    };
+    Ok((
+        eval,
+        lstm.ok_or_else(|| PredictError::Model("no LSTM trained".into()))?,
+    ))
+}

@@ -1,0 +1,130 @@
+//! The compute-instruction models on small seeded data (fast; the real
+//! comparison on synthesised programs and held-out NFs is the bench's).
+//! Units are built here with a known cost per word plus a context effect
+//! (a `load` right after a `store` is free, as a forwarded value would be), so
+//! a model that does not learn fails.
+
+use nfc_core::insight::{InstrClass, IrBlock, IrFunction, IrUnit, ProxyCounts};
+use nfc_predictor::insight::{evaluate, samples, Arch, SeqModel, TrainConfig};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const WORDS: [(&str, u32); 6] = [
+    ("add i32 i32 const", 1),
+    ("load i32 ptr", 1),
+    ("store i32 ptr", 1),
+    ("mul i32 i32 i32", 3),
+    ("br cond", 2),
+    ("call fw:nf_parse a2", 6),
+];
+
+fn unit(name: &str, rng: &mut ChaCha8Rng, functions: usize) -> IrUnit {
+    let mut fs = vec![];
+    for fi in 0..functions {
+        let mut blocks = vec![];
+        let mut cost = 2; // prologue and return
+        for bi in 0..rng.gen_range(1..4) {
+            let mut words = vec![];
+            let mut prev = "";
+            for _ in 0..rng.gen_range(2..12) {
+                let (w, c) = WORDS[rng.gen_range(0..WORDS.len())];
+                cost += if w.starts_with("load") && prev.starts_with("store") {
+                    0
+                } else {
+                    c
+                };
+                words.push(w.to_string());
+                prev = w;
+            }
+            let n = words.len();
+            blocks.push(IrBlock {
+                name: format!("b{bi}"),
+                words,
+                classes: vec![InstrClass::Compute; n],
+                memory_words: 0,
+            });
+        }
+        fs.push(IrFunction {
+            name: format!("f{fi}"),
+            framework: false,
+            blocks,
+            proxy: Some(ProxyCounts {
+                instructions: cost,
+                memory: 0,
+            }),
+        });
+    }
+    IrUnit {
+        name: name.into(),
+        target: "riscv32-unknown-elf".into(),
+        functions: fs,
+    }
+}
+
+fn data(seed: u64) -> (Vec<IrUnit>, Vec<IrUnit>) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let synth = (0..40)
+        .map(|i| unit(&format!("p{i}"), &mut rng, 3))
+        .collect();
+    let held = (0..3)
+        .map(|i| unit(&format!("nf{i}"), &mut rng, 4))
+        .collect();
+    (synth, held)
+}
+
+fn cfg() -> TrainConfig {
+    TrainConfig {
+        hidden: 12,
+        epochs: 12,
+        batch: 16,
+        learning_rate: 1e-2,
+        seed: 7,
+        progress: false,
+    }
+}
+
+#[test]
+fn models_learn_costs_and_are_scored_per_held_out_nf() {
+    let (synth, held) = data(1);
+    let (eval, _) = evaluate(&synth, &held, &cfg(), None).expect("trains");
+    eprintln!("WMAPE {:?}", eval.overall);
+    assert_eq!(eval.per_nf.len(), 3);
+    assert_eq!(eval.vocabulary, WORDS.len() + 2);
+    for m in ["LSTM", "DNN", "CNN", "GBDT"] {
+        assert!(eval.overall[m].is_finite(), "{m}: {:?}", eval.overall);
+    }
+    // Predicting every function's mean cost scores ≈ 40% here; learning must do much better.
+    assert!(eval.overall["LSTM"] < 0.15, "LSTM WMAPE {:?}", eval.overall);
+}
+
+#[test]
+fn same_input_same_prediction_after_save_and_load() {
+    let (synth, held) = data(2);
+    let dir = tempfile::tempdir().expect("tmp");
+    let (_, lstm) = evaluate(
+        &synth,
+        &held,
+        &TrainConfig { epochs: 3, ..cfg() },
+        Some(dir.path()),
+    )
+    .expect("trains");
+    let s = samples(&held, &lstm.vocab, true);
+    let a = lstm.predict(&s);
+    let loaded = SeqModel::load(dir.path(), Arch::Lstm).expect("loads");
+    assert_eq!(a, loaded.predict(&s));
+    assert_eq!(loaded.predict(&s), loaded.predict(&s));
+    // Per-block predictions add up to the function's.
+    let blocks = loaded.predict_blocks(&s[0]).expect("lstm predicts blocks");
+    assert!((blocks.iter().sum::<f64>() - a[0]).abs() < 1e-3 * a[0].abs().max(1.0));
+    // A directory without a model is a typed error, not a panic.
+    assert!(SeqModel::load(&dir.path().join("nope"), Arch::Lstm).is_err());
+}
+
+#[test]
+fn seeded_training_is_reproducible() {
+    let (synth, held) = data(3);
+    let c = TrainConfig { epochs: 2, ..cfg() };
+    let (a, _) = evaluate(&synth, &held, &c, None).expect("trains");
+    let (b, _) = evaluate(&synth, &held, &c, None).expect("trains");
+    assert_eq!(a.overall, b.overall);
+}

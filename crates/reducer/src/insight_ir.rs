@@ -1,0 +1,658 @@
+//! IR preparation for the SmartNIC insight models (Clara §3.1–3.2).
+//!
+//! An NF (C against nf.h, or any C that compiles freestanding) is lowered
+//! with clang-19 for the proxy NIC target (`riscv32-unknown-elf`, `-O0
+//! -Xclang -disable-O0-optnone`: LLVM IR as written, every pass still
+//! allowed). Every instruction is annotated ([`InstrClass`]) and written as
+//! a word of the compacted vocabulary: the opcode, then operands replaced by
+//! their types (`add i32 const`), with nf.h header field names kept
+//! (`getelementptr nf_ipv4.f8`) and framework calls named (`call fw:nf_parse`).
+//!
+//! Ground truth is produced by the proxy NIC compiler, `llc-19 -O2
+//! -march=riscv32`, counted per **function**: llc's block placement, branch
+//! folding and tail duplication merge and split IR blocks, so the labels in
+//! its output do not map back to IR blocks reliably, while function
+//! boundaries always do. The models predict per block and are trained on the
+//! per-function sums.
+//!
+//! Plain data ([`nfc_core::insight`]) leaves this module; no LLVM type does.
+
+use crate::error::ReduceError;
+use crate::llvm_util::{self as u, Opcode, Val};
+use inkwell::context::Context;
+use inkwell::llvm_sys::core as c;
+use inkwell::llvm_sys::prelude::LLVMTypeRef;
+use inkwell::llvm_sys::LLVMTypeKind;
+use nfc_core::insight::{InstrClass, IrBlock, IrFunction, IrUnit, ProxyCounts};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ffi::CStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The proxy NIC target.
+pub const PROXY_TRIPLE: &str = "riscv32-unknown-elf";
+
+/// Headers whose struct field names stay in the vocabulary (well-defined
+/// header fields, as Clara keeps Click's header field names).
+const HEADER_STRUCTS: &[&str] = &[
+    "nf_eth",
+    "nf_vlan",
+    "nf_arp",
+    "nf_ipv4",
+    "nf_ipv6",
+    "nf_tcp",
+    "nf_udp",
+    "nf_icmp",
+    "nf_packet",
+    "nf_ctx",
+    "nf_headers",
+    "nf_flow5",
+];
+
+/// How to prepare IR.
+#[derive(Debug, Clone)]
+pub struct InsightOptions {
+    pub clang: PathBuf,
+    pub llc: PathBuf,
+    /// Include directories (nfc's `nfs/include` is added by default).
+    pub include_dirs: Vec<PathBuf>,
+    /// Run the proxy compiler and record per-function counts.
+    pub proxy: bool,
+}
+
+impl Default for InsightOptions {
+    fn default() -> Self {
+        InsightOptions {
+            clang: PathBuf::from("clang-19"),
+            llc: PathBuf::from("llc-19"),
+            include_dirs: vec![nfs_include_dir()],
+            proxy: true,
+        }
+    }
+}
+
+/// nfc's own NF include directory (`nfs/include`, with nf.h).
+pub fn nfs_include_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../nfs/include"))
+}
+
+/// Freestanding prototypes of the few libc functions NFs call (there is no
+/// riscv32 libc here); always searched after the caller's directories.
+pub fn freestanding_include_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/data/riscv32-include"))
+}
+
+/// Names of the functions nf.h defines (its `static inline` helpers): the
+/// framework API, annotated as framework calls and never a training sample.
+pub fn framework_functions() -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let text = std::fs::read_to_string(nfs_include_dir().join("nf.h")).unwrap_or_default();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("static inline ") {
+            if let Some(open) = rest.find('(') {
+                let name = rest[..open]
+                    .rsplit(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                    .next()
+                    .unwrap_or("");
+                if !name.is_empty() {
+                    out.insert(name.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn run(cmd: &mut Command, unit: &str, tool: &str) -> Result<Vec<u8>, ReduceError> {
+    let out = cmd.output().map_err(|e| ReduceError::Compile {
+        nf: unit.to_string(),
+        message: format!("cannot run {tool}: {e}"),
+    })?;
+    if !out.status.success() {
+        let msg = String::from_utf8_lossy(&out.stderr);
+        let msg: String = msg.lines().take(6).collect::<Vec<_>>().join("\n");
+        return Err(ReduceError::Compile {
+            nf: unit.to_string(),
+            message: format!("{tool}: {}", msg.trim()),
+        });
+    }
+    Ok(out.stdout)
+}
+
+/// Lower one C file for the proxy target, annotate it and (when asked)
+/// count the proxy compiler's machine instructions per function.
+pub fn prepare_c(name: &str, src: &Path, opts: &InsightOptions) -> Result<IrUnit, ReduceError> {
+    let mut cmd = Command::new(&opts.clang);
+    cmd.args([
+        "--target=riscv32-unknown-elf",
+        "-O0",
+        "-Xclang",
+        "-disable-O0-optnone",
+        "-ffreestanding",
+        "-w",
+        "-S",
+        "-emit-llvm",
+        "-o",
+        "-",
+    ]);
+    for inc in &opts.include_dirs {
+        cmd.arg("-I").arg(inc);
+    }
+    cmd.arg("-idirafter").arg(freestanding_include_dir());
+    cmd.arg(src);
+    let ll = run(&mut cmd, name, "clang-19")?;
+    prepare_ll(name, &ll, opts)
+}
+
+/// Annotate textual IR produced for the proxy target (and count its machine code).
+pub fn prepare_ll(name: &str, ll: &[u8], opts: &InsightOptions) -> Result<IrUnit, ReduceError> {
+    let mut unit = annotate(name, ll)?;
+    if opts.proxy {
+        let dir = tempfile::tempdir().map_err(|e| ReduceError::io("cannot create", "tmp", e))?;
+        let llp = dir.path().join("unit.ll");
+        std::fs::write(&llp, ll).map_err(|e| ReduceError::io("cannot write IR", &llp, e))?;
+        let asm = run(
+            Command::new(&opts.llc)
+                .args(["-O2", "-march=riscv32", "-o", "-"])
+                .arg(&llp),
+            name,
+            "llc-19",
+        )?;
+        let counts = proxy_counts(&String::from_utf8_lossy(&asm));
+        for f in &mut unit.functions {
+            f.proxy = counts.get(&f.name).copied();
+        }
+    }
+    Ok(unit)
+}
+
+/// Machine instructions per function in riscv32 assembly from llc: every
+/// instruction line between a function's label and its `.Lfunc_end`; memory
+/// accesses are loads and stores not based on `sp` or `s0` (the frame pointer).
+pub fn proxy_counts(asm: &str) -> BTreeMap<String, ProxyCounts> {
+    let mut out = BTreeMap::new();
+    let mut cur: Option<(String, ProxyCounts)> = None;
+    let mut functions = BTreeSet::new();
+    for line in asm.lines() {
+        if let Some(rest) = line.trim().strip_prefix(".type") {
+            let mut parts = rest.split(',');
+            if let (Some(n), Some(kind)) = (parts.next(), parts.next()) {
+                if kind.trim() == "@function" {
+                    functions.insert(n.trim().to_string());
+                }
+            }
+            continue;
+        }
+        if !line.starts_with(char::is_whitespace) {
+            let label = line.split('#').next().unwrap_or("").trim();
+            if let Some(l) = label.strip_suffix(':') {
+                if functions.contains(l) {
+                    cur = Some((
+                        l.to_string(),
+                        ProxyCounts {
+                            instructions: 0,
+                            memory: 0,
+                        },
+                    ));
+                } else if l.starts_with(".Lfunc_end") {
+                    if let Some((n, c)) = cur.take() {
+                        out.insert(n, c);
+                    }
+                }
+            }
+            continue;
+        }
+        let Some((_, counts)) = cur.as_mut() else {
+            continue;
+        };
+        let text = line.split('#').next().unwrap_or("").trim();
+        if text.is_empty() || text.starts_with('.') {
+            continue;
+        }
+        counts.instructions += 1;
+        let mnemonic = text.split_whitespace().next().unwrap_or("");
+        let is_mem = matches!(
+            mnemonic,
+            "lb" | "lbu" | "lh" | "lhu" | "lw" | "sb" | "sh" | "sw" | "c.lw" | "c.sw"
+        );
+        if is_mem {
+            let base = text
+                .rsplit_once('(')
+                .map(|(_, b)| b.trim_end_matches(')').trim())
+                .unwrap_or("");
+            if base != "sp" && base != "s0" && base != "fp" {
+                counts.memory += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Where a pointer points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Root {
+    Stack,
+    State,
+    Packet,
+    Unknown,
+}
+
+fn join(a: Option<Root>, b: Root) -> Root {
+    match a {
+        None => b,
+        Some(a) if a == b => a,
+        _ => Root::Unknown,
+    }
+}
+
+fn struct_name(t: LLVMTypeRef) -> Option<String> {
+    unsafe {
+        if t.is_null() || c::LLVMGetTypeKind(t) != LLVMTypeKind::LLVMStructTypeKind {
+            return None;
+        }
+        let p = c::LLVMGetStructName(t);
+        if p.is_null() {
+            return None;
+        }
+        let s = CStr::from_ptr(p).to_string_lossy();
+        Some(s.trim_start_matches("struct.").to_string())
+    }
+}
+
+fn gep_source(v: Val) -> LLVMTypeRef {
+    unsafe { c::LLVMGetGEPSourceElementType(v.0) }
+}
+
+fn is_gep(v: Val) -> bool {
+    v.opcode() == Some(Opcode::LLVMGetElementPtr)
+        || v.const_opcode() == Some(Opcode::LLVMGetElementPtr)
+}
+
+struct Annotator {
+    framework: BTreeSet<String>,
+    memo: HashMap<Val, Root>,
+}
+
+impl Annotator {
+    /// The object a pointer value points into (bounded walk).
+    fn root(&mut self, v: Val, depth: u32) -> Root {
+        if let Some(r) = self.memo.get(&v) {
+            return *r;
+        }
+        let r = self.root_uncached(v, depth);
+        if depth == 0 || r != Root::Unknown {
+            self.memo.insert(v, r);
+        }
+        r
+    }
+
+    fn root_uncached(&mut self, v: Val, depth: u32) -> Root {
+        if depth > 12 {
+            return Root::Unknown;
+        }
+        if v.is_global_var() {
+            return Root::State;
+        }
+        if is_gep(v)
+            || matches!(
+                v.opcode().or(v.const_opcode()),
+                Some(Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast)
+            )
+        {
+            return match v.operand(0) {
+                Some(b) => self.root(b, depth + 1),
+                None => Root::Unknown,
+            };
+        }
+        match v.opcode() {
+            Some(Opcode::LLVMAlloca) => Root::Stack,
+            Some(Opcode::LLVMLoad) => {
+                let Some(addr) = v.pointer_operand() else {
+                    return Root::Unknown;
+                };
+                // A pointer loaded from a known header struct field.
+                if is_gep(addr) {
+                    match struct_name(gep_source(addr)).as_deref() {
+                        Some("nf_ctx") => return Root::State,
+                        Some("nf_packet") | Some("nf_headers") => return Root::Packet,
+                        _ => {}
+                    }
+                }
+                if addr.opcode() == Some(Opcode::LLVMAlloca) {
+                    // A local pointer variable: what was stored into it.
+                    let mut acc: Option<Root> = None;
+                    for user in addr.users() {
+                        if user.opcode() == Some(Opcode::LLVMStore)
+                            && user.pointer_operand() == Some(addr)
+                        {
+                            if let Some(stored) = user.operand(0) {
+                                if stored.is_ptr_type() {
+                                    acc = Some(join(acc, self.root(stored, depth + 1)));
+                                }
+                            }
+                        }
+                    }
+                    return acc.unwrap_or(Root::Unknown);
+                }
+                // A pointer kept in state points into state; elsewhere unknown.
+                match self.root(addr, depth + 1) {
+                    Root::State => Root::State,
+                    _ => Root::Unknown,
+                }
+            }
+            Some(Opcode::LLVMCall) => match v.called_function().map(|f| f.name()) {
+                Some(n)
+                    if n.contains("ftable_lookup")
+                        || n.contains("ftable_insert")
+                        || n.contains("ftable_slot") =>
+                {
+                    Root::State
+                }
+                _ => Root::Unknown,
+            },
+            Some(Opcode::LLVMSelect) => {
+                let a = v.operand(1).map(|x| self.root(x, depth + 1));
+                let b = v
+                    .operand(2)
+                    .map(|x| self.root(x, depth + 1))
+                    .unwrap_or(Root::Unknown);
+                join(a, b)
+            }
+            Some(Opcode::LLVMPHI) => {
+                let mut acc = None;
+                for (x, _) in v.phi_incoming() {
+                    acc = Some(join(acc, self.root(x, depth + 1)));
+                }
+                acc.unwrap_or(Root::Unknown)
+            }
+            _ => {
+                if v.is_argument() {
+                    // nf_process(ctx, pkt): the packet argument.
+                    let f = unsafe { Val(c::LLVMGetParamParent(v.0)) };
+                    if f.name() == "nf_process" && f.params().get(1) == Some(&v) {
+                        return Root::Packet;
+                    }
+                }
+                Root::Unknown
+            }
+        }
+    }
+
+    fn class_and_word(
+        &mut self,
+        i: Val,
+        module_defined: &BTreeSet<String>,
+    ) -> (InstrClass, String, u32) {
+        let op = i.opcode().unwrap_or(Opcode::LLVMUnreachable);
+        let mut w = opname(op);
+        match op {
+            Opcode::LLVMLoad | Opcode::LLVMStore => {
+                let ty = i.access_type();
+                let root = i
+                    .pointer_operand()
+                    .map(|p| self.root(p, 0))
+                    .unwrap_or(Root::Unknown);
+                let (class, tag) = match root {
+                    Root::Stack => (InstrClass::StackMemory, "stack"),
+                    Root::State => (InstrClass::StatefulMemory, "state"),
+                    Root::Packet => (InstrClass::PacketMemory, "packet"),
+                    Root::Unknown => (InstrClass::IndirectMemory, "ptr"),
+                };
+                w.push(' ');
+                w.push_str(&ty_word(ty));
+                if op == Opcode::LLVMStore {
+                    if let Some(v) = i.operand(0) {
+                        if v.const_int().is_some() {
+                            w.push_str(" const");
+                        }
+                    }
+                }
+                w.push(' ');
+                w.push_str(tag);
+                let words = if class == InstrClass::StackMemory {
+                    0
+                } else {
+                    let bits = int_or_ptr_bits(ty);
+                    bits.div_ceil(32).max(1)
+                };
+                (class, w, words)
+            }
+            Opcode::LLVMCall => {
+                let callee = i.called_function();
+                let (class, tag) = match callee {
+                    None => (InstrClass::Call, "indirect".to_string()),
+                    Some(f) => {
+                        let n = f.name();
+                        if let Some(rest) = n.strip_prefix("llvm.") {
+                            let base = rest.split('.').next().unwrap_or(rest);
+                            (InstrClass::FrameworkCall, format!("llvm.{base}"))
+                        } else if self.framework.contains(&n) {
+                            (InstrClass::FrameworkCall, format!("fw:{n}"))
+                        } else if module_defined.contains(&n) {
+                            (InstrClass::Call, "internal".to_string())
+                        } else {
+                            (InstrClass::FrameworkCall, "external".to_string())
+                        }
+                    }
+                };
+                w.push(' ');
+                w.push_str(&tag);
+                let args = i.num_arg_operands();
+                w.push_str(&format!(" a{}", args.min(6)));
+                (class, w, 0)
+            }
+            Opcode::LLVMGetElementPtr => {
+                let src = gep_source(i);
+                match struct_name(src) {
+                    Some(s) if HEADER_STRUCTS.contains(&s.as_str()) => {
+                        let field = i.operand(2).and_then(|v| v.const_int());
+                        match field {
+                            Some(f) => w.push_str(&format!(" {s}.f{f}")),
+                            None => w.push_str(&format!(" {s}")),
+                        }
+                    }
+                    _ => {
+                        w.push(' ');
+                        w.push_str(&ty_word(src));
+                    }
+                }
+                for idx in i.operands().into_iter().skip(1) {
+                    w.push_str(if idx.const_int().is_some() {
+                        " const"
+                    } else {
+                        " var"
+                    });
+                }
+                (InstrClass::Compute, w, 0)
+            }
+            _ => {
+                if op == Opcode::LLVMICmp {
+                    w.push(' ');
+                    w.push_str(
+                        &format!("{:?}", i.icmp_predicate())
+                            .trim_start_matches("LLVMInt")
+                            .to_lowercase(),
+                    );
+                }
+                if op == Opcode::LLVMAlloca {
+                    let t = unsafe { c::LLVMGetAllocatedType(i.0) };
+                    w.push(' ');
+                    w.push_str(&ty_word(t));
+                    return (InstrClass::Compute, w, 0);
+                }
+                if op == Opcode::LLVMBr {
+                    w.push_str(if i.is_conditional_branch() {
+                        " cond"
+                    } else {
+                        " uncond"
+                    });
+                    return (InstrClass::Compute, w, 0);
+                }
+                if op == Opcode::LLVMSwitch {
+                    let cases = (i.num_operands() / 2).saturating_sub(1);
+                    w.push_str(&format!(" cases{}", bucket(cases)));
+                    return (InstrClass::Compute, w, 0);
+                }
+                if !matches!(op, Opcode::LLVMRet | Opcode::LLVMPHI) {
+                    // Result type, then each operand's type or `const`.
+                    let rt = i.type_of();
+                    w.push(' ');
+                    w.push_str(&ty_word(rt));
+                }
+                for o in i.operands() {
+                    if unsafe { !c::LLVMIsABasicBlock(o.0).is_null() } || o.is_function() {
+                        continue;
+                    }
+                    w.push(' ');
+                    if o.const_int().is_some() {
+                        w.push_str("const");
+                    } else {
+                        w.push_str(&ty_word(o.type_of()));
+                    }
+                }
+                (InstrClass::Compute, w, 0)
+            }
+        }
+    }
+}
+
+fn bucket(n: u32) -> u32 {
+    match n {
+        0..=2 => n,
+        3..=4 => 4,
+        5..=8 => 8,
+        _ => 16,
+    }
+}
+
+fn opname(op: Opcode) -> String {
+    format!("{op:?}").trim_start_matches("LLVM").to_lowercase()
+}
+
+fn int_or_ptr_bits(t: LLVMTypeRef) -> u32 {
+    unsafe {
+        if t.is_null() {
+            return 32;
+        }
+        match c::LLVMGetTypeKind(t) {
+            LLVMTypeKind::LLVMIntegerTypeKind => c::LLVMGetIntTypeWidth(t),
+            LLVMTypeKind::LLVMDoubleTypeKind => 64,
+            _ => 32,
+        }
+    }
+}
+
+fn ty_word(t: LLVMTypeRef) -> String {
+    unsafe {
+        if t.is_null() {
+            return "none".into();
+        }
+        match c::LLVMGetTypeKind(t) {
+            LLVMTypeKind::LLVMIntegerTypeKind => format!("i{}", c::LLVMGetIntTypeWidth(t)),
+            LLVMTypeKind::LLVMPointerTypeKind => "ptr".into(),
+            LLVMTypeKind::LLVMStructTypeKind => "struct".into(),
+            LLVMTypeKind::LLVMArrayTypeKind => "array".into(),
+            LLVMTypeKind::LLVMVoidTypeKind => "void".into(),
+            LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind => "fp".into(),
+            LLVMTypeKind::LLVMVectorTypeKind => "vec".into(),
+            _ => "other".into(),
+        }
+    }
+}
+
+/// Annotate textual IR: per function (definitions only), per block, words and classes.
+pub fn annotate(name: &str, ll: &[u8]) -> Result<IrUnit, ReduceError> {
+    let ctx = Context::create();
+    let module = crate::ir::parse_ir(&ctx, name, ll)?;
+    let m = module.as_mut_ptr();
+    let defined: BTreeSet<String> = u::functions(m)
+        .into_iter()
+        .filter(|f| !f.is_declaration())
+        .map(|f| f.name())
+        .collect();
+    let mut ann = Annotator {
+        framework: framework_functions(),
+        memo: HashMap::new(),
+    };
+    let mut functions = vec![];
+    for f in u::functions(m) {
+        if f.is_declaration() {
+            continue;
+        }
+        let fname = f.name();
+        let mut blocks = vec![];
+        for (bi, b) in f.blocks().into_iter().enumerate() {
+            let mut words = vec![];
+            let mut classes = vec![];
+            let mut memory_words = 0;
+            for i in b.instructions() {
+                let (class, word, mw) = ann.class_and_word(i, &defined);
+                words.push(word);
+                classes.push(class);
+                memory_words += mw;
+            }
+            let bname = unsafe {
+                let p = c::LLVMGetBasicBlockName(b.0);
+                if p.is_null() {
+                    String::new()
+                } else {
+                    CStr::from_ptr(p).to_string_lossy().into_owned()
+                }
+            };
+            blocks.push(IrBlock {
+                name: if bname.is_empty() {
+                    format!("bb{bi}")
+                } else {
+                    bname
+                },
+                words,
+                classes,
+                memory_words,
+            });
+        }
+        functions.push(IrFunction {
+            framework: ann.framework.contains(&fname),
+            name: fname,
+            blocks,
+            proxy: None,
+        });
+    }
+    Ok(IrUnit {
+        name: name.to_string(),
+        target: PROXY_TRIPLE.to_string(),
+        functions,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proxy_counts_split_functions_and_memory() {
+        let asm = "\t.type\tf,@function\nf:\n# %bb.0:\n\taddi\tsp, sp, -16\n\tsw\tra, 12(sp)\n\tlw\ta0, 0(a1)\n\tlui\ta2, %hi(x)\n\tsw\ta0, %lo(x)(a2)\n\tret\n.Lfunc_end0:\n\t.type\tg,@function\ng:\n\tret\n.Lfunc_end1:\n";
+        let c = proxy_counts(asm);
+        assert_eq!(
+            c["f"],
+            ProxyCounts {
+                instructions: 6,
+                memory: 2
+            }
+        );
+        assert_eq!(
+            c["g"],
+            ProxyCounts {
+                instructions: 1,
+                memory: 0
+            }
+        );
+    }
+
+    #[test]
+    fn framework_functions_are_read_from_nf_h() {
+        let f = framework_functions();
+        assert!(f.contains("nf_parse"), "{f:?}");
+        assert!(f.contains("nf_ftable_lookup"));
+        assert!(!f.contains("nf_process"));
+    }
+}

@@ -1,0 +1,475 @@
+//! Accelerator identification (Clara §4.1): which functions of an NF are a
+//! CRC or a longest-prefix match, so a port can use the NIC's CRC unit or
+//! its LPM engine.
+//!
+//! Features per function, from the compacted IR words of `nfc-reducer`'s
+//! insight IR: (1) sequential patterns — contiguous instruction
+//! subsequences (2- and 3-grams per block, with `-O0` stack traffic
+//! removed) mined from the training implementations and kept when their
+//! *support* in a class and their *confidence* for it are both high
+//! (Clara's SPE features); (2) hand features — xor and shift density and
+//! xor+shift loops for CRC (table-driven or bitwise), rotations and
+//! multiplications for plain hashes, 16-bit folding for Internet checksums,
+//! pointer chasing and bit extraction in bounded loops for LPM. A linear
+//! SVM per accelerator (one vs rest, hinge loss with L2, Pegasos SGD,
+//! seeded) scores each function; the label is the best positive score or
+//! `none`.
+
+use nfc_core::insight::{InstrClass, IrFunction};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What a function implements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AccelKind {
+    Crc,
+    Lpm,
+    None,
+}
+
+impl AccelKind {
+    pub const ALL: [AccelKind; 3] = [AccelKind::Crc, AccelKind::Lpm, AccelKind::None];
+    pub fn name(self) -> &'static str {
+        match self {
+            AccelKind::Crc => "crc",
+            AccelKind::Lpm => "lpm",
+            AccelKind::None => "none",
+        }
+    }
+}
+
+/// One labelled function.
+#[derive(Debug, Clone)]
+pub struct Labelled<'a> {
+    pub function: &'a IrFunction,
+    pub kind: AccelKind,
+}
+
+/// The abstract token of a word for pattern mining; `None` for `-O0`
+/// artefacts (stack loads and stores, allocas, unconditional branches).
+fn token(word: &str, class: InstrClass) -> Option<String> {
+    if class == InstrClass::StackMemory {
+        return None;
+    }
+    let mut it = word.split_whitespace();
+    let op = it.next()?;
+    match op {
+        "alloca" => None,
+        "br" if word.ends_with("uncond") => None,
+        "icmp" => Some(format!("icmp.{}", it.next().unwrap_or(""))),
+        "load" | "store" => Some(format!("{op}.{}", word.rsplit(' ').next().unwrap_or(""))),
+        "call" => Some(format!("call.{}", it.next().unwrap_or(""))),
+        "getelementptr" => {
+            let var = word.split_whitespace().skip(2).any(|t| t == "var");
+            Some(if var { "gep.var".into() } else { "gep".into() })
+        }
+        _ => Some(op.to_string()),
+    }
+}
+
+/// The token sequence of each block.
+fn block_tokens(f: &IrFunction) -> Vec<Vec<String>> {
+    f.blocks
+        .iter()
+        .map(|b| {
+            b.words
+                .iter()
+                .zip(&b.classes)
+                .filter_map(|(w, c)| token(w, *c))
+                .collect()
+        })
+        .collect()
+}
+
+fn ngrams(f: &IrFunction) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for toks in block_tokens(f) {
+        for n in 2..=3 {
+            for w in toks.windows(n) {
+                out.insert(w.join(" "));
+            }
+        }
+    }
+    out
+}
+
+/// Names of the hand features, in vector order.
+pub const HAND_FEATURES: [&str; 14] = [
+    "xor_density",
+    "shift_density",
+    "xor_shift_loop",
+    "xor_table_lookup",
+    "mul_density",
+    "rotate",
+    "fold16",
+    "pointer_chase_loop",
+    "bit_extract_loop",
+    "mask_compare",
+    "cond_branches",
+    "log_length",
+    "xor_const_shift_loop",
+    "xor_var_only",
+];
+
+fn hand_features(f: &IrFunction) -> Vec<f64> {
+    let blocks = block_tokens(f);
+    let all: Vec<&String> = blocks.iter().flatten().collect();
+    let n = all.len().max(1) as f64;
+    let count = |p: &dyn Fn(&str) -> bool| all.iter().filter(|t| p(t)).count() as f64;
+    let is_shift = |t: &str| t == "shl" || t == "lshr" || t == "ashr";
+    let xor = count(&|t| t == "xor");
+    let shifts = count(&|t| is_shift(t));
+    let muls = count(&|t| t == "mul");
+    let has = |b: &Vec<String>, p: &dyn Fn(&str) -> bool| b.iter().any(|t| p(t));
+    let loopish =
+        |b: &Vec<String>| has(b, &|t| t == "br") && b.iter().any(|t| t.starts_with("icmp"));
+    let mut xor_shift_loop = 0.0;
+    let mut xor_table = 0.0;
+    let mut rotate = 0.0;
+    let mut fold16 = 0.0;
+    let mut chase = 0.0;
+    let mut bitx = 0.0;
+    let mut maskcmp = 0.0;
+    // A loop body is spread over blocks at -O0: look at each block with its successor in layout.
+    for (i, b) in blocks.iter().enumerate() {
+        let mut win: Vec<String> = b.clone();
+        if let Some(next) = blocks.get(i + 1) {
+            win.extend(next.iter().cloned());
+        }
+        let bx = has(&win, &|t| t == "xor");
+        let bs = has(&win, &|t| is_shift(t));
+        if bx && bs && (has(&win, &|t| t == "br") || loopish(b)) {
+            xor_shift_loop = 1.0;
+        }
+        // Table-driven CRC: the table index comes from an xor with the data.
+        for w in b.windows(4) {
+            if w[0] == "xor"
+                && w[1..].iter().any(|t| t == "gep.var")
+                && w[1..]
+                    .iter()
+                    .any(|t| t == "and" || t == "lshr" || t == "zext")
+            {
+                xor_table = 1.0;
+            }
+        }
+        if has(b, &|t| t == "shl") && has(b, &|t| t == "lshr") && has(b, &|t| t == "or") {
+            rotate = 1.0;
+        }
+        if has(b, &|t| t == "lshr") && has(b, &|t| t == "and") && has(b, &|t| t == "add") && !bx {
+            fold16 = 1.0;
+        }
+        if has(&win, &|t| t == "load.ptr" || t == "load.state")
+            && has(&win, &|t| t == "gep" || t == "gep.var")
+            && has(&win, &|t| t.starts_with("icmp"))
+        {
+            let ptr_loads = win.iter().filter(|t| *t == "load.ptr").count();
+            if ptr_loads >= 2 {
+                chase = 1.0;
+            }
+        }
+        for w in b.windows(2) {
+            if is_shift(&w[0]) && w[1] == "and" {
+                bitx = 1.0;
+            }
+            if w[0] == "and" && (w[1] == "icmp.eq" || w[1] == "icmp.ne") {
+                maskcmp = 1.0;
+            }
+        }
+    }
+    // On the words themselves (operands kept as types or `const`): a CRC xors
+    // its polynomial (a constant) or a table entry inside a shifting loop; a
+    // Toeplitz or multiplicative hash xors variables only.
+    let is_xor_const = |w: &str| w.starts_with("xor ") && w.ends_with(" const");
+    let mut xor_const_loop = 0.0;
+    let mut any_xor_const = false;
+    for (i, b) in f.blocks.iter().enumerate() {
+        let next = f.blocks.get(i + 1);
+        let words = b
+            .words
+            .iter()
+            .chain(next.into_iter().flat_map(|n| n.words.iter()));
+        let (mut xc, mut sh, mut br) = (false, false, false);
+        for w in words {
+            xc |= is_xor_const(w);
+            sh |= w.starts_with("shl ") || w.starts_with("lshr ") || w.starts_with("ashr ");
+            br |= w.starts_with("br ");
+        }
+        any_xor_const |= b.words.iter().any(|w| is_xor_const(w));
+        if xc && sh && br {
+            xor_const_loop = 1.0;
+        }
+    }
+    let xor_var_only = if xor > 0.0 && !any_xor_const {
+        1.0
+    } else {
+        0.0
+    };
+    vec![
+        xor / n,
+        shifts / n,
+        xor_shift_loop,
+        xor_table,
+        muls / n,
+        rotate,
+        fold16,
+        chase,
+        bitx,
+        maskcmp,
+        (count(&|t| t == "br") / n).min(1.0),
+        ((all.len() as f64) + 1.0).ln() / 6.0,
+        xor_const_loop,
+        xor_var_only,
+    ]
+}
+
+/// A mined pattern with its statistics on the training set.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Pattern {
+    pub tokens: String,
+    pub class: AccelKind,
+    pub support: f64,
+    pub confidence: f64,
+}
+
+/// Mining thresholds.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct MiningConfig {
+    pub min_support: f64,
+    pub min_confidence: f64,
+    pub per_class: usize,
+}
+
+impl Default for MiningConfig {
+    fn default() -> Self {
+        MiningConfig {
+            min_support: 0.3,
+            min_confidence: 0.6,
+            per_class: 25,
+        }
+    }
+}
+
+/// Frequent, class-confident instruction subsequences.
+pub fn mine_patterns(train: &[Labelled<'_>], cfg: &MiningConfig) -> Vec<Pattern> {
+    let sets: Vec<(BTreeSet<String>, AccelKind)> =
+        train.iter().map(|l| (ngrams(l.function), l.kind)).collect();
+    let mut out = vec![];
+    for class in [AccelKind::Crc, AccelKind::Lpm] {
+        let n_class = sets.iter().filter(|(_, k)| *k == class).count();
+        if n_class == 0 {
+            continue;
+        }
+        let mut in_class: BTreeMap<&String, usize> = BTreeMap::new();
+        let mut anywhere: BTreeMap<&String, usize> = BTreeMap::new();
+        for (s, k) in &sets {
+            for g in s {
+                *anywhere.entry(g).or_default() += 1;
+                if *k == class {
+                    *in_class.entry(g).or_default() += 1;
+                }
+            }
+        }
+        let mut cands: Vec<Pattern> = in_class
+            .iter()
+            .map(|(g, c)| Pattern {
+                tokens: (*g).clone(),
+                class,
+                support: *c as f64 / n_class as f64,
+                confidence: *c as f64 / anywhere[g] as f64,
+            })
+            .filter(|p| p.support >= cfg.min_support && p.confidence >= cfg.min_confidence)
+            .collect();
+        cands.sort_by(|a, b| {
+            (b.support * b.confidence)
+                .total_cmp(&(a.support * a.confidence))
+                .then_with(|| a.tokens.cmp(&b.tokens))
+        });
+        cands.truncate(cfg.per_class);
+        out.extend(cands);
+    }
+    out
+}
+
+/// A trained classifier (serialisable: patterns, weights, feature names).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AccelModel {
+    pub patterns: Vec<Pattern>,
+    pub features: Vec<String>,
+    /// Weights and bias of the one-vs-rest SVM of each accelerator.
+    pub svm: BTreeMap<AccelKind, (Vec<f64>, f64)>,
+    pub lambda: f64,
+    pub seed: u64,
+}
+
+/// A function's label with its score.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Verdict {
+    pub kind: AccelKind,
+    /// Logistic of the winning margin (0.5 at the decision boundary).
+    pub confidence: f64,
+}
+
+fn featurise(f: &IrFunction, patterns: &[Pattern]) -> Vec<f64> {
+    let grams = ngrams(f);
+    let mut x: Vec<f64> = patterns
+        .iter()
+        .map(|p| if grams.contains(&p.tokens) { 1.0 } else { 0.0 })
+        .collect();
+    x.extend(hand_features(f));
+    x
+}
+
+/// Pegasos: hinge loss with L2, `epochs` passes, seeded.
+fn pegasos(x: &[Vec<f64>], y: &[f64], lambda: f64, epochs: usize, seed: u64) -> (Vec<f64>, f64) {
+    let d = x.first().map_or(0, Vec::len);
+    let mut w = vec![0.0; d];
+    let mut b = 0.0;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut order: Vec<usize> = (0..x.len()).collect();
+    // Balance the classes: each sample's step is weighted by the inverse class frequency.
+    let pos = y.iter().filter(|v| **v > 0.0).count().max(1) as f64;
+    let neg = y.iter().filter(|v| **v < 0.0).count().max(1) as f64;
+    let total = pos + neg;
+    let mut t = 1.0;
+    for _ in 0..epochs {
+        order.shuffle(&mut rng);
+        for &i in &order {
+            let eta = 1.0 / (lambda * t);
+            t += 1.0;
+            let weight = if y[i] > 0.0 {
+                total / (2.0 * pos)
+            } else {
+                total / (2.0 * neg)
+            };
+            let margin = y[i] * (x[i].iter().zip(&w).map(|(a, b)| a * b).sum::<f64>() + b);
+            for wj in w.iter_mut() {
+                *wj *= 1.0 - eta * lambda;
+            }
+            if margin < 1.0 {
+                for (wj, xj) in w.iter_mut().zip(&x[i]) {
+                    *wj += eta * weight * y[i] * xj;
+                }
+                b += eta * weight * y[i] * 0.1;
+            }
+        }
+    }
+    (w, b)
+}
+
+impl AccelModel {
+    pub fn train(
+        train: &[Labelled<'_>],
+        mining: &MiningConfig,
+        lambda: f64,
+        seed: u64,
+    ) -> AccelModel {
+        let patterns = mine_patterns(train, mining);
+        let x: Vec<Vec<f64>> = train
+            .iter()
+            .map(|l| featurise(l.function, &patterns))
+            .collect();
+        let mut svm = BTreeMap::new();
+        for class in [AccelKind::Crc, AccelKind::Lpm] {
+            let y: Vec<f64> = train
+                .iter()
+                .map(|l| if l.kind == class { 1.0 } else { -1.0 })
+                .collect();
+            svm.insert(class, pegasos(&x, &y, lambda, 300, seed));
+        }
+        let mut features: Vec<String> = patterns
+            .iter()
+            .map(|p| format!("seq[{}]: {}", p.class.name(), p.tokens))
+            .collect();
+        features.extend(HAND_FEATURES.iter().map(|s| s.to_string()));
+        AccelModel {
+            patterns,
+            features,
+            svm,
+            lambda,
+            seed,
+        }
+    }
+
+    /// The decision value of each accelerator's SVM.
+    pub fn scores(&self, f: &IrFunction) -> BTreeMap<AccelKind, f64> {
+        let x = featurise(f, &self.patterns);
+        self.svm
+            .iter()
+            .map(|(k, (w, b))| (*k, x.iter().zip(w).map(|(a, b)| a * b).sum::<f64>() + b))
+            .collect()
+    }
+
+    pub fn classify(&self, f: &IrFunction) -> Verdict {
+        let scores = self.scores(f);
+        let best = scores
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .map(|(k, v)| (*k, *v));
+        match best {
+            Some((k, s)) if s > 0.0 => Verdict {
+                kind: k,
+                confidence: 1.0 / (1.0 + (-2.0 * s).exp()),
+            },
+            Some((_, s)) => Verdict {
+                kind: AccelKind::None,
+                confidence: 1.0 / (1.0 + (2.0 * s).exp()),
+            },
+            None => Verdict {
+                kind: AccelKind::None,
+                confidence: 0.5,
+            },
+        }
+    }
+}
+
+/// Confusion table and the accelerator-detection precision and recall.
+#[derive(Debug, Clone, Serialize)]
+pub struct AccelEvaluation {
+    /// `confusion[actual][predicted]` counts, in `AccelKind::ALL` order.
+    pub confusion: [[usize; 3]; 3],
+    /// Of the functions flagged CRC or LPM, the share with that label.
+    pub precision: f64,
+    /// Of the CRC and LPM functions, the share flagged with their label.
+    pub recall: f64,
+    /// Every held-out function: (name, actual, predicted, confidence).
+    pub rows: Vec<(String, AccelKind, AccelKind, f64)>,
+}
+
+pub fn evaluate(model: &AccelModel, test: &[(String, Labelled<'_>)]) -> AccelEvaluation {
+    let idx = |k: AccelKind| AccelKind::ALL.iter().position(|x| *x == k).unwrap_or(2);
+    let mut confusion = [[0usize; 3]; 3];
+    let mut rows = vec![];
+    let (mut tp, mut flagged, mut positives) = (0usize, 0usize, 0usize);
+    for (name, l) in test {
+        let v = model.classify(l.function);
+        confusion[idx(l.kind)][idx(v.kind)] += 1;
+        if v.kind != AccelKind::None {
+            flagged += 1;
+            if v.kind == l.kind {
+                tp += 1;
+            }
+        }
+        if l.kind != AccelKind::None {
+            positives += 1;
+        }
+        rows.push((name.clone(), l.kind, v.kind, v.confidence));
+    }
+    AccelEvaluation {
+        confusion,
+        precision: if flagged > 0 {
+            tp as f64 / flagged as f64
+        } else {
+            f64::NAN
+        },
+        recall: if positives > 0 {
+            tp as f64 / positives as f64
+        } else {
+            f64::NAN
+        },
+        rows,
+    }
+}
