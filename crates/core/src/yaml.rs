@@ -314,7 +314,7 @@ impl DeError {
 /// a syntax error is the parser's diagnostic (E0001/E0002); a document that
 /// does not fit `T` is a [`DeError`] at the node where it stopped fitting.
 pub fn from_str<T: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<T, FromStrError> {
-    let root = parse(text, file).map_err(FromStrError::Syntax)?;
+    let root = parse(text, file).map_err(|d| FromStrError::Syntax(Box::new(d)))?;
     from_node(&root).map_err(FromStrError::Shape)
 }
 
@@ -328,7 +328,7 @@ pub fn from_node<T: serde::de::DeserializeOwned>(n: &Node) -> Result<T, DeError>
 pub enum FromStrError {
     /// Not YAML (or empty, or several documents).
     #[error("{}", .0.message)]
-    Syntax(Diagnostic),
+    Syntax(Box<Diagnostic>),
     /// YAML, but not of the expected shape.
     #[error("{0}")]
     Shape(DeError),
@@ -477,7 +477,9 @@ mod de {
 
         fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
             match &self.kind {
-                NodeKind::Scalar { value, .. } => v.visit_str(value).map_err(|e: DeError| e.at(self)),
+                NodeKind::Scalar { value, .. } => {
+                    v.visit_str(value).map_err(|e: DeError| e.at(self))
+                }
                 _ => self.deserialize_any(v),
             }
         }

@@ -73,18 +73,14 @@ impl Val {
         // Sets only grow here, so a change shows in their sizes: no clone
         // of the value is needed to tell (this runs for every assignment).
         let was_default = *self == Val::default();
-        let sizes = (self.fields.len(), self.objs.len(), self.from.len());
-        let flags = (
-            self.hdr,
-            self.off,
-            self.konst,
-            self.root,
-            self.mixed,
-            self.opaque,
-            self.descriptor,
-            self.lookup,
-            self.handed,
-        );
+        let shape = |v: &Val| {
+            (
+                (v.fields.len(), v.objs.len(), v.from.len()),
+                (v.hdr, v.off, v.konst),
+                [v.root, v.mixed, v.opaque, v.descriptor, v.lookup, v.handed],
+            )
+        };
+        let before = shape(self);
         self.fields.extend(o.fields.iter().copied());
         self.objs.extend(o.objs.iter().cloned());
         self.root |= o.root;
@@ -112,19 +108,7 @@ impl Val {
                 _ => None,
             };
         }
-        sizes != (self.fields.len(), self.objs.len(), self.from.len())
-            || flags
-                != (
-                    self.hdr,
-                    self.off,
-                    self.konst,
-                    self.root,
-                    self.mixed,
-                    self.opaque,
-                    self.descriptor,
-                    self.lookup,
-                    self.handed,
-                )
+        shape(self) != before
     }
     fn union(mut self, o: &Val) -> Val {
         self.join(o);
@@ -271,6 +255,20 @@ pub struct Entry {
     /// The entry is called by code outside the NF (no framework adapter
     /// knows its parameters): pointers it receives may be the caller's state.
     pub caller_state: bool,
+}
+
+impl Entry {
+    /// An entry a framework calls with parameters the adapter knows: no
+    /// flow-manager state, no raw frame, no caller state.
+    pub fn framework(fn_idx: usize) -> Entry {
+        Entry {
+            fn_idx,
+            guarded: false,
+            flow_params: vec![],
+            frame_params: vec![],
+            caller_state: false,
+        }
+    }
 }
 
 /// The key slots passed to a call that also receives a state object: which

@@ -6,13 +6,7 @@ use crate::static_analysis::dataflow::Entry;
 pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
     let mut out = vec![];
     for i in input.by_name("nf_process") {
-        out.push(Entry {
-            fn_idx: i,
-            guarded: false,
-            flow_params: vec![],
-            frame_params: vec![],
-            caller_state: false,
-        });
+        out.push(Entry::framework(i));
     }
     out
 }

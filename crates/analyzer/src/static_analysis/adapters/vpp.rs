@@ -16,13 +16,7 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
                 .iter()
                 .any(|p| p.ty.name.contains("vlib_frame_t") || p.ty.name.contains("vlib_frame"));
         if node_fn && !init_like(&f.name) {
-            out.push(Entry {
-                fn_idx: i,
-                guarded: false,
-                flow_params: vec![],
-                frame_params: vec![],
-                caller_state: false,
-            });
+            out.push(Entry::framework(i));
         }
     }
     out
