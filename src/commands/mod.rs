@@ -61,7 +61,7 @@ pub enum Command {
     NfHost(nf_host::Args),
     /// Traffic traces: generate pcaps for tests and benchmarks.
     Trace(trace::Args),
-    /// Predict throughput and latency from NF counters (train, eval, explain).
+    /// Predict throughput and latency from NF counters (train, eval, explain), and SmartNIC compute (insight).
     Predict(predict::Args),
     /// Sample a running flash chain's NF counters and packet rates (CSV or a live table).
     Monitor(monitor::Args),

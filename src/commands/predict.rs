@@ -9,7 +9,7 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 #[command(disable_help_flag = true)]
 pub struct Args {
-    /// train | eval | explain and their arguments (`nfc predict --help`).
+    /// train | eval | explain | insight and their arguments (`nfc predict --help`).
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     pub args: Vec<OsString>,
 }

@@ -19,7 +19,7 @@ pub enum Format {
     Json,
 }
 
-/// Predict throughput and latency from NF counters (train, eval, explain).
+/// Predict throughput and latency from NF counters (train, eval, explain), and SmartNIC compute (insight).
 #[derive(Debug, Parser)]
 #[command(name = "nfc predict", bin_name = "nfc predict", version)]
 struct Cli {
