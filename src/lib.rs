@@ -20,8 +20,8 @@
 pub mod codes;
 pub mod driver;
 pub mod emit;
-pub mod monitor;
 pub mod insight;
+pub mod monitor;
 pub mod online;
 pub mod pipeline;
 pub mod plan_proof;

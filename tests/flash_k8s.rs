@@ -116,9 +116,11 @@ fn check_manifests(out: &EmittedFlash) {
         .display()
         .to_string();
 
-    let ds: DaemonSet =
-        nfc_core::yaml::from_str(&std::fs::read_to_string(&out.monitor_manifest).unwrap(), "monitor manifest")
-            .expect("DaemonSet");
+    let ds: DaemonSet = nfc_core::yaml::from_str(
+        &std::fs::read_to_string(&out.monitor_manifest).unwrap(),
+        "monitor manifest",
+    )
+    .expect("DaemonSet");
     let pod = ds.spec.as_ref().unwrap().template.spec.as_ref().unwrap();
     assert_eq!(pod.host_network, Some(true));
     assert_eq!(
@@ -171,8 +173,9 @@ fn check_manifests(out: &EmittedFlash) {
             "{}",
             nf.object.display()
         );
-        let pod: Pod = nfc_core::yaml::from_str(&std::fs::read_to_string(path).unwrap(), "pod manifest")
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let pod: Pod =
+            nfc_core::yaml::from_str(&std::fs::read_to_string(path).unwrap(), "pod manifest")
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let name = pod.metadata.name.clone().unwrap();
         assert!(
             name.len() <= 63
@@ -518,8 +521,9 @@ mod live {
 
     #[test]
     fn flash_emitted_deployment_forwards_what_the_executor_predicts() {
-        let Some((_ns, dut, peer)) = dut_and_peer("flash_emitted_deployment_forwards_what_the_executor_predicts",
-        ) else {
+        let Some((_ns, dut, peer)) =
+            dut_and_peer("flash_emitted_deployment_forwards_what_the_executor_predicts")
+        else {
             return;
         };
         // Emit, then run as root in-process (no per-NF uid) with a private socket.
@@ -682,8 +686,9 @@ mod live {
     /// and SIGTERM stopping everything with no XDP program left behind.
     #[test]
     fn nfc_run_serves_an_emitted_deployment_with_unprivileged_nfs() {
-        let Some((_ns, dut, peer)) = dut_and_peer("nfc_run_serves_an_emitted_deployment_with_unprivileged_nfs",
-        ) else {
+        let Some((_ns, dut, peer)) =
+            dut_and_peer("nfc_run_serves_an_emitted_deployment_with_unprivileged_nfs")
+        else {
             return;
         };
         let (spec, dir, out) = emit_readable_by_nf_user();
@@ -752,8 +757,7 @@ mod live {
     #[test]
     fn nfc_run_reports_a_missing_interface() {
         use std::os::unix::fs::PermissionsExt;
-        let Some((_ns, dut, _peer)) = dut_and_peer("nfc_run_reports_a_missing_interface")
-        else {
+        let Some((_ns, dut, _peer)) = dut_and_peer("nfc_run_reports_a_missing_interface") else {
             return;
         };
         let spec = chain(&CHAIN.replace("ingress: vi1", "ingress: nosuch0"));
@@ -780,8 +784,7 @@ mod live {
     #[test]
     fn nfc_run_reports_an_nf_that_cannot_attach() {
         use std::os::unix::fs::PermissionsExt;
-        let Some((_ns, dut, _peer)) =
-            dut_and_peer("nfc_run_reports_an_nf_that_cannot_attach")
+        let Some((_ns, dut, _peer)) = dut_and_peer("nfc_run_reports_an_nf_that_cannot_attach")
         else {
             return;
         };
@@ -993,8 +996,9 @@ mod live {
     #[test]
     fn reduced_ids_firewall_deployment_forwards_like_the_original_chain() {
         use std::os::unix::fs::PermissionsExt;
-        let Some((_ns, dut, peer)) = dut_and_peer("reduced_ids_firewall_deployment_forwards_like_the_original_chain",
-        ) else {
+        let Some((_ns, dut, peer)) =
+            dut_and_peer("reduced_ids_firewall_deployment_forwards_like_the_original_chain")
+        else {
             return;
         };
         let dir = tempfile::tempdir_in("/tmp").unwrap();

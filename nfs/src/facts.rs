@@ -240,7 +240,10 @@ mod tests {
             .unwrap_err()
             .contains("9:45: unknown field `why`"));
         let e = hazards("cursor").unwrap_err();
-        assert!(e.contains("9:16: ") && e.contains("expected a sequence"), "{e}");
+        assert!(
+            e.contains("9:16: ") && e.contains("expected a sequence"),
+            "{e}"
+        );
         check(
             "nf: h\nstateful: false\nflow_key: []\nsymmetric: false\nintensity: none\npointer_chasing: false\nsplit_hazards: [{object: x, reason: y}]\n",
             "error: t.yaml: invalid facts: split_hazards: a stateless NF keeps no state that could be split",

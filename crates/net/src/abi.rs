@@ -129,7 +129,10 @@ pub fn open_private(
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .take(40)
         .collect();
-    let copy = scratch.join(format!("{PRIVATE_COPY_PREFIX}{}-{seq}-{stem}.so", std::process::id()));
+    let copy = scratch.join(format!(
+        "{PRIVATE_COPY_PREFIX}{}-{seq}-{stem}.so",
+        std::process::id()
+    ));
     std::fs::copy(so, &copy).map_err(|source| AbiError::Copy {
         so: so.to_path_buf(),
         copy: copy.clone(),
