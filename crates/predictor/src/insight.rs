@@ -240,15 +240,7 @@ impl Net {
                         }
                     }
                 }
-                let t = rows.iter().map(|r| r.2.len()).max().unwrap_or(1).max(1);
-                let mut ids = vec![0i64; rows.len() * t];
-                let mut mask = vec![0f32; rows.len() * t];
-                for (r, (_, _, c)) in rows.iter().enumerate() {
-                    for (j, id) in c.iter().enumerate() {
-                        ids[r * t + j] = *id;
-                        mask[r * t + j] = 1.0;
-                    }
-                }
+                let (ids, mask, t) = pad(rows.iter().map(|r| r.2));
                 let n = rows.len() as i64;
                 let x = Tensor::from_slice(&ids)
                     .view([n, t as i64])
@@ -261,13 +253,7 @@ impl Net {
                     .head2
                     .forward(&self.head1.forward(&out).relu())
                     .squeeze_dim(-1);
-                let per_row = (per_word * m).sum_dim_intlist([1i64].as_slice(), false, Kind::Float);
-                let owner: Vec<i64> = rows.iter().map(|r| r.0 as i64).collect();
-                let f = Tensor::zeros([nf], (Kind::Float, Device::Cpu)).index_add(
-                    0,
-                    &Tensor::from_slice(&owner),
-                    &per_row,
-                );
+                let (f, per_row) = sum_by_owner(&per_word, &m, rows.iter().map(|r| r.0), nf);
                 let blocks: Vec<(usize, usize)> = rows.iter().map(|r| (r.0, r.1)).collect();
                 (f, Some((per_row, blocks)))
             }
@@ -279,15 +265,7 @@ impl Net {
                         rows.push((fi, c.to_vec()));
                     }
                 }
-                let t = rows.iter().map(|r| r.1.len()).max().unwrap_or(1).max(1);
-                let mut ids = vec![0i64; rows.len() * t];
-                let mut mask = vec![0f32; rows.len() * t];
-                for (r, (_, c)) in rows.iter().enumerate() {
-                    for (j, id) in c.iter().enumerate() {
-                        ids[r * t + j] = *id;
-                        mask[r * t + j] = 1.0;
-                    }
-                }
+                let (ids, mask, t) = pad(rows.iter().map(|r| r.1.as_slice()));
                 let n = rows.len() as i64;
                 let x = Tensor::from_slice(&ids)
                     .view([n, t as i64])
@@ -307,13 +285,7 @@ impl Net {
                     .head2
                     .forward(&self.head1.forward(&h).relu())
                     .squeeze_dim(-1);
-                let per_row = (per_word * m).sum_dim_intlist([1i64].as_slice(), false, Kind::Float);
-                let owner: Vec<i64> = rows.iter().map(|r| r.0 as i64).collect();
-                let f = Tensor::zeros([nf], (Kind::Float, Device::Cpu)).index_add(
-                    0,
-                    &Tensor::from_slice(&owner),
-                    &per_row,
-                );
+                let (f, _) = sum_by_owner(&per_word, &m, rows.iter().map(|r| r.0), nf);
                 (f, None)
             }
             Arch::Dnn => {
@@ -703,4 +675,37 @@ pub fn evaluate(
         eval,
         lstm.ok_or_else(|| PredictError::Model("no LSTM trained".into()))?,
     ))
+}
+
+/// Rows of word ids padded to the longest row, with a mask of real words:
+/// (ids, mask, row length).
+fn pad<'a>(rows: impl ExactSizeIterator<Item = &'a [i64]> + Clone) -> (Vec<i64>, Vec<f32>, usize) {
+    let t = rows.clone().map(<[i64]>::len).max().unwrap_or(1).max(1);
+    let mut ids = vec![0i64; rows.len() * t];
+    let mut mask = vec![0f32; rows.len() * t];
+    for (r, c) in rows.enumerate() {
+        for (j, id) in c.iter().enumerate() {
+            ids[r * t + j] = *id;
+            mask[r * t + j] = 1.0;
+        }
+    }
+    (ids, mask, t)
+}
+
+/// Per-word predictions summed per row (masked), and the rows summed into
+/// the function that owns each: (per function, per row).
+fn sum_by_owner(
+    per_word: &Tensor,
+    mask: &Tensor,
+    owners: impl Iterator<Item = usize>,
+    nf: i64,
+) -> (Tensor, Tensor) {
+    let per_row = (per_word * mask).sum_dim_intlist([1i64].as_slice(), false, Kind::Float);
+    let owner: Vec<i64> = owners.map(|o| o as i64).collect();
+    let f = Tensor::zeros([nf], (Kind::Float, Device::Cpu)).index_add(
+        0,
+        &Tensor::from_slice(&owner),
+        &per_row,
+    );
+    (f, per_row)
 }
