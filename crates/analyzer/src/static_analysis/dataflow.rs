@@ -11,6 +11,7 @@
 //! accelerator candidates.
 
 use super::headers::{self, Hdr};
+use super::narrowing::{self, Narrowing};
 use super::program::{norm_type, parse_int, text, FnDef, Program, TypeRef};
 use nfc_core::facts::{Accelerator, Field};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -153,7 +154,15 @@ pub enum FnKind {
 #[derive(Debug, Clone)]
 pub struct Access {
     pub obj: String,
+    /// Packet fields every reaching definition of the location carries
+    /// (narrowed flow-sensitively, see `narrowing`).
     pub key: BTreeSet<Field>,
+    /// Packet fields that may flow into the location on some path (the
+    /// flow-insensitive value): whether packet data locates the access at
+    /// all.
+    pub may_key: BTreeSet<Field>,
+    /// The function context (call string) the access was seen in.
+    pub scope: String,
     /// The location also depends on packet data of unknown fields.
     pub opaque: bool,
     /// State the location was computed from, when no packet data locates
@@ -312,6 +321,8 @@ pub struct Engine<'p, 't> {
     storing_received_descriptor: bool,
     /// Some environment or return value grew since the flag was cleared.
     dirty: bool,
+    /// The flow-sensitive second collecting pass is running.
+    narrowing: Option<Box<Narrowing>>,
 }
 
 /// The engine's budget: a deadline, a bound on the bytes of abstract state,
@@ -531,6 +542,7 @@ impl<'p, 't> Engine<'p, 't> {
             storing_self_derived: false,
             storing_received_descriptor: false,
             dirty: false,
+            narrowing: None,
             budget: BudgetState {
                 deadline: None,
                 memory_limit: u64::MAX,
@@ -541,9 +553,10 @@ impl<'p, 't> Engine<'p, 't> {
         }
     }
 
-    /// Limit the run to `time` and to about `memory_bytes` of abstract state.
-    pub fn with_budget(mut self, time: std::time::Duration, memory_bytes: u64) -> Self {
-        self.budget.deadline = Some(std::time::Instant::now() + time);
+    /// Stop the run at `deadline` and at about `memory_bytes` of abstract
+    /// state.
+    pub fn with_budget(mut self, deadline: std::time::Instant, memory_bytes: u64) -> Self {
+        self.budget.deadline = Some(deadline);
         // Headroom for what the count leaves out (the syntax trees, the
         // events).
         self.budget.memory_limit = memory_bytes / 2;
@@ -633,6 +646,9 @@ impl<'p, 't> Engine<'p, 't> {
     /// Value of a path: the entry itself and every member below it.
     fn env_read(&self, key: &str) -> Val {
         let mut v = self.env.get(key).cloned().unwrap_or_default();
+        if let Some(nw) = &self.narrowing {
+            nw.narrow(key, &mut v.fields);
+        }
         // A pointer into state or into the packet is identified by where it
         // points, not by what was stored through it (a rewritten header
         // byte does not make the frame pointer carry that value).
@@ -641,8 +657,12 @@ impl<'p, 't> Engine<'p, 't> {
         }
         let lo = format!("{key}.");
         let hi = format!("{key}/");
-        for (_, x) in self.env.range(lo..hi) {
-            v.join(&x.taint());
+        for (k, x) in self.env.range(lo..hi) {
+            let mut x = x.taint();
+            if let Some(nw) = &self.narrowing {
+                nw.narrow(k, &mut x.fields);
+            }
+            v.join(&x);
         }
         v
     }
@@ -702,6 +722,33 @@ impl<'p, 't> Engine<'p, 't> {
             self.visit_fn_root(&e, *kind);
         }
         self.kind = FnKind::Packet;
+        self.narrow_keys(entries);
+    }
+
+    /// The second collecting pass (see `narrowing`): walk the packet path
+    /// again, flow-sensitively, and narrow every access key to what it saw
+    /// at the same site. Over budget, the first pass's keys stand.
+    fn narrow_keys(&mut self, entries: &[Entry]) {
+        if self.budget.exhausted.is_some() {
+            return;
+        }
+        let first = std::mem::take(&mut self.events);
+        let cost_seen = std::mem::take(&mut self.cost_seen);
+        self.narrowing = Some(Box::default());
+        self.visited.clear();
+        for e in entries {
+            self.visit_entry(e);
+        }
+        self.narrowing = None;
+        let second = std::mem::replace(&mut self.events, first);
+        self.cost_seen = cost_seen;
+        if self.budget.exhausted.take().is_none() {
+            narrowing::apply(&mut self.events.accesses, &second.accesses);
+        } else {
+            for a in &mut self.events.accesses {
+                a.may_key = a.key.clone();
+            }
+        }
     }
 
     fn visit_entry(&mut self, e: &Entry) {
@@ -891,19 +938,44 @@ impl<'p, 't> Engine<'p, 't> {
                     }
                 }
                 let saved = self.guard;
+                let scope = self.scope.clone();
+                let before = self.narrowing.as_ref().map(|nw| nw.snapshot(&scope));
+                let mut after_cons = None;
                 if let Some(cons) = n.child_by_field_name("consequence") {
                     if let Some(c) = cond {
                         self.guard = saved || self.rare(c, false);
                     }
                     self.stmt(cons, cost);
                     self.guard = saved;
+                    if let (Some(nw), Some(b)) = (self.narrowing.as_deref_mut(), &before) {
+                        if !ends_in_return(cons) {
+                            after_cons = Some(nw.snapshot(&scope));
+                        }
+                        nw.restore(&scope, b.clone());
+                    }
                 }
-                if let Some(alt) = n.child_by_field_name("alternative") {
+                let alt = n.child_by_field_name("alternative");
+                if let Some(alt) = alt {
                     if let Some(c) = cond {
                         self.guard = saved || self.rare(c, true);
                     }
                     self.stmt(alt, cost);
                     self.guard = saved;
+                }
+                if let (Some(nw), Some(b)) = (self.narrowing.as_deref_mut(), before) {
+                    // Where the branches join, a path carries what both carry;
+                    // a branch that returns does not reach the join.
+                    let after_alt = match alt {
+                        Some(a) if ends_in_return(a) => None,
+                        Some(_) => Some(nw.snapshot(&scope)),
+                        None => Some(b.clone()),
+                    };
+                    let joined = match (after_cons, after_alt) {
+                        (Some(x), Some(y)) => x.meet(&y),
+                        (Some(x), None) | (None, Some(x)) => x,
+                        (None, None) => b,
+                    };
+                    nw.restore(&scope, joined);
                 }
             }
             "else_clause" => {
@@ -919,6 +991,17 @@ impl<'p, 't> Engine<'p, 't> {
                     .map(|c| self.t(c).to_string())
                     .unwrap_or_default();
                 self.loop_conds.push(cond_text);
+                // The second pass walks a loop twice (the second time from
+                // the meet of the entry and the first walk's end, so that
+                // definitions late in the body reach its top); nested
+                // deeper than two loops, once.
+                let walks = if self.narrowing.is_some() && self.loop_depth < 2 {
+                    2
+                } else {
+                    1
+                };
+                let scope = self.scope.clone();
+                let entry = self.narrowing.as_ref().map(|nw| nw.snapshot(&scope));
                 self.loop_depth += 1;
                 let mut c = n.walk();
                 let kids: Vec<(Option<&str>, Node<'t>)> = n
@@ -926,7 +1009,13 @@ impl<'p, 't> Engine<'p, 't> {
                     .enumerate()
                     .map(|(i, ch)| (n.field_name_for_child(i as u32), ch))
                     .collect();
-                for (field, k) in kids {
+                for (i, (field, k)) in (0..walks).flat_map(|_| kids.iter().copied()).enumerate() {
+                    if i == kids.len() {
+                        if let (Some(nw), Some(e)) = (self.narrowing.as_deref_mut(), &entry) {
+                            let end = nw.snapshot(&scope);
+                            nw.restore(&scope, end.meet(e));
+                        }
+                    }
                     if !k.is_named() {
                         continue;
                     }
@@ -939,6 +1028,7 @@ impl<'p, 't> Engine<'p, 't> {
                             if let Some(d) = n.child_by_field_name("declarator") {
                                 if let Some(name) = decl_name(d, self.src()) {
                                     let key = self.var_key(&name);
+                                    self.narrow_define(&key, &v);
                                     self.env_join(&key, &v);
                                 }
                             }
@@ -951,6 +1041,11 @@ impl<'p, 't> Engine<'p, 't> {
                             }
                         }
                     }
+                }
+                // The loop may run no iteration, or leave after any.
+                if let (Some(nw), Some(e)) = (self.narrowing.as_deref_mut(), &entry) {
+                    let end = nw.snapshot(&scope);
+                    nw.restore(&scope, end.meet(e));
                 }
                 self.loop_depth -= 1;
                 self.loop_conds.pop();
@@ -968,6 +1063,13 @@ impl<'p, 't> Engine<'p, 't> {
                             self.note_influence(&v, &BTreeSet::new(), k, "the verdict");
                         }
                         let key = self.scope.clone();
+                        // `return NULL` / `return 0` hands back no entry: it
+                        // does not narrow what the entries returned carry.
+                        if !is_constant_like(&v) {
+                            if let Some(nw) = self.narrowing.as_deref_mut() {
+                                nw.returned(&key, &v.fields);
+                            }
+                        }
                         let e = self.rets.entry(key).or_default();
                         if e.join(&v) {
                             self.dirty = true;
@@ -980,11 +1082,24 @@ impl<'p, 't> Engine<'p, 't> {
                     let v = self.expr(c);
                     self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                 }
+                let scope = self.scope.clone();
+                if let Some(nw) = self.narrowing.as_deref_mut() {
+                    nw.enter_switch(&scope);
+                }
                 if let Some(b) = n.child_by_field_name("body") {
                     self.stmt(b, cost);
                 }
+                if let Some(nw) = self.narrowing.as_deref_mut() {
+                    nw.leave_switch(&scope);
+                }
             }
             "case_statement" | "labeled_statement" => {
+                if n.kind() == "case_statement" {
+                    let scope = self.scope.clone();
+                    if let Some(nw) = self.narrowing.as_deref_mut() {
+                        nw.case_label(&scope);
+                    }
+                }
                 let mut c = n.walk();
                 let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
                 for k in kids
@@ -1032,7 +1147,6 @@ impl<'p, 't> Engine<'p, 't> {
         let Some(ty) = n.child_by_field_name("type") else {
             return;
         };
-        let src = self.src();
         let mut c = n.walk();
         let decls: Vec<Node<'t>> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
@@ -1042,6 +1156,7 @@ impl<'p, 't> Engine<'p, 't> {
                     let tname = program_norm(self.t(ty));
                     let v = self.construct(&tname, &args);
                     let key = self.var_key(&name);
+                    self.narrow_define(&key, &v);
                     self.env_join(&key, &v);
                 }
                 continue;
@@ -1050,6 +1165,10 @@ impl<'p, 't> Engine<'p, 't> {
             let Some(name) = name else { continue };
             let key = self.var_key(&name);
             if d.kind() != "init_declarator" {
+                // Declared without a value: nothing reaches it yet.
+                if let Some(nw) = self.narrowing.as_deref_mut() {
+                    nw.forget(&key);
+                }
                 continue;
             }
             let Some(value) = d.child_by_field_name("value") else {
@@ -1062,6 +1181,10 @@ impl<'p, 't> Engine<'p, 't> {
                     self.construct(&tr.name, &args)
                 }
                 "initializer_list" => {
+                    // Members the list does not name are zero.
+                    if let Some(nw) = self.narrowing.as_deref_mut() {
+                        nw.define(&key, &BTreeSet::new());
+                    }
                     self.init_list(&key, &tr, value);
                     continue;
                 }
@@ -1105,10 +1228,10 @@ impl<'p, 't> Engine<'p, 't> {
                 v.from.extend(objs);
                 v.root = false;
             }
-            let _ = src;
+            self.narrow_define(&key, &v);
             // Copy struct members when initialised from another path.
             if let Some(rk) = self.path_key(value) {
-                self.copy_members(&rk, &key);
+                self.copy_members(&rk, &key, true);
             }
             self.env_join(&key, &v);
         }
@@ -1176,13 +1299,24 @@ impl<'p, 't> Engine<'p, 't> {
                     .map(|d| self.t(d).trim_start_matches('.').to_string());
                 if let (Some(dn), Some(v)) = (designator, it.child_by_field_name("value")) {
                     let val = self.expr(v);
-                    self.env_join(&format!("{key}.{dn}"), &val);
+                    let mk = format!("{key}.{dn}");
+                    self.narrow_define(&mk, &val);
+                    self.env_join(&mk, &val);
                 }
             } else {
                 let val = self.expr(it);
                 match fields.get(i) {
-                    Some(f) => self.env_join(&format!("{key}.{f}"), &val),
-                    None => self.env_join(key, &val),
+                    Some(f) => {
+                        let mk = format!("{key}.{f}");
+                        self.narrow_define(&mk, &val);
+                        self.env_join(&mk, &val)
+                    }
+                    None => {
+                        if let Some(nw) = self.narrowing.as_deref_mut() {
+                            nw.forget(key);
+                        }
+                        self.env_join(key, &val)
+                    }
                 }
             }
         }
@@ -1278,7 +1412,10 @@ impl<'p, 't> Engine<'p, 't> {
         }
     }
 
-    fn copy_members(&mut self, from: &str, to: &str) {
+    /// Copy the members below `from` to `to` (a struct assignment, an
+    /// argument bound to a parameter); `certain` when the copy surely
+    /// happens (else it is a callee's possible store).
+    fn copy_members(&mut self, from: &str, to: &str, certain: bool) {
         let lo = format!("{from}.");
         let hi = format!("{from}/");
         let items: Vec<(String, Val)> = self
@@ -1286,8 +1423,51 @@ impl<'p, 't> Engine<'p, 't> {
             .range(lo.clone()..hi)
             .map(|(k, v)| (k[from.len()..].to_string(), v.clone()))
             .collect();
-        for (suffix, v) in items {
-            self.env_join(&format!("{to}{suffix}"), &v);
+        for (suffix, mut v) in items {
+            let tk = format!("{to}{suffix}");
+            if let Some(nw) = self.narrowing.as_deref_mut() {
+                nw.narrow(&format!("{from}{suffix}"), &mut v.fields);
+                if certain {
+                    nw.define(&tk, &v.fields);
+                } else {
+                    nw.may_define(&tk, &v.fields);
+                }
+            }
+            self.env_join(&tk, &v);
+        }
+    }
+
+    /// The second pass: `key` (a local path) now holds `v`.
+    fn narrow_define(&mut self, key: &str, v: &Val) {
+        if let Some(nw) = self.narrowing.as_deref_mut() {
+            if is_constant_like(v) {
+                nw.forget(key);
+            } else {
+                nw.define(key, &v.fields);
+            }
+        }
+    }
+
+    /// An lvalue that names a local variable or a member of one (`k`,
+    /// `k.src`, `&k.src`), not storage reached through a pointer or an
+    /// array element: an assignment to it replaces what it held.
+    fn is_direct_local(&self, n: Node<'t>) -> bool {
+        let n = strip(n);
+        match n.kind() {
+            "identifier" => self.is_local(self.t(n)),
+            "field_expression" => {
+                n.child_by_field_name("operator")
+                    .is_some_and(|o| self.t(o) == ".")
+                    && n.child_by_field_name("argument")
+                        .is_some_and(|a| self.is_direct_local(a))
+            }
+            "pointer_expression" => {
+                n.child_by_field_name("operator")
+                    .is_some_and(|o| self.t(o) == "&")
+                    && n.child_by_field_name("argument")
+                        .is_some_and(|a| self.is_direct_local(a))
+            }
+            _ => false,
         }
     }
 
@@ -1576,6 +1756,8 @@ impl<'p, 't> Engine<'p, 't> {
             self.events.accesses.push(Access {
                 obj: o.clone(),
                 key: key.fields.clone(),
+                may_key: key.fields.clone(),
+                scope: self.scope.clone(),
                 opaque: key.opaque,
                 handed: key.handed,
                 link: self.storing_link && write,
@@ -2393,8 +2575,21 @@ impl<'p, 't> Engine<'p, 't> {
                 v.from.extend(objs);
                 v.root = false;
             }
+            let direct = self.is_direct_local(left);
+            // `*p = v` stores where `p` points and shares `p`'s path: what
+            // `p` itself was defined as is unchanged.
+            let through_pointer = strip(left).kind() == "pointer_expression";
+            if direct {
+                self.narrow_define(&k, &v);
+            }
             if let Some(rk) = self.path_key(right) {
-                self.copy_members(&rk, &k);
+                self.copy_members(&rk, &k, direct);
+            }
+            if !direct && !through_pointer {
+                // A member behind a pointer or an array element: untracked.
+                if let Some(nw) = self.narrowing.as_deref_mut() {
+                    nw.forget(&k);
+                }
             }
             self.env_join(&k, &v);
             // Pointer chasing: a loop cursor re-assigned from a state read.
@@ -2462,7 +2657,7 @@ impl<'p, 't> Engine<'p, 't> {
             };
             self.env_join(&slot, &stored);
             if let Some(rk) = &rhs_path {
-                self.copy_members(rk, &slot);
+                self.copy_members(rk, &slot, true);
             }
         }
         let key = Val {
@@ -2639,17 +2834,25 @@ impl<'p, 't> Engine<'p, 't> {
         if is_copy_fn(&name) && arg_nodes.len() >= 2 {
             let src = arg_vals[1].clone();
             if let Some(dk) = self.path_key(arg_nodes[0]) {
-                if let Some(sk) = self.path_key(arg_nodes[1]) {
-                    self.copy_members(&sk, &dk);
-                }
                 let mut sv = src.clone();
                 if sv.hdr.is_some() {
-                    // copying header bytes: the fields at that offset
+                    // copying header bytes: the fields in the copied range
+                    // (the field at that offset when the length is unknown)
                     if let (Some(h), Some(o)) = (sv.hdr, sv.off) {
-                        if let Some(f) = headers::field_at(h, o) {
-                            sv.fields.insert(f);
+                        match arg_vals.get(2).and_then(|a| a.konst).filter(|l| *l > 0) {
+                            Some(len) => sv.fields.extend(headers::fields_in(h, o, len)),
+                            None => sv.fields.extend(headers::field_at(h, o)),
                         }
                     }
+                }
+                let direct = self.is_direct_local(arg_nodes[0]);
+                if direct {
+                    self.narrow_define(&dk, &sv);
+                } else if let Some(nw) = self.narrowing.as_deref_mut() {
+                    nw.forget(&dk);
+                }
+                if let Some(sk) = self.path_key(arg_nodes[1]) {
+                    self.copy_members(&sk, &dk, direct);
                 }
                 self.env_join(&dk, &sv.taint());
             }
@@ -2715,9 +2918,10 @@ impl<'p, 't> Engine<'p, 't> {
                             }
                         }
                     }
+                    self.narrow_define(&pk, &av);
                     self.env_join(&pk, &av);
                     if let Some(ak) = self.path_key(arg_nodes[i]) {
-                        self.copy_members(&ak, &pk);
+                        self.copy_members(&ak, &pk, true);
                     }
                 }
                 // receiver of a method call on an object of this class: members are shared (g|)
@@ -2742,7 +2946,7 @@ impl<'p, 't> Engine<'p, 't> {
                     let Some(an) = arg_nodes.get(i) else { break };
                     if let Some(ak) = self.path_key(*an) {
                         let pk = format!("{callee_scope}|{}", p.name);
-                        self.copy_members(&pk, &ak);
+                        self.copy_members(&pk, &ak, false);
                         let a = strip(*an);
                         let addr_of = a.kind() == "pointer_expression"
                             && a.child_by_field_name("operator")
@@ -2759,13 +2963,19 @@ impl<'p, 't> Engine<'p, 't> {
                                 };
                                 if stored.keyed() || !stored.from.is_empty() || stored.hdr.is_some()
                                 {
+                                    if let Some(nw) = self.narrowing.as_deref_mut() {
+                                        nw.may_define(&ak, &stored.fields);
+                                    }
                                     self.env_join(&ak, &stored);
                                 }
                             }
                         }
                     }
                 }
-                if let Some(r) = self.rets.get(&callee_scope).cloned() {
+                if let Some(mut r) = self.rets.get(&callee_scope).cloned() {
+                    if let Some(nw) = self.narrowing.as_deref() {
+                        nw.narrow_return(&callee_scope, &mut r.fields);
+                    }
                     result.join(&r);
                 }
             }
@@ -2910,6 +3120,9 @@ impl<'p, 't> Engine<'p, 't> {
                             }
                         }
                     }
+                }
+                if let Some(nw) = self.narrowing.as_deref_mut() {
+                    nw.may_define(&tk, &out.fields);
                 }
                 self.env_join(&tk, &out);
             }
@@ -3474,6 +3687,44 @@ pub fn strip(n: Node) -> Node {
             },
             _ => return cur,
         }
+    }
+}
+
+/// A value that carries neither packet data nor state (a literal, a seed,
+/// `NULL`): it locates one fixed place or nothing. Where definitions meet,
+/// such a definition does not narrow the others (a hash seed is always
+/// mixed with the data; a null pointer is no entry), as in the
+/// flow-insensitive value.
+fn is_constant_like(v: &Val) -> bool {
+    v.fields.is_empty()
+        && !v.opaque
+        && v.objs.is_empty()
+        && v.from.is_empty()
+        && !v.root
+        && v.hdr.is_none()
+        && !v.descriptor
+}
+
+/// The statement ends its path with a `return` (the code after it, and the
+/// join after an enclosing branch, are not reached from here).
+fn ends_in_return(n: Node) -> bool {
+    match n.kind() {
+        "return_statement" => true,
+        "compound_statement" | "else_clause" => {
+            let mut c = n.walk();
+            let last = n
+                .named_children(&mut c)
+                .filter(|k| k.kind() != "comment")
+                .last();
+            last.is_some_and(ends_in_return)
+        }
+        "if_statement" => {
+            n.child_by_field_name("consequence")
+                .is_some_and(ends_in_return)
+                && n.child_by_field_name("alternative")
+                    .is_some_and(ends_in_return)
+        }
+        _ => false,
     }
 }
 

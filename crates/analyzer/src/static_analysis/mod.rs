@@ -13,6 +13,7 @@
 mod adapters;
 pub mod dataflow;
 pub mod headers;
+mod narrowing;
 pub mod preprocess;
 pub mod program;
 mod summarise;
@@ -147,6 +148,26 @@ fn analyze_on_this_thread(
     unresolved_headers: &[String],
 ) -> (Facts, Vec<Diagnostic>) {
     let mut diags = vec![];
+    // The budget covers the whole analysis: preprocessing and parsing a
+    // large unit count as much as the data-flow run.
+    let deadline = std::time::Instant::now() + budget.time;
+    let over_budget = |why: &str, mut diags: Vec<Diagnostic>| {
+        diags.push(
+            Diagnostic::warning(
+                OVER_BUDGET,
+                format!(
+                    "analysis of `{name}` stopped: {why} (budget {:?}, {} MB)",
+                    budget.time,
+                    budget.memory_bytes >> 20
+                ),
+            )
+            .with_hint("every answer is \"unknown\" (the NF is kept shared); raise the budget with --analysis-time / --analysis-memory"),
+        );
+        (
+            unknown_static(name, format!("analysis over budget: {why}")),
+            diags,
+        )
+    };
     // Ordered: macros expand in the same order on every run (determinism).
     let mut type_macros = BTreeMap::new();
     for s in sources {
@@ -163,6 +184,9 @@ fn analyze_on_this_thread(
                 Diagnostic::warning("A0101", format!("could not parse {}", s.display))
                     .with_span(Span::file_only(&s.display)),
             ),
+        }
+        if std::time::Instant::now() > deadline {
+            return over_budget("ran out of time while parsing", diags);
         }
     }
     let framework = framework.or_else(|| detect_framework(sources));
@@ -225,24 +249,10 @@ fn analyze_on_this_thread(
         })
         .map(|(i, _)| (i, FnKind::Init))
         .collect();
-    let mut engine = Engine::new(&prog).with_budget(budget.time, budget.memory_bytes);
+    let mut engine = Engine::new(&prog).with_budget(deadline, budget.memory_bytes);
     engine.run(&entries, &others);
     if let Some(why) = engine.exhausted() {
-        diags.push(
-            Diagnostic::warning(
-                OVER_BUDGET,
-                format!(
-                    "analysis of `{name}` stopped: {why} (budget {:?}, {} MB)",
-                    budget.time,
-                    budget.memory_bytes >> 20
-                ),
-            )
-            .with_hint("every answer is \"unknown\" (the NF is kept shared); raise the budget with --analysis-time / --analysis-memory"),
-        );
-        return (
-            unknown_static(name, format!("analysis over budget: {why}")),
-            diags,
-        );
+        return over_budget(why, diags);
     }
     let ev = std::mem::take(&mut engine.events);
     summarise::summarise(summarise::Input {

@@ -130,6 +130,18 @@ pub struct Program<'t> {
     pub fn_macros: BTreeSet<String>,
     /// Every macro name `#define`d in the analysed files and headers.
     pub defined: BTreeSet<String>,
+    /// Struct layouts computed so far (None: not computable), and the
+    /// structs being laid out right now: a struct that contains itself by
+    /// value (mutated or broken code) has no size, and a type graph with
+    /// wide fan-out is laid out once per struct, not once per path.
+    layouts: std::cell::RefCell<LayoutCache>,
+}
+
+/// Memoised struct sizes and the structs being laid out.
+#[derive(Debug, Default)]
+struct LayoutCache {
+    sizes: HashMap<String, Option<(u64, u64)>>,
+    in_progress: Vec<String>,
 }
 
 pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
@@ -184,6 +196,7 @@ impl<'t> Program<'t> {
             define_text: HashMap::new(),
             fn_macros: BTreeSet::new(),
             defined: BTreeSet::new(),
+            layouts: Default::default(),
         };
         for (fi, f) in files.iter().enumerate() {
             p.collect_defines(fi, f.tree.root_node());
@@ -208,6 +221,9 @@ impl<'t> Program<'t> {
         for (i, f) in p.fns.iter().enumerate() {
             p.fn_index.entry(f.name.clone()).or_default().push(i);
         }
+        // Layouts computed while the structs were still being collected
+        // may lack members declared later.
+        p.layouts = Default::default();
         p
     }
 
@@ -954,7 +970,7 @@ impl<'t> Program<'t> {
     fn base_size(&self, name: &str, depth: u32) -> Option<(u64, u64)> {
         let name = self.resolve_type(name);
         if let Some(def) = self.structs.get(name) {
-            if let Some(x) = self.layout(def, depth) {
+            if let Some(x) = self.struct_size(name, def, depth) {
                 return Some(x);
             }
         }
@@ -981,7 +997,26 @@ impl<'t> Program<'t> {
             return prim;
         }
         let def = self.structs.get(name)?;
-        self.layout(def, depth)
+        self.struct_size(name, def, depth)
+    }
+
+    /// [`Program::layout`] of a named struct, memoised, with cycles cut.
+    fn struct_size(&self, name: &str, def: &StructDef, depth: u32) -> Option<(u64, u64)> {
+        {
+            let cache = self.layouts.borrow();
+            if let Some(x) = cache.sizes.get(name) {
+                return *x;
+            }
+            if cache.in_progress.iter().any(|n| n == name) {
+                return None;
+            }
+        }
+        self.layouts.borrow_mut().in_progress.push(name.to_string());
+        let x = self.layout(def, depth);
+        let mut cache = self.layouts.borrow_mut();
+        cache.in_progress.pop();
+        cache.sizes.insert(name.to_string(), x);
+        x
     }
 
     /// Size and alignment of a struct layout (C rules, or packed).

@@ -194,6 +194,8 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         key: BTreeSet<Field>,
         key_union: BTreeSet<Field>,
         keyed_accesses: usize,
+        /// Accesses whose reaching definitions all carry packet data.
+        key_accesses: usize,
         /// Some access locates entries by packet data of unknown fields.
         opaque_keyed: bool,
         /// A packet-path write at an index the NF computed from other state
@@ -283,12 +285,12 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
     let located_by_packet: BTreeSet<&str> = ev
         .accesses
         .iter()
-        .filter(|a| a.kind == FnKind::Packet && (!a.key.is_empty() || a.opaque))
+        .filter(|a| a.kind == FnKind::Packet && (!a.may_key.is_empty() || a.opaque))
         .map(|a| a.obj.as_str())
         .collect();
     let mut objs: BTreeMap<String, Obj> = BTreeMap::new();
     for a in &ev.accesses {
-        let handed_only = a.handed && a.key.is_empty() && !a.opaque;
+        let handed_only = a.handed && a.may_key.is_empty() && !a.opaque;
         let container = located_by_packet.contains(a.obj.as_str());
         if handed_only && container && !a.write {
             continue;
@@ -309,13 +311,22 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                 if a.opaque {
                     o.opaque_keyed = true;
                 }
-                if (!a.key.is_empty() || a.opaque) && !a.link {
+                // Located by packet data on some path (`may_key`); keyed by
+                // what every reaching definition carries (`key`). An access
+                // whose reaching definitions carry no field on this path
+                // (the slot just allocated for a new entry, reached later
+                // by the key) does not narrow the key; with no access that
+                // carries one, the object has the empty key.
+                if (!a.may_key.is_empty() || a.opaque) && !a.link {
                     // The object's key is what every keyed access agrees on:
                     // a field only some accesses use does not locate entries.
-                    if o.keyed_accesses == 0 {
-                        o.key = a.key.clone();
-                    } else {
-                        o.key = o.key.intersection(&a.key).copied().collect();
+                    if !a.key.is_empty() || a.opaque {
+                        if o.key_accesses == 0 {
+                            o.key = a.key.clone();
+                        } else {
+                            o.key = o.key.intersection(&a.key).copied().collect();
+                        }
+                        o.key_accesses += 1;
                     }
                     o.key_union.extend(a.key.iter().copied());
                     o.keyed_accesses += 1;
@@ -324,7 +335,7 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                         o.key_site = Some((a.file, a.line, a.what.clone()));
                     }
                 }
-                if a.write && a.key.is_empty() && !a.opaque && !a.alloc_from.is_empty() {
+                if a.write && a.may_key.is_empty() && !a.opaque && !a.alloc_from.is_empty() {
                     // An allocation only if some source is itself state the
                     // packet path writes (a cursor), not configuration.
                     let from: BTreeSet<String> = a
@@ -807,7 +818,38 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         key.clear();
     }
     facts.flow_key = key.into_iter().collect();
-    if let Some((o, site)) = unknown_keys.first() {
+    // Objects whose key the code decides already share no field: whatever
+    // locates the others, the intersection stays empty (the NF has no flow
+    // key), so their unknown keys cannot change the answer.
+    let decided: Vec<&(String, BTreeSet<Field>)> = per_flow
+        .iter()
+        .filter(|(n, _)| !unknown_keys.iter().any(|(u, _)| u == n))
+        .collect();
+    let decided_empty = !decided.is_empty()
+        && decided
+            .iter()
+            .skip(1)
+            .fold(decided[0].1.clone(), |k, (_, o)| {
+                k.intersection(o).copied().collect()
+            })
+            .is_empty();
+    if decided_empty && !unknown_keys.is_empty() {
+        diags.push(
+            Diagnostic::warning(
+                "A0104",
+                format!("per-flow objects of `{name}` share no key field"),
+            )
+            .with_note(
+                decided
+                    .iter()
+                    .map(|(n, k)| format!("{n}: {}", fields_str(k)))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
+            .with_hint("no RSS field set keeps every object shared-nothing; the NF is kept shared"),
+        );
+    }
+    if let Some((o, site)) = unknown_keys.first().filter(|_| !decided_empty) {
         // An object located by packet data of fields the code does not
         // name: every narrower key is a guess, so the key is unknown.
         let at = site
