@@ -400,3 +400,66 @@ void main_loop(void) {{
     ));
     assert!(!f.stateful, "{f:?}");
 }
+
+#[test]
+fn a_local_reused_for_the_source_and_then_the_destination_keys_each_lookup_by_one() {
+    // `key = dst; lookup; key = src; lookup`: the flow-insensitive value of
+    // `key` holds both ports, which would make both lookups look keyed by
+    // {src_port, dst_port} (broader than either: unsafe). Each lookup is
+    // keyed by what reaches it, and the two share no field: no flow key.
+    let f = facts(&format!(
+        "{XDP}
+struct {{ __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); __uint(max_entries, 65536); __type(key, __u32); __type(value, __u64); }} ports SEC(\".maps\");
+static int check(__u32 *key) {{
+    __u64 *v = bpf_map_lookup_elem(&ports, key);
+    if (v) {{ *v += 1; return 1; }}
+    return 0;
+}}
+SEC(\"xdp\")
+int prog(struct xdp_md *ctx) {{
+    void *data = (void *)(long)ctx->data;
+    struct tcphdr *tcp = data + 34;
+    __u32 key;
+    key = tcp->dest;
+    if (check(&key)) return 1;
+    key = tcp->source;
+    if (check(&key)) return 1;
+    return 2;
+}}"
+    ));
+    assert!(f.stateful, "{f:?}");
+    assert!(f.flow_key.is_empty(), "{f:?}");
+    assert!(
+        f.unknown.iter().all(|u| u.question != Question::FlowKey),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn a_key_ordered_by_branches_serves_both_directions() {
+    // `if (a < b) { lo = a; hi = b; } else { lo = b; hi = a; }`: each member
+    // holds either address, the pair holds both in either direction.
+    let f = facts(&format!(
+        "{XDP}
+struct pair {{ __u32 lo, hi; }};
+struct {{ __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 1024); __type(key, struct pair); __type(value, __u64); }} conns SEC(\".maps\");
+SEC(\"xdp\")
+int prog(struct xdp_md *ctx) {{
+    void *data = (void *)(long)ctx->data;
+    struct iphdr *ip = data + 14;
+    struct pair k = {{}};
+    if (ip->saddr < ip->daddr) {{ k.lo = ip->saddr; k.hi = ip->daddr; }}
+    else {{ k.lo = ip->daddr; k.hi = ip->saddr; }}
+    __u64 *n = bpf_map_lookup_elem(&conns, &k);
+    if (n) *n += 1;
+    return 2;
+}}"
+    ));
+    assert!(f.stateful, "{f:?}");
+    assert!(f.symmetric, "{f:?}");
+    assert_eq!(
+        f.flow_key.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
+        ["src_ip", "dst_ip"],
+        "{f:?}"
+    );
+}

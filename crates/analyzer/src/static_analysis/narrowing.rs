@@ -48,12 +48,41 @@ impl Defs {
     /// Where two paths join: a tracked path keeps what both sides carry; a
     /// path tracked on one side only was not defined on the other (declared
     /// in the branch, or untracked there), so that side's value stands.
+    ///
+    /// Members of one struct whose values trade places between the sides
+    /// (`if (a < b) { k.lo = a; k.hi = b; } else { k.lo = b; k.hi = a; }`,
+    /// a key ordered to serve both directions) keep the pair as a whole: a
+    /// member whose parent carries the same fields on both sides is not
+    /// narrowed (its flow-insensitive value stands).
     pub(super) fn meet(mut self, other: &Defs) -> Defs {
+        fn parents(d: &Defs) -> HashMap<&str, Mask> {
+            let mut u: HashMap<&str, Mask> = HashMap::new();
+            for (k, m) in &d.0 {
+                if let Some((p, _)) = k.rsplit_once('.') {
+                    *u.entry(p).or_default() |= *m;
+                }
+            }
+            u
+        }
+        let (mine, theirs) = (parents(&self), parents(other));
+        let permuted: Vec<String> = other
+            .0
+            .iter()
+            .filter(|(k, m)| {
+                self.0.get(*k).is_some_and(|x| x != *m)
+                    && k.rsplit_once('.')
+                        .is_some_and(|(p, _)| mine.get(p).is_some_and(|a| theirs.get(p) == Some(a)))
+            })
+            .map(|(k, _)| k.clone())
+            .collect();
         for (k, m) in &other.0 {
             self.0
                 .entry(k.clone())
                 .and_modify(|x| *x &= *m)
                 .or_insert(*m);
+        }
+        for k in permuted {
+            self.0.remove(&k);
         }
         self
     }
@@ -184,6 +213,12 @@ pub(super) fn apply(first: &mut [super::dataflow::Access], second: &[super::data
         if let Some(m) = sites.get(&(a.scope.clone(), a.obj.clone(), a.file, a.line, a.write)) {
             retain(&mut a.key, *m);
         }
+        // Direction-agnostic means built from a field and its mirror: a
+        // key narrowed to one side of the pair is not.
+        a.mixed &= a
+            .key
+            .iter()
+            .any(|f| *f != f.mirror() && a.key.contains(&f.mirror()));
     }
 }
 
@@ -219,6 +254,23 @@ mod tests {
         let mut global = fs(&[Field::SrcIp]);
         n.narrow("g|k", &mut global);
         assert_eq!(global, fs(&[Field::SrcIp]));
+    }
+
+    #[test]
+    fn members_that_trade_places_keep_the_pair() {
+        let mut n = Narrowing::default();
+        let before = n.snapshot("f1#0");
+        n.define("f1#0|k.lo", &fs(&[Field::SrcIp]));
+        n.define("f1#0|k.hi", &fs(&[Field::DstIp]));
+        let then = n.snapshot("f1#0");
+        n.restore("f1#0", before);
+        n.define("f1#0|k.lo", &fs(&[Field::DstIp]));
+        n.define("f1#0|k.hi", &fs(&[Field::SrcIp]));
+        let joined = n.snapshot("f1#0").meet(&then);
+        n.restore("f1#0", joined);
+        let mut lo = fs(&[Field::SrcIp, Field::DstIp]);
+        n.narrow("f1#0|k.lo", &mut lo);
+        assert_eq!(lo, fs(&[Field::SrcIp, Field::DstIp]));
     }
 
     #[test]

@@ -407,7 +407,13 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                 direction_key.insert(o.to_string(), d);
             }
         }
-        // Index keys: tbl[hash(src)] here, tbl[hash(dst)] there.
+        // Index keys: tbl[hash(src)] here, tbl[hash(dst)] there, where the
+        // two accesses are one lookup of one connection in each direction.
+        // A key of one endpoint field each time (a port filter checking the
+        // source and then the destination port, a per-host table) is not
+        // that: one entry is reached by packets of many connections, which
+        // no symmetric RSS co-locates; only keys that hold a field and its
+        // mirror together count (those are caught by the key slots above).
         let mut keys_by_obj: BTreeMap<&str, Vec<KeyUse>> = BTreeMap::new();
         for a in &ev.accesses {
             if a.kind == FnKind::Packet && !a.key.is_empty() {
@@ -420,7 +426,10 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         for (o, ks) in &keys_by_obj {
             for (ka, wa, _, _) in ks {
                 let m: BTreeSet<Field> = ka.iter().map(|f| f.mirror()).collect();
-                if &m != *ka && !ka.iter().any(|f| m.contains(f) && f.mirror() != *f) {
+                if &m != *ka
+                    && ka.len() > 1
+                    && !ka.iter().any(|f| m.contains(f) && f.mirror() != *f)
+                {
                     if let Some((_, _, fl, ln)) = ks.iter().find(|(kb, _, _, _)| **kb == m) {
                         mirrored.entry(o.to_string()).or_insert((
                             *fl,
