@@ -4,7 +4,7 @@
 //!
 //! Shapley values are interventional with the training mean as the
 //! baseline: a feature "absent" from a coalition takes its training mean
-//! (the scaler's mean). Over at most [`EXACT_SHAPLEY_MAX`] features they are
+//! (the scaler's mean, in counter units: [`TrainedModel::baseline`]). Over at most [`EXACT_SHAPLEY_MAX`] features they are
 //! exact (every coalition); over more they are estimated by sampling
 //! feature permutations (Štrumbelj and Kononenko), seeded. Either way each
 //! row's values sum to its prediction minus the baseline prediction.
@@ -92,7 +92,7 @@ pub fn shapley(
 ) -> Result<Shapley, PredictError> {
     let f = project(frame, &model.meta.features)?;
     let k = f.features.len();
-    let mean = model.meta.scaler.mean.clone();
+    let mean = model.baseline();
     let baseline = model
         .predict_raw(std::slice::from_ref(&mean))
         .first()

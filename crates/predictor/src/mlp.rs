@@ -27,6 +27,22 @@ pub enum Optimizer {
     Sgd,
 }
 
+/// The training loss on the standardised (log) target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Loss {
+    /// Mean squared error (the paper's).
+    #[default]
+    Mse,
+    /// Mean absolute error: on ln(y) it is about the mean relative error,
+    /// which is what the accuracy measures, and it does not chase outliers.
+    L1,
+}
+
+fn one() -> usize {
+    1
+}
+
 /// One point of the grid.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MlpConfig {
@@ -41,6 +57,12 @@ pub struct MlpConfig {
     pub dropout: f64,
     /// L2 weight decay.
     pub l2: f64,
+    #[serde(default)]
+    pub loss: Loss,
+    /// Networks averaged: the chosen configuration trained from this many
+    /// seeds (1: a single network).
+    #[serde(default = "one")]
+    pub members: usize,
 }
 
 /// The values a grid search tries (the cartesian product); `max_epochs`
@@ -55,29 +77,54 @@ pub struct Grid {
     pub batch: Vec<usize>,
     pub dropout: Vec<f64>,
     pub l2: Vec<f64>,
+    pub loss: Vec<Loss>,
     pub max_epochs: usize,
     pub epoch_step: usize,
+    /// The chosen configuration is retrained from this many seeds and the
+    /// networks' predictions averaged when that scores better on the
+    /// validation fold than the single network (1: never).
+    pub ensemble: usize,
+    /// Input transforms searched (the whole grid each): false raw
+    /// counters, true ln(1 + counter).
+    pub log_inputs: Vec<bool>,
 }
 
 impl Grid {
-    /// The bench's and the CLI's default: 24 configurations × up to 100
+    /// The bench's and the CLI's default: 24 configurations × up to 150
     /// epochs (scored every 10: the paper's 10–200 in steps of 10, cut at
-    /// 100 for time on a 2-core machine). Depth 1/2/4 and ReLU/tanh from
-    /// the paper's ranges; width 64 (the paper found width matters less than
-    /// optimiser, activation and batch size); Adam and SGD (momentum 0.9)
-    /// at 0.01 and 0.001; batch 32; dropout 0.1; L2 1e-4.
+    /// 150 for time on a 2-core machine), on ln(1 + counter) inputs, the
+    /// chosen one then averaged over 5 seeds when validation prefers that.
+    /// Depth 1/2/4 and ReLU/tanh from the paper's ranges; width 64 (the
+    /// paper found width matters less than optimiser, activation and batch
+    /// size); Adam at 0.01 and 0.001; batch 32; dropout 0.1; L2 1e-4; MSE
+    /// or L1 loss.
+    ///
+    /// Chosen on the validation folds of the linear chain's
+    /// leave-one-experiment-out splits (never the test folds; numbers in
+    /// docs/predictor.md): ln(1 + counter) inputs raised the mean
+    /// validation accuracy on every fold (load 0.907 → 0.929); L1 raised
+    /// it on the load stimulus (0.929 → 0.939) and MSE was better on the
+    /// resource stimulus, so both stay in the grid; 100 epochs underfit
+    /// the resource stimulus (best epochs 140–200 with a 200 cap); dropout
+    /// 0 did not beat 0.1. SGD (momentum 0.9) is left out to pay for the
+    /// longer runs and the second loss: a time budget, not a validation
+    /// result (with raw inputs it was chosen on 1 of the 4 load folds; it
+    /// was not tried with logged inputs).
     pub fn standard() -> Grid {
         Grid {
             hidden_layers: vec![1, 2, 4],
             width: vec![64],
             activation: vec![Activation::Relu, Activation::Tanh],
-            optimizer: vec![Optimizer::Adam, Optimizer::Sgd],
+            optimizer: vec![Optimizer::Adam],
             learning_rate: vec![0.01, 0.001],
             batch: vec![32],
             dropout: vec![0.1],
             l2: vec![1e-4],
-            max_epochs: 100,
+            loss: vec![Loss::Mse, Loss::L1],
+            max_epochs: 150,
             epoch_step: 10,
+            ensemble: 5,
+            log_inputs: vec![true],
         }
     }
 
@@ -92,8 +139,11 @@ impl Grid {
             batch: vec![32],
             dropout: vec![0.1],
             l2: vec![0.0],
+            loss: vec![Loss::Mse],
             max_epochs: 20,
             epoch_step: 10,
+            ensemble: 1,
+            log_inputs: vec![false],
         }
     }
 
@@ -108,17 +158,21 @@ impl Grid {
                             for &batch in &self.batch {
                                 for &dropout in &self.dropout {
                                     for &l2 in &self.l2 {
-                                        v.push(MlpConfig {
-                                            hidden_layers,
-                                            width,
-                                            activation,
-                                            optimizer,
-                                            learning_rate,
-                                            epochs: self.max_epochs,
-                                            batch,
-                                            dropout,
-                                            l2,
-                                        });
+                                        for &loss in &self.loss {
+                                            v.push(MlpConfig {
+                                                hidden_layers,
+                                                width,
+                                                activation,
+                                                optimizer,
+                                                learning_rate,
+                                                epochs: self.max_epochs,
+                                                batch,
+                                                dropout,
+                                                l2,
+                                                loss,
+                                                members: 1,
+                                            });
+                                        }
                                     }
                                 }
                             }
@@ -131,12 +185,13 @@ impl Grid {
     }
 }
 
-/// A trained MLP: its configuration and weights.
+/// A trained MLP: its configuration and weights (one network, or
+/// `config.members` networks whose predictions are averaged).
 pub struct Mlp {
     pub config: MlpConfig,
     pub inputs: i64,
     vs: nn::VarStore,
-    net: nn::SequentialT,
+    nets: Vec<nn::SequentialT>,
 }
 
 impl std::fmt::Debug for Mlp {
@@ -145,13 +200,12 @@ impl std::fmt::Debug for Mlp {
     }
 }
 
-fn build(vs: &nn::VarStore, inputs: i64, c: &MlpConfig) -> nn::SequentialT {
-    let root = vs.root();
+fn build_one(root: &nn::Path, inputs: i64, c: &MlpConfig) -> nn::SequentialT {
     let mut net = nn::seq_t();
     let mut width_in = inputs;
     for layer in 0..c.hidden_layers {
         net = net.add(nn::linear(
-            &root / format!("l{layer}"),
+            root / format!("l{layer}"),
             width_in,
             c.width,
             Default::default(),
@@ -167,7 +221,20 @@ fn build(vs: &nn::VarStore, inputs: i64, c: &MlpConfig) -> nn::SequentialT {
         }
         width_in = c.width;
     }
-    net.add(nn::linear(&root / "out", width_in, 1, Default::default()))
+    net.add(nn::linear(root / "out", width_in, 1, Default::default()))
+}
+
+/// The networks of `c` in `vs`: a single network at the root (the layout of
+/// every model saved before ensembles), members under `m0`, `m1`, … .
+fn build(vs: &nn::VarStore, inputs: i64, c: &MlpConfig) -> Vec<nn::SequentialT> {
+    let root = vs.root();
+    if c.members <= 1 {
+        vec![build_one(&root, inputs, c)]
+    } else {
+        (0..c.members)
+            .map(|k| build_one(&(&root / format!("m{k}")), inputs, c))
+            .collect()
+    }
 }
 
 fn tensor(x: &[Vec<f64>]) -> Tensor {
@@ -183,22 +250,42 @@ struct Run {
 }
 
 impl Mlp {
-    /// Predictions (standardised target space) for standardised rows.
+    fn new(config: MlpConfig, inputs: i64) -> Mlp {
+        let vs = nn::VarStore::new(Device::Cpu);
+        let nets = build(&vs, inputs, &config);
+        Mlp {
+            config,
+            inputs,
+            vs,
+            nets,
+        }
+    }
+
+    /// Predictions (standardised target space) for standardised rows: the
+    /// mean over the members.
     pub fn predict(&self, x: &[Vec<f64>]) -> Vec<f64> {
         if x.is_empty() {
             return vec![];
         }
-        let out = tch::no_grad(|| self.net.forward_t(&tensor(x), false));
-        Vec::<f32>::try_from(out.reshape([-1]).to_kind(Kind::Float))
+        let xs = tensor(x);
+        let out = tch::no_grad(|| {
+            let sum = self
+                .nets
+                .iter()
+                .map(|n| n.forward_t(&xs, false))
+                .reduce(|a, b| a + b);
+            sum.map(|s| s / self.nets.len() as f64)
+        });
+        out.and_then(|o| Vec::<f32>::try_from(o.reshape([-1]).to_kind(Kind::Float)).ok())
             .unwrap_or_default()
             .into_iter()
             .map(f64::from)
             .collect()
     }
 
-    /// Train one configuration; every `epoch_step` epochs score the
-    /// validation rows with `score` (higher is better) and keep the best
-    /// weights.
+    /// Train one configuration (a single network); every `epoch_step`
+    /// epochs score the validation rows with `score` (higher is better) and
+    /// keep the best weights.
     fn train(
         c: &MlpConfig,
         x: &[Vec<f64>],
@@ -210,16 +297,12 @@ impl Mlp {
     ) -> Run {
         tch::manual_seed(seed as i64);
         let inputs = x.first().map_or(0, Vec::len) as i64;
-        let vs = nn::VarStore::new(Device::Cpu);
-        let net = build(&vs, inputs, c);
-        let best_vs = nn::VarStore::new(Device::Cpu);
-        let best_net = build(&best_vs, inputs, c);
-        let mut best = Mlp {
-            config: c.clone(),
-            inputs,
-            vs: best_vs,
-            net: best_net,
+        let c = MlpConfig {
+            members: 1,
+            ..c.clone()
         };
+        let current = Mlp::new(c.clone(), inputs);
+        let mut best = Mlp::new(c.clone(), inputs);
         let xs = tensor(x);
         let ys =
             Tensor::from_slice(&y.iter().map(|v| *v as f32).collect::<Vec<_>>()).reshape([-1, 1]);
@@ -228,13 +311,13 @@ impl Mlp {
                 wd: c.l2,
                 ..Default::default()
             }
-            .build(&vs, c.learning_rate),
+            .build(&current.vs, c.learning_rate),
             Optimizer::Sgd => nn::Sgd {
                 momentum: 0.9,
                 wd: c.l2,
                 ..Default::default()
             }
-            .build(&vs, c.learning_rate),
+            .build(&current.vs, c.learning_rate),
         };
         let Ok(mut opt) = opt else {
             return Run {
@@ -243,12 +326,6 @@ impl Mlp {
             };
         };
         let n = x.len() as i64;
-        let mut current = Mlp {
-            config: c.clone(),
-            inputs,
-            vs,
-            net,
-        };
         let mut best_score = f64::NEG_INFINITY;
         for epoch in 1..=c.epochs {
             let perm = Tensor::randperm(n, (Kind::Int64, Device::Cpu));
@@ -258,10 +335,11 @@ impl Mlp {
                 let idx = perm.narrow(0, start, len);
                 let bx = xs.index_select(0, &idx);
                 let by = ys.index_select(0, &idx);
-                let loss = current
-                    .net
-                    .forward_t(&bx, true)
-                    .mse_loss(&by, tch::Reduction::Mean);
+                let out = current.nets[0].forward_t(&bx, true);
+                let loss = match c.loss {
+                    Loss::Mse => out.mse_loss(&by, tch::Reduction::Mean),
+                    Loss::L1 => out.l1_loss(&by, tch::Reduction::Mean),
+                };
                 opt.backward_step(&loss);
                 start += len;
             }
@@ -275,16 +353,45 @@ impl Mlp {
                 }
             }
         }
-        current.config.epochs = best.config.epochs;
         Run {
             mlp: best,
             val_score: best_score,
         }
     }
 
+    /// `members` single networks as one averaging ensemble (the epochs
+    /// recorded are the first member's).
+    fn ensemble(members: &[Mlp]) -> Option<Mlp> {
+        let first = members.first()?;
+        let config = MlpConfig {
+            members: members.len(),
+            ..first.config.clone()
+        };
+        let out = Mlp::new(config, first.inputs);
+        let mut dst = out.vs.variables();
+        tch::no_grad(|| {
+            for (k, m) in members.iter().enumerate() {
+                for (name, t) in m.vs.variables() {
+                    let target = if members.len() == 1 {
+                        name.clone()
+                    } else {
+                        format!("m{k}.{name}")
+                    };
+                    dst.get_mut(&target)?.copy_(&t);
+                }
+            }
+            Some(())
+        })?;
+        Some(out)
+    }
+
     /// Grid search: train every configuration on the training rows, score on
     /// the validation rows only, return the best model with every score
-    /// (None for an empty grid).
+    /// (None for an empty grid). With `grid.ensemble` > 1 the best
+    /// configuration is trained again from `grid.ensemble − 1` more seeds
+    /// (for at most its chosen epochs, each member keeping its own best
+    /// validation epoch) and the
+    /// average kept when the validation fold scores it at least as well.
     pub fn search(
         grid: &Grid,
         x: &[Vec<f64>],
@@ -303,7 +410,40 @@ impl Mlp {
                 best = Some(run);
             }
         }
-        best.map(|b| (b.mlp, tried))
+        let best = best?;
+        if grid.ensemble <= 1 {
+            return Some((best.mlp, tried));
+        }
+        // Members train for the epochs chosen on validation (each keeps
+        // its best scored epoch up to there).
+        let c = best.mlp.config.clone();
+        let mut members = vec![];
+        for k in 1..grid.ensemble as u64 {
+            members.push(
+                Mlp::train(
+                    &c,
+                    x,
+                    y,
+                    val_x,
+                    score,
+                    grid.epoch_step,
+                    seed.wrapping_add(k),
+                )
+                .mlp,
+            );
+        }
+        let single = best.val_score;
+        members.insert(0, best.mlp);
+        let Some(ens) = Mlp::ensemble(&members) else {
+            return members.into_iter().next().map(|m| (m, tried));
+        };
+        let s = score(&ens.predict(val_x));
+        tried.push((ens.config.clone(), s));
+        if s.is_finite() && s >= single {
+            Some((ens, tried))
+        } else {
+            members.into_iter().next().map(|m| (m, tried))
+        }
     }
 
     pub fn save(&self, path: &std::path::Path) -> Result<(), tch::TchError> {
@@ -315,14 +455,40 @@ impl Mlp {
         inputs: i64,
         path: &std::path::Path,
     ) -> Result<Mlp, tch::TchError> {
-        let mut vs = nn::VarStore::new(Device::Cpu);
-        let net = build(&vs, inputs, &config);
-        vs.load(path)?;
-        Ok(Mlp {
-            config,
-            inputs,
-            vs,
-            net,
-        })
+        let mut m = Mlp::new(config, inputs);
+        m.vs.load(path)?;
+        Ok(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ensemble_predicts_the_members_mean_and_reloads_identically() {
+        let x: Vec<Vec<f64>> = (0..40)
+            .map(|i| vec![i as f64 / 40.0, (i % 7) as f64])
+            .collect();
+        let y: Vec<f64> = x.iter().map(|r| r[0] * 2.0 - r[1] * 0.1).collect();
+        let mut c = Grid::tiny().configs().remove(0);
+        c.loss = Loss::L1;
+        let score = |p: &[f64]| -p.iter().zip(&y).map(|(a, b)| (a - b).abs()).sum::<f64>();
+        let members: Vec<Mlp> = (0..3)
+            .map(|s| Mlp::train(&c, &x, &y, &x, &score, 10, s).mlp)
+            .collect();
+        let ens = Mlp::ensemble(&members).unwrap();
+        assert_eq!(ens.config.members, 3);
+        let each: Vec<Vec<f64>> = members.iter().map(|m| m.predict(&x)).collect();
+        assert_ne!(each[0], each[1], "members from different seeds differ");
+        for (i, p) in ens.predict(&x).iter().enumerate() {
+            let mean = (each[0][i] + each[1][i] + each[2][i]) / 3.0;
+            assert!((p - mean).abs() < 1e-5, "row {i}: {p} vs {mean}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("e.safetensors");
+        ens.save(&path).unwrap();
+        let back = Mlp::load(ens.config.clone(), 2, &path).unwrap();
+        assert_eq!(back.predict(&x), ens.predict(&x));
     }
 }

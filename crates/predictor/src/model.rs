@@ -116,6 +116,64 @@ pub struct ModelMeta {
     pub gbr: Option<String>,
     pub gbr_settings: Option<(usize, f32, usize)>,
     pub censored: Option<CensoredMeta>,
+    /// The MLP's inputs are clamped to the training fold's range, feature
+    /// by feature, before scaling (None: not clamped; models saved before
+    /// this field). A ReLU network extrapolates linearly without bound
+    /// outside the counters it saw, while trees (GBR) stay flat there; the
+    /// leave-one-experiment-out folds hold counters outside the training
+    /// range, where the unclamped MLP was off by over 100% (docs/predictor.md).
+    #[serde(default)]
+    pub input_range: Option<InputRange>,
+    /// The inputs are ln(1 + counter) before scaling (the MLP, when the
+    /// validation fold prefers it: counters are heavy-tailed, and scaled
+    /// raw they crowd most rows into a narrow band).
+    #[serde(default)]
+    pub log_inputs: bool,
+}
+
+/// ln(1 + |v|) with v's sign (counters are never negative; the sign keeps
+/// the map one-to-one on any input), or the rows unchanged.
+pub fn log_rows(x: &[Vec<f64>], log: bool) -> Vec<Vec<f64>> {
+    if !log {
+        return x.to_vec();
+    }
+    x.iter()
+        .map(|r| r.iter().map(|v| v.signum() * v.abs().ln_1p()).collect())
+        .collect()
+}
+
+/// Per-feature minimum and maximum of the training fold.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputRange {
+    pub min: Vec<f64>,
+    pub max: Vec<f64>,
+}
+
+impl InputRange {
+    pub fn fit(x: &[Vec<f64>]) -> InputRange {
+        let cols = x.first().map_or(0, Vec::len);
+        let mut min = vec![f64::INFINITY; cols];
+        let mut max = vec![f64::NEG_INFINITY; cols];
+        for r in x {
+            for c in 0..cols {
+                min[c] = min[c].min(r[c]);
+                max[c] = max[c].max(r[c]);
+            }
+        }
+        InputRange { min, max }
+    }
+
+    /// Rows with every value clamped into the range.
+    pub fn clamp(&self, x: &[Vec<f64>]) -> Vec<Vec<f64>> {
+        x.iter()
+            .map(|r| {
+                r.iter()
+                    .zip(self.min.iter().zip(&self.max))
+                    .map(|(v, (lo, hi))| v.max(*lo).min(*hi))
+                    .collect()
+            })
+            .collect()
+    }
 }
 
 const FORMAT: u32 = 1;
@@ -246,6 +304,14 @@ pub fn train(
     let tr = project(&train_m, &features)?;
     let va = project(&val_m, &features)?;
     let scaler = Scaler::fit(&tr.x);
+    let input_range = (opts.kind == ModelKind::Mlp).then(|| InputRange::fit(&tr.x));
+    let va = match &input_range {
+        Some(r) => Frame {
+            x: r.clamp(&va.x),
+            ..va
+        },
+        None => va,
+    };
     let positive = tr.y.iter().all(|v| *v > 0.0);
     let log_target = matches!(opts.kind, ModelKind::Mlp | ModelKind::Gbr) && positive;
     let z: Vec<f64> = if log_target {
@@ -295,6 +361,8 @@ pub fn train(
         gbr: None,
         gbr_settings: None,
         censored: None,
+        input_range,
+        log_inputs: false,
     };
     let mut model = TrainedModel {
         meta: meta.clone(),
@@ -360,17 +428,41 @@ pub fn train(
         }
         ModelKind::Mlp => {
             let t = Instant::now();
-            let (mlp, tried) = Mlp::search(&opts.grid, &xs, &ys, &sel_x, &val_accuracy, opts.seed)
+            // Raw counters or ln(1 + counter), whichever the validation fold
+            // prefers (each with the whole grid).
+            let sel_raw = if va.is_empty() { &tr.x } else { &va.x };
+            let mut best: Option<(f64, Mlp, Scaler, bool)> = None;
+            let mut configurations = 0;
+            for &log in &opts.grid.log_inputs {
+                let tx = log_rows(&tr.x, log);
+                let sc = Scaler::fit(&tx);
+                let (mlp, tried) = Mlp::search(
+                    &opts.grid,
+                    &sc.transform(&tx),
+                    &ys,
+                    &sc.transform(&log_rows(sel_raw, log)),
+                    &val_accuracy,
+                    opts.seed,
+                )
                 .ok_or_else(|| PredictError::Model("empty MLP grid".into()))?;
-            let best = tried
-                .iter()
-                .map(|(_, s)| *s)
-                .fold(f64::NEG_INFINITY, f64::max);
+                configurations += tried.len();
+                let s = tried
+                    .iter()
+                    .map(|(_, s)| *s)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                if best.as_ref().is_none_or(|b| s > b.0) {
+                    best = Some((s, mlp, sc, log));
+                }
+            }
+            let (s, mlp, sc, log) =
+                best.ok_or_else(|| PredictError::Model("empty MLP grid".into()))?;
             meta.search = Some(SearchSummary {
-                configurations: tried.len(),
+                configurations,
                 seconds: t.elapsed().as_secs_f64(),
-                best_validation_accuracy: best,
+                best_validation_accuracy: s,
             });
+            meta.scaler = sc;
+            meta.log_inputs = log;
             meta.mlp = Some(mlp.config.clone());
             model.mlp = Some(mlp);
         }
@@ -432,7 +524,14 @@ impl TrainedModel {
     /// Predict from rows already in [`ModelMeta::features`] order (raw
     /// counter values).
     pub fn predict_raw(&self, x: &[Vec<f64>]) -> Vec<f64> {
-        let xs = self.meta.scaler.transform(x);
+        let clamped = match &self.meta.input_range {
+            Some(r) => r.clamp(x),
+            None => x.to_vec(),
+        };
+        let xs = self
+            .meta
+            .scaler
+            .transform(&log_rows(&clamped, self.meta.log_inputs));
         let ys = match (&self.meta.linear, &self.gbr, &self.mlp) {
             (Some(l), _, _) => l.predict(&xs),
             (_, Some(g), _) => gbr_predict(g, &xs),
@@ -443,6 +542,18 @@ impl TrainedModel {
         ys.into_iter()
             .map(|v| untransform(v * s + m, self.meta.log_target))
             .collect()
+    }
+
+    /// The training fold's mean row, in raw counter units (the inverse of
+    /// the input transform applied to the scaler's mean): the baseline of
+    /// Shapley values.
+    pub fn baseline(&self) -> Vec<f64> {
+        let m = &self.meta.scaler.mean;
+        if self.meta.log_inputs {
+            m.iter().map(|v| v.signum() * v.abs().exp_m1()).collect()
+        } else {
+            m.clone()
+        }
     }
 
     /// Probability that each row's latency probe is lost (censored); None
@@ -490,6 +601,10 @@ impl TrainedModel {
         let n = meta.features.len();
         if meta.scaler.mean.len() != n
             || meta.scaler.std.len() != n
+            || meta
+                .input_range
+                .as_ref()
+                .is_some_and(|r| r.min.len() != n || r.max.len() != n)
             || meta.y_scaler.mean.len() != 1
             || meta.y_scaler.std.len() != 1
         {
@@ -512,11 +627,12 @@ impl TrainedModel {
             if !(1..=16).contains(&c.hidden_layers)
                 || !(1..=4096).contains(&c.width)
                 || !(0.0..1.0).contains(&c.dropout)
+                || !(1..=64).contains(&c.members)
                 || n == 0
             {
                 return Err(bad(format!(
-                    "MLP shape out of range ({} hidden layers of {}, dropout {}, {n} inputs)",
-                    c.hidden_layers, c.width, c.dropout
+                    "MLP shape out of range ({} hidden layers of {}, dropout {}, {} members, {n} inputs)",
+                    c.hidden_layers, c.width, c.dropout, c.members
                 )));
             }
         }

@@ -153,3 +153,49 @@ fn shapley_values_add_up_and_importance_ranks_the_driver() {
     assert!(p.explained[0] >= p.explained[1] && p.explained[0] <= 1.0 && p.explained[1] >= 0.0);
     assert_eq!(p.points.len(), te.len());
 }
+
+#[test]
+fn an_mlp_ensemble_clamps_to_the_training_range_and_reloads_identically() {
+    let (tr, va, te) = frames(Target::Throughput);
+    let mut opts = options(ModelKind::Mlp, Target::Throughput);
+    opts.grid.loss = vec![nfc_predictor::mlp::Loss::L1];
+    opts.grid.ensemble = 3;
+    opts.grid.log_inputs = vec![true];
+    let m = train(&tr, &va, vec![], &opts).unwrap();
+    let c = m.meta.mlp.clone().unwrap();
+    // The ensemble is kept only when validation scores it at least as well
+    // as the single network; either way the search tried it.
+    assert!(c.members == 1 || c.members == 3, "{} members", c.members);
+    assert_eq!(m.meta.search.as_ref().unwrap().configurations, 3);
+    assert!(m.meta.log_inputs);
+    let p = m.predict(&te).unwrap();
+    let acc = Metrics::compute(&p, &te.y).accuracy;
+    assert!(acc > 0.8, "accuracy {acc}");
+    // The Shapley baseline is the training mean in counter units.
+    let f = nfc_predictor::model::project(&tr.measured(), &m.meta.features).unwrap();
+    for (c, b) in m.baseline().iter().enumerate() {
+        let (lo, hi) =
+            f.x.iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| {
+                    (lo.min(r[c]), hi.max(r[c]))
+                });
+        assert!(*b >= lo && *b <= hi, "baseline {b} outside {lo}..{hi}");
+    }
+    // Far outside the training range the prediction is the one at the
+    // range's edge, not a linear extrapolation.
+    let range = m
+        .meta
+        .input_range
+        .clone()
+        .expect("an MLP records its input range");
+    let far: Vec<f64> = range.max.iter().map(|hi| hi * 100.0 + 1e9).collect();
+    assert_eq!(
+        m.predict_raw(&[far]),
+        m.predict_raw(std::slice::from_ref(&range.max))
+    );
+    let dir = tempfile::tempdir().unwrap();
+    m.save(dir.path()).unwrap();
+    let back = TrainedModel::load(dir.path()).unwrap();
+    assert_eq!(back.meta, m.meta);
+    assert_eq!(back.predict(&te).unwrap(), p);
+}

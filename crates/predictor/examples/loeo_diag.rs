@@ -1,0 +1,189 @@
+//! Diagnosis of the leave-one-experiment-out rows (linear chain): per fold,
+//! the validation and test accuracy of the MLP and GBR, the target range of
+//! the training and test experiments, and how many test rows lie outside the
+//! training fold's feature range.
+//!
+//! `cargo run --release -p nfc-predictor --example loeo_diag [scenario…]`
+//! (scenarios: load, resource, both; default all).
+
+use nfc_predictor::data::{load_files, ConflictPolicy};
+use nfc_predictor::features::{common_counters, Frame, Target};
+use nfc_predictor::metrics::Metrics;
+use nfc_predictor::mlp::{Grid, Loss, Optimizer};
+use nfc_predictor::model::{project, train, ModelKind, TrainOptions, DEFAULT_PEARSON_THRESHOLD};
+use nfc_predictor::split::leave_experiment_out;
+use std::path::{Path, PathBuf};
+
+fn csvs(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// The standard grid with `DIAG_*` overrides.
+fn grid() -> Grid {
+    let mut g = Grid::standard();
+    let list = |k: &str| {
+        std::env::var(k)
+            .ok()
+            .map(|v| v.split(',').map(str::to_string).collect::<Vec<_>>())
+    };
+    if let Some(v) = list("DIAG_DROPOUT") {
+        g.dropout = v.iter().map(|s| s.parse().expect("dropout")).collect();
+    }
+    if let Some(v) = list("DIAG_LOSS") {
+        g.loss = v
+            .iter()
+            .map(|s| if s == "l1" { Loss::L1 } else { Loss::Mse })
+            .collect();
+    }
+    if let Some(v) = list("DIAG_OPT") {
+        g.optimizer = v
+            .iter()
+            .map(|s| {
+                if s == "sgd" {
+                    Optimizer::Sgd
+                } else {
+                    Optimizer::Adam
+                }
+            })
+            .collect();
+    }
+    if let Some(v) = list("DIAG_LR") {
+        g.learning_rate = v.iter().map(|s| s.parse().expect("lr")).collect();
+    }
+    if let Some(v) = list("DIAG_BATCH") {
+        g.batch = v.iter().map(|s| s.parse().expect("batch")).collect();
+    }
+    if let Some(v) = list("DIAG_DEPTH") {
+        g.hidden_layers = v.iter().map(|s| s.parse().expect("depth")).collect();
+    }
+    if let Ok(v) = std::env::var("DIAG_EPOCHS") {
+        g.max_epochs = v.parse().expect("epochs");
+    }
+    if let Some(v) = list("DIAG_LOGX") {
+        g.log_inputs = v.iter().map(|s| s == "1").collect();
+    }
+    if let Ok(v) = std::env::var("DIAG_ENSEMBLE") {
+        g.ensemble = v.parse().expect("ensemble");
+    }
+    g
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let data = std::env::var_os("NFC_ONVM_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("../shared/data/onvm"));
+    let load = csvs(&data.join("linear"));
+    let res = csvs(&data.join("linear/datasets"));
+    let want: Vec<String> = std::env::args().skip(1).collect();
+    let scen = [
+        ("load", load.clone()),
+        ("resource", res.clone()),
+        ("both", [load, res].concat()),
+    ];
+    let kinds: Vec<ModelKind> = match std::env::var("DIAG_KINDS").as_deref() {
+        Ok("mlp") => vec![ModelKind::Mlp],
+        _ => vec![ModelKind::Mlp, ModelKind::Gbr],
+    };
+    for (name, files) in scen {
+        if !want.is_empty() && !want.iter().any(|w| w == name) {
+            continue;
+        }
+        let exps = load_files(&files, ConflictPolicy::Other).expect("data");
+        let counters = common_counters(&exps);
+        let frame = Frame::build(&exps, &counters, Target::Throughput).expect("frame");
+        let names: Vec<String> = exps.iter().map(|e| e.name.clone()).collect();
+        let mut sums = vec![(0.0, 0.0); kinds.len()];
+        let folds = leave_experiment_out(&frame, &names, 5, 2024);
+        for (k, s) in folds.iter().enumerate() {
+            let (tr, va, te) = (
+                frame.subset(&s.train),
+                frame.subset(&s.validation),
+                frame.subset(&s.test),
+            );
+            let rng = |f: &Frame| {
+                let lo = f.y.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = f.y.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                format!("{lo:.0}..{hi:.0}")
+            };
+            print!("{name} fold {k}: train y {} test y {}", rng(&tr), rng(&te));
+            for (ki, kind) in kinds.iter().enumerate() {
+                let opts = TrainOptions {
+                    kind: *kind,
+                    target: Target::Throughput,
+                    grid: grid(),
+                    pearson_threshold: DEFAULT_PEARSON_THRESHOLD,
+                    seed: 2024,
+                };
+                let t = std::time::Instant::now();
+                let m = train(&tr, &va, vec![], &opts).expect("train");
+                let p = m.predict(&te).expect("predict");
+                let mt = Metrics::compute(&p, &te.y);
+                let mv = m.meta.validation.map_or(f64::NAN, |v| v.accuracy);
+                // Test rows with a feature outside the training range.
+                let f = project(&tr, &m.meta.features).expect("f");
+                let g = project(&te, &m.meta.features).expect("g");
+                let cols = f.features.len();
+                let lo: Vec<f64> = (0..cols)
+                    .map(|c| f.column(c).into_iter().fold(f64::INFINITY, f64::min))
+                    .collect();
+                let hi: Vec<f64> = (0..cols)
+                    .map(|c| f.column(c).into_iter().fold(f64::NEG_INFINITY, f64::max))
+                    .collect();
+                let out =
+                    g.x.iter()
+                        .filter(|r| r.iter().enumerate().any(|(c, v)| *v < lo[c] || *v > hi[c]))
+                        .count();
+                let clipped: Vec<Vec<f64>> =
+                    g.x.iter()
+                        .map(|r| {
+                            r.iter()
+                                .enumerate()
+                                .map(|(c, v)| v.clamp(lo[c], hi[c]))
+                                .collect()
+                        })
+                        .collect();
+                let pc = m.predict_raw(&clipped);
+                let mc = Metrics::compute(&pc, &te.y);
+                // Errors on the out-of-range rows vs the others.
+                let (mut eo, mut no, mut ei, mut ni) = (0.0, 0, 0.0, 0);
+                for (i, r) in g.x.iter().enumerate() {
+                    let e = ((p[i] - te.y[i]) / te.y[i]).abs();
+                    if r.iter().enumerate().any(|(c, v)| *v < lo[c] || *v > hi[c]) {
+                        eo += e;
+                        no += 1
+                    } else {
+                        ei += e;
+                        ni += 1
+                    }
+                }
+                print!(
+                    "\n   {:<4} feats {:>2} val {:.3} test {:.3} (clipped {:.3}) r2 {:.2} | out-of-range rows {}/{} mre {:.3} vs in-range {:.3} | {:?} {:.0}s",
+                    kind.name(), m.meta.features.len(), mv, mt.accuracy, mc.accuracy, mt.r2, out, te.len(),
+                    eo / no.max(1) as f64, ei / ni.max(1) as f64,
+                    m.meta.mlp.as_ref().map(|c| format!("{}x{} {:?} {:?} lr{} ep{}", c.hidden_layers, c.width, c.activation, c.optimizer, c.learning_rate, c.epochs) + &format!(" {:?} do{} m{} logx {}", c.loss, c.dropout, c.members, m.meta.log_inputs)).or(m.meta.gbr_settings.map(|g| format!("{g:?}"))).unwrap_or_default(),
+                    t.elapsed().as_secs_f64()
+                );
+                sums[ki].0 += mv;
+                sums[ki].1 += mt.accuracy;
+            }
+            println!();
+        }
+        for (ki, kind) in kinds.iter().enumerate() {
+            println!(
+                "{name} {}: mean val {:.3} mean test {:.3}",
+                kind.name(),
+                sums[ki].0 / folds.len() as f64,
+                sums[ki].1 / folds.len() as f64
+            );
+        }
+    }
+}
