@@ -200,9 +200,18 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
             let v = model.classify(l.function);
             if v.kind != l.kind {
                 let x = model.features_of(l.function);
-                let k = if v.kind == AccelKind::None { l.kind } else { v.kind };
+                let k = if v.kind == AccelKind::None {
+                    l.kind
+                } else {
+                    v.kind
+                };
                 let (w, b) = &model.svm[&k];
-                let mut c: Vec<(f64, &String)> = x.iter().zip(w).map(|(a, b)| a * b).zip(&model.features).collect();
+                let mut c: Vec<(f64, &String)> = x
+                    .iter()
+                    .zip(w)
+                    .map(|(a, b)| a * b)
+                    .zip(&model.features)
+                    .collect();
                 c.sort_by(|a, b| b.0.total_cmp(&a.0));
                 eprintln!("{n} -> {:?} bias {b:.2}: {:?}", v.kind, &c[..6]);
             }

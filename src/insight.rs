@@ -493,7 +493,11 @@ pub fn accelerator_candidates(
 
 /// Add the IR classifier's accelerators to an NF's facts, each with evidence
 /// (the function's definition, or the first source file when it is not found).
-pub fn add_accelerator_facts(facts: &mut nfc_core::Facts, candidates: &[AccelCandidate], sources: &[PathBuf]) {
+pub fn add_accelerator_facts(
+    facts: &mut nfc_core::Facts,
+    candidates: &[AccelCandidate],
+    sources: &[PathBuf],
+) {
     use nfc_core::facts::{Accelerator, Evidence, Question};
     for c in candidates {
         let a = match c.kind {

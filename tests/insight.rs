@@ -147,7 +147,10 @@ fn accelerator_classifier_on_held_out_implementations() {
             }
         }
     }
-    assert!(crc_pos > 0 && crc_hit == crc_pos, "held-out CRC recall {crc_hit}/{crc_pos}");
+    assert!(
+        crc_pos > 0 && crc_hit == crc_pos,
+        "held-out CRC recall {crc_hit}/{crc_pos}"
+    );
     // No Internet checksum and no plain hash is a CRC — SipHash
     // (add-rotate-xor) and Toeplitz (GF(2)-linear like a CRC, but without a
     // polynomial reduction) included.

@@ -160,7 +160,11 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                     t.push_str(&format!(
                         "{}: accelerators {}\n",
                         f.nf,
-                        if a.is_empty() { "none".to_string() } else { a.join(", ") }
+                        if a.is_empty() {
+                            "none".to_string()
+                        } else {
+                            a.join(", ")
+                        }
                     ));
                 }
             }

@@ -36,7 +36,10 @@ fn is_chain(p: &std::path::Path) -> bool {
 }
 
 /// (NF name, its source files) for every input.
-pub(super) fn nfs_of(inputs: &[PathBuf], diags: &mut Vec<Diagnostic>) -> anyhow::Result<Vec<(String, Vec<PathBuf>)>> {
+pub(super) fn nfs_of(
+    inputs: &[PathBuf],
+    diags: &mut Vec<Diagnostic>,
+) -> anyhow::Result<Vec<(String, Vec<PathBuf>)>> {
     let mut nfs = vec![];
     for input in inputs {
         if is_chain(input) {
@@ -66,8 +69,11 @@ pub(super) fn nfs_of(inputs: &[PathBuf], diags: &mut Vec<Diagnostic>) -> anyhow:
             nfs.push((name, vec![input.clone()]));
         } else {
             return Err(nfc::Failure::diag(
-                Diagnostic::error("E0810", format!("{}: no such file or directory", input.display()))
-                    .with_hint("pass a chain file, or NF C files or directories"),
+                Diagnostic::error(
+                    "E0810",
+                    format!("{}: no such file or directory", input.display()),
+                )
+                .with_hint("pass a chain file, or NF C files or directories"),
             )
             .into());
         }
@@ -78,7 +84,9 @@ pub(super) fn nfs_of(inputs: &[PathBuf], diags: &mut Vec<Diagnostic>) -> anyhow:
 /// The first `file:line:col: error` of a compiler message, as a span.
 pub(super) fn clang_span(msg: &str) -> Option<nfc_core::Span> {
     for line in msg.lines() {
-        let Some(i) = line.find(": error") else { continue };
+        let Some(i) = line.find(": error") else {
+            continue;
+        };
         let loc = line[..i].rsplit(' ').next()?;
         let mut parts = loc.rsplitn(3, ':');
         let col = parts.next()?.trim().parse().ok()?;
@@ -92,8 +100,11 @@ pub(super) fn clang_span(msg: &str) -> Option<nfc_core::Span> {
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     let models = ins::shipped_models().map_err(|e| {
         nfc::Failure::diag(
-            Diagnostic::error("E0811", format!("the insight models could not be loaded: {e}"))
-                .with_hint("rebuild nfc; the models are compiled in from crates/smartnic/data/insight"),
+            Diagnostic::error(
+                "E0811",
+                format!("the insight models could not be loaded: {e}"),
+            )
+            .with_hint("rebuild nfc; the models are compiled in from crates/smartnic/data/insight"),
         )
     })?;
     let mut diags = vec![];
@@ -170,7 +181,8 @@ fn lstm(
         let mut fs = std::mem::take(&mut r.functions);
         for f in &mut fs {
             let row = rows.iter().find(|x| {
-                x["unit"].as_str() == Some(r.nf.as_str()) && x["function"].as_str() == Some(&f.function)
+                x["unit"].as_str() == Some(r.nf.as_str())
+                    && x["function"].as_str() == Some(&f.function)
             });
             if let Some(row) = row {
                 f.compute_instructions = row["compute_instructions"].as_f64().unwrap_or(f64::NAN);
@@ -216,7 +228,11 @@ pub fn human(reports: &[NfInsight], blocks: bool) -> String {
             t.push_str(&format!(
                 "    {}{}: {:.0} compute, {} memory\n",
                 f.function,
-                if f.on_packet_path { "" } else { " (off the packet path)" },
+                if f.on_packet_path {
+                    ""
+                } else {
+                    " (off the packet path)"
+                },
                 f.compute_instructions,
                 f.memory_accesses
             ));

@@ -668,7 +668,9 @@ fn feeds_xor(v: Val, depth: u32) -> bool {
     depth < 4
         && v.users().into_iter().any(|u| match u.opcode() {
             Some(Opcode::LLVMXor) => true,
-            Some(Opcode::LLVMZExt | Opcode::LLVMSExt | Opcode::LLVMTrunc) => feeds_xor(u, depth + 1),
+            Some(Opcode::LLVMZExt | Opcode::LLVMSExt | Opcode::LLVMTrunc) => {
+                feeds_xor(u, depth + 1)
+            }
             _ => false,
         })
 }
@@ -715,15 +717,14 @@ fn byte_index(v: Val, depth: u32) -> bool {
         Some(Opcode::LLVMAnd) => const_operand(v).is_some_and(|c| c == 0xff || c == 0xf),
         Some(Opcode::LLVMLShr) => {
             v.int_width() == 8
-                || v
-                    .operand(1)
+                || v.operand(1)
                     .and_then(Val::const_int)
                     .is_some_and(|c| c == 4 || c == 24 || c == 28 || c == 56)
         }
         Some(Opcode::LLVMTrunc) => v.int_width() == 8,
-        Some(Opcode::LLVMZExt | Opcode::LLVMSExt) => {
-            v.operand(0).is_some_and(|x| x.int_width() == 8 || byte_index(x, depth + 1))
-        }
+        Some(Opcode::LLVMZExt | Opcode::LLVMSExt) => v
+            .operand(0)
+            .is_some_and(|x| x.int_width() == 8 || byte_index(x, depth + 1)),
         // `(crc & 0xf) ^ (b & 0xf)`: both sides narrowed.
         Some(Opcode::LLVMXor) => {
             v.operand(0).is_some_and(|x| byte_index(x, depth + 1))
@@ -766,8 +767,7 @@ fn accel_signals(f: Val) -> AccelSignals {
                     let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
                     let step = ops.len() == 2
                         && (0..2).any(|k| {
-                            is_shift1(ops[k])
-                                && ops[1 - k].const_int().is_none_or(poly_like)
+                            is_shift1(ops[k]) && ops[1 - k].const_int().is_none_or(poly_like)
                         });
                     s.xor_poly_in_loop += u32::from(step);
                 }
@@ -790,7 +790,9 @@ fn accel_signals(f: Val) -> AccelSignals {
                     let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
                     let masked = |a: Val| {
                         a.opcode() == Some(Opcode::LLVMAnd)
-                            && a.operands().iter().all(|o| uncast(*o).const_int().is_none())
+                            && a.operands()
+                                .iter()
+                                .all(|o| uncast(*o).const_int().is_none())
                     };
                     let var = |b: Val| b.const_int().is_none() && !b.is_null_ptr();
                     s.masked_compare_in_loop += u32::from(
@@ -816,7 +818,9 @@ fn accel_signals(f: Val) -> AccelSignals {
                     s.key_bits_index_in_loop += u32::from(var_shift);
                 }
                 Some(Opcode::LLVMLoad) => {
-                    let Some(p) = i.pointer_operand() else { continue };
+                    let Some(p) = i.pointer_operand() else {
+                        continue;
+                    };
                     if !is_gep(p) {
                         continue;
                     }
@@ -828,7 +832,9 @@ fn accel_signals(f: Val) -> AccelSignals {
                     }
                 }
                 Some(Opcode::LLVMOr) => {
-                    let (Some(a), Some(b2)) = (i.operand(0), i.operand(1)) else { continue };
+                    let (Some(a), Some(b2)) = (i.operand(0), i.operand(1)) else {
+                        continue;
+                    };
                     let w = u64::from(i.int_width());
                     let rot = |x: Val, y: Val| {
                         matches!((shift_by(x, Opcode::LLVMShl), shift_by(y, Opcode::LLVMLShr)),
@@ -842,7 +848,9 @@ fn accel_signals(f: Val) -> AccelSignals {
                     );
                 }
                 Some(Opcode::LLVMAdd) => {
-                    let (Some(a), Some(b2)) = (i.operand(0), i.operand(1)) else { continue };
+                    let (Some(a), Some(b2)) = (i.operand(0), i.operand(1)) else {
+                        continue;
+                    };
                     let fold = |x: Val, y: Val| {
                         shift_by(x, Opcode::LLVMLShr) == Some(16)
                             && y.opcode() == Some(Opcode::LLVMAnd)

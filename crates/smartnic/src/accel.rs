@@ -435,7 +435,12 @@ impl AccelModel {
         }
         for (k, (w, _)) in &self.svm {
             if w.len() != want.len() {
-                return Err(format!("the {} SVM has {} weights for {} features", k.name(), w.len(), want.len()));
+                return Err(format!(
+                    "the {} SVM has {} weights for {} features",
+                    k.name(),
+                    w.len(),
+                    want.len()
+                ));
             }
         }
         Ok(())

@@ -54,11 +54,7 @@ fn target(f: &IrFunction) -> Option<f64> {
     f.proxy.map(|p| p.compute() as f64)
 }
 
-fn fit_words(
-    vocab: &[String],
-    fs: &[&IrFunction],
-    l2: f64,
-) -> Result<WordCostModel, ModelError> {
+fn fit_words(vocab: &[String], fs: &[&IrFunction], l2: f64) -> Result<WordCostModel, ModelError> {
     let index: BTreeMap<&str, usize> = vocab
         .iter()
         .enumerate()
@@ -112,7 +108,11 @@ impl WordCostModel {
     /// Fit on `train`, choose `l2` by WMAPE on `val`, refit on both. Only
     /// functions with proxy counts are used.
     pub fn fit(train: &[&IrFunction], val: &[&IrFunction]) -> Result<WordCostModel, ModelError> {
-        let train: Vec<&IrFunction> = train.iter().copied().filter(|f| f.proxy.is_some()).collect();
+        let train: Vec<&IrFunction> = train
+            .iter()
+            .copied()
+            .filter(|f| f.proxy.is_some())
+            .collect();
         let val: Vec<&IrFunction> = val.iter().copied().filter(|f| f.proxy.is_some()).collect();
         let vocab = |fs: &[&IrFunction]| {
             let mut v: Vec<String> = fs
@@ -223,8 +223,11 @@ mod tests {
     fn recovers_word_costs_and_blocks_add_up() {
         let tr = functions(200, 1);
         let va = functions(50, 2);
-        let m = WordCostModel::fit(&tr.iter().collect::<Vec<_>>(), &va.iter().collect::<Vec<_>>())
-            .unwrap();
+        let m = WordCostModel::fit(
+            &tr.iter().collect::<Vec<_>>(),
+            &va.iter().collect::<Vec<_>>(),
+        )
+        .unwrap();
         assert!(m.val_wmape < 0.02, "{}", m.val_wmape);
         assert!((m.words["call"] - 5.0).abs() < 0.2, "{:?}", m.words);
         assert!((m.words["load"] - 2.0).abs() < 0.2, "{:?}", m.words);
