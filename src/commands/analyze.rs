@@ -201,7 +201,10 @@ fn smartnic_accelerators(
             Err(e) => diags.push(
                 nfc_core::Diagnostic::warning(
                     "E0810",
-                    format!("NF `{name}` does not compile for the insight proxy target; no IR accelerator facts: {e}"),
+                    format!(
+                        "NF `{name}` does not compile for the insight proxy target; no IR accelerator facts: {}",
+                        super::insight::first_error(&e)
+                    ),
                 )
                 .with_span_opt(super::insight::clang_span(&e)),
             ),

@@ -81,6 +81,15 @@ pub(super) fn nfs_of(
     Ok(nfs)
 }
 
+/// The compiler's first error line (what the diagnostic's message says).
+pub(super) fn first_error(msg: &str) -> &str {
+    msg.lines()
+        .find(|l| l.contains(": error"))
+        .map(|l| l.rsplit("clang-19: ").next().unwrap_or(l))
+        .unwrap_or_else(|| msg.lines().next().unwrap_or(msg))
+        .trim()
+}
+
 /// The first `file:line:col: error` of a compiler message, as a span.
 pub(super) fn clang_span(msg: &str) -> Option<nfc_core::Span> {
     for line in msg.lines() {
@@ -123,7 +132,7 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             Err(e) => {
                 failed = true;
                 diags.push(
-                    Diagnostic::error("E0810", format!("NF `{name}` does not compile for the insight proxy target: {e}"))
+                    Diagnostic::error("E0810", format!("NF `{name}` does not compile for the insight proxy target: {}", first_error(&e)))
                         .with_span_opt(clang_span(&e))
                         .with_hint("its figures are unknown; fix the error (or pass -I for missing headers) and run again"),
                 );
@@ -209,7 +218,7 @@ pub fn human(reports: &[NfInsight], blocks: bool) -> String {
             t.push_str(&format!(
                 "{}: unknown (does not compile for the proxy target)\n    {}\n",
                 r.nf,
-                why.lines().next().unwrap_or("")
+                first_error(why)
             ));
             continue;
         }
