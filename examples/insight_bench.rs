@@ -6,10 +6,12 @@
 //! libtorch); the CRC/LPM accelerator classifier on held-out
 //! implementations. Writes `target/nfc-bench/insight/report.md` and
 //! `report.json`; prints the markdown and, last, one line of JSON.
-//! `cargo run --release --example insight_bench -- [programs] [epochs]`
+//! `cargo run --release --example insight_bench -- [programs] [epochs]`, or
+//! `-- accel` for the accelerator classifier alone.
 use nfc_smartnic::accel::{evaluate, AccelKind, Labelled};
 use nfc_smartnic::similarity::{compare, opcode_distribution};
 use nfc_smartnic::synth::Profile;
+use nfc_smartnic::word_cost::{wmape, WordCostModel};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -17,7 +19,9 @@ fn own(u: &nfc_core::insight::IrUnit) -> Vec<&nfc_core::insight::IrFunction> {
     u.functions.iter().filter(|f| !f.framework).collect()
 }
 
-fn dataset(out: &Path, n: usize) -> anyhow::Result<serde_json::Value> {
+type Units = Vec<nfc_core::insight::IrUnit>;
+
+fn dataset(out: &Path, n: usize) -> anyhow::Result<(serde_json::Value, Units, Units)> {
     let t0 = std::time::Instant::now();
     let train = nfc::insight::synthesise(&Profile::nf_like(), n, 1, 2);
     let naive = nfc::insight::synthesise(&Profile::naive(), n / 3, 1_000_000, 2);
@@ -55,7 +59,54 @@ fn dataset(out: &Path, n: usize) -> anyhow::Result<serde_json::Value> {
         out.join("similarity.json"),
         serde_json::to_vec_pretty(&sim)?,
     )?;
-    Ok(sim)
+    Ok((sim, train.units, held.units))
+}
+
+/// The per-word linear cost model (no libtorch; what `nfc insight` ships):
+/// fitted on the same split as the networks (every 5th program validates),
+/// scored by WMAPE per held-out NF.
+fn word_cost(
+    synth: &[nfc_core::insight::IrUnit],
+    held: &[nfc_core::insight::IrUnit],
+) -> anyhow::Result<(WordCostModel, String)> {
+    let (mut tr, mut va) = (vec![], vec![]);
+    for (i, u) in synth.iter().enumerate() {
+        let fs = own(u).into_iter().filter(|f| !f.is_empty());
+        if i % 5 == 4 {
+            va.extend(fs);
+        } else {
+            tr.extend(fs);
+        }
+    }
+    let m = WordCostModel::fit(&tr, &va).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut md = format!(
+        "word-cost model: {} training / {} validation functions, {} words, l2 {} (validation WMAPE {:.1}%)\n\n| NF | word-cost WMAPE |\n|---|---|\n",
+        m.train_functions,
+        m.val_functions,
+        m.words.len(),
+        m.l2,
+        100.0 * m.val_wmape
+    );
+    let (mut all_p, mut all_y) = (vec![], vec![]);
+    for u in held {
+        let fs: Vec<_> = own(u)
+            .into_iter()
+            .filter(|f| !f.is_empty() && f.proxy.is_some())
+            .collect();
+        let p: Vec<f64> = fs.iter().map(|f| m.predict(f)).collect();
+        let y: Vec<f64> = fs
+            .iter()
+            .map(|f| f.proxy.map_or(0.0, |c| c.compute() as f64))
+            .collect();
+        md.push_str(&format!("| {} | {:.1}% |\n", u.name, 100.0 * wmape(&p, &y)));
+        all_p.extend(p);
+        all_y.extend(y);
+    }
+    md.push_str(&format!(
+        "| **overall** | **{:.1}%** |\n",
+        100.0 * wmape(&all_p, &all_y)
+    ));
+    Ok((m, md))
 }
 
 fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
@@ -70,7 +121,50 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
     }
     let negatives = nfc::insight::accel_negatives(80);
     let model = nfc::insight::train_accel_model(&c, &negatives);
-    let train_functions = c.train.iter().map(|(_, _, u)| own(u).len()).sum::<usize>() + 0;
+    let train_functions = c.train.iter().map(|(_, _, u)| own(u).len()).sum::<usize>();
+    // How often each value-level signal fires per training class (synthesised negatives apart).
+    let mut prevalence = String::from("| training set | functions | poly xor + shift-1 loop | table[(x^y)&0xff] ^ | rotation | mul const | fold16 | halving loop | masked compare loop | key-bits index loop |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    let groups: Vec<(String, Vec<&nfc_core::insight::IrFunction>)> = AccelKind::ALL
+        .iter()
+        .map(|k| {
+            (
+                k.name().to_string(),
+                c.train
+                    .iter()
+                    .filter(|(_, kk, _)| kk == k)
+                    .flat_map(|(_, _, u)| own(u))
+                    .collect(),
+            )
+        })
+        .chain(std::iter::once((
+            "synthesised (none)".to_string(),
+            negatives.units.iter().flat_map(own).collect(),
+        )))
+        .collect();
+    if std::env::var_os("ACCEL_DEBUG").is_some() {
+        for (stem, k, u) in &c.train {
+            for f in own(u) {
+                eprintln!("{} {stem}::{} {:?}", k.name(), f.name, f.signals);
+            }
+        }
+    }
+    for (name, fs) in &groups {
+        let n = |p: &dyn Fn(&nfc_core::insight::AccelSignals) -> bool| {
+            fs.iter().filter(|f| p(&f.signals)).count()
+        };
+        prevalence.push_str(&format!(
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            fs.len(),
+            n(&|s| s.xor_poly_in_loop > 0 && s.shift1_in_loop > 0),
+            n(&|s| s.table_xor_index > 0),
+            n(&|s| s.rotate_const > 0),
+            n(&|s| s.mul_large_const > 0),
+            n(&|s| s.fold16 > 0),
+            n(&|s| s.halving_in_loop > 0),
+            n(&|s| s.masked_compare_in_loop > 0),
+            n(&|s| s.key_bits_index_in_loop > 0),
+        ));
+    }
 
     let mut test: Vec<(String, Labelled<'_>)> = c
         .test
@@ -98,6 +192,28 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
                         kind: *kind,
                     },
                 ));
+            }
+        }
+    }
+    if std::env::var_os("ACCEL_DEBUG").is_some() {
+        for (n, l) in test.iter().chain(&real) {
+            let v = model.classify(l.function);
+            if v.kind != l.kind {
+                let x = model.features_of(l.function);
+                let k = if v.kind == AccelKind::None {
+                    l.kind
+                } else {
+                    v.kind
+                };
+                let (w, b) = &model.svm[&k];
+                let mut c: Vec<(f64, &String)> = x
+                    .iter()
+                    .zip(w)
+                    .map(|(a, b)| a * b)
+                    .zip(&model.features)
+                    .collect();
+                c.sort_by(|a, b| b.0.total_cmp(&a.0));
+                eprintln!("{n} -> {:?} bias {b:.2}: {:?}", v.kind, &c[..6]);
             }
         }
     }
@@ -130,13 +246,14 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
         }
         s
     };
-    let mut misses = format!("{} training functions ({} mined patterns), {} held-out own and {} held-out real (DPDK) functions.\n\nMisclassified held-out functions:\n\n", train_functions, model.patterns.len(), own_eval.rows.len(), real_eval.rows.len());
-    for (n, a, p, conf) in &all_eval.rows {
+    let mut misses = format!("Value-level signals in the training functions (functions where each fires):\n\n{prevalence}\n{} training functions ({} mined patterns), {} held-out own and {} held-out real (DPDK) functions.\n\nMisclassified held-out functions:\n\n", train_functions, model.patterns.len(), own_eval.rows.len(), real_eval.rows.len());
+    for ((n, a, p, conf), (_, l)) in all_eval.rows.iter().zip(&test) {
         if a != p {
             misses.push_str(&format!(
-                "- `{n}`: actual {}, predicted {} (confidence {conf:.2})\n",
+                "- `{n}`: actual {}, predicted {} (confidence {conf:.2}); signals {:?}\n",
                 a.name(),
-                p.name()
+                p.name(),
+                l.function.signals
             ));
         }
     }
@@ -175,12 +292,38 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let n: usize = args.first().map(|s| s.parse()).transpose()?.unwrap_or(400);
-    let epochs: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(10);
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let out = root.join("target/nfc-bench/insight");
     std::fs::create_dir_all(&out)?;
-    let sim = dataset(&out, n)?;
+    if args.first().map(String::as_str) == Some("models") {
+        // Train the models `nfc insight` ships and write them into the crate's data.
+        let n: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(400);
+        let train = nfc::insight::synthesise(&Profile::nf_like(), n, 1, 2);
+        anyhow::ensure!(train.failures.is_empty(), "{:?}", train.failures);
+        let held = nfc::insight::builtin_nfs(&root.join("nfs"));
+        let (cost, md) = word_cost(&train.units, &held.units)?;
+        println!("{md}");
+        let (_, acc_md) = accel(&out)?;
+        println!("{acc_md}");
+        let data = root.join("crates/smartnic/data/insight");
+        std::fs::create_dir_all(&data)?;
+        std::fs::copy(out.join("accel-model.json"), data.join("accel-model.json"))?;
+        std::fs::write(
+            data.join("word-cost-model.json"),
+            serde_json::to_string_pretty(&cost)? + "\n",
+        )?;
+        return Ok(());
+    }
+    if args.first().map(String::as_str) == Some("accel") {
+        // Only the accelerator classifier (fast; no lowering of training programs).
+        let (_, md) = accel(&out)?;
+        println!("{md}");
+        return Ok(());
+    }
+    let n: usize = args.first().map(|s| s.parse()).transpose()?.unwrap_or(400);
+    let epochs: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(10);
+    let (sim, train_units, held_units) = dataset(&out, n)?;
+    let (cost, cost_md) = word_cost(&train_units, &held_units)?;
     let (acc, acc_md) = accel(&out)?;
     // The networks: nfc-predict (libtorch) in its own process.
     let t0 = std::time::Instant::now();
@@ -258,9 +401,12 @@ fn main() -> anyhow::Result<()> {
         ));
     }
     md.push_str(&format!(
+        "\n### Per-word linear cost model (`nfc insight`'s default, no libtorch)\n\n{cost_md}\n"
+    ));
+    md.push_str(&format!(
         "\n### Accelerator identification (CRC / LPM / none)\n\n{acc_md}\n"
     ));
-    let report = serde_json::json!({ "similarity": sim, "compute": eval, "accelerators": acc });
+    let report = serde_json::json!({ "similarity": sim, "compute": eval, "accelerators": acc, "word_cost": { "l2": cost.l2, "val_wmape": cost.val_wmape, "words": cost.words.len() } });
     std::fs::write(out.join("report.md"), &md)?;
     std::fs::write(out.join("report.json"), serde_json::to_vec_pretty(&report)?)?;
     println!("{md}");

@@ -226,6 +226,10 @@ codes! {
 "The `--model` file is missing, unreadable or not a model `nfc smartnic train-*` wrote, or training failed on the data given. Retrain with `nfc smartnic train-scale-out` / `train-colocation`.";
 "E0802", "no SmartNIC training data",
 "`nfc smartnic` found no training data: `--train` (or `$NFC_CLARA_DATA`, or `../shared/data/clara` beside the repository) is missing, or every program in it also appears in `--data` and was held out. Pass `--train DIR` or `--model FILE`.";
+"E0810", "an NF does not compile for the SmartNIC insight proxy target",
+"`nfc insight` (and `nfc analyze --smartnic`) lowers each NF's C sources with clang-19 for riscv32 (the proxy NIC target). This NF did not compile: the message carries the compiler's first errors and the span their location. Its figures are unknown; the other NFs are still reported, and the exit code is 1. Missing headers: pass `-I DIR`. C++ sources are not lowered.";
+"E0811", "a SmartNIC insight model could not be loaded or run",
+"The models compiled into nfc (crates/smartnic/data/insight) did not parse, or the `--model` LSTM directory could not be run by `nfc-predict` (missing `lstm.json`/`lstm.ot`, or nfc-predict not installed beside nfc). Train one with `nfc predict insight train --out DIR`.";
 "E0900", "a stage that is not available yet",
 "This version of nfc does not implement the stage for this input (the predict stage of a .click input, or a pipeline embedded without the `nfc` executable the stage runs under callgrind); it says so instead of inventing output.";
 "E0901", "the predict stage cannot measure or has no calibrated model",

@@ -236,3 +236,296 @@ pub fn train_accel_model(c: &AccelCorpus, synth: &Lowered) -> AccelModel {
     }
     AccelModel::train(&train, &MiningConfig::default(), 0.01, 19)
 }
+
+// ---------------------------------------------------------------- per-NF report
+
+/// The accelerator classifier `nfc insight` and `nfc analyze --smartnic`
+/// use, trained by `cargo run --release --example insight_bench -- models`
+/// (the corpus' training files and synthesised negatives, seed 19).
+pub const ACCEL_MODEL_JSON: &str = include_str!("../crates/smartnic/data/insight/accel-model.json");
+/// The per-word compute cost model `nfc insight` uses by default, trained
+/// by the same command on synthesised programs (never on the built-in NFs).
+pub const WORD_COST_MODEL_JSON: &str =
+    include_str!("../crates/smartnic/data/insight/word-cost-model.json");
+
+/// The shipped models, parsed.
+pub struct Models {
+    pub accel: AccelModel,
+    pub cost: nfc_smartnic::word_cost::WordCostModel,
+}
+
+pub fn shipped_models() -> Result<Models, String> {
+    let accel: AccelModel = serde_json::from_str(ACCEL_MODEL_JSON)
+        .map_err(|e| format!("shipped accelerator model: {e}"))?;
+    accel
+        .check()
+        .map_err(|e| format!("shipped accelerator model: {e}"))?;
+    let cost = nfc_smartnic::word_cost::WordCostModel::from_json(WORD_COST_MODEL_JSON)
+        .map_err(|e| format!("shipped word-cost model: {e}"))?;
+    Ok(Models { accel, cost })
+}
+
+/// One block's prediction.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BlockInsight {
+    pub block: String,
+    pub compute_instructions: f64,
+    pub memory_accesses: u32,
+}
+
+/// One function's prediction.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct FunctionInsight {
+    pub function: String,
+    /// Reachable from the entry (`nf_process`) through the NF's own calls.
+    pub on_packet_path: bool,
+    pub compute_instructions: f64,
+    pub memory_accesses: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<Vec<BlockInsight>>,
+}
+
+/// A function the accelerator classifier flags.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct AccelCandidate {
+    pub kind: AccelKind,
+    pub function: String,
+    pub confidence: f64,
+    /// Where the function is defined (a scan of the source text), when found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+}
+
+/// What `nfc insight` reports for one NF. `compute_instructions` and
+/// `memory_accesses` are the sums over the functions on the packet path
+/// (each function once, straight-line: loops are not unrolled and both
+/// sides of a branch count), in proxy-ISA (riscv32) instructions and 32-bit
+/// memory words; `None` with `unknown` set when the NF does not lower.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct NfInsight {
+    pub nf: String,
+    /// The per-packet entry the packet path starts from; `None` when the
+    /// NF defines no `nf_process` (then every function counts).
+    pub entry: Option<String>,
+    pub compute_instructions: Option<f64>,
+    pub memory_accesses: Option<u32>,
+    pub accelerators: Vec<AccelCandidate>,
+    pub functions: Vec<FunctionInsight>,
+    /// The compute model: `word-cost` (shipped, no libtorch) or `lstm` (`--model`).
+    pub model: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unknown: Option<String>,
+}
+
+/// Lower an NF's C sources (headers and non-C files are skipped) into one unit.
+pub fn lower_nf(name: &str, sources: &[PathBuf], includes: &[PathBuf]) -> Result<IrUnit, String> {
+    let c_files: Vec<&PathBuf> = sources
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    if c_files.is_empty() {
+        return Err(format!(
+            "no C source among {} (the insight IR lowers C only; C++ and headers are not lowered)",
+            sources
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let mut unit: Option<IrUnit> = None;
+    for f in c_files {
+        let u = lower_file(name, f, includes, false)?;
+        match unit.as_mut() {
+            None => unit = Some(u),
+            Some(acc) => acc.functions.extend(u.functions),
+        }
+    }
+    unit.ok_or_else(|| "nothing lowered".to_string())
+}
+
+/// The NF's own functions reachable from `entry` through direct calls.
+pub fn packet_path(unit: &IrUnit, entry: &str) -> std::collections::BTreeSet<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut todo = vec![entry.to_string()];
+    while let Some(n) = todo.pop() {
+        if !seen.insert(n.clone()) {
+            continue;
+        }
+        if let Some(f) = unit.functions.iter().find(|f| f.name == n) {
+            todo.extend(f.callees.iter().cloned());
+        }
+    }
+    seen
+}
+
+/// Where `function` is defined: the first line of `sources` that starts a
+/// definition of it in column 0 (`name(` not ending in `;`).
+pub fn definition_line(sources: &[PathBuf], function: &str) -> Option<(String, u32)> {
+    for s in sources {
+        let Ok(text) = std::fs::read_to_string(s) else {
+            continue;
+        };
+        for (i, line) in text.lines().enumerate() {
+            if line.starts_with([' ', '\t', '#', '/', '*']) || line.trim_end().ends_with(';') {
+                continue;
+            }
+            let mut at = 0;
+            while let Some(p) = line[at..].find(function) {
+                let start = at + p;
+                let end = start + function.len();
+                let before_ok = line[..start]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+                if before_ok && line[end..].trim_start().starts_with('(') {
+                    return Some((s.display().to_string(), i as u32 + 1));
+                }
+                at = end;
+            }
+        }
+    }
+    None
+}
+
+/// Predict one lowered NF with the shipped models; `blocks` keeps per-block rows.
+pub fn nf_insight(
+    nf: &str,
+    unit: &IrUnit,
+    sources: &[PathBuf],
+    models: &Models,
+    blocks: bool,
+) -> NfInsight {
+    let own: Vec<&nfc_core::insight::IrFunction> = unit
+        .functions
+        .iter()
+        .filter(|f| !f.framework && !f.is_empty())
+        .collect();
+    let entry = own
+        .iter()
+        .any(|f| f.name == "nf_process")
+        .then(|| "nf_process".to_string());
+    let path = entry.as_deref().map(|e| packet_path(unit, e));
+    let mut functions = vec![];
+    for f in &own {
+        let per_block = models.cost.predict_blocks(f);
+        functions.push(FunctionInsight {
+            function: f.name.clone(),
+            on_packet_path: path.as_ref().is_none_or(|p| p.contains(&f.name)),
+            compute_instructions: models.cost.predict(f),
+            memory_accesses: f.memory_words(),
+            blocks: blocks.then(|| {
+                f.blocks
+                    .iter()
+                    .zip(&per_block)
+                    .map(|(b, c)| BlockInsight {
+                        block: b.name.clone(),
+                        compute_instructions: *c,
+                        memory_accesses: b.memory_words,
+                    })
+                    .collect()
+            }),
+        });
+    }
+    let accelerators = accelerator_candidates(&own, sources, &models.accel);
+    finish(nf, entry, functions, accelerators, "word-cost")
+}
+
+/// Sum the packet path of per-function rows into an [`NfInsight`].
+pub fn finish(
+    nf: &str,
+    entry: Option<String>,
+    functions: Vec<FunctionInsight>,
+    accelerators: Vec<AccelCandidate>,
+    model: &str,
+) -> NfInsight {
+    let on: Vec<&FunctionInsight> = functions.iter().filter(|f| f.on_packet_path).collect();
+    NfInsight {
+        nf: nf.to_string(),
+        entry,
+        compute_instructions: Some(on.iter().map(|f| f.compute_instructions).sum()),
+        memory_accesses: Some(on.iter().map(|f| f.memory_accesses).sum()),
+        accelerators,
+        functions,
+        model: model.to_string(),
+        unknown: None,
+    }
+}
+
+/// An NF that did not lower: every figure unknown, with the reason.
+pub fn unknown_nf(nf: &str, reason: String) -> NfInsight {
+    NfInsight {
+        nf: nf.to_string(),
+        entry: None,
+        compute_instructions: None,
+        memory_accesses: None,
+        accelerators: vec![],
+        functions: vec![],
+        model: String::new(),
+        unknown: Some(reason),
+    }
+}
+
+/// The functions the accelerator classifier flags (CRC or LPM), with where they are defined.
+pub fn accelerator_candidates(
+    own: &[&nfc_core::insight::IrFunction],
+    sources: &[PathBuf],
+    model: &AccelModel,
+) -> Vec<AccelCandidate> {
+    own.iter()
+        .filter_map(|f| {
+            let v = model.classify(f);
+            (v.kind != AccelKind::None).then(|| {
+                let loc = definition_line(sources, &f.name);
+                AccelCandidate {
+                    kind: v.kind,
+                    function: f.name.clone(),
+                    confidence: v.confidence,
+                    file: loc.as_ref().map(|l| l.0.clone()),
+                    line: loc.map(|l| l.1),
+                }
+            })
+        })
+        .collect()
+}
+
+/// Add the IR classifier's accelerators to an NF's facts, each with evidence
+/// (the function's definition, or the first source file when it is not found).
+pub fn add_accelerator_facts(
+    facts: &mut nfc_core::Facts,
+    candidates: &[AccelCandidate],
+    sources: &[PathBuf],
+) {
+    use nfc_core::facts::{Accelerator, Evidence, Question};
+    for c in candidates {
+        let a = match c.kind {
+            AccelKind::Crc => Accelerator::Crc,
+            AccelKind::Lpm => Accelerator::Lpm,
+            AccelKind::None => continue,
+        };
+        if !facts.accelerators.contains(&a) {
+            facts.accelerators.push(a);
+        }
+        let file = c
+            .file
+            .clone()
+            .or_else(|| sources.first().map(|p| p.display().to_string()))
+            .unwrap_or_default();
+        let line = c.line.unwrap_or(1);
+        facts.evidence.push(Evidence {
+            question: Question::Accelerator,
+            file,
+            line_start: line,
+            line_end: line,
+            reason: format!(
+                "IR classifier: `{}` is {} code (confidence {:.2})",
+                c.function,
+                c.kind.name().to_uppercase(),
+                c.confidence
+            ),
+        });
+    }
+    facts.accelerators.sort();
+}

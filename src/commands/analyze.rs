@@ -17,6 +17,10 @@ pub struct Args {
     /// Print the evidence (file, lines, reason) behind every answer.
     #[arg(long)]
     pub explain: bool,
+    /// Also lower each NF to IR (clang-19, proxy NIC target) and add the CRC/LPM
+    /// accelerators the IR classifier finds to the facts, with evidence (`nfc insight` has the rest).
+    #[arg(long)]
+    pub smartnic: bool,
 }
 
 /// Analyzer options shared by analyze, explain and build.
@@ -138,12 +142,75 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             diags.extend(d);
         }
     }
+    if args.smartnic {
+        smartnic_accelerators(&args, &mut facts, &mut diags)?;
+    }
     warnings(&diags, fmt);
     match fmt {
         Format::Json => out(&format!("{}\n", serde_json::to_string_pretty(&facts)?))?,
-        Format::Human => out(&human(&facts, args.explain))?,
+        Format::Human => {
+            let mut t = human(&facts, args.explain);
+            if args.smartnic {
+                for f in &facts {
+                    let a: Vec<String> = f
+                        .accelerators
+                        .iter()
+                        .map(|a| format!("{a:?}").to_lowercase())
+                        .collect();
+                    t.push_str(&format!(
+                        "{}: accelerators {}\n",
+                        f.nf,
+                        if a.is_empty() {
+                            "none".to_string()
+                        } else {
+                            a.join(", ")
+                        }
+                    ));
+                }
+            }
+            out(&t)?
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--smartnic`: the IR accelerator classifier's findings join each NF's
+/// facts (the analyzer links no LLVM; this is plain data passed in). An NF
+/// that does not lower keeps its facts and gets a warning (E0810).
+fn smartnic_accelerators(
+    args: &Args,
+    facts: &mut [Facts],
+    diags: &mut Vec<nfc_core::Diagnostic>,
+) -> anyhow::Result<()> {
+    let models = nfc::insight::shipped_models().map_err(|e| {
+        nfc::Failure::diag(nfc_core::Diagnostic::error(
+            "E0811",
+            format!("the insight models could not be loaded: {e}"),
+        ))
+    })?;
+    let mut include = args.analyzer.include_dirs.clone();
+    include.push(nfc_nfs::include_dir());
+    let nfs = super::insight::nfs_of(&args.inputs, diags)?;
+    for ((name, files), f) in nfs.iter().zip(facts.iter_mut()) {
+        match nfc::insight::lower_nf(name, files, &include) {
+            Ok(u) => {
+                let own: Vec<_> = u.functions.iter().filter(|f| !f.framework).collect();
+                let c = nfc::insight::accelerator_candidates(&own, files, &models.accel);
+                nfc::insight::add_accelerator_facts(f, &c, files);
+            }
+            Err(e) => diags.push(
+                nfc_core::Diagnostic::warning(
+                    "E0810",
+                    format!(
+                        "NF `{name}` does not compile for the insight proxy target; no IR accelerator facts: {}",
+                        super::insight::first_error(&e)
+                    ),
+                )
+                .with_span_opt(super::insight::clang_span(&e)),
+            ),
+        }
+    }
+    Ok(())
 }
 
 /// One block per NF; with `explain`, the evidence lines.

@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod explain;
 mod explain_code;
+mod insight;
 mod monitor;
 mod nf_host;
 mod predict;
@@ -69,6 +70,8 @@ pub enum Command {
     Profile(profile::Args),
     /// SmartNIC (Agilio) models from Clara's measurements: core count, colocation, coalescing.
     Smartnic(smartnic::Args),
+    /// SmartNIC insight per NF: predicted compute instructions, memory accesses, accelerator candidates.
+    Insight(insight::Args),
 }
 
 /// Run a parsed command line.
@@ -87,6 +90,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Monitor(a) => monitor::run(a, fmt),
         Command::Profile(a) => profile::run(a, fmt),
         Command::Smartnic(a) => smartnic::run(a, fmt),
+        Command::Insight(a) => insight::run(a, fmt),
     }
 }
 

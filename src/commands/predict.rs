@@ -14,8 +14,8 @@ pub struct Args {
     pub args: Vec<OsString>,
 }
 
-pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
-    use std::os::unix::process::CommandExt;
+/// The `nfc-predict` binary beside `nfc` (the only one linking libtorch).
+pub fn predictor_exe() -> anyhow::Result<std::path::PathBuf> {
     let exe = std::env::current_exe()?.with_file_name("nfc-predict");
     if !exe.is_file() {
         anyhow::bail!(
@@ -23,6 +23,12 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             exe.display()
         );
     }
+    Ok(exe)
+}
+
+pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
+    use std::os::unix::process::CommandExt;
+    let exe = predictor_exe()?;
     let mut cmd = std::process::Command::new(&exe);
     // `nfc --format json predict …`: pass the global format on, unless the
     // predict arguments name one themselves.

@@ -70,6 +70,58 @@ pub struct IrFunction {
     /// Measured by the proxy compiler; `None` when it was not run.
     #[serde(default)]
     pub proxy: Option<ProxyCounts>,
+    /// The NF's own functions this one calls directly (the call graph the
+    /// per-packet path is summed over).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub callees: Vec<String>,
+    /// Value-level signals of accelerator code that the compacted words
+    /// drop (they write every constant as `const`).
+    #[serde(default)]
+    pub signals: AccelSignals,
+}
+
+/// Value-level evidence for accelerator identification (Clara §4.1), counted
+/// per function on the IR by `insight_ir`: the constants and data flow that
+/// tell a CRC (a polynomial reduction, or a table indexed by `crc ^ byte`)
+/// from a plain hash (rotations, multiplications, additions) and a binary
+/// search from a linear walk. "In a loop" means inside a back edge's span in
+/// block layout order (clang's `-O0` layout keeps loops contiguous).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccelSignals {
+    /// The polynomial-reduction step in a loop: an xor of a one-bit shift,
+    /// `(x >> 1) ^ P` or `(x << 1) ^ P`, with P a constant that is not a
+    /// complement mask (`0xff`, `0xffff`, …) or a variable (a parameterised
+    /// polynomial, `-(x & 1) & P`).
+    #[serde(default)]
+    pub xor_poly_in_loop: u32,
+    /// Shift left or right by exactly one bit, in a loop.
+    #[serde(default)]
+    pub shift1_in_loop: u32,
+    /// A load from a table whose index is `(x ^ y)` masked to a byte or a
+    /// nibble (`and 0xff`, `and 0xf`, an 8-bit value, `lshr 4/24/28/56`),
+    /// with the loaded entry xored in turn: the table-driven CRC step.
+    #[serde(default)]
+    pub table_xor_index: u32,
+    /// Rotations by constants: `(x << c) | (x >> (w - c))`.
+    #[serde(default)]
+    pub rotate_const: u32,
+    /// Multiplication by a large odd constant (multiplicative hashing).
+    #[serde(default)]
+    pub mul_large_const: u32,
+    /// 16-bit folding, `(x >> 16) + (x & 0xffff)` (Internet checksum).
+    #[serde(default)]
+    pub fold16: u32,
+    /// Halving a sum in a loop, `(lo + hi) / 2` (binary search).
+    #[serde(default)]
+    pub halving_in_loop: u32,
+    /// A key masked by a variable compared with a variable in a loop,
+    /// `(addr & mask) == prefix` (prefix lists, per-length tables).
+    #[serde(default)]
+    pub masked_compare_in_loop: u32,
+    /// A table or child array indexed by key bits at a variable position in
+    /// a loop, `child[(key >> shift) & 1]` (trie walks).
+    #[serde(default)]
+    pub key_bits_index_in_loop: u32,
 }
 
 impl IrFunction {

@@ -52,6 +52,8 @@ fn unit(name: &str, rng: &mut ChaCha8Rng, functions: usize) -> IrUnit {
                 instructions: cost,
                 memory: 0,
             }),
+            callees: vec![],
+            signals: Default::default(),
         });
     }
     IrUnit {

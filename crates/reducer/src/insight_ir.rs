@@ -23,7 +23,7 @@ use inkwell::context::Context;
 use inkwell::llvm_sys::core as c;
 use inkwell::llvm_sys::prelude::LLVMTypeRef;
 use inkwell::llvm_sys::LLVMTypeKind;
-use nfc_core::insight::{InstrClass, IrBlock, IrFunction, IrUnit, ProxyCounts};
+use nfc_core::insight::{AccelSignals, InstrClass, IrBlock, IrFunction, IrUnit, ProxyCounts};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::CStr;
 use std::path::{Path, PathBuf};
@@ -610,11 +610,22 @@ pub fn annotate(name: &str, ll: &[u8]) -> Result<IrUnit, ReduceError> {
                 memory_words,
             });
         }
+        let mut callees: Vec<String> = f
+            .instructions()
+            .into_iter()
+            .filter(|i| i.opcode() == Some(Opcode::LLVMCall))
+            .filter_map(|i| i.called_function().map(|g| g.name()))
+            .filter(|n| defined.contains(n) && !ann.framework.contains(n))
+            .collect();
+        callees.sort();
+        callees.dedup();
         functions.push(IrFunction {
             framework: ann.framework.contains(&fname),
             name: fname,
             blocks,
             proxy: None,
+            callees,
+            signals: accel_signals(f),
         });
     }
     Ok(IrUnit {
@@ -622,6 +633,236 @@ pub fn annotate(name: &str, ll: &[u8]) -> Result<IrUnit, ReduceError> {
         target: PROXY_TRIPLE.to_string(),
         functions,
     })
+}
+
+/// A constant that can be a CRC polynomial: not zero and not a complement
+/// mask (`0xff`, `0xffff`, `0xffffffff`, … — what `~x` and final xors use).
+fn poly_like(c: u64) -> bool {
+    c != 0 && ![0xff, 0xffff, 0xffff_ffff, u64::MAX].contains(&c)
+}
+
+/// `v` without the integer casts C's promotions put around it.
+fn uncast(mut v: Val) -> Val {
+    while matches!(
+        v.opcode(),
+        Some(Opcode::LLVMZExt | Opcode::LLVMSExt | Opcode::LLVMTrunc)
+    ) {
+        match v.operand(0) {
+            Some(x) => v = x,
+            None => break,
+        }
+    }
+    v
+}
+
+/// A shift left or right by exactly one bit.
+fn is_shift1(v: Val) -> bool {
+    matches!(
+        v.opcode(),
+        Some(Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr)
+    ) && v.operand(1).and_then(Val::const_int) == Some(1)
+}
+
+/// Whether a value flows into an xor (looking through casts).
+fn feeds_xor(v: Val, depth: u32) -> bool {
+    depth < 4
+        && v.users().into_iter().any(|u| match u.opcode() {
+            Some(Opcode::LLVMXor) => true,
+            Some(Opcode::LLVMZExt | Opcode::LLVMSExt | Opcode::LLVMTrunc) => {
+                feeds_xor(u, depth + 1)
+            }
+            _ => false,
+        })
+}
+
+fn const_operand(i: Val) -> Option<u64> {
+    i.operand(0)
+        .and_then(Val::const_int)
+        .or_else(|| i.operand(1).and_then(Val::const_int))
+}
+
+/// Whether `v` is computed from an xor within a few steps, looking through
+/// casts, masks, shifts and (at `-O0`) a local variable's stores.
+fn from_xor(v: Val, depth: u32) -> bool {
+    if depth > 6 {
+        return false;
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMXor) => true,
+        Some(
+            Opcode::LLVMAnd
+            | Opcode::LLVMLShr
+            | Opcode::LLVMZExt
+            | Opcode::LLVMSExt
+            | Opcode::LLVMTrunc,
+        ) => v.operand(0).is_some_and(|x| from_xor(x, depth + 1)),
+        Some(Opcode::LLVMLoad) => match v.pointer_operand() {
+            Some(a) if a.opcode() == Some(Opcode::LLVMAlloca) => a.users().into_iter().any(|u| {
+                u.opcode() == Some(Opcode::LLVMStore)
+                    && u.pointer_operand() == Some(a)
+                    && u.operand(0).is_some_and(|x| from_xor(x, depth + 1))
+            }),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether an index is narrowed to a byte or a nibble (a 256- or 16-entry table).
+fn byte_index(v: Val, depth: u32) -> bool {
+    if depth > 4 {
+        return false;
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMAnd) => const_operand(v).is_some_and(|c| c == 0xff || c == 0xf),
+        Some(Opcode::LLVMLShr) => {
+            v.int_width() == 8
+                || v.operand(1)
+                    .and_then(Val::const_int)
+                    .is_some_and(|c| c == 4 || c == 24 || c == 28 || c == 56)
+        }
+        Some(Opcode::LLVMTrunc) => v.int_width() == 8,
+        Some(Opcode::LLVMZExt | Opcode::LLVMSExt) => v
+            .operand(0)
+            .is_some_and(|x| x.int_width() == 8 || byte_index(x, depth + 1)),
+        // `(crc & 0xf) ^ (b & 0xf)`: both sides narrowed.
+        Some(Opcode::LLVMXor) => {
+            v.operand(0).is_some_and(|x| byte_index(x, depth + 1))
+                && v.operand(1).is_some_and(|x| byte_index(x, depth + 1))
+        }
+        _ => false,
+    }
+}
+
+/// Accelerator signals of one function (see [`AccelSignals`]).
+fn accel_signals(f: Val) -> AccelSignals {
+    let blocks = f.blocks();
+    let index: HashMap<u::Block, usize> = blocks.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+    let mut in_loop = vec![false; blocks.len()];
+    for (j, b) in blocks.iter().enumerate() {
+        for s in b.successors() {
+            if let Some(&h) = index.get(&s) {
+                if h <= j {
+                    for l in in_loop.iter_mut().take(j + 1).skip(h) {
+                        *l = true;
+                    }
+                }
+            }
+        }
+    }
+    let shift_by = |v: Val, op: Opcode| -> Option<u64> {
+        (v.opcode() == Some(op))
+            .then(|| v.operand(1).and_then(Val::const_int))
+            .flatten()
+    };
+    let mut s = AccelSignals::default();
+    for (bi, b) in blocks.iter().enumerate() {
+        let lp = in_loop[bi];
+        for i in b.instructions() {
+            match i.opcode() {
+                Some(Opcode::LLVMXor) if lp => {
+                    // The polynomial step: `(x >> 1) ^ P` / `(x << 1) ^ P`,
+                    // P a constant that is no complement mask, or a variable
+                    // (a parameterised CRC, or `-(x & 1) & P`).
+                    let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
+                    let step = ops.len() == 2
+                        && (0..2).any(|k| {
+                            is_shift1(ops[k]) && ops[1 - k].const_int().is_none_or(poly_like)
+                        });
+                    s.xor_poly_in_loop += u32::from(step);
+                }
+                Some(Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr) if lp => {
+                    s.shift1_in_loop += u32::from(i.operand(1).and_then(Val::const_int) == Some(1));
+                    if i.operand(1).and_then(Val::const_int) == Some(1)
+                        && i.operand(0).and_then(Val::opcode) == Some(Opcode::LLVMAdd)
+                    {
+                        s.halving_in_loop += 1;
+                    }
+                }
+                Some(Opcode::LLVMSDiv | Opcode::LLVMUDiv) if lp => {
+                    if i.operand(1).and_then(Val::const_int) == Some(2)
+                        && i.operand(0).and_then(Val::opcode) == Some(Opcode::LLVMAdd)
+                    {
+                        s.halving_in_loop += 1;
+                    }
+                }
+                Some(Opcode::LLVMICmp) if lp => {
+                    let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
+                    let masked = |a: Val| {
+                        a.opcode() == Some(Opcode::LLVMAnd)
+                            && a.operands()
+                                .iter()
+                                .all(|o| uncast(*o).const_int().is_none())
+                    };
+                    let var = |b: Val| b.const_int().is_none() && !b.is_null_ptr();
+                    s.masked_compare_in_loop += u32::from(
+                        ops.len() == 2
+                            && ((masked(ops[0]) && var(ops[1])) || (masked(ops[1]) && var(ops[0]))),
+                    );
+                }
+                Some(Opcode::LLVMGetElementPtr) if lp => {
+                    let Some(idx) = i.operand(i.num_operands().saturating_sub(1)) else {
+                        continue;
+                    };
+                    let mut x = uncast(idx);
+                    if x.opcode() == Some(Opcode::LLVMAnd) && const_operand(x).is_some() {
+                        x = x
+                            .operands()
+                            .into_iter()
+                            .map(uncast)
+                            .find(|o| o.const_int().is_none())
+                            .unwrap_or(x);
+                    }
+                    let var_shift = x.opcode() == Some(Opcode::LLVMLShr)
+                        && x.operand(1).is_some_and(|a| a.const_int().is_none());
+                    s.key_bits_index_in_loop += u32::from(var_shift);
+                }
+                Some(Opcode::LLVMLoad) => {
+                    let Some(p) = i.pointer_operand() else {
+                        continue;
+                    };
+                    if !is_gep(p) {
+                        continue;
+                    }
+                    let Some(idx) = p.operand(p.num_operands().saturating_sub(1)) else {
+                        continue;
+                    };
+                    if feeds_xor(i, 0) && byte_index(idx, 0) && from_xor(idx, 0) {
+                        s.table_xor_index += 1;
+                    }
+                }
+                Some(Opcode::LLVMOr) => {
+                    let (Some(a), Some(b2)) = (i.operand(0), i.operand(1)) else {
+                        continue;
+                    };
+                    let w = u64::from(i.int_width());
+                    let rot = |x: Val, y: Val| {
+                        matches!((shift_by(x, Opcode::LLVMShl), shift_by(y, Opcode::LLVMLShr)),
+                            (Some(l), Some(r)) if l + r == w)
+                    };
+                    s.rotate_const += u32::from(rot(a, b2) || rot(b2, a));
+                }
+                Some(Opcode::LLVMMul) => {
+                    s.mul_large_const += u32::from(
+                        const_operand(i).is_some_and(|c| c & 1 == 1 && c.count_ones() >= 6),
+                    );
+                }
+                Some(Opcode::LLVMAdd) => {
+                    let (Some(a), Some(b2)) = (i.operand(0), i.operand(1)) else {
+                        continue;
+                    };
+                    let fold = |x: Val, y: Val| {
+                        shift_by(x, Opcode::LLVMLShr) == Some(16)
+                            && y.opcode() == Some(Opcode::LLVMAnd)
+                            && const_operand(y) == Some(0xffff)
+                    };
+                    s.fold16 += u32::from(fold(a, b2) || fold(b2, a));
+                }
+                _ => {}
+            }
+        }
+    }
+    s
 }
 
 #[cfg(test)]

@@ -98,7 +98,7 @@ fn ngrams(f: &IrFunction) -> BTreeSet<String> {
 }
 
 /// Names of the hand features, in vector order.
-pub const HAND_FEATURES: [&str; 14] = [
+pub const HAND_FEATURES: [&str; 20] = [
     "xor_density",
     "shift_density",
     "xor_shift_loop",
@@ -113,9 +113,16 @@ pub const HAND_FEATURES: [&str; 14] = [
     "log_length",
     "xor_const_shift_loop",
     "xor_var_only",
+    "crc_poly_shift_loop",
+    "crc_table_step",
+    "rotate_const",
+    "mul_large_const",
+    "fold16_const",
+    "halving_loop",
 ];
 
 fn hand_features(f: &IrFunction) -> Vec<f64> {
+    let sig = &f.signals;
     let blocks = block_tokens(f);
     let all: Vec<&String> = blocks.iter().flatten().collect();
     let n = all.len().max(1) as f64;
@@ -223,7 +230,22 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
         ((all.len() as f64) + 1.0).ln() / 6.0,
         xor_const_loop,
         xor_var_only,
+        // Value-level signals (constants and data flow, from `insight_ir`).
+        flag(sig.xor_poly_in_loop > 0),
+        flag(sig.table_xor_index > 0),
+        flag(sig.rotate_const > 0),
+        flag(sig.mul_large_const > 0),
+        flag(sig.fold16 > 0),
+        flag(sig.halving_in_loop > 0),
     ]
+}
+
+fn flag(b: bool) -> f64 {
+    if b {
+        1.0
+    } else {
+        0.0
+    }
 }
 
 /// A mined pattern with its statistics on the training set.
@@ -392,6 +414,41 @@ impl AccelModel {
             lambda,
             seed,
         }
+    }
+
+    /// Whether a saved model's feature list is the one this code computes
+    /// (a model saved before a hand feature was added or renamed would
+    /// silently mis-weight every function).
+    pub fn check(&self) -> Result<(), String> {
+        let mut want: Vec<String> = self
+            .patterns
+            .iter()
+            .map(|p| format!("seq[{}]: {}", p.class.name(), p.tokens))
+            .collect();
+        want.extend(HAND_FEATURES.iter().map(|s| s.to_string()));
+        if want != self.features {
+            return Err(format!(
+                "the model's {} features are not the {} this version computes; retrain it",
+                self.features.len(),
+                want.len()
+            ));
+        }
+        for (k, (w, _)) in &self.svm {
+            if w.len() != want.len() {
+                return Err(format!(
+                    "the {} SVM has {} weights for {} features",
+                    k.name(),
+                    w.len(),
+                    want.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The feature vector of a function, in [`AccelModel::features`] order.
+    pub fn features_of(&self, f: &IrFunction) -> Vec<f64> {
+        featurise(f, &self.patterns)
     }
 
     /// The decision value of each accelerator's SVM.

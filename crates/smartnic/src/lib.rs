@@ -14,7 +14,8 @@
 //!
 //! Clara §3 and §4.1 (issue 19): [`synth`] generates NF-like (and naive)
 //! training programs, [`similarity`] measures how close their instruction
-//! mix is to real NFs' (Table 1), [`accel`] identifies CRC and LPM code.
+//! mix is to real NFs' (Table 1), [`accel`] identifies CRC and LPM code,
+//! [`word_cost`] predicts compute instructions without libtorch.
 
 pub mod clara_data;
 pub mod coalesce;
@@ -27,3 +28,4 @@ pub use clara_data::DataError;
 pub mod accel;
 pub mod similarity;
 pub mod synth;
+pub mod word_cost;
