@@ -93,8 +93,9 @@ impl Defs {
     }
 }
 
-/// A context-sensitive access site: (scope, object, file, line, write).
-pub(super) type Site = (String, String, usize, u32, bool);
+/// A context-sensitive access site: (scope, object, file, line, write, the
+/// accessing expression's text).
+pub(super) type Site = (String, String, usize, u32, bool, String);
 
 /// State of the second pass.
 #[derive(Debug, Default)]
@@ -204,13 +205,28 @@ pub(super) fn apply(first: &mut [super::dataflow::Access], second: &[super::data
     for a in second {
         let m = mask(&a.key);
         sites
-            .entry((a.scope.clone(), a.obj.clone(), a.file, a.line, a.write))
+            .entry((
+                a.scope.clone(),
+                a.obj.clone(),
+                a.file,
+                a.line,
+                a.write,
+                a.what.clone(),
+            ))
             .and_modify(|x| *x &= m)
             .or_insert(m);
     }
     for a in first.iter_mut() {
         a.may_key = a.key.clone();
-        if let Some(m) = sites.get(&(a.scope.clone(), a.obj.clone(), a.file, a.line, a.write)) {
+        let site = (
+            a.scope.clone(),
+            a.obj.clone(),
+            a.file,
+            a.line,
+            a.write,
+            a.what.clone(),
+        );
+        if let Some(m) = sites.get(&site) {
             retain(&mut a.key, *m);
         }
         // Direction-agnostic means built from a field and its mirror: a
