@@ -301,7 +301,7 @@ fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
     let net = Net::new();
     let served = Served::start(&net.dut, &dep, nfs);
     let (gen, rate) = generator(net.peer.clone());
-    let mut measure = |s: f64| -> f64 {
+    let measure = |s: f64| -> f64 {
         gen.send(GenRequest::Open(s)).expect("generator");
         rate.recv().expect("generator")
     };

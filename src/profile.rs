@@ -582,6 +582,10 @@ fn serve(
             let later = served.1.clone();
             std::thread::spawn(move || {
                 while let Ok(l) = rx.recv() {
+                    // The hosts' own attach lines are not news.
+                    if l.contains("` attached (pid") {
+                        continue;
+                    }
                     let mut v = later.lock().unwrap_or_else(|p| p.into_inner());
                     if v.len() < 100 {
                         v.push(l);
