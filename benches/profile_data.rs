@@ -190,7 +190,12 @@ enum GenRequest {
     Closed(f64),
 }
 
-fn generator(peer: String) -> (std::sync::mpsc::Sender<GenRequest>, std::sync::mpsc::Receiver<f64>) {
+fn generator(
+    peer: String,
+) -> (
+    std::sync::mpsc::Sender<GenRequest>,
+    std::sync::mpsc::Receiver<f64>,
+) {
     let (tx, rx) = std::sync::mpsc::channel::<GenRequest>();
     let (rtx, rrx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -344,7 +349,9 @@ fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
     let noise = median(&aa.iter().map(|r| (r - 1.0).abs()).collect::<Vec<_>>());
     let (lo, hi) = aa
         .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), r| (l.min(*r), h.max(*r)));
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), r| {
+            (l.min(*r), h.max(*r))
+        });
     eprintln!(
         "\nwithout/without (consecutive A windows): {} ratios, median |1 - ratio| {:.1}% (range {lo:.3}-{hi:.3})",
         aa.len(),
@@ -361,14 +368,20 @@ fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
         let ratio = median(&ratios);
         let (l, h) = ratios
             .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), r| (l.min(*r), h.max(*r)));
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), r| {
+                (l.min(*r), h.max(*r))
+            });
         let below = (1.0 - ratio).abs() <= noise;
         eprintln!(
             "| {name} | {} | {:.4} | {ratio:.3} ({:+.1}%) | {l:.3}-{h:.3} | {} |",
             ratios.len(),
             median(&b[v].iter().map(|x| x.0).collect::<Vec<_>>()),
             (ratio - 1.0) * 100.0,
-            if below { "below the noise" } else { "ABOVE the noise" }
+            if below {
+                "below the noise"
+            } else {
+                "ABOVE the noise"
+            }
         );
         variants.push(serde_json::json!({"collector": name, "mpps_with": b[v].iter().map(|x| x.0).collect::<Vec<_>>(), "ratios": ratios, "median_ratio": ratio, "below_noise": below}));
     }
@@ -409,7 +422,9 @@ fn saturation(
     for ((name, _), v) in chains.iter().zip(&pps) {
         let (l, h) = v
             .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), r| (l.min(*r), h.max(*r)));
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), r| {
+                (l.min(*r), h.max(*r))
+            });
         eprintln!(
             "saturation {name:<14} median {:.0} pps (min {l:.0}, max {h:.0}, {} windows of {secs} s)",
             median(v),
@@ -468,7 +483,12 @@ fn profile(
 }
 
 const EXAMPLES: &[&str] = &["flowmage-3nf", "flash-dag", "flowmage-2nf", "ids-firewall"];
-const CALIBRATION: &[&str] = &["cal-l2fwd-1", "cal-l2fwd-4", "cal-maglev-1", "cal-fw-lb-mon"];
+const CALIBRATION: &[&str] = &[
+    "cal-l2fwd-1",
+    "cal-l2fwd-4",
+    "cal-maglev-1",
+    "cal-fw-lb-mon",
+];
 
 fn chain_path(root: &Path, chain: &str) -> PathBuf {
     if chain.starts_with("cal-") {
@@ -560,7 +580,9 @@ fn main() {
                             .map(|p| p.iter().filter_map(|p| p["received"].as_u64()).sum())
                             .unwrap_or(0);
                         if received == 0 {
-                            eprintln!("  {chain} {stim} s{seed}: NOTHING forwarded after calibration");
+                            eprintln!(
+                                "  {chain} {stim} s{seed}: NOTHING forwarded after calibration"
+                            );
                         }
                         runs.push(serde_json::json!({"chain": chain, "stimulus": stim, "seed": seed, "rows": r["rows"], "received": received, "saturation_pps": r["saturation_pps"], "unsupported": r["unsupported"]}));
                     }
@@ -693,8 +715,7 @@ fn main() {
                     continue;
                 }
                 let p: serde_json::Value = serde_json::from_str(
-                    &std::fs::read_to_string(dir.join("prediction.json"))
-                        .expect("prediction.json"),
+                    &std::fs::read_to_string(dir.join("prediction.json")).expect("prediction.json"),
                 )
                 .expect("json");
                 let pred = p["throughput_mpps"].as_f64().unwrap_or(f64::NAN) * 1e6;

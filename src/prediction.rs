@@ -112,14 +112,20 @@ fn nnls(rows: &[([f64; 3], f64, f64)]) -> Option<[f64; 3]> {
                 a[r][k] += w * x[i] * t;
             }
         }
-        let scale = a.iter().map(|r| r[..k].iter().fold(0.0f64, |m, v| m.max(v.abs()))).fold(0.0, f64::max);
+        let scale = a
+            .iter()
+            .map(|r| r[..k].iter().fold(0.0f64, |m, v| m.max(v.abs())))
+            .fold(0.0, f64::max);
         let mut ok = scale > 0.0;
         for col in 0..k {
             if !ok {
                 break;
             }
             let piv = (col..k).max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs()));
-            let Some(piv) = piv else { ok = false; break };
+            let Some(piv) = piv else {
+                ok = false;
+                break;
+            };
             if a[piv][col].abs() <= 1e-12 * scale {
                 ok = false;
                 break;
@@ -151,7 +157,10 @@ fn nnls(rows: &[([f64; 3], f64, f64)]) -> Option<[f64; 3]> {
                 w * (p - t).powi(2)
             })
             .sum();
-        if best.as_ref().is_none_or(|(_, b)| sse < *b - 1e-12 * b.abs()) {
+        if best
+            .as_ref()
+            .is_none_or(|(_, b)| sse < *b - 1e-12 * b.abs())
+        {
             best = Some((theta, sse));
         }
     }
@@ -591,16 +600,26 @@ mod tests {
     fn fit_keeps_every_parameter_non_negative() {
         // Times that fall with more instructions: an unconstrained fit
         // would give a negative cost per instruction.
-        let chains: Vec<(String, Vec<NfCost>, f64)> = [(1, 100.0, 5000.0), (1, 900.0, 4000.0), (3, 200.0, 9000.0), (2, 50.0, 7000.0)]
-            .iter()
-            .enumerate()
-            .map(|(k, &(h, i, t))| {
-                let costs = (0..h).map(|j| cost(&format!("n{j}"), i / h as f64)).collect();
-                (format!("c{k}"), costs, 1e9 / t)
-            })
-            .collect();
+        let chains: Vec<(String, Vec<NfCost>, f64)> = [
+            (1, 100.0, 5000.0),
+            (1, 900.0, 4000.0),
+            (3, 200.0, 9000.0),
+            (2, 50.0, 7000.0),
+        ]
+        .iter()
+        .enumerate()
+        .map(|(k, &(h, i, t))| {
+            let costs = (0..h)
+                .map(|j| cost(&format!("n{j}"), i / h as f64))
+                .collect();
+            (format!("c{k}"), costs, 1e9 / t)
+        })
+        .collect();
         let m = CostModel::fit(&chains, "test".into()).unwrap();
-        assert!(m.ns_base >= 0.0 && m.ns_per_hop >= 0.0 && m.ns_per_instruction >= 0.0, "{m:?}");
+        assert!(
+            m.ns_base >= 0.0 && m.ns_per_hop >= 0.0 && m.ns_per_instruction >= 0.0,
+            "{m:?}"
+        );
         assert_eq!(m.ns_per_instruction, 0.0, "{m:?}");
         assert!(m.error.is_finite() && m.error > 0.0);
     }

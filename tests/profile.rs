@@ -439,7 +439,10 @@ fn monitor_predicts_live_and_flags_the_sla() {
         // Both models answer with a number; throughput is shown beside
         // the measured output rate.
         let num = |after: &str| -> f64 {
-            let rest = &s[s.find(after).unwrap_or_else(|| panic!("no `{after}` in {s}")) + after.len()..];
+            let rest = &s[s
+                .find(after)
+                .unwrap_or_else(|| panic!("no `{after}` in {s}"))
+                + after.len()..];
             rest.split(|c: char| c == ',' || c == ';' || c == ' ')
                 .next()
                 .unwrap()
@@ -449,7 +452,10 @@ fn monitor_predicts_live_and_flags_the_sla() {
         assert!(num("throughput (mlp): predicted ").is_finite(), "{s}");
         assert!(num("measured ").is_finite(), "{s}");
         assert!(num("latency (linear): predicted ").is_finite(), "{s}");
-        assert!(s.contains("SLA: DEGRADING"), "an SLA of 1e15 pps is not met: {s}");
+        assert!(
+            s.contains("SLA: DEGRADING"),
+            "an SLA of 1e15 pps is not met: {s}"
+        );
     }
     let (log, _) = fine.expect("nfc monitor --model (second run)");
     let samples: Vec<&str> = log.lines().filter(|l| l.starts_with("sample ")).collect();
