@@ -310,7 +310,7 @@ fn monitor_samples_a_running_chain_and_profile_leaves_nothing_behind() {
 
 /// `nfc monitor --model`: live prediction on a running flowmage-3nf, with a
 /// throughput model (the MLP, tiny grid) and a latency model (least squares)
-/// trained here on 40 rows of the committed flowmage-3nf profile (same NF
+/// trained here on the 32 rows of a committed flowmage-3nf profile (same NF
 /// ids, so the same feature columns). Every sample gets both predictions
 /// next to the measurement; an SLA the prediction cannot meet is flagged
 /// `SLA: DEGRADING`, one it always meets `SLA: ok`. Needs `nfc-predict`
@@ -328,12 +328,12 @@ fn monitor_predicts_live_and_flags_the_sla() {
     );
     let dir = tempfile::tempdir_in("/tmp").unwrap();
     let dep = deployment(dir.path());
-    // The tiny dataset: header and the first 40 rows of a real profile.
+    // The tiny dataset: a real profile's header and 32 rows.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let full =
         std::fs::read_to_string(root.join("data/profiles/flowmage-3nf/load-s1.csv")).unwrap();
-    let tiny: Vec<&str> = full.lines().take(41).collect();
-    assert_eq!(tiny.len(), 41, "the committed profile has 40 rows");
+    let tiny: Vec<&str> = full.lines().take(33).collect();
+    assert_eq!(tiny.len(), 33, "the committed profile has 32 rows");
     let data = dir.path().join("tiny.csv");
     std::fs::write(&data, tiny.join("\n") + "\n").unwrap();
     let mut models = vec![];
@@ -428,7 +428,7 @@ fn monitor_predicts_live_and_flags_the_sla() {
         }
     };
     let flagged = monitor(&["--sla-throughput", "1e15"]);
-    let fine = monitor(&["--sla-throughput", "-1e15", "--sla-latency", "1e15"]);
+    let fine = monitor(&["--sla-throughput=-1e15", "--sla-latency", "1e15"]);
     drop(run);
     let (log, csv) = flagged.expect("nfc monitor --model never ran on the chain");
     // The measurement itself is still written, one row per sample.
