@@ -131,11 +131,12 @@ fn nnls(rows: &[([f64; 3], f64, f64)]) -> Option<[f64; 3]> {
                 break;
             }
             a.swap(col, piv);
-            for r in 0..k {
+            let pivot = a[col].clone();
+            for (r, row) in a.iter_mut().enumerate() {
                 if r != col {
-                    let f = a[r][col] / a[col][col];
-                    for c in col..=k {
-                        a[r][c] -= f * a[col][c];
+                    let f = row[col] / pivot[col];
+                    for (v, p) in row.iter_mut().zip(&pivot).skip(col) {
+                        *v -= f * p;
                     }
                 }
             }

@@ -443,7 +443,7 @@ fn monitor_predicts_live_and_flags_the_sla() {
                 .find(after)
                 .unwrap_or_else(|| panic!("no `{after}` in {s}"))
                 + after.len()..];
-            rest.split(|c: char| c == ',' || c == ';' || c == ' ')
+            rest.split([',', ';', ' '])
                 .next()
                 .unwrap()
                 .parse()
