@@ -1,33 +1,34 @@
-//! nfc's own counter dataset and the collector's overhead, on flash-rt
-//! chains on this machine (needs root: namespaces, AF_XDP, perf):
+//! nfc's own counter dataset, the collector's overhead and the flash cost
+//! model's calibration, on flash-rt chains on this machine (needs root:
+//! namespaces, AF_XDP, perf). Steps (`--steps overhead,dataset,saturation,predict`,
+//! default all):
 //!
-//! 1. Collector overhead. examples/flowmage-3nf.yaml (unreduced, ingress
-//!    and egress on two veths) served by `nfc run` in a namespace; flash-rt's
-//!    AF_XDP generator drives it at full speed (1024 flows, 128-byte frames)
-//!    from a peer namespace. Windows
-//!    of `--window` seconds rotate, `--rounds` times, between no collector,
-//!    `nfc monitor` at its default period (0.5 s), at 0.1 s (the fastest it
-//!    allows), at 0.1 s at normal priority (the monitor is SCHED_IDLE by
-//!    default) and at 0.1 s reading schedstat only (`--no-perf`), against the
-//!    same chain in one run. Reported: Mpps per window, per configuration
-//!    the median of its ratios to the same round's no-collector window, and
-//!    the run-to-run noise (median relative change between consecutive
-//!    no-collector windows).
-//! 2. Dataset. `nfc profile` on flowmage-3nf and flash-dag under the load,
-//!    resource and both stimuli, seeds 1 and 2 (separately collected runs:
-//!    each starts the chain afresh with another schedule), `--duration`
-//!    seconds each, into `$NFC_BENCH_OUT/own-data/<chain>/<stimulus>-s<seed>.csv`
-//!    (the `predictor-own` step trains and evaluates on them).
-//! 3. Measured saturation throughput of every example chain (each
-//!    profile's closed-loop calibration; the two other examples get a short
-//!    load profile of their own), for the predict stage's check:
-//!    `own-data/measured.json`.
-//!
-//! 4. The predict stage: each example chain's per-NF callgrind costs, the
-//!    flash cost model fitted on (3), its leave-one-chain-out error
-//!    (`own-data/cost-model.json`), and `nfc build examples/flowmage-3nf.yaml
-//!    --target flash --emit prediction` with that model against the
-//!    measured saturation.
+//! 1. `overhead`: collector overhead, ABAB. examples/flowmage-3nf.yaml
+//!    (unreduced, ingress and egress on two veths) served by `nfc run` in
+//!    a namespace; flash-rt's AF_XDP generator drives it at full speed
+//!    (open loop, 1024 flows, 128-byte frames) from a peer namespace.
+//!    Windows of `--window` seconds alternate without (A) and with (B)
+//!    `nfc monitor`, `--pairs` pairs for each of two configurations
+//!    (`--period 0.5`, the default, and 0.1, the fastest), on the same
+//!    deployment in one run. Each B is compared with the mean of its two
+//!    neighbouring A windows; the noise is the spread of the ratios of
+//!    consecutive A windows (without/without). Reported: the median ratio
+//!    per configuration, its range, and the noise.
+//! 2. `dataset`: `nfc profile` on flowmage-3nf and flash-dag under the
+//!    load, resource and both stimuli, seeds 1 and 2 (separately collected
+//!    runs), `--duration` seconds each, into
+//!    `$NFC_BENCH_OUT/own-data/<chain>/<stimulus>-s<seed>.csv` (the
+//!    `predictor-own` step trains and evaluates on them).
+//! 3. `saturation`: closed-loop saturation (at most 1024 frames in flight)
+//!    of every example chain and the calibration chains in
+//!    `benches/flash-cost-chains/`, `--sat-rounds` rounds of one
+//!    `--sat-window`-second window per chain, the chain order rotating
+//!    each round (`own-data/measured.json`).
+//! 4. `predict`: each chain's per-NF callgrind costs, the flash cost model
+//!    fitted on (3), its leave-one-chain-out error
+//!    (`own-data/cost-model.json`), and `nfc build <example> --target
+//!    flash --emit prediction` with that model for every example chain
+//!    against its measured saturation.
 //!
 //! Without `--bench` (`cargo test` mode) it does nothing. The JSON document
 //! is the last stdout line.
@@ -77,7 +78,7 @@ impl Net {
                 ])
                 .status();
         }
-        for (a, b) in [("vi0", "vi1"), ("vo0", "vo1")] {
+        for (a, b) in [("vi0", "dut_in"), ("vo0", "dut_out")] {
             ip(&[
                 "-n", &net.peer, "link", "add", a, "type", "veth", "peer", "name", b, "netns",
                 &net.dut,
@@ -150,68 +151,54 @@ fn window(g: &mut LoadGen, secs: f64) -> f64 {
     (g.received - got0) as f64 / ((now_ns() - start) as f64 / 1e9) / 1e6
 }
 
-/// The collector configurations of the overhead measurement.
-const VARIANTS: &[(&str, Option<&[&str]>)] = &[
-    ("none", None),
-    (
-        "nfc monitor --period 0.5 (default)",
-        Some(&["--period", "0.5"]),
-    ),
-    ("nfc monitor --period 0.1", Some(&["--period", "0.1"])),
-    (
-        "nfc monitor --period 0.1 --normal-priority",
-        Some(&["--period", "0.1", "--normal-priority"]),
-    ),
-    (
-        "nfc monitor --period 0.1 --no-perf (schedstat only)",
-        Some(&["--period", "0.1", "--no-perf"]),
-    ),
-];
-
-fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let yaml = std::fs::read_to_string(root.join("examples/flowmage-3nf.yaml")).expect("example");
-    let yaml = yaml.replacen(
-        "targets:\n",
-        "targets:\n  flash: {ingress: vi1, egress: vo1}\n",
-        1,
-    );
-    let chain = work.join("flowmage-3nf-veth.yaml");
-    std::fs::write(&chain, yaml).expect("chain");
-    let dep = work.join("overhead-dep");
-    build(&chain, &dep, &work.join("cache"));
-    let net = Net::new();
-    let mut run = Command::new("ip")
-        .args(["netns", "exec", &net.dut, NFC, "run"])
-        .arg(&dep)
-        .args(["--duration", "600"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("nfc run");
-    let stderr = run.stderr.take().expect("stderr");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for l in std::io::BufReader::new(stderr)
-            .lines()
-            .map_while(Result::ok)
-        {
-            let _ = tx.send(l);
+/// Packets/s out of the chain over `secs`, closed loop (at most 1024
+/// frames in flight, as `nfc profile`'s calibration): what the chain
+/// sustains without the generator spending CPU on frames the chain's
+/// ingress would drop.
+fn closed_window(g: &mut LoadGen, secs: f64) -> f64 {
+    const WINDOW: u64 = 1024;
+    let start = now_ns();
+    let end = start + (secs * 1e9) as u64;
+    let got0 = g.received;
+    let mut lost = 0u64;
+    loop {
+        let now = now_ns();
+        if now >= end {
+            break;
         }
-    });
-    let mut attached = 0;
-    while attached < 3 {
-        let l = rx
-            .recv_timeout(std::time::Duration::from_secs(60))
-            .expect("NFs attach");
-        if l.contains("attached NF") {
-            attached += 1;
+        let in_flight = g.sent.saturating_sub(g.received + lost);
+        let want = (WINDOW.saturating_sub(in_flight) as usize).min(256);
+        if want > 0 {
+            g.send(want, now);
+        } else if g.tx_backlog() > 0 {
+            g.kick();
+        }
+        if g.recv(256, now_ns(), None) == 0 && want == 0 && !g.wait_rx(20) {
+            // Nothing back for 20 ms: the frames in flight were lost.
+            lost = g.sent - g.received;
         }
     }
-    std::thread::spawn(move || while rx.recv().is_ok() {});
-    let peer = net.peer.clone();
-    let dep2 = dep.clone();
-    let result = std::thread::spawn(move || {
+    (g.received - got0) as f64 / ((now_ns() - start) as f64 / 1e9)
+}
+
+/// The generator and sink in the peer namespace, on a thread of their own
+/// (setns is per thread): each request is a window, answered with its rate.
+enum GenRequest {
+    /// Open loop, Mpps.
+    Open(f64),
+    /// Closed loop, pps.
+    Closed(f64),
+}
+
+fn generator(
+    peer: String,
+) -> (
+    std::sync::mpsc::Sender<GenRequest>,
+    std::sync::mpsc::Receiver<f64>,
+) {
+    let (tx, rx) = std::sync::mpsc::channel::<GenRequest>();
+    let (rtx, rrx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let f = std::fs::File::open(format!("/run/netns/{peer}")).expect("netns");
         // SAFETY: setns for this thread only.
         assert_eq!(unsafe { libc::setns(f.as_raw_fd(), libc::CLONE_NEWNET) }, 0);
@@ -229,92 +216,226 @@ fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
             ..LoadGenConfig::default()
         };
         let mut g = LoadGen::with_templates("vi0", "vo0", &frames, &cfg).expect("generator");
-        window(&mut g, 1.0);
-        // Per round every configuration once, the order rotating.
-        let mut mpps: Vec<Vec<f64>> = vec![vec![]; VARIANTS.len()];
-        for r in 0..pairs {
-            let mut round = vec![0.0; VARIANTS.len()];
-            for k in 0..VARIANTS.len() {
-                let v = (k + r) % VARIANTS.len();
-                let mut mon = VARIANTS[v].1.map(|args| {
-                    Command::new(NFC)
-                        .arg("monitor")
-                        .arg(&dep2)
-                        .args(args)
-                        .args(["-o", "/dev/null"])
-                        .stderr(Stdio::null())
-                        .spawn()
-                        .expect("nfc monitor")
-                });
-                if mon.is_some() {
-                    std::thread::sleep(std::time::Duration::from_millis(300));
-                }
-                round[v] = window(&mut g, secs);
-                if let Some(m) = mon.as_mut() {
-                    // SAFETY: signalling our child.
-                    unsafe { libc::kill(m.id() as i32, libc::SIGTERM) };
-                    let _ = m.wait();
-                }
-            }
-            eprintln!(
-                "round {r}: {}",
-                VARIANTS
-                    .iter()
-                    .zip(&round)
-                    .map(|((n, _), x)| format!("{n} {x:.4}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            for (v, x) in round.into_iter().enumerate() {
-                mpps[v].push(x);
+        for req in rx {
+            let r = match req {
+                GenRequest::Open(s) => window(&mut g, s),
+                GenRequest::Closed(s) => closed_window(&mut g, s),
+            };
+            if rtx.send(r).is_err() {
+                break;
             }
         }
-        mpps
-    })
-    .join()
-    .expect("generator thread");
-    // SAFETY: signalling our child.
-    unsafe { libc::kill(run.id() as i32, libc::SIGTERM) };
-    let _ = run.wait();
+    });
+    (tx, rrx)
+}
+
+/// `nfc run` serving `dep` in `ns`, once all `nfs` NF hosts attached;
+/// SIGTERM on drop.
+struct Served(std::process::Child);
+
+impl Served {
+    fn start(ns: &str, dep: &Path, nfs: usize) -> Served {
+        let mut run = Command::new("ip")
+            .args(["netns", "exec", ns, NFC, "run"])
+            .arg(dep)
+            .args(["--duration", "900"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("nfc run");
+        let stderr = run.stderr.take().expect("stderr");
+        let served = Served(run);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for l in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                let _ = tx.send(l);
+            }
+        });
+        let mut attached = 0;
+        while attached < nfs {
+            let l = rx
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .expect("NFs attach");
+            if l.contains("attached NF") {
+                attached += 1;
+            }
+        }
+        std::thread::spawn(move || while rx.recv().is_ok() {});
+        served
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        // SAFETY: signalling our child.
+        unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
+        let _ = self.0.wait();
+    }
+}
+
+/// `chain` built for flash (unreduced) and rewritten by `nfc profile`'s
+/// own helper to serve `dut_in`/`dut_out` with a socket of its own.
+fn deploy(chain: &Path, work: &Path, name: &str) -> (PathBuf, usize) {
+    let dep = work.join(format!("dep-{name}"));
+    build(chain, &dep, &work.join("cache"));
+    let dir = work.join(format!("served-{name}"));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let (file, d) = nfc::profile::private_deployment(&dep.join("deployment.json"), &dir)
+        .unwrap_or_else(|e| panic!("deployment of {name}: {e:?}"));
+    (file, d.nfs.len())
+}
+
+/// The collector configurations of the overhead measurement.
+const VARIANTS: &[(&str, &[&str])] = &[
+    ("nfc monitor --period 0.5 (default)", &["--period", "0.5"]),
+    ("nfc monitor --period 0.1", &["--period", "0.1"]),
+];
+
+/// Collector overhead, ABAB: one deployment (flowmage-3nf), windows
+/// alternating without (A) and with (B) a collector, `pairs` pairs per
+/// configuration, configurations taking turns, ending with an A. A B
+/// window is compared with the mean of the A windows before and after it
+/// (drift of the machine cancels); the noise is the spread of the ratios
+/// of consecutive A windows (without/without).
+fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (dep, nfs) = deploy(&root.join("examples/flowmage-3nf.yaml"), work, "overhead");
+    let net = Net::new();
+    let served = Served::start(&net.dut, &dep, nfs);
+    let (gen, rate) = generator(net.peer.clone());
+    let measure = |s: f64| -> f64 {
+        gen.send(GenRequest::Open(s)).expect("generator");
+        rate.recv().expect("generator")
+    };
+    measure(1.0);
+    let settle = std::time::Duration::from_millis(300);
+    // Sequence: A, then per pair per configuration B, A.
+    let mut a = vec![];
+    let mut b: Vec<Vec<(f64, usize)>> = vec![vec![]; VARIANTS.len()];
+    std::thread::sleep(settle);
+    a.push(measure(secs));
+    for p in 0..pairs {
+        for (v, (name, args)) in VARIANTS.iter().enumerate() {
+            let mut mon = Command::new(NFC)
+                .arg("monitor")
+                .arg(&dep)
+                .args(*args)
+                .args(["-o", "/dev/null"])
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("nfc monitor");
+            std::thread::sleep(settle);
+            let x = measure(secs);
+            // SAFETY: signalling our child.
+            unsafe { libc::kill(mon.id() as i32, libc::SIGTERM) };
+            let _ = mon.wait();
+            b[v].push((x, a.len() - 1));
+            // The same idle time before an A window as before a B one.
+            std::thread::sleep(settle);
+            a.push(measure(secs));
+            eprintln!(
+                "pair {p} {name}: without {:.4}, with {x:.4}, without {:.4} Mpps",
+                a[a.len() - 2],
+                a[a.len() - 1]
+            );
+        }
+    }
+    drop(served);
     drop(net);
-    let mpps = result;
-    // Noise: relative difference between consecutive windows without the collector.
-    let without = &mpps[0];
-    let noise: Vec<f64> = without
-        .windows(2)
-        .map(|w| ((w[1] - w[0]) / w[0]).abs())
-        .collect();
-    let noise = median(&noise);
-    let mut variants = vec![];
+    let aa: Vec<f64> = a.windows(2).map(|w| w[1] / w[0]).collect();
+    let noise = median(&aa.iter().map(|r| (r - 1.0).abs()).collect::<Vec<_>>());
+    let (lo, hi) = aa
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), r| {
+            (l.min(*r), h.max(*r))
+        });
     eprintln!(
-        "\n| collector | median Mpps | median ratio to none (same round) | vs noise ({:.1}%) |",
+        "\nwithout/without (consecutive A windows): {} ratios, median |1 - ratio| {:.1}% (range {lo:.3}-{hi:.3})",
+        aa.len(),
         noise * 100.0
     );
-    eprintln!("|---|---|---|---|");
+    eprintln!("\n| collector | pairs | median Mpps with | median ratio with/without (neighbouring A windows) | range | vs noise ({:.1}%) |", noise * 100.0);
+    eprintln!("|---|---|---|---|---|---|");
+    let mut variants = vec![];
     for (v, (name, _)) in VARIANTS.iter().enumerate() {
-        let ratios: Vec<f64> = mpps[v]
+        let ratios: Vec<f64> = b[v]
             .iter()
-            .zip(without)
-            .filter(|(_, w)| **w > 0.0)
-            .map(|(x, w)| x / w)
+            .map(|(x, i)| x / ((a[*i] + a[*i + 1]) / 2.0))
             .collect();
         let ratio = median(&ratios);
+        let (l, h) = ratios
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), r| {
+                (l.min(*r), h.max(*r))
+            });
         let below = (1.0 - ratio).abs() <= noise;
         eprintln!(
-            "| {name} | {:.4} | {ratio:.3} ({:+.1}%) | {} |",
-            median(&mpps[v]),
+            "| {name} | {} | {:.4} | {ratio:.3} ({:+.1}%) | {l:.3}-{h:.3} | {} |",
+            ratios.len(),
+            median(&b[v].iter().map(|x| x.0).collect::<Vec<_>>()),
             (ratio - 1.0) * 100.0,
-            if v == 0 {
-                "-"
-            } else if below {
+            if below {
                 "below the noise"
             } else {
                 "ABOVE the noise"
             }
         );
-        variants.push(serde_json::json!({"collector": name, "mpps": mpps[v], "ratios": ratios, "median_ratio": ratio, "below_noise": below}));
+        variants.push(serde_json::json!({"collector": name, "mpps_with": b[v].iter().map(|x| x.0).collect::<Vec<_>>(), "ratios": ratios, "median_ratio": ratio, "below_noise": below}));
     }
-    serde_json::json!({"noise": noise, "variants": variants})
+    serde_json::json!({"design": "ABAB: A = no collector, B = collector, same deployment, ratio to the mean of the neighbouring A windows", "window_s": secs, "mpps_without": a, "without_without_ratios": aa, "noise": noise, "variants": variants})
+}
+
+/// Saturation (closed loop, pps out) of every chain, measured in `rounds`
+/// rounds; each round serves every chain once, in an order that rotates,
+/// so a change of the machine's load affects all chains alike.
+fn saturation(
+    work: &Path,
+    chains: &[(String, PathBuf)],
+    rounds: usize,
+    secs: f64,
+) -> serde_json::Map<String, serde_json::Value> {
+    let deps: Vec<(PathBuf, usize)> = chains
+        .iter()
+        .map(|(name, yaml)| deploy(yaml, work, name))
+        .collect();
+    let net = Net::new();
+    let (gen, rate) = generator(net.peer.clone());
+    let mut pps: Vec<Vec<f64>> = vec![vec![]; chains.len()];
+    for r in 0..rounds {
+        for k in 0..chains.len() {
+            let c = (k + r) % chains.len();
+            let served = Served::start(&net.dut, &deps[c].0, deps[c].1);
+            gen.send(GenRequest::Closed(1.0)).expect("generator");
+            rate.recv().expect("generator");
+            gen.send(GenRequest::Closed(secs)).expect("generator");
+            let x = rate.recv().expect("generator");
+            drop(served);
+            eprintln!("round {r} {:<14} {x:.0} pps", chains[c].0);
+            pps[c].push(x);
+        }
+    }
+    drop(net);
+    let mut out = serde_json::Map::new();
+    for ((name, _), v) in chains.iter().zip(&pps) {
+        let (l, h) = v
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), r| {
+                (l.min(*r), h.max(*r))
+            });
+        eprintln!(
+            "saturation {name:<14} median {:.0} pps (min {l:.0}, max {h:.0}, {} windows of {secs} s)",
+            median(v),
+            v.len()
+        );
+        out.insert(
+            name.clone(),
+            serde_json::json!({"saturation_pps": v, "median_pps": median(v), "window_s": secs}),
+        );
+    }
+    out
 }
 
 fn profile(
@@ -361,6 +482,22 @@ fn profile(
     Some(r)
 }
 
+const EXAMPLES: &[&str] = &["flowmage-3nf", "flash-dag", "flowmage-2nf", "ids-firewall"];
+const CALIBRATION: &[&str] = &[
+    "cal-l2fwd-1",
+    "cal-l2fwd-4",
+    "cal-maglev-1",
+    "cal-fw-lb-mon",
+];
+
+fn chain_path(root: &Path, chain: &str) -> PathBuf {
+    if chain.starts_with("cal-") {
+        root.join(format!("benches/flash-cost-chains/{chain}.yaml"))
+    } else {
+        root.join(format!("examples/{chain}.yaml"))
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if !args.iter().any(|a| a == "--bench") {
@@ -373,9 +510,23 @@ fn main() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(default)
     };
+    // `--steps overhead,dataset,saturation,predict` (default: all).
+    let steps: Vec<String> = args
+        .iter()
+        .position(|a| a == "--steps")
+        .and_then(|i| args.get(i + 1))
+        .map(|s| s.split(',').map(String::from).collect())
+        .unwrap_or_else(|| {
+            ["overhead", "dataset", "saturation", "predict"]
+                .map(String::from)
+                .to_vec()
+        });
+    let step = |s: &str| steps.iter().any(|x| x == s);
     let secs = opt("--duration", 20.0);
-    let pairs = opt("--rounds", 5.0) as usize;
+    let pairs = opt("--pairs", 6.0) as usize;
     let win = opt("--window", 2.0);
+    let sat_rounds = opt("--sat-rounds", 5.0) as usize;
+    let sat_win = opt("--sat-window", 3.0);
     // SAFETY: geteuid never fails.
     if unsafe { libc::geteuid() } != 0 {
         eprintln!("profile-data: SKIPPED: needs root (network namespaces, AF_XDP, perf)");
@@ -394,203 +545,200 @@ fn main() {
         std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o755))
             .expect("chmod");
     }
-    eprintln!(
-        "load average before: {}",
+    let loadavg = || {
         std::fs::read_to_string("/proc/loadavg")
             .unwrap_or_default()
             .trim()
-    );
-    // `--predict-only`: step 4 alone, on the measurements already in own-data.
-    let predict_only = args.iter().any(|a| a == "--predict-only");
-    let over = if predict_only {
-        serde_json::Value::Null
-    } else {
-        overhead(work.path(), pairs, win)
+            .to_string()
     };
-    // `--overhead-only`: step 1 alone.
-    if args.iter().any(|a| a == "--overhead-only") {
-        println!("{}", serde_json::json!({"overhead": over}));
-        return;
-    }
-    let mut measured = serde_json::Map::new();
+    eprintln!("load average before: {}", loadavg());
+    // 1. Collector overhead.
+    let over = if step("overhead") {
+        overhead(work.path(), pairs, win)
+    } else {
+        serde_json::Value::Null
+    };
+    // 2. The dataset.
     let mut runs = vec![];
-    if predict_only {
-        measured = serde_json::from_str(
-            &std::fs::read_to_string(out.join("measured.json"))
-                .expect("own-data/measured.json (run the bench without --predict-only first)"),
-        )
-        .expect("measured.json");
-    }
-    for chain in ["flowmage-3nf", "flash-dag", "flowmage-2nf", "ids-firewall"]
-        .into_iter()
-        .filter(|_| !predict_only)
-    {
-        let dep = work.path().join(chain);
-        build(
-            &root.join(format!("examples/{chain}.yaml")),
-            &dep,
-            &work.path().join("cache"),
-        );
-        let dir = out.join(chain);
-        std::fs::create_dir_all(&dir).expect("chain dir");
-        let full = matches!(chain, "flowmage-3nf" | "flash-dag");
-        let plan: Vec<(&str, u32)> = if full {
-            ["load", "resource", "both"]
-                .iter()
-                .flat_map(|s| [(*s, 1), (*s, 2)])
-                .collect()
-        } else {
-            vec![("load", 1)]
-        };
-        let mut sat = vec![];
-        for (stim, seed) in plan {
-            let d = if full { secs } else { 4.0 };
-            if let Some(r) = profile(
-                &dep,
-                stim,
-                seed,
-                d,
-                &dir.join(format!("{stim}-s{seed}.csv")),
-            ) {
-                sat.push(r["saturation_pps"].as_f64().unwrap_or(0.0));
-                runs.push(serde_json::json!({"chain": chain, "stimulus": stim, "seed": seed, "rows": r["rows"], "saturation_pps": r["saturation_pps"], "unsupported": r["unsupported"]}));
+    if step("dataset") {
+        for chain in ["flowmage-3nf", "flash-dag"] {
+            let dep = work.path().join(chain);
+            build(&chain_path(root, chain), &dep, &work.path().join("cache"));
+            let dir = out.join(chain);
+            std::fs::create_dir_all(&dir).expect("chain dir");
+            for stim in ["load", "resource", "both"] {
+                for seed in [1, 2] {
+                    if let Some(r) = profile(
+                        &dep,
+                        stim,
+                        seed,
+                        secs,
+                        &dir.join(format!("{stim}-s{seed}.csv")),
+                    ) {
+                        let received: u64 = r["phases"]
+                            .as_array()
+                            .map(|p| p.iter().filter_map(|p| p["received"].as_u64()).sum())
+                            .unwrap_or(0);
+                        if received == 0 {
+                            eprintln!(
+                                "  {chain} {stim} s{seed}: NOTHING forwarded after calibration"
+                            );
+                        }
+                        runs.push(serde_json::json!({"chain": chain, "stimulus": stim, "seed": seed, "rows": r["rows"], "received": received, "saturation_pps": r["saturation_pps"], "unsupported": r["unsupported"]}));
+                    }
+                }
             }
         }
-        measured.insert(
-            chain.into(),
-            serde_json::json!({"saturation_pps": sat, "median_pps": median(&sat)}),
-        );
     }
-    if !predict_only {
+    // 3. Saturation of every example and calibration chain.
+    let chains: Vec<(String, PathBuf)> = EXAMPLES
+        .iter()
+        .chain(CALIBRATION)
+        .map(|c| (c.to_string(), chain_path(root, c)))
+        .collect();
+    let measured = if step("saturation") {
+        let m = saturation(work.path(), &chains, sat_rounds, sat_win);
         std::fs::write(
             out.join("measured.json"),
-            serde_json::to_string_pretty(&measured).expect("json"),
+            serde_json::to_string_pretty(&m).expect("json"),
         )
         .expect("measured.json");
-    }
-    // 4. The predict stage: per-NF callgrind costs of every example chain,
-    // the cost model fitted on the measured saturation, its
-    // leave-one-chain-out error, and `nfc build --emit prediction` checked
-    // against the measurement.
-    let mut fit_rows = vec![];
-    for (chain, m) in &measured {
-        let path = root.join(format!("examples/{chain}.yaml"));
-        let (spec, _) = nfc::driver::load_chain(&path).expect("example loads");
-        let pps = m["median_pps"].as_f64().unwrap_or(f64::NAN);
-        match nfc::prediction::measure_costs(
-            &spec,
-            &path,
-            Path::new(NFC),
-            &work.path().join("cache"),
-        ) {
-            Ok(costs) if pps.is_finite() && pps > 0.0 => {
-                eprintln!(
-                    "costs {chain:<14} {}",
-                    costs
-                        .iter()
-                        .map(|c| format!(
-                            "{} {:.0} instr, {:.0} mem, {:.2} D1 miss/pkt",
-                            c.nf, c.instructions, c.memory_accesses, c.d1_misses
-                        ))
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                );
-                fit_rows.push((chain.clone(), costs, pps));
+        m
+    } else {
+        match std::fs::read_to_string(out.join("measured.json")) {
+            Ok(t) => serde_json::from_str(&t).expect("measured.json"),
+            Err(_) => serde_json::Map::new(),
+        }
+    };
+    // 4. The predict stage: per-NF callgrind costs of every chain, the cost
+    // model fitted on (3), its leave-one-chain-out error, and `nfc build
+    // --emit prediction` for every example chain against its measurement.
+    let mut model = None;
+    let mut checks = vec![];
+    if step("predict") && !measured.is_empty() {
+        let mut fit_rows = vec![];
+        for (chain, path) in &chains {
+            let Some(pps) = measured
+                .get(chain)
+                .and_then(|m| m["median_pps"].as_f64())
+                .filter(|p| p.is_finite() && *p > 0.0)
+            else {
+                eprintln!("costs {chain}: no measured saturation");
+                continue;
+            };
+            let (spec, _) = nfc::driver::load_chain(path).expect("chain loads");
+            match nfc::prediction::measure_costs(
+                &spec,
+                path,
+                Path::new(NFC),
+                &work.path().join("cache"),
+            ) {
+                Ok(costs) => {
+                    eprintln!(
+                        "costs {chain:<14} {}",
+                        costs
+                            .iter()
+                            .map(|c| format!(
+                                "{} {:.0} instr, {:.0} mem, {:.2} D1 miss/pkt",
+                                c.nf, c.instructions, c.memory_accesses, c.d1_misses
+                            ))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    );
+                    fit_rows.push((chain.clone(), costs, pps));
+                }
+                Err(e) => eprintln!("costs {chain}: FAILED: {e:?}"),
             }
-            Ok(_) => eprintln!("costs {chain}: no measured saturation"),
-            Err(e) => eprintln!("costs {chain}: FAILED: {e}"),
+        }
+        let provenance = format!(
+            "closed-loop saturation under nfc run (flash-rt, unreduced, 1024 flows, 128-byte frames, {sat_rounds} interleaved rounds of {sat_win} s per chain) on this 2-CPU VM, {}, load average {}; callgrind over each chain's traffic profile ({} packets)",
+            Command::new("date").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default(),
+            loadavg(),
+            nfc::prediction::COST_PACKETS
+        );
+        model = nfc::prediction::CostModel::fit(&fit_rows, provenance);
+        if let Some(m) = &model {
+            let path = out.join("cost-model.json");
+            std::fs::write(&path, serde_json::to_string_pretty(m).expect("json"))
+                .expect("cost model");
+            eprintln!(
+                "\ncost model: {:.0} ns per packet + {:.0} ns per NF host + {:.3} ns per NF instruction; leave-one-chain-out error median {:.1}%, max {:.1}% (reported)",
+                m.ns_base,
+                m.ns_per_hop,
+                m.ns_per_instruction,
+                m.median_error() * 100.0,
+                m.error * 100.0
+            );
+            eprintln!("\n| chain | NF hosts | NF instructions/pkt | measured pps (median) | predicted pps (all chains) | predicted pps (leave this chain out) | leave-one-chain-out error |");
+            eprintln!("|---|---|---|---|---|---|---|");
+            for (chain, costs, pps) in &fit_rows {
+                let p = m.predict(costs, "bench");
+                eprintln!(
+                    "| {chain} | {} | {:.0} | {pps:.0} | {:.0} | {:.0} | {:.1}% |",
+                    costs.len(),
+                    costs.iter().map(|c| c.instructions).sum::<f64>(),
+                    p.throughput_mpps * 1e6,
+                    m.loco_predictions.get(chain).copied().unwrap_or(f64::NAN),
+                    m.loco_errors.get(chain).copied().unwrap_or(f64::NAN) * 100.0
+                );
+            }
+            // The acceptance check, for every example chain: nfc build …
+            // --emit prediction with this model vs the measured saturation.
+            eprintln!("\n| nfc build <chain> --target flash --emit prediction | predicted pps | bottleneck | measured pps | off by | reported error | within |");
+            eprintln!("|---|---|---|---|---|---|---|");
+            for chain in EXAMPLES {
+                let dir = work.path().join(format!("predict-{chain}"));
+                let o = Command::new(NFC)
+                    .arg("build")
+                    .arg(chain_path(root, chain))
+                    .args([
+                        "--target",
+                        "flash",
+                        "--emit",
+                        "prediction",
+                        "--no-reduce",
+                        "--cost-model",
+                    ])
+                    .arg(&path)
+                    .arg("-o")
+                    .arg(&dir)
+                    .arg("--cache-dir")
+                    .arg(work.path().join("cache"))
+                    .output()
+                    .expect("nfc build");
+                if !o.status.success() {
+                    eprintln!(
+                        "| {chain} | FAILED: {} |",
+                        String::from_utf8_lossy(&o.stderr).trim()
+                    );
+                    checks.push(serde_json::json!({"chain": chain, "failed": String::from_utf8_lossy(&o.stderr)}));
+                    continue;
+                }
+                let p: serde_json::Value = serde_json::from_str(
+                    &std::fs::read_to_string(dir.join("prediction.json")).expect("prediction.json"),
+                )
+                .expect("json");
+                let pred = p["throughput_mpps"].as_f64().unwrap_or(f64::NAN) * 1e6;
+                let err = p["error"].as_f64().unwrap_or(f64::NAN);
+                let meas = measured
+                    .get(*chain)
+                    .and_then(|m| m["median_pps"].as_f64())
+                    .unwrap_or(f64::NAN);
+                let rel = ((pred - meas) / meas).abs();
+                eprintln!(
+                    "| {chain} | {pred:.0} | {} | {meas:.0} | {:.1}% | {:.1}% | {} |",
+                    p["bottleneck"].as_str().unwrap_or("?"),
+                    rel * 100.0,
+                    err * 100.0,
+                    if rel <= err { "yes" } else { "NO" }
+                );
+                checks.push(serde_json::json!({"chain": chain, "predicted_pps": pred, "measured_pps": meas, "relative_error": rel, "reported_error": err, "within": rel <= err, "prediction": p}));
+            }
         }
     }
-    let provenance = format!(
-        "nfc profile saturation (1024 flows, 128-byte frames, generator at full speed) on this 2-CPU VM, {}; callgrind over each chain's traffic profile ({} packets)",
-        std::process::Command::new("date").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default(),
-        nfc::prediction::COST_PACKETS
-    );
-    let model = nfc::prediction::CostModel::fit(&fit_rows, provenance);
-    let mut check = serde_json::Value::Null;
-    if let Some(m) = &model {
-        let path = out.join("cost-model.json");
-        std::fs::write(&path, serde_json::to_string_pretty(m).expect("json")).expect("cost model");
-        eprintln!(
-            "\ncost model: {:.1} ns per hop + {:.3} ns per NF instruction; leave-one-chain-out errors {:?}; reported error {:.1}%",
-            m.ns_per_hop,
-            m.ns_per_instruction,
-            m.loco_errors.iter().map(|(k, v)| format!("{k} {:.1}%", v * 100.0)).collect::<Vec<_>>(),
-            m.error * 100.0
-        );
-        eprintln!(
-            "\n| chain | measured pps | predicted pps (all chains) | leave-one-chain-out error |"
-        );
-        eprintln!("|---|---|---|---|");
-        for (chain, costs, pps) in &fit_rows {
-            let p = m.predict(costs, "bench");
-            eprintln!(
-                "| {chain} | {pps:.0} | {:.0} | {:.1}% |",
-                p.throughput_mpps * 1e6,
-                m.loco_errors.get(chain).copied().unwrap_or(f64::NAN) * 100.0
-            );
-        }
-        // The acceptance check: nfc build … --emit prediction vs the measured run.
-        let dir = work.path().join("predict-build");
-        let o = Command::new(NFC)
-            .arg("build")
-            .arg(root.join("examples/flowmage-3nf.yaml"))
-            .args([
-                "--target",
-                "flash",
-                "--emit",
-                "prediction",
-                "--no-reduce",
-                "--cost-model",
-            ])
-            .arg(&path)
-            .arg("-o")
-            .arg(&dir)
-            .arg("--cache-dir")
-            .arg(work.path().join("cache"))
-            .output()
-            .expect("nfc build");
-        if o.status.success() {
-            let p: serde_json::Value = serde_json::from_str(
-                &std::fs::read_to_string(dir.join("prediction.json")).expect("prediction.json"),
-            )
-            .expect("json");
-            let pred = p["throughput_mpps"].as_f64().unwrap_or(f64::NAN) * 1e6;
-            let err = p["error"].as_f64().unwrap_or(f64::NAN);
-            let meas = measured["flowmage-3nf"]["median_pps"]
-                .as_f64()
-                .unwrap_or(f64::NAN);
-            let rel = ((pred - meas) / meas).abs();
-            eprintln!(
-                "\nnfc build examples/flowmage-3nf.yaml --target flash --emit prediction: predicted {pred:.0} pps (bottleneck {}), measured {meas:.0} pps: off by {:.1}%, model's reported error {:.1}% -> {}",
-                p["bottleneck"].as_str().unwrap_or("?"),
-                rel * 100.0,
-                err * 100.0,
-                if rel <= err { "within" } else { "NOT within" }
-            );
-            check = serde_json::json!({"predicted_pps": pred, "measured_pps": meas, "relative_error": rel, "reported_error": err, "within": rel <= err, "prediction": p});
-        } else {
-            eprintln!(
-                "nfc build --emit prediction FAILED: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-        }
-    }
-    eprintln!("\nchain          median saturation (generator at full speed, pps out)");
-    for (c, m) in &measured {
-        eprintln!(
-            "{c:<14} {:.0}",
-            m["median_pps"].as_f64().unwrap_or(f64::NAN)
-        );
-    }
-    eprintln!(
-        "load average after: {}",
-        std::fs::read_to_string("/proc/loadavg")
-            .unwrap_or_default()
-            .trim()
-    );
+    eprintln!("load average after: {}", loadavg());
     println!(
         "{}",
-        serde_json::json!({"overhead": over, "runs": runs, "measured": measured, "cost_model": model, "predict_check": check, "data": out.display().to_string()})
+        serde_json::json!({"overhead": over, "runs": runs, "measured": measured, "cost_model": model, "predict_checks": checks, "data": out.display().to_string()})
     );
 }

@@ -11,13 +11,16 @@
 //! memory reads and writes, D1 and LL misses).
 //!
 //! Model ([`CostModel`]): the chain's time per packet on the flash runtime
-//! is `a · hops + b · Σ instructions/packet` (hops: NF hosts a packet
-//! crosses, each an AF_XDP or ring hand-over with its own per-packet cost;
-//! `b`: ns per NF instruction at this machine's CPI, spread over the CPUs
-//! the hosts share), fitted by least squares on the measured closed-loop
-//! saturation of the profiled example chains (`cargo xtask bench
-//! profile-data`), with its error measured leave-one-chain-out. The NF
-//! with the largest cost is the bottleneck the prediction names.
+//! is `c + a · hops + b · Σ instructions/packet`: `c` what every packet
+//! costs whatever the chain (the generator and sink, the kernel's veth and
+//! XDP redirect path, the AF_XDP copy into the UMEM, the monitor's
+//! interface rings), `a` per NF host crossed (ring hand-over, polling,
+//! wake-ups), `b` per NF instruction at this machine's CPI — all of it
+//! sharing the same 2 CPUs, so the costs add. Fitted by non-negative least
+//! squares on the relative error of the measured closed-loop saturation of
+//! the example and calibration chains (`cargo xtask bench profile-data`),
+//! with its error measured leave-one-chain-out. The NF with the most
+//! instructions per packet is the bottleneck the prediction names.
 
 use crate::Failure;
 use nfc_core::chain::{ChainSpec, Traffic};
@@ -46,6 +49,9 @@ pub struct NfCost {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CostModel {
     pub format: u32,
+    /// ns per packet whatever the chain (format 2; 0 in format 1).
+    #[serde(default)]
+    pub ns_base: f64,
     /// ns per hop (NF host crossed).
     pub ns_per_hop: f64,
     /// ns per NF instruction.
@@ -54,6 +60,10 @@ pub struct CostModel {
     pub calibrated_on: BTreeMap<String, f64>,
     /// Leave-one-chain-out relative errors |pred − measured| / measured.
     pub loco_errors: BTreeMap<String, f64>,
+    /// Leave-one-chain-out predictions (pps): each chain by the model
+    /// fitted on the others.
+    #[serde(default)]
+    pub loco_predictions: BTreeMap<String, f64>,
     /// The error the model reports: the largest leave-one-chain-out error.
     pub error: f64,
     /// Where the measurements came from (machine, date, command).
@@ -71,96 +81,154 @@ fn unavailable(msg: String, hint: &str) -> Failure {
     Failure::diag(Diagnostic::error("E0901", msg).with_hint(hint))
 }
 
+/// The model's features of a chain: [1, NF hosts, Σ NF instructions/packet].
+fn features(costs: &[NfCost]) -> [f64; 3] {
+    [
+        1.0,
+        costs.len() as f64,
+        costs.iter().map(|c| c.instructions).sum(),
+    ]
+}
+
+/// Non-negative weighted least squares of `t ≈ x · θ` over `rows` (x, t,
+/// weight), by trying every set of free parameters (3 parameters: 7
+/// sets) and keeping the best whose solution is non-negative. None when no
+/// set is solvable.
+fn nnls(rows: &[([f64; 3], f64, f64)]) -> Option<[f64; 3]> {
+    let mut best: Option<([f64; 3], f64)> = None;
+    for mask in 1u32..8 {
+        let free: Vec<usize> = (0..3).filter(|j| mask & (1 << j) != 0).collect();
+        let k = free.len();
+        if rows.len() < k {
+            continue;
+        }
+        // Normal equations over the free parameters, Gaussian elimination.
+        let mut a = vec![vec![0.0; k + 1]; k];
+        for (x, t, w) in rows {
+            for (r, &i) in free.iter().enumerate() {
+                for (c, &j) in free.iter().enumerate() {
+                    a[r][c] += w * x[i] * x[j];
+                }
+                a[r][k] += w * x[i] * t;
+            }
+        }
+        let scale = a
+            .iter()
+            .map(|r| r[..k].iter().fold(0.0f64, |m, v| m.max(v.abs())))
+            .fold(0.0, f64::max);
+        let mut ok = scale > 0.0;
+        for col in 0..k {
+            if !ok {
+                break;
+            }
+            let piv = (col..k).max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs()));
+            let Some(piv) = piv else {
+                ok = false;
+                break;
+            };
+            if a[piv][col].abs() <= 1e-12 * scale {
+                ok = false;
+                break;
+            }
+            a.swap(col, piv);
+            let pivot = a[col].clone();
+            for (r, row) in a.iter_mut().enumerate() {
+                if r != col {
+                    let f = row[col] / pivot[col];
+                    for (v, p) in row.iter_mut().zip(&pivot).skip(col) {
+                        *v -= f * p;
+                    }
+                }
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let mut theta = [0.0; 3];
+        for (r, &j) in free.iter().enumerate() {
+            theta[j] = a[r][k] / a[r][r];
+        }
+        if theta.iter().any(|v| !v.is_finite() || *v < 0.0) {
+            continue;
+        }
+        let sse: f64 = rows
+            .iter()
+            .map(|(x, t, w)| {
+                let p: f64 = x.iter().zip(&theta).map(|(x, th)| x * th).sum();
+                w * (p - t).powi(2)
+            })
+            .sum();
+        if best
+            .as_ref()
+            .is_none_or(|(_, b)| sse < *b - 1e-12 * b.abs())
+        {
+            best = Some((theta, sse));
+        }
+    }
+    best.map(|(t, _)| t)
+}
+
 impl CostModel {
     /// Chain time per packet (ns) from its NF costs.
     pub fn ns_per_packet(&self, costs: &[NfCost]) -> f64 {
-        let hops = costs.len() as f64;
-        let instr: f64 = costs.iter().map(|c| c.instructions).sum();
-        self.ns_per_hop * hops + self.ns_per_instruction * instr
+        let [one, hops, instr] = features(costs);
+        self.ns_base * one + self.ns_per_hop * hops + self.ns_per_instruction * instr
     }
 
-    /// Fit on (costs, measured pps) per chain; None with fewer than 2 chains.
+    /// The median leave-one-chain-out error (`error` is the largest).
+    pub fn median_error(&self) -> f64 {
+        let mut v: Vec<f64> = self.loco_errors.values().copied().collect();
+        v.sort_by(f64::total_cmp);
+        match v.len() {
+            0 => f64::NAN,
+            n if n % 2 == 1 => v[n / 2],
+            n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+        }
+    }
+
+    /// Fit on (costs, measured pps) per chain, minimising the squared
+    /// relative error of the time per packet (weights 1/t²); None with
+    /// fewer than 3 chains (the leave-one-chain-out error needs a fit on
+    /// at least 2).
     pub fn fit(chains: &[(String, Vec<NfCost>, f64)], provenance: String) -> Option<CostModel> {
-        let solve = |rows: &[&(String, Vec<NfCost>, f64)]| -> Option<(f64, f64)> {
-            // Least squares of t = a·h + b·i, no intercept; b ≥ 0 and a ≥ 0.
-            let (mut shh, mut shi, mut sii, mut sht, mut sit) = (0.0, 0.0, 0.0, 0.0, 0.0);
-            for (_, c, pps) in rows {
-                let h = c.len() as f64;
-                let i: f64 = c.iter().map(|c| c.instructions).sum();
-                let t = 1e9 / pps;
-                shh += h * h;
-                shi += h * i;
-                sii += i * i;
-                sht += h * t;
-                sit += i * t;
-            }
-            let det = shh * sii - shi * shi;
-            let (a, b) = if det.abs() > 1e-9 * shh * sii {
-                ((sht * sii - sit * shi) / det, (shh * sit - shi * sht) / det)
-            } else {
-                (f64::NAN, f64::NAN)
-            };
-            if a.is_finite() && b.is_finite() && a >= 0.0 && b >= 0.0 {
-                Some((a, b))
-            } else if shh > 0.0 {
-                // One-parameter fallbacks; the better of the two.
-                let a1 = sht / shh;
-                let b1 = if sii > 0.0 { sit / sii } else { 0.0 };
-                let err = |a: f64, b: f64| -> f64 {
-                    rows.iter()
-                        .map(|(_, c, pps)| {
-                            let t = a * c.len() as f64
-                                + b * c.iter().map(|c| c.instructions).sum::<f64>();
-                            (t - 1e9 / pps).powi(2)
-                        })
-                        .sum()
-                };
-                Some(if err(a1, 0.0) <= err(0.0, b1) {
-                    (a1, 0.0)
-                } else {
-                    (0.0, b1)
-                })
-            } else {
-                None
-            }
-        };
-        if chains.len() < 2 {
+        if chains.len() < 3 {
             return None;
         }
-        let all: Vec<&(String, Vec<NfCost>, f64)> = chains.iter().collect();
-        let (a, b) = solve(&all)?;
-        let mut loco = BTreeMap::new();
+        let row = |(_, c, pps): &(String, Vec<NfCost>, f64)| {
+            let t = 1e9 / pps;
+            (features(c), t, 1.0 / (t * t))
+        };
+        let model = |theta: [f64; 3]| CostModel {
+            format: 2,
+            ns_base: theta[0],
+            ns_per_hop: theta[1],
+            ns_per_instruction: theta[2],
+            calibrated_on: BTreeMap::new(),
+            loco_errors: BTreeMap::new(),
+            loco_predictions: BTreeMap::new(),
+            error: 0.0,
+            provenance: String::new(),
+        };
+        let all: Vec<_> = chains.iter().map(row).collect();
+        let mut m = model(nnls(&all)?);
         for (k, (name, costs, pps)) in chains.iter().enumerate() {
             let rest: Vec<_> = chains
                 .iter()
                 .enumerate()
                 .filter(|(j, _)| *j != k)
-                .map(|(_, c)| c)
+                .map(|(_, c)| row(c))
                 .collect();
-            if let Some((a, b)) = solve(&rest) {
-                let m = CostModel {
-                    format: 1,
-                    ns_per_hop: a,
-                    ns_per_instruction: b,
-                    calibrated_on: BTreeMap::new(),
-                    loco_errors: BTreeMap::new(),
-                    error: 0.0,
-                    provenance: String::new(),
-                };
-                let pred = 1e9 / m.ns_per_packet(costs);
-                loco.insert(name.clone(), ((pred - pps) / pps).abs());
+            if let Some(theta) = nnls(&rest) {
+                let pred = 1e9 / model(theta).ns_per_packet(costs);
+                m.loco_predictions.insert(name.clone(), pred);
+                m.loco_errors
+                    .insert(name.clone(), ((pred - pps) / pps).abs());
             }
         }
-        let error = loco.values().copied().fold(0.0, f64::max);
-        Some(CostModel {
-            format: 1,
-            ns_per_hop: a,
-            ns_per_instruction: b,
-            calibrated_on: chains.iter().map(|(n, _, p)| (n.clone(), *p)).collect(),
-            loco_errors: loco,
-            error,
-            provenance,
-        })
+        m.error = m.loco_errors.values().copied().fold(0.0, f64::max);
+        m.calibrated_on = chains.iter().map(|(n, _, p)| (n.clone(), *p)).collect();
+        m.provenance = provenance;
+        Some(m)
     }
 
     /// The prediction for a chain with these NF costs.
@@ -179,13 +247,15 @@ impl CostModel {
             bottleneck,
             error: Some(self.error),
             data: Some(format!(
-                "{} (fitted on {})",
+                "{} (fitted on {}; leave-one-chain-out error median {:.0}%, max {:.0}%)",
                 self.provenance,
                 self.calibrated_on
                     .keys()
                     .cloned()
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join(", "),
+                self.median_error() * 100.0,
+                self.error * 100.0
             )),
             features: costs
                 .iter()
@@ -464,7 +534,7 @@ pub fn predict_chain(
     let costs = measure_costs(chain, chain_path, nfc_exe, cache_dir)?;
     Ok(m.predict(
         &costs,
-        &format!("flash cost model (hops + callgrind instructions), {name}"),
+        &format!("flash cost model (per packet + per NF host + per callgrind instruction), {name}"),
     ))
 }
 
@@ -495,30 +565,63 @@ mod tests {
 
     #[test]
     fn fit_recovers_a_linear_cost_and_reports_its_loco_error() {
-        // t = 300 ns per hop + 2 ns per instruction.
+        // t = 1000 ns per packet + 300 ns per hop + 2 ns per instruction.
         let chains: Vec<(String, Vec<NfCost>, f64)> =
-            [(2, 100.0), (3, 400.0), (5, 250.0), (1, 900.0)]
+            [(2, 100.0), (3, 400.0), (5, 250.0), (1, 900.0), (4, 1500.0)]
                 .iter()
                 .enumerate()
                 .map(|(k, &(h, i))| {
                     let costs: Vec<NfCost> = (0..h)
                         .map(|j| cost(&format!("n{j}"), i / h as f64))
                         .collect();
-                    let t = 300.0 * h as f64 + 2.0 * i;
+                    let t = 1000.0 + 300.0 * h as f64 + 2.0 * i;
                     (format!("c{k}"), costs, 1e9 / t)
                 })
                 .collect();
         let m = CostModel::fit(&chains, "test".into()).unwrap();
         assert!(
-            (m.ns_per_hop - 300.0).abs() < 1e-6 && (m.ns_per_instruction - 2.0).abs() < 1e-9,
+            (m.ns_base - 1000.0).abs() < 1e-5
+                && (m.ns_per_hop - 300.0).abs() < 1e-6
+                && (m.ns_per_instruction - 2.0).abs() < 1e-9,
             "{m:?}"
         );
-        assert!(m.error < 1e-9);
+        assert!(m.error < 1e-9, "{m:?}");
+        assert_eq!(m.loco_predictions.len(), 5);
+        // Fewer than 3 chains cannot give a leave-one-chain-out error.
+        assert!(CostModel::fit(&chains[..2], "test".into()).is_none());
         let p = m.predict(&chains[1].1, "t");
         assert!((p.throughput_mpps - chains[1].2 / 1e6).abs() < 1e-9);
         // A chain that does not follow the model shows up in the error.
         let mut bad = chains.clone();
         bad[0].2 *= 3.0;
         assert!(CostModel::fit(&bad, "test".into()).unwrap().error > 0.2);
+    }
+
+    #[test]
+    fn fit_keeps_every_parameter_non_negative() {
+        // Times that fall with more instructions: an unconstrained fit
+        // would give a negative cost per instruction.
+        let chains: Vec<(String, Vec<NfCost>, f64)> = [
+            (1, 100.0, 5000.0),
+            (1, 900.0, 4000.0),
+            (3, 200.0, 9000.0),
+            (2, 50.0, 7000.0),
+        ]
+        .iter()
+        .enumerate()
+        .map(|(k, &(h, i, t))| {
+            let costs = (0..h)
+                .map(|j| cost(&format!("n{j}"), i / h as f64))
+                .collect();
+            (format!("c{k}"), costs, 1e9 / t)
+        })
+        .collect();
+        let m = CostModel::fit(&chains, "test".into()).unwrap();
+        assert!(
+            m.ns_base >= 0.0 && m.ns_per_hop >= 0.0 && m.ns_per_instruction >= 0.0,
+            "{m:?}"
+        );
+        assert_eq!(m.ns_per_instruction, 0.0, "{m:?}");
+        assert!(m.error.is_finite() && m.error > 0.0);
     }
 }

@@ -96,6 +96,9 @@ pub struct ProfileReport {
     pub stopped_early: bool,
     /// Everything created, each removed at the end.
     pub created: Vec<String>,
+    /// What `nfc run` said after every NF attached (an NF host that
+    /// ended, a restart): empty on a clean run.
+    pub runtime_messages: Vec<String>,
 }
 
 /// One phase of the schedule.
@@ -158,7 +161,7 @@ impl Drop for NetNs {
 
 /// `nfc run` in the DUT namespace: SIGTERM and wait on drop (the monitor
 /// detaches its XDP programs and stops the NF hosts).
-struct Served(Child);
+struct Served(Child, Arc<Mutex<Vec<String>>>);
 
 impl Drop for Served {
     fn drop(&mut self) {
@@ -453,7 +456,7 @@ fn generate(kpi: Arc<Kpi>, ns: String, frames: Vec<Vec<u8>>) {
 /// The private copy of the deployment `profile` serves: its own socket,
 /// interfaces `dut_in`/`dut_out` (a hairpin gets a second interface),
 /// object paths made absolute.
-fn private_deployment(file: &Path, dir: &Path) -> Result<(PathBuf, Deployment), Failure> {
+pub fn private_deployment(file: &Path, dir: &Path) -> Result<(PathBuf, Deployment), Failure> {
     let mut dep = Deployment::load(file).map_err(|e| {
         fail(
             "E0602",
@@ -552,7 +555,7 @@ fn serve(
             .spawn()
             .map_err(|e| Failure::io("starting `nfc run`", e))?;
         let stderr = child.stderr.take().expect("piped");
-        let served = Served(child);
+        let served = Served(child, Arc::default());
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             for line in std::io::BufReader::new(stderr)
@@ -575,7 +578,20 @@ fn serve(
             }
         }
         if attached == nfs {
-            std::thread::spawn(move || while rx.recv().is_ok() {});
+            // Later lines (an NF host that ended, ...) go into the report.
+            let later = served.1.clone();
+            std::thread::spawn(move || {
+                while let Ok(l) = rx.recv() {
+                    // The hosts' own attach lines are not news.
+                    if l.contains("` attached (pid") {
+                        continue;
+                    }
+                    let mut v = later.lock().unwrap_or_else(|p| p.into_inner());
+                    if v.len() < 100 {
+                        v.push(l);
+                    }
+                }
+            });
             return Ok(served);
         }
         last = log.join("\n");
@@ -866,6 +882,10 @@ pub fn profile(
     out.flush()
         .map_err(|e| Failure::io("writing the dataset", e))?;
     drop(gen_guard);
+    let runtime_messages = std::mem::take(&mut *served.1.lock().unwrap_or_else(|p| p.into_inner()));
+    for m in &runtime_messages {
+        log(format!("nfc run: {m}"));
+    }
     drop(served);
     drop(peer);
     drop(dut);
@@ -879,5 +899,6 @@ pub fn profile(
         phases: records,
         stopped_early,
         created,
+        runtime_messages,
     })
 }

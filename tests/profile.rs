@@ -307,3 +307,163 @@ fn monitor_samples_a_running_chain_and_profile_leaves_nothing_behind() {
     let left = wait_gone(&t2);
     assert!(left.is_empty(), "left behind after SIGINT: {left:?}\n{err}");
 }
+
+/// `nfc monitor --model`: live prediction on a running flowmage-3nf, with a
+/// throughput model (the MLP, tiny grid) and a latency model (least squares)
+/// trained here on the 32 rows of a committed flowmage-3nf profile (same NF
+/// ids, so the same feature columns). Every sample gets both predictions
+/// next to the measurement; an SLA the prediction cannot meet is flagged
+/// `SLA: DEGRADING`, one it always meets `SLA: ok`. Needs `nfc-predict`
+/// beside nfc (the workspace build `cargo xtask test` runs builds it).
+#[test]
+fn monitor_predicts_live_and_flags_the_sla() {
+    if !root_or_skip("monitor --model") {
+        return;
+    }
+    let predict = Path::new(NFC).with_file_name("nfc-predict");
+    assert!(
+        predict.is_file(),
+        "{} missing: build the workspace (`cargo build -p nfc-predict`)",
+        predict.display()
+    );
+    let dir = tempfile::tempdir_in("/tmp").unwrap();
+    let dep = deployment(dir.path());
+    // The tiny dataset: a real profile's header and 32 rows.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let full =
+        std::fs::read_to_string(root.join("data/profiles/flowmage-3nf/load-s1.csv")).unwrap();
+    let tiny: Vec<&str> = full.lines().take(33).collect();
+    assert_eq!(tiny.len(), 33, "the committed profile has 32 rows");
+    let data = dir.path().join("tiny.csv");
+    std::fs::write(&data, tiny.join("\n") + "\n").unwrap();
+    let mut models = vec![];
+    for (target, kind, extra) in [
+        ("throughput", "mlp", &["--grid", "tiny"][..]),
+        ("latency", "linear", &[][..]),
+    ] {
+        let m = dir.path().join(format!("{target}-model"));
+        let o = Command::new(NFC)
+            .args(["predict", "train", "--target", target, "--model", kind])
+            .args(extra)
+            .args(["--seed", "1", "--data"])
+            .arg(&data)
+            .arg("-o")
+            .arg(&m)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "train {target}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        models.push(m);
+    }
+
+    let ns = format!("nfclive{}", std::process::id() % 100_000);
+    assert!(Command::new("ip")
+        .args(["netns", "add", &ns])
+        .status()
+        .unwrap()
+        .success());
+    struct Ns(String);
+    impl Drop for Ns {
+        fn drop(&mut self) {
+            let _ = Command::new("ip").args(["netns", "del", &self.0]).status();
+        }
+    }
+    let _ns = Ns(ns.clone());
+    for args in [
+        vec![
+            "-n", &ns, "link", "add", "eth0", "type", "veth", "peer", "name", "peer0",
+        ],
+        vec!["-n", &ns, "link", "set", "eth0", "up"],
+        vec!["-n", &ns, "link", "set", "peer0", "up"],
+    ] {
+        assert!(Command::new("ip").args(&args).status().unwrap().success());
+    }
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            // SAFETY: signalling our child.
+            unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
+            let _ = self.0.wait();
+        }
+    }
+    let run = Kill(
+        Command::new("ip")
+            .args(["netns", "exec", &ns, NFC, "run"])
+            .arg(&dep)
+            .args(["--duration", "60"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let monitor = |sla: &[&str]| -> Option<(String, String)> {
+        let csv = dir.path().join("live.csv");
+        let t0 = Instant::now();
+        loop {
+            let out = Command::new(NFC)
+                .arg("monitor")
+                .arg(&dep)
+                .args(["--period", "0.2", "--samples", "3", "-o"])
+                .arg(&csv)
+                .args(["--model"])
+                .arg(&models[0])
+                .arg("--model")
+                .arg(&models[1])
+                .args(sla)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            if out.status.success() {
+                return Some((err, std::fs::read_to_string(&csv).unwrap()));
+            }
+            // Before every NF attached the monitor cannot name all hosts.
+            if t0.elapsed() > Duration::from_secs(30) {
+                eprintln!("monitor --model: {err}");
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(300));
+        }
+    };
+    let flagged = monitor(&["--sla-throughput", "1e15"]);
+    let fine = monitor(&["--sla-throughput=-1e15", "--sla-latency", "1e15"]);
+    drop(run);
+    let (log, csv) = flagged.expect("nfc monitor --model never ran on the chain");
+    // The measurement itself is still written, one row per sample.
+    assert_eq!(csv.lines().count(), 4, "header + 3 samples:\n{csv}");
+    let samples: Vec<&str> = log.lines().filter(|l| l.starts_with("sample ")).collect();
+    assert_eq!(samples.len(), 3, "one prediction line per sample:\n{log}");
+    for s in &samples {
+        // Both models answer with a number; throughput is shown beside
+        // the measured output rate.
+        let num = |after: &str| -> f64 {
+            let rest = &s[s
+                .find(after)
+                .unwrap_or_else(|| panic!("no `{after}` in {s}"))
+                + after.len()..];
+            rest.split([',', ';', ' '])
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap_or_else(|_| panic!("no number after `{after}` in {s}"))
+        };
+        assert!(num("throughput (mlp): predicted ").is_finite(), "{s}");
+        assert!(num("measured ").is_finite(), "{s}");
+        assert!(num("latency (linear): predicted ").is_finite(), "{s}");
+        assert!(
+            s.contains("SLA: DEGRADING"),
+            "an SLA of 1e15 pps is not met: {s}"
+        );
+    }
+    let (log, _) = fine.expect("nfc monitor --model (second run)");
+    let samples: Vec<&str> = log.lines().filter(|l| l.starts_with("sample ")).collect();
+    assert_eq!(samples.len(), 3, "{log}");
+    assert!(
+        samples
+            .iter()
+            .all(|s| s.contains("SLA: ok") && !s.contains("DEGRADING")),
+        "an SLA every prediction meets is flagged:\n{log}"
+    );
+}
