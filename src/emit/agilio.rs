@@ -232,15 +232,26 @@ fn cores_of(
     models: &PlanModels,
     accelerators: &std::collections::BTreeMap<String, Result<Vec<AccelFinding>, String>>,
 ) -> Decided<CoreAdvice> {
-    let unknown = |why: String| Decided::Unknown(Unknown { value: None, unknown: why });
+    let unknown = |why: String| {
+        Decided::Unknown(Unknown {
+            value: None,
+            unknown: why,
+        })
+    };
     let so = match &models.scale_out {
         Ok(so) => so,
         Err(why) => return unknown(format!("no scale-out model: {why}")),
     };
     let Some(p) = prof else {
-        return unknown("needs the NF's measured compute and accesses per packet (no access profile)".into());
+        return unknown(
+            "needs the NF's measured compute and accesses per packet (no access profile)".into(),
+        );
     };
-    let mine: Vec<(&StateItem, &usize)> = items.iter().zip(placed).filter(|(i, _)| i.nf == nf).collect();
+    let mine: Vec<(&StateItem, &usize)> = items
+        .iter()
+        .zip(placed)
+        .filter(|(i, _)| i.nf == nf)
+        .collect();
     let m = NfMeasures {
         compute_instructions: p.compute_per_packet,
         state_accesses: p
@@ -305,18 +316,17 @@ pub fn plan(
         .iter()
         .map(|i| levels[emem].latency * i.frequency)
         .sum();
-    let accelerators: std::collections::BTreeMap<String, Result<Vec<AccelFinding>, String>> =
-        facts
-            .iter()
-            .map(|f| {
-                let r = match (&models.accel, chain.nf(&f.nf)) {
-                    (Err(why), _) => Err(format!("no accelerator classifier: {why}")),
-                    (Ok(_), None) => Err("the NF is not an instance of the chain file".into()),
-                    (Ok(m), Some(inst)) => agilio_models::classify_nf(m, inst),
-                };
-                (f.nf.clone(), r)
-            })
-            .collect();
+    let accelerators: std::collections::BTreeMap<String, Result<Vec<AccelFinding>, String>> = facts
+        .iter()
+        .map(|f| {
+            let r = match (&models.accel, chain.nf(&f.nf)) {
+                (Err(why), _) => Err(format!("no accelerator classifier: {why}")),
+                (Ok(_), None) => Err("the NF is not an instance of the chain file".into()),
+                (Ok(m), Some(inst)) => agilio_models::classify_nf(m, inst),
+            };
+            (f.nf.clone(), r)
+        })
+        .collect();
     let nfs = facts
         .iter()
         .map(|f| {
@@ -327,7 +337,15 @@ pub fn plan(
                 .unwrap_or_else(|| "the NF was not profiled".into());
             NfAdvice {
                 nf: f.nf.clone(),
-                cores: cores_of(&f.nf, prof, &items, &placed.level, &levels, models, &accelerators),
+                cores: cores_of(
+                    &f.nf,
+                    prof,
+                    &items,
+                    &placed.level,
+                    &levels,
+                    models,
+                    &accelerators,
+                ),
                 state: items
                     .iter()
                     .zip(&placed.level)
@@ -566,7 +584,9 @@ pub fn human(plan: &AgilioPlan) -> String {
                     ));
                 }
             }
-            Decided::Unknown(u) => t.push_str(&format!("  accelerators: unknown ({})\n", u.unknown)),
+            Decided::Unknown(u) => {
+                t.push_str(&format!("  accelerators: unknown ({})\n", u.unknown))
+            }
         }
         match &nf.coalescing {
             Decided::Known(c) => {

@@ -36,7 +36,10 @@ pub fn clara_root(explicit: Option<&Path>) -> Result<PathBuf, String> {
     if root.is_dir() {
         Ok(root)
     } else {
-        Err(format!("Clara's training data is not at {}", root.display()))
+        Err(format!(
+            "Clara's training data is not at {}",
+            root.display()
+        ))
     }
 }
 

@@ -146,7 +146,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         coloc.push(json!({"ranker": kind, "groups": rep.groups, "top1": rep.top1, "top3": rep.top3, "params": params, "train_seconds": secs, "validation": val, "cv_train_validation": cv}));
     }
     let margins = colocation::top_margins(&test);
-    let share = |t: f64| margins.iter().filter(|&&m| m < t).count() as f64 / margins.len().max(1) as f64;
+    let share =
+        |t: f64| margins.iter().filter(|&&m| m < t).count() as f64 / margins.len().max(1) as f64;
     println!(
         "test groups whose best pair beats the second by < 1%: {}, < 2%: {} (one measurement each: near-ties)",
         pct(share(0.01)),

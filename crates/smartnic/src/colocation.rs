@@ -78,7 +78,11 @@ fn nf_row(p: &crate::clara_data::Program) -> Vec<f64> {
 fn nf_row_names() -> Vec<String> {
     let mut v = features::choice_names(30);
     v.extend(features::config_names(27));
-    v.extend(features::ProgramProfile::NAMES.iter().map(|s| s.to_string()));
+    v.extend(
+        features::ProgramProfile::NAMES
+            .iter()
+            .map(|s| s.to_string()),
+    );
     v
 }
 
