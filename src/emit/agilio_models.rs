@@ -72,18 +72,23 @@ fn hash_files(dirs: &[PathBuf], salt: &str) -> Result<u64, String> {
     Ok(h.finish())
 }
 
-/// `train()` once per `key`, kept as JSON in `.nfc/models/<name>-<key>.json`.
+/// `train()` once per `key`, kept as JSON in `.nfc/models/<name>-<key>.json`;
+/// a cached model that does not parse or that `current` rejects (written by
+/// an nfc with other features) is trained again.
 fn cached<T: Serialize + DeserializeOwned>(
     ws: &Workspace,
     name: &str,
     key: u64,
+    current: impl Fn(&T) -> bool,
     train: impl FnOnce() -> Result<T, String>,
 ) -> Result<T, String> {
     let dir = ws.dir.join("models");
     let path = dir.join(format!("{name}-{key:016x}.json"));
     if let Ok(s) = std::fs::read_to_string(&path) {
-        if let Ok(m) = serde_json::from_str(&s) {
-            return Ok(m);
+        if let Ok(m) = serde_json::from_str::<T>(&s) {
+            if current(&m) {
+                return Ok(m);
+            }
         }
     }
     let m = train()?;
@@ -130,7 +135,16 @@ pub fn scale_out(ws: &Workspace) -> Result<ScaleOut, String> {
         ],
         &format!("scale-out {SCALE_OUT_PARAMS:?} {DEFAULT_SEED}"),
     )?;
-    let model = cached(ws, "scale-out", key, || {
+    let current = |m: &ScaleOutModel| {
+        m.format == nfc_smartnic::scale_out::MODEL_FORMAT
+            && nfs.first().is_some_and(|n| m.accepts(&n.nf.program))
+            && m.features
+                == nfc_smartnic::features::scale_out_feature_names(
+                    nfs[0].nf.program.choices.len(),
+                    nfs[0].nf.program.configs.len(),
+                )
+    };
+    let model = cached(ws, "scale-out", key, current, || {
         ScaleOutModel::train(ModelKind::Gbdt, SCALE_OUT_PARAMS, &nfs, DEFAULT_SEED, false)
             .map_err(|e| e.to_string())
     })?;
@@ -158,7 +172,11 @@ pub fn accel(ws: &Workspace) -> Result<AccelModel, String> {
         dirs.push(root.join(class));
     }
     let key = hash_files(&dirs, "accel negatives 80, seed 19")?;
-    cached(ws, "accel", key, || {
+    let current = |m: &AccelModel| {
+        m.features
+            .ends_with(&nfc_smartnic::accel::HAND_FEATURES.map(String::from))
+    };
+    cached(ws, "accel", key, current, || {
         let c = crate::insight::accel_corpus(None);
         if !c.failures.is_empty() {
             return Err(format!(
