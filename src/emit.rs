@@ -3,6 +3,7 @@
 //! offload plan.
 
 pub mod agilio;
+pub mod agilio_models;
 pub mod agilio_profile;
 pub mod fastclick;
 pub mod fastclick_package;

@@ -410,7 +410,8 @@ impl Pipeline {
             crate::emit::agilio_profile::PROFILE_PACKETS,
         )?;
         self.diagnostics.extend(d);
-        crate::emit::agilio::plan(&chain, &facts, Some(&profile))
+        let models = crate::emit::agilio::PlanModels::load(&self.opts.workspace);
+        crate::emit::agilio::plan(&chain, &facts, Some(&profile), &models)
     }
 
     /// Emit `target` for the deployed chain into the output directory.

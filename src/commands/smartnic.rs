@@ -86,21 +86,13 @@ fn failure(code: &str, msg: impl Into<String>, hint: &str) -> anyhow::Error {
 
 /// Clara's data directory: `--train`, else $NFC_CLARA_DATA, else `../shared/data/clara` beside the repository.
 fn clara_root(train: &Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    let root = match train {
-        Some(p) => p.clone(),
-        None => match std::env::var_os("NFC_CLARA_DATA") {
-            Some(p) => PathBuf::from(p),
-            None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/clara"),
-        },
-    };
-    if !root.is_dir() {
-        return Err(failure(
+    nfc::emit::agilio_models::clara_root(train.as_deref()).map_err(|e| {
+        failure(
             "E0802",
-            format!("Clara's training data is not at {}", root.display()),
+            e,
             "pass --train <dir with scale_out/ and nf_colocation/>, set NFC_CLARA_DATA, or --model <saved model>",
-        ));
-    }
-    Ok(root)
+        )
+    })
 }
 
 fn read_model(path: &Path) -> anyhow::Result<String> {

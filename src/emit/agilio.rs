@@ -11,11 +11,15 @@
 //! docs/targets/agilio.md). No Netronome hardware or compiler is available
 //! here; nothing emitted is validated on one.
 
+use super::agilio_models::{self, AccelFinding, ScaleOut};
 use super::agilio_profile::{coalesce_variables, measured_items, ChainProfile};
 use crate::Failure;
 use nfc_core::{ChainSpec, Diagnostic, Facts};
 use nfc_placer::smartnic::{self, FrequencySource, MemoryLevel, StateItem};
+use nfc_smartnic::accel::{AccelKind, AccelModel};
 use nfc_smartnic::coalesce::Coalescing;
+use nfc_smartnic::features::{NfMeasures, ProgramProfile, COMPUTE_INSTRUCTIONS_PER_UNIT};
+use nfc_smartnic::scale_out::{suggest_for_profile, ProfileSuggestion};
 use serde::Serialize;
 
 /// The plan written to `agilio-plan.json`.
@@ -63,9 +67,9 @@ pub struct ProfileSummary {
 #[derive(Debug, Clone, Serialize)]
 pub struct NfAdvice {
     pub nf: String,
-    pub cores: Unknown,
+    pub cores: Decided<CoreAdvice>,
     pub state: Vec<StateAdvice>,
-    pub accelerators: Vec<AcceleratorAdvice>,
+    pub accelerators: Decided<Vec<AcceleratorAdvice>>,
     pub coalescing: Decided<Coalescing>,
     pub profile: Decided<ProfileSummary>,
 }
@@ -85,10 +89,128 @@ pub struct StateAdvice {
     pub reason: String,
 }
 
+/// A suggested accelerator rewrite of one function.
 #[derive(Debug, Clone, Serialize)]
 pub struct AcceleratorAdvice {
+    pub function: String,
     pub kind: String,
+    pub rewrite: String,
+    pub confidence: f64,
     pub evidence: String,
+}
+
+/// The suggested core count of an NF (Clara §4.2) and how it was derived.
+#[derive(Debug, Clone, Serialize)]
+pub struct CoreAdvice {
+    /// The suggestion at the assumed compute scale.
+    pub value: u32,
+    /// The smallest and largest suggestion over the stated uncertainty
+    /// (½× and 2× the assumed compute scale, the neighbours' quartiles).
+    pub range: (u32, u32),
+    /// What nfc measured of the NF (the mapping's inputs).
+    pub measures: NfMeasures,
+    /// The model inputs the mapping derived (docs/smartnic.md, "Chain NFs").
+    pub profile: ProgramProfile,
+    pub instructions_per_compute_unit: f64,
+    pub suggestion: ProfileSuggestion,
+    pub uncertainty: String,
+}
+
+/// The learned models the plan applies, or why each is unavailable.
+pub struct PlanModels {
+    pub scale_out: Result<ScaleOut, String>,
+    pub accel: Result<AccelModel, String>,
+}
+
+impl PlanModels {
+    /// Train (or load from the workspace's cache) both models.
+    pub fn load(ws: &crate::driver::Workspace) -> Self {
+        PlanModels {
+            scale_out: agilio_models::scale_out(ws),
+            accel: agilio_models::accel(ws),
+        }
+    }
+
+    /// Neither model (every learned decision is unknown with `why`).
+    pub fn none(why: &str) -> Self {
+        PlanModels {
+            scale_out: Err(why.into()),
+            accel: Err(why.into()),
+        }
+    }
+}
+
+/// Neighbours of a chain NF's profile among Clara's training programs.
+pub const CORE_NEIGHBOURS: usize = 15;
+
+fn rewrite_of(kind: AccelKind) -> &'static str {
+    match kind {
+        AccelKind::Crc => "call the NFP's hardware CRC unit instead of computing the CRC in software",
+        AccelKind::Lpm => "use the NFP's lookup engine (LPM tables in IMEM/EMEM) instead of the software longest-prefix match",
+        AccelKind::None => "none",
+    }
+}
+
+fn accel_advice(f: &AccelFinding) -> AcceleratorAdvice {
+    let margins: Vec<String> = f
+        .margins
+        .iter()
+        .map(|(k, m)| format!("{} {m:.2}", k.name()))
+        .collect();
+    AcceleratorAdvice {
+        function: f.function.clone(),
+        kind: f.kind.name().to_string(),
+        rewrite: rewrite_of(f.kind).to_string(),
+        confidence: (f.confidence * 1e3).round() / 1e3,
+        evidence: format!(
+            "`{}` in {} ({} IR instructions, lowered by insight_ir): the accelerator classifier's SVM margins {} (> 0 flags); its held-out precision and recall are in docs/smartnic.md",
+            f.function,
+            f.file,
+            f.instructions,
+            margins.join(", ")
+        ),
+    }
+}
+
+fn core_advice(so: &ScaleOut, m: NfMeasures) -> Option<CoreAdvice> {
+    let at = |unit: f64| {
+        suggest_for_profile(
+            &so.model,
+            &so.programs,
+            &ProgramProfile::from_measures(&m, unit),
+            &so.cores,
+            CORE_NEIGHBOURS,
+        )
+    };
+    let mid = at(COMPUTE_INSTRUCTIONS_PER_UNIT)?;
+    let mut lo = mid.quartiles.0;
+    let mut hi = mid.quartiles.1;
+    for f in [0.5, 2.0] {
+        if let Some(s) = at(COMPUTE_INSTRUCTIONS_PER_UNIT * f) {
+            lo = lo.min(s.cores);
+            hi = hi.max(s.cores);
+        }
+    }
+    Some(CoreAdvice {
+        value: mid.cores,
+        range: (lo, hi),
+        measures: m,
+        profile: ProgramProfile::from_measures(&m, COMPUTE_INSTRUCTIONS_PER_UNIT),
+        instructions_per_compute_unit: COMPUTE_INSTRUCTIONS_PER_UNIT,
+        uncertainty: format!(
+            "the knee of Clara's scale-out GBDT (held-out Clara NFs: see docs/smartnic.md) for the {} Clara programs nearest to this NF's mapped profile (standardised distance {:.2}-{:.2}); range = their quartiles and the suggestion at 1/2x and 2x the assumed {} compute instructions per Clara compute unit, which no data here calibrates; the mapping itself is not validated on hardware{}",
+            mid.knees.len(),
+            mid.distance.0,
+            mid.distance.1,
+            COMPUTE_INSTRUCTIONS_PER_UNIT,
+            if so.cores.last() == Some(&mid.cores) {
+                format!("; {} is the most cores Clara measured (nearly) every NF at, so more might still pay", mid.cores)
+            } else {
+                String::new()
+            }
+        ),
+        suggestion: mid,
+    })
 }
 
 /// A decision nfc cannot make yet, with why.
@@ -98,7 +220,60 @@ pub struct Unknown {
     pub unknown: String,
 }
 
-const NO_PROFILE: &str = "the learned models (`nfc smartnic`, docs/smartnic.md) take the knobs of Clara's synthetic NF generator, and no mapping from an NF's measured profile (the `profile` here) to those knobs with a known error exists yet";
+const NO_COLOCATION: &str = "the colocation ranker (`nfc smartnic`, docs/smartnic.md) ranks pairs by Clara's generator knobs and predicted solo throughput; chain NFs are not mapped to it yet";
+
+#[allow(clippy::too_many_arguments)]
+fn cores_of(
+    nf: &str,
+    prof: Option<&nfc_reducer::access_profile::AccessProfile>,
+    items: &[StateItem],
+    placed: &[usize],
+    levels: &[MemoryLevel],
+    models: &PlanModels,
+    accelerators: &std::collections::BTreeMap<String, Result<Vec<AccelFinding>, String>>,
+) -> Decided<CoreAdvice> {
+    let unknown = |why: String| {
+        Decided::Unknown(Unknown {
+            value: None,
+            unknown: why,
+        })
+    };
+    let so = match &models.scale_out {
+        Ok(so) => so,
+        Err(why) => return unknown(format!("no scale-out model: {why}")),
+    };
+    let Some(p) = prof else {
+        return unknown(
+            "needs the NF's measured compute and accesses per packet (no access profile)".into(),
+        );
+    };
+    let mine: Vec<(&StateItem, &usize)> = items
+        .iter()
+        .zip(placed)
+        .filter(|(i, _)| i.nf == nf)
+        .collect();
+    let m = NfMeasures {
+        compute_instructions: p.compute_per_packet,
+        state_accesses: p
+            .objects
+            .iter()
+            .map(|o| o.loads_per_packet + o.stores_per_packet)
+            .sum(),
+        accelerator_calls: accelerators
+            .get(nf)
+            .and_then(|r| r.as_ref().ok())
+            .map_or(0.0, |v| v.len() as f64),
+        state_objects: mine.iter().filter(|(i, _)| i.frequency > 0.0).count() as f64,
+        on_chip_objects: mine
+            .iter()
+            .filter(|(i, &j)| i.frequency > 0.0 && levels[j].name != "emem")
+            .count() as f64,
+    };
+    match core_advice(so, m) {
+        Some(c) => Decided::Known(c),
+        None => unknown("the scale-out model has no training programs or core counts".into()),
+    }
+}
 
 /// Plan the chain for the Agilio target from the NFs' measured access
 /// profiles (`profile`; NFs without one use the proxy). Errors are located
@@ -107,6 +282,7 @@ pub fn plan(
     chain: &ChainSpec,
     facts: &[Facts],
     profile: Option<&ChainProfile>,
+    models: &PlanModels,
 ) -> Result<AgilioPlan, Failure> {
     let nic = chain
         .resources
@@ -140,6 +316,17 @@ pub fn plan(
         .iter()
         .map(|i| levels[emem].latency * i.frequency)
         .sum();
+    let accelerators: std::collections::BTreeMap<String, Result<Vec<AccelFinding>, String>> = facts
+        .iter()
+        .map(|f| {
+            let r = match (&models.accel, chain.nf(&f.nf)) {
+                (Err(why), _) => Err(format!("no accelerator classifier: {why}")),
+                (Ok(_), None) => Err("the NF is not an instance of the chain file".into()),
+                (Ok(m), Some(inst)) => agilio_models::classify_nf(m, inst),
+            };
+            (f.nf.clone(), r)
+        })
+        .collect();
     let nfs = facts
         .iter()
         .map(|f| {
@@ -150,10 +337,15 @@ pub fn plan(
                 .unwrap_or_else(|| "the NF was not profiled".into());
             NfAdvice {
                 nf: f.nf.clone(),
-                cores: Unknown {
-                    value: None,
-                    unknown: NO_PROFILE.into(),
-                },
+                cores: cores_of(
+                    &f.nf,
+                    prof,
+                    &items,
+                    &placed.level,
+                    &levels,
+                    models,
+                    &accelerators,
+                ),
                 state: items
                     .iter()
                     .zip(&placed.level)
@@ -172,14 +364,17 @@ pub fn plan(
                         }
                     })
                     .collect(),
-                accelerators: f
-                    .accelerators
-                    .iter()
-                    .map(|a| AcceleratorAdvice {
-                        kind: format!("{a:?}"),
-                        evidence: "from the analyzer's facts".into(),
-                    })
-                    .collect(),
+                accelerators: match accelerators.get(&f.nf) {
+                    Some(Ok(found)) => Decided::Known(found.iter().map(accel_advice).collect()),
+                    Some(Err(why)) => Decided::Unknown(Unknown {
+                        value: None,
+                        unknown: why.clone(),
+                    }),
+                    None => Decided::Unknown(Unknown {
+                        value: None,
+                        unknown: "not classified".into(),
+                    }),
+                },
                 coalescing: match prof {
                     Some(p) => Decided::Known(nfc_smartnic::coalesce::coalesce(
                         &coalesce_variables(p),
@@ -225,7 +420,7 @@ pub fn plan(
         nfs,
         placement_cost: placed.cost,
         all_emem_cost,
-        colocation: Unknown { value: None, unknown: NO_PROFILE.into() },
+        colocation: Unknown { value: None, unknown: NO_COLOCATION.into() },
         profile_traffic: profile.map(|p| format!("{} packets: {}", p.packets, p.source)),
         validated: "state placement: the ILP's optimum equals exhaustive search (tests); access frequencies: counted per object by an instrumented run of each NF on this host (LLVM default<O2> code, not a Netronome compiler's); coalescing: packing measured with cachegrind on this host (docs/targets/agilio.md); no Netronome hardware or compiler was available, so nothing here was compiled or measured on a NIC",
     })
@@ -348,8 +543,19 @@ pub fn human(plan: &AgilioPlan) -> String {
     for nf in &plan.nfs {
         t.push_str(&format!("{}:\n", nf.nf));
         match &nf.cores {
-            Unknown { value: Some(v), .. } => t.push_str(&format!("  cores: {v}\n")),
-            Unknown { unknown, .. } => t.push_str(&format!("  cores: unknown ({unknown})\n")),
+            Decided::Known(c) => t.push_str(&format!(
+                "  cores: {} (range {}-{}; compute {} units, memory {} accesses, {} accelerator calls, {} objects, {} on chip; {})\n",
+                c.value,
+                c.range.0,
+                c.range.1,
+                fmt_num((c.profile.compute_work * 100.0).round() / 100.0),
+                fmt_num((c.profile.memory_work * 100.0).round() / 100.0),
+                c.profile.accelerator_calls,
+                c.profile.elements,
+                c.profile.imem_structures,
+                c.uncertainty
+            )),
+            Decided::Unknown(u) => t.push_str(&format!("  cores: unknown ({})\n", u.unknown)),
         }
         match &nf.profile {
             Decided::Known(p) => t.push_str(&format!(
@@ -366,8 +572,21 @@ pub fn human(plan: &AgilioPlan) -> String {
         for st in &nf.state {
             t.push_str(&format!("  {:<5} {}: {}\n", st.level, st.object, st.reason));
         }
-        for a in &nf.accelerators {
-            t.push_str(&format!("  accelerator: {} ({})\n", a.kind, a.evidence));
+        match &nf.accelerators {
+            Decided::Known(v) if v.is_empty() => {
+                t.push_str("  accelerators: none found (no function flagged CRC or LPM)\n")
+            }
+            Decided::Known(v) => {
+                for a in v {
+                    t.push_str(&format!(
+                        "  accelerator: {} `{}`, confidence {:.2}: {} ({})\n",
+                        a.kind, a.function, a.confidence, a.rewrite, a.evidence
+                    ));
+                }
+            }
+            Decided::Unknown(u) => {
+                t.push_str(&format!("  accelerators: unknown ({})\n", u.unknown))
+            }
         }
         match &nf.coalescing {
             Decided::Known(c) => {

@@ -123,24 +123,36 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         test.len()
     );
     let mut coloc = Vec::new();
-    for kind in [RankerKind::Pairwise, RankerKind::Pointwise] {
+    for kind in RankerKind::ALL {
         let t = Instant::now();
         let (params, val) = colocation::select(kind, &train, &validation, seed)?;
         let r = colocation::Ranker::train(kind, params, &fit_groups, seed)?;
         let secs = t.elapsed().as_secs_f64();
         let rep = colocation::evaluate(&r, &test);
+        // The default kind is chosen by 5-fold CV over train + validation (never test).
+        let cv = colocation::cross_validate(kind, params, &fit_groups, 5, seed)?;
         println!(
-            "{:<10} top-1 {:>7} top-3 {:>7} (validation {} / {}) {:.1} s {:?}",
+            "{:<10} top-1 {:>7} top-3 {:>7} (validation {} / {}; 5-fold CV on train+validation {} / {}) {:.1} s {:?}",
             format!("{kind:?}"),
             pct(rep.top1),
             pct(rep.top3),
             pct(val.top1),
             pct(val.top3),
+            pct(cv.top1),
+            pct(cv.top3),
             secs,
             params
         );
-        coloc.push(json!({"ranker": kind, "groups": rep.groups, "top1": rep.top1, "top3": rep.top3, "params": params, "train_seconds": secs}));
+        coloc.push(json!({"ranker": kind, "groups": rep.groups, "top1": rep.top1, "top3": rep.top3, "params": params, "train_seconds": secs, "validation": val, "cv_train_validation": cv}));
     }
+    let margins = colocation::top_margins(&test);
+    let share =
+        |t: f64| margins.iter().filter(|&&m| m < t).count() as f64 / margins.len().max(1) as f64;
+    println!(
+        "test groups whose best pair beats the second by < 1%: {}, < 2%: {} (one measurement each: near-ties)",
+        pct(share(0.01)),
+        pct(share(0.02))
+    );
     let random = colocation::random_baseline(&test);
     println!(
         "{:<10} top-1 {:>7} top-3 {:>7} (expected)",

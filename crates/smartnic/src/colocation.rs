@@ -13,7 +13,12 @@
 //! pairs of candidates of one group, predicting whether the first is
 //! friendlier, whose summed win probabilities rank the group. `pointwise`
 //! regresses the group-centred label directly (a baseline), `random` is the
-//! expected accuracy of a uniformly random order.
+//! expected accuracy of a uniformly random order. `decomposed` predicts the
+//! label's parts and recombines them: one GBDT predicts an NF's solo
+//! throughput from its program, another the share of it the NF keeps next to
+//! a partner (from both programs); a pair's score is Clara's objective
+//! computed from the predictions, Σ share·solo / Σ solo. Measured solo
+//! throughputs of the ranked groups are never used.
 
 use crate::clara_data::ColocationGroup;
 use crate::features;
@@ -21,7 +26,7 @@ use crate::models::{ModelError, Params, Regressor};
 use forust_ml::objective::ObjectiveType;
 use serde::{Deserialize, Serialize};
 
-pub const MODEL_FORMAT: u32 = 1;
+pub const MODEL_FORMAT: u32 = 2;
 
 /// A candidate pair of a group: its features and its measured friendliness.
 #[derive(Debug, Clone)]
@@ -49,6 +54,42 @@ pub fn candidates(g: &ColocationGroup) -> Vec<Candidate> {
 pub enum RankerKind {
     Pairwise,
     Pointwise,
+    Decomposed,
+}
+
+impl RankerKind {
+    pub const ALL: [RankerKind; 3] = [
+        RankerKind::Pairwise,
+        RankerKind::Pointwise,
+        RankerKind::Decomposed,
+    ];
+}
+
+/// One NF's inputs for the decomposed ranker: its knobs and profile proxies.
+fn nf_row(p: &crate::clara_data::Program) -> Vec<f64> {
+    let mut v: Vec<f64> = (0..30)
+        .map(|i| p.choices.get(i).copied().unwrap_or(0) as f64)
+        .collect();
+    v.extend((0..27).map(|i| p.configs.get(i).copied().unwrap_or(0) as f64));
+    v.extend(features::ProgramProfile::of(p).values());
+    v
+}
+
+fn nf_row_names() -> Vec<String> {
+    let mut v = features::choice_names(30);
+    v.extend(features::config_names(27));
+    v.extend(
+        features::ProgramProfile::NAMES
+            .iter()
+            .map(|s| s.to_string()),
+    );
+    v
+}
+
+fn share_row(me: &crate::clara_data::Program, partner: &crate::clara_data::Program) -> Vec<f64> {
+    let mut v = nf_row(me);
+    v.extend(nf_row(partner));
+    v
 }
 
 /// A trained ranker.
@@ -59,7 +100,12 @@ pub struct Ranker {
     pub params: Params,
     pub seed: u64,
     pub features: Vec<String>,
+    /// Pairwise: logit of "first friendlier"; pointwise: centred label;
+    /// decomposed: an NF's kept share of its solo throughput next to a partner.
     pub model: Regressor,
+    /// Decomposed only: ln solo throughput of an NF from its program.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solo: Option<Regressor>,
 }
 
 fn pair_input(p: &[f64], q: &[f64]) -> Vec<f64> {
@@ -75,10 +121,14 @@ impl Ranker {
         groups: &[ColocationGroup],
         seed: u64,
     ) -> Result<Self, ModelError> {
+        if kind == RankerKind::Decomposed {
+            return Self::train_decomposed(params, groups, seed);
+        }
         let (mut x, mut y) = (Vec::new(), Vec::new());
         for g in groups {
             let c = candidates(g);
             match kind {
+                RankerKind::Decomposed => unreachable!("handled above"),
                 RankerKind::Pairwise => {
                     for (i, p) in c.iter().enumerate() {
                         for (j, q) in c.iter().enumerate() {
@@ -100,7 +150,7 @@ impl Ranker {
         }
         let objective = match kind {
             RankerKind::Pairwise => ObjectiveType::LogLoss,
-            RankerKind::Pointwise => ObjectiveType::SquaredLoss,
+            _ => ObjectiveType::SquaredLoss,
         };
         let names = features::pair_feature_names();
         let features = match kind {
@@ -109,7 +159,7 @@ impl Ranker {
                 .map(|n| format!("{n}_diff"))
                 .chain(names.iter().map(|n| format!("{n}_mean")))
                 .collect(),
-            RankerKind::Pointwise => names,
+            _ => names,
         };
         Ok(Ranker {
             format: MODEL_FORMAT,
@@ -118,12 +168,88 @@ impl Ranker {
             seed,
             features,
             model: Regressor::fit_objective(params, &x, &y, seed, objective)?,
+            solo: None,
         })
     }
 
-    /// A score per candidate, higher = friendlier.
+    fn train_decomposed(
+        params: Params,
+        groups: &[ColocationGroup],
+        seed: u64,
+    ) -> Result<Self, ModelError> {
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        for g in groups {
+            for (p, m) in &g.solo {
+                xs.push(nf_row(p));
+                ys.push(m.throughput.ln());
+            }
+            for pr in &g.pairs {
+                for k in 0..2 {
+                    let (me, other) = (pr.nfs[k], pr.nfs[1 - k]);
+                    x.push(share_row(&g.solo[me].0, &g.solo[other].0));
+                    y.push(pr.measured[k].throughput / g.solo[me].1.throughput);
+                }
+            }
+        }
+        let names = nf_row_names();
+        let features = names
+            .iter()
+            .cloned()
+            .chain(names.iter().map(|n| format!("partner_{n}")))
+            .collect();
+        Ok(Ranker {
+            format: MODEL_FORMAT,
+            kind: RankerKind::Decomposed,
+            params,
+            seed,
+            features,
+            model: Regressor::fit(params, &x, &y, seed)?,
+            solo: Some(Regressor::fit(params, &xs, &ys, seed.wrapping_add(1))?),
+        })
+    }
+
+    /// Decomposed: Clara's objective from the predicted parts, per pair of `g`.
+    fn decomposed_scores(&self, g: &ColocationGroup) -> Vec<f64> {
+        let Some(solo) = &self.solo else {
+            return vec![0.0; g.pairs.len()];
+        };
+        let s: Vec<f64> = solo
+            .predict(&g.solo.iter().map(|(p, _)| nf_row(p)).collect::<Vec<_>>())
+            .into_iter()
+            .map(f64::exp)
+            .collect();
+        let rows: Vec<Vec<f64>> = g
+            .pairs
+            .iter()
+            .flat_map(|pr| {
+                (0..2).map(move |k| share_row(&g.solo[pr.nfs[k]].0, &g.solo[pr.nfs[1 - k]].0))
+            })
+            .collect();
+        let share = self.model.predict(&rows);
+        g.pairs
+            .iter()
+            .enumerate()
+            .map(|(i, pr)| {
+                let (a, b) = (s[pr.nfs[0]], s[pr.nfs[1]]);
+                (share[2 * i] * a + share[2 * i + 1] * b) / (a + b)
+            })
+            .collect()
+    }
+
+    /// A score per candidate pair of `g` (in `g.pairs` order), higher = friendlier.
+    pub fn group_scores(&self, g: &ColocationGroup) -> Vec<f64> {
+        match self.kind {
+            RankerKind::Decomposed => self.decomposed_scores(g),
+            _ => self.scores(&candidates(g)),
+        }
+    }
+
+    /// A score per candidate, higher = friendlier (pairwise and pointwise
+    /// rankers; the decomposed one needs the group, [`Ranker::group_scores`]).
     pub fn scores(&self, c: &[Candidate]) -> Vec<f64> {
         match self.kind {
+            RankerKind::Decomposed => vec![0.0; c.len()],
             RankerKind::Pointwise => self
                 .model
                 .predict(&c.iter().map(|k| k.features.clone()).collect::<Vec<_>>()),
@@ -181,7 +307,7 @@ pub struct RankingReport {
 }
 
 pub fn evaluate(ranker: &Ranker, groups: &[ColocationGroup]) -> RankingReport {
-    evaluate_with(groups, |c| order(&ranker.scores(c)))
+    evaluate_with(groups, |g| order(&ranker.group_scores(g)))
 }
 
 /// The expected accuracy of a uniformly random order.
@@ -202,13 +328,13 @@ pub fn random_baseline(groups: &[ColocationGroup]) -> RankingReport {
 
 fn evaluate_with(
     groups: &[ColocationGroup],
-    rank: impl Fn(&[Candidate]) -> Vec<usize>,
+    rank: impl Fn(&ColocationGroup) -> Vec<usize>,
 ) -> RankingReport {
     let (mut t1, mut t3) = (0usize, 0usize);
     for g in groups {
         let c = candidates(g);
         let truth = order(&c.iter().map(|k| k.friendliness).collect::<Vec<_>>())[0];
-        let predicted = rank(&c);
+        let predicted = rank(g);
         t1 += usize::from(predicted.first() == Some(&truth));
         t3 += usize::from(predicted.iter().take(3).any(|&i| i == truth));
     }
@@ -238,11 +364,15 @@ pub fn split_groups(
     (g, validation, test)
 }
 
-/// Hyper-parameters tried for the rankers (GBDT).
-pub fn grid() -> Vec<Params> {
+/// Hyper-parameters tried for a ranker (GBDT).
+pub fn grid(kind: RankerKind) -> Vec<Params> {
     let mut v = Vec::new();
-    for iterations in [50, 200] {
-        for max_depth in [2, 4, 6] {
+    let (iters, depths): (&[usize], &[usize]) = match kind {
+        RankerKind::Decomposed => (&[200, 500], &[4, 6]),
+        _ => (&[50, 200], &[2, 4, 6]),
+    };
+    for &iterations in iters {
+        for &max_depth in depths {
             for learning_rate in [0.05, 0.2] {
                 v.push(Params::Gbdt {
                     iterations,
@@ -263,7 +393,7 @@ pub fn select(
     seed: u64,
 ) -> Result<(Params, RankingReport), ModelError> {
     let mut best: Option<(Params, RankingReport)> = None;
-    for params in grid() {
+    for params in grid(kind) {
         let r = Ranker::train(kind, params, train, seed)?;
         let rep = evaluate(&r, validation);
         if best
@@ -276,17 +406,64 @@ pub fn select(
     best.ok_or(ModelError::BadShape)
 }
 
-/// The default ranker: pairwise GBDT, hyper-parameters chosen on a validation
-/// fold of `groups`, then trained on all of them.
+/// The default ranker's kind: chosen over pairwise and pointwise by 5-fold
+/// cross-validation on the bench's training and validation groups (never its
+/// test groups; docs/smartnic.md).
+pub const DEFAULT_KIND: RankerKind = RankerKind::Decomposed;
+
+/// The default ranker: [`DEFAULT_KIND`], hyper-parameters chosen on a
+/// validation fold of `groups`, then trained on all of them.
 pub fn train_default(
     groups: &[ColocationGroup],
     seed: u64,
 ) -> Result<(Ranker, Params), ModelError> {
     let (mut train, validation, test) = split_groups(groups, seed);
     train.extend(test);
-    let (params, _) = select(RankerKind::Pairwise, &train, &validation, seed)?;
-    Ok((
-        Ranker::train(RankerKind::Pairwise, params, groups, seed)?,
-        params,
-    ))
+    let (params, _) = select(DEFAULT_KIND, &train, &validation, seed)?;
+    Ok((Ranker::train(DEFAULT_KIND, params, groups, seed)?, params))
+}
+
+/// Mean top-1/top-3 of `kind` with `params` over `folds` folds of `groups`
+/// (group `i` tests in fold `i mod folds`; groups are never split).
+pub fn cross_validate(
+    kind: RankerKind,
+    params: Params,
+    groups: &[ColocationGroup],
+    folds: usize,
+    seed: u64,
+) -> Result<RankingReport, ModelError> {
+    let folds = folds.max(2);
+    let (mut t1, mut t3) = (0.0, 0.0);
+    for f in 0..folds {
+        let (mut train, mut test) = (Vec::new(), Vec::new());
+        for (i, g) in groups.iter().enumerate() {
+            if i % folds == f {
+                test.push(g.clone());
+            } else {
+                train.push(g.clone());
+            }
+        }
+        let r = evaluate(&Ranker::train(kind, params, &train, seed)?, &test);
+        t1 += r.top1 * test.len() as f64;
+        t3 += r.top3 * test.len() as f64;
+    }
+    let n = groups.len().max(1) as f64;
+    Ok(RankingReport {
+        groups: groups.len(),
+        top1: t1 / n,
+        top3: t3 / n,
+    })
+}
+
+/// Per group, how much friendlier (relative) the measured best pair is than
+/// the second best: near-ties are where one measurement's noise decides top-1.
+pub fn top_margins(groups: &[ColocationGroup]) -> Vec<f64> {
+    groups
+        .iter()
+        .filter_map(|g| {
+            let mut f: Vec<f64> = candidates(g).iter().map(|c| c.friendliness).collect();
+            f.sort_by(|a, b| b.total_cmp(a));
+            (f.len() >= 2).then(|| (f[0] - f[1]) / f[0])
+        })
+        .collect()
 }

@@ -175,3 +175,47 @@ pub fn pair_row(a: &Program, b: &Program) -> Vec<f64> {
     }
     v
 }
+
+/// What nfc measures of a chain NF, the inputs of [`ProgramProfile::from_measures`].
+/// Per packet the NF processes.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct NfMeasures {
+    /// Compute (non-memory) LLVM instructions executed per packet (the
+    /// reducer's instrumented run, host `default<O2>` code).
+    pub compute_instructions: f64,
+    /// Loads and stores of state objects and globals per packet (same run).
+    pub state_accesses: f64,
+    /// Functions the accelerator classifier flags (CRC, LPM), each counted as one call per packet.
+    pub accelerator_calls: f64,
+    /// State objects the packet path touches.
+    pub state_objects: f64,
+    /// Of those, the ones the state placement puts on chip (CLS, CTM or IMEM).
+    pub on_chip_objects: f64,
+}
+
+/// The assumed number of compute instructions per unit of Clara's
+/// `TUNECOMPUTE` knob. Clara's generator is not released with the data, so
+/// this is not calibrated: the core-count suggestion is reported with the
+/// range it takes for ½× and 2× this value (docs/smartnic.md, "Chain NFs").
+pub const COMPUTE_INSTRUCTIONS_PER_UNIT: f64 = 10.0;
+
+impl ProgramProfile {
+    /// The documented mapping from a chain NF's measurements to the proxies
+    /// Clara's models see (docs/smartnic.md, "Chain NFs → model inputs"):
+    ///
+    /// - `compute_work` = compute instructions / `instructions_per_unit`,
+    /// - `accelerator_calls` = flagged accelerator functions (one call each),
+    /// - `memory_work` = state and global accesses (one access = one probe),
+    /// - `elements` = state objects touched (each Click element of Clara's
+    ///   generator carries one state structure), at least 1 and at most 10,
+    /// - `imem_structures` = on-chip objects, at most 5.
+    pub fn from_measures(m: &NfMeasures, instructions_per_unit: f64) -> Self {
+        ProgramProfile {
+            compute_work: m.compute_instructions / instructions_per_unit.max(1e-9),
+            accelerator_calls: m.accelerator_calls,
+            memory_work: m.state_accesses,
+            elements: m.state_objects.clamp(1.0, 10.0),
+            imem_structures: m.on_chip_objects.clamp(0.0, 5.0),
+        }
+    }
+}

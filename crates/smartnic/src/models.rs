@@ -203,7 +203,23 @@ impl Regressor {
         seed: u64,
         objective: ObjectiveType,
     ) -> Result<Self, ModelError> {
+        Self::fit_weighted(params, x, y, None, seed, objective)
+    }
+
+    /// [`Regressor::fit_objective`] with a weight per row (GBDT only; the
+    /// other kinds ignore weights, `None` = every row weighs 1).
+    pub fn fit_weighted(
+        params: Params,
+        x: &[Vec<f64>],
+        y: &[f64],
+        weights: Option<&[f64]>,
+        seed: u64,
+        objective: ObjectiveType,
+    ) -> Result<Self, ModelError> {
         let d = check_shape(x, y)?;
+        if weights.is_some_and(|w| w.len() != y.len()) {
+            return Err(ModelError::BadShape);
+        }
         Ok(match params {
             Params::Gbdt {
                 iterations,
@@ -225,8 +241,11 @@ impl Regressor {
                     .set_base_score(base)
                     .set_parallel(false)
                     .set_seed(seed);
-                b.fit_unweighted(&m, y, None)
-                    .map_err(|e| ModelError::Gbdt(e.to_string()))?;
+                match weights {
+                    Some(w) => b.fit(&m, y, w, None),
+                    None => b.fit_unweighted(&m, y, None),
+                }
+                .map_err(|e| ModelError::Gbdt(e.to_string()))?;
                 Regressor::Gbdt(Box::new(b))
             }
             Params::Knn { k } => {

@@ -14,7 +14,7 @@
 //! difference, and NFs spanning orders of magnitude weigh alike).
 
 use crate::clara_data::{Program, ScaleOutNf};
-use crate::features;
+use crate::features::{self, ProgramProfile};
 use crate::models::{ModelError, ModelKind, Params, Regressor};
 use serde::{Deserialize, Serialize};
 
@@ -358,4 +358,75 @@ pub fn train_default(
         ScaleOutModel::train(ModelKind::Gbdt, sel.params, nfs, seed, false)?,
         sel,
     ))
+}
+
+/// A core-count suggestion for an NF known only by its [`ProgramProfile`]
+/// (a chain NF, not a Clara program): the knees the model predicts for the
+/// `k` training programs nearest in profile space.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProfileSuggestion {
+    /// The median knee of the neighbours (lower median).
+    pub cores: u32,
+    /// The neighbours' knees, first and third quartile.
+    pub quartiles: (u32, u32),
+    /// Every neighbour's knee.
+    pub knees: Vec<u32>,
+    /// Standardised distance of the nearest and the farthest neighbour (how far
+    /// outside Clara's programs the NF is; 0 = the profile of a training program).
+    pub distance: (f64, f64),
+}
+
+/// Suggest a core count for `profile` from the model's predicted curves of
+/// the `k` training programs whose profiles are nearest (z-scored by the
+/// training programs' spread), over the core counts `cores`. `None` when
+/// there are no training programs or core counts.
+pub fn suggest_for_profile(
+    model: &ScaleOutModel,
+    training: &[Program],
+    profile: &ProgramProfile,
+    cores: &[u32],
+    k: usize,
+) -> Option<ProfileSuggestion> {
+    if training.is_empty() || cores.is_empty() {
+        return None;
+    }
+    let rows: Vec<Vec<f64>> = training
+        .iter()
+        .map(|p| ProgramProfile::of(p).values().to_vec())
+        .collect();
+    let std = crate::models::Standardizer::fit(&rows);
+    let target = std.apply(&profile.values());
+    let mut dist: Vec<(f64, usize)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let z = std.apply(r);
+            let d = z
+                .iter()
+                .zip(&target)
+                .map(|(a, b)| (a - b).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            (d, i)
+        })
+        .collect();
+    dist.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    dist.truncate(k.max(1));
+    let mut knees: Vec<u32> = dist
+        .iter()
+        .filter_map(|&(_, i)| knee(&model.predict_curve(&training[i], 0.0, cores)))
+        .collect();
+    if knees.is_empty() {
+        return None;
+    }
+    let mut sorted = knees.clone();
+    sorted.sort_unstable();
+    let q = |f: f64| sorted[((sorted.len() - 1) as f64 * f).round() as usize];
+    knees.truncate(k);
+    Some(ProfileSuggestion {
+        cores: sorted[(sorted.len() - 1) / 2],
+        quartiles: (q(0.25), q(0.75)),
+        knees,
+        distance: (dist[0].0, dist[dist.len() - 1].0),
+    })
 }
