@@ -128,6 +128,37 @@ fn check_dataset(csv: &Path) {
     assert!(rows.iter().any(|r| r[tc] > 0.0), "the first NF never ran");
 }
 
+/// A network namespace of this test with a veth pair `eth0`/`peer0` up in
+/// it; removed on drop.
+struct Netns(String);
+
+impl Netns {
+    fn with_veth(name: &str) -> Netns {
+        assert!(Command::new("ip")
+            .args(["netns", "add", name])
+            .status()
+            .unwrap()
+            .success());
+        let ns = Netns(name.to_string());
+        for args in [
+            vec![
+                "-n", name, "link", "add", "eth0", "type", "veth", "peer", "name", "peer0",
+            ],
+            vec!["-n", name, "link", "set", "eth0", "up"],
+            vec!["-n", name, "link", "set", "peer0", "up"],
+        ] {
+            assert!(Command::new("ip").args(&args).status().unwrap().success());
+        }
+        ns
+    }
+}
+
+impl Drop for Netns {
+    fn drop(&mut self) {
+        let _ = Command::new("ip").args(["netns", "del", &self.0]).status();
+    }
+}
+
 #[test]
 fn monitor_samples_a_running_chain_and_profile_leaves_nothing_behind() {
     if !root_or_skip("profile") {
@@ -138,27 +169,7 @@ fn monitor_samples_a_running_chain_and_profile_leaves_nothing_behind() {
 
     // 1. nfc monitor on the chain served in a namespace of ours.
     let ns = format!("nfcmon{}", std::process::id() % 100_000);
-    assert!(Command::new("ip")
-        .args(["netns", "add", &ns])
-        .status()
-        .unwrap()
-        .success());
-    struct Ns(String);
-    impl Drop for Ns {
-        fn drop(&mut self) {
-            let _ = Command::new("ip").args(["netns", "del", &self.0]).status();
-        }
-    }
-    let _ns = Ns(ns.clone());
-    for args in [
-        vec![
-            "-n", &ns, "link", "add", "eth0", "type", "veth", "peer", "name", "peer0",
-        ],
-        vec!["-n", &ns, "link", "set", "eth0", "up"],
-        vec!["-n", &ns, "link", "set", "peer0", "up"],
-    ] {
-        assert!(Command::new("ip").args(&args).status().unwrap().success());
-    }
+    let _ns = Netns::with_veth(&ns);
     let mut run = Command::new("ip")
         .args(["netns", "exec", &ns, NFC, "run"])
         .arg(&dep)
@@ -360,27 +371,7 @@ fn monitor_predicts_live_and_flags_the_sla() {
     }
 
     let ns = format!("nfclive{}", std::process::id() % 100_000);
-    assert!(Command::new("ip")
-        .args(["netns", "add", &ns])
-        .status()
-        .unwrap()
-        .success());
-    struct Ns(String);
-    impl Drop for Ns {
-        fn drop(&mut self) {
-            let _ = Command::new("ip").args(["netns", "del", &self.0]).status();
-        }
-    }
-    let _ns = Ns(ns.clone());
-    for args in [
-        vec![
-            "-n", &ns, "link", "add", "eth0", "type", "veth", "peer", "name", "peer0",
-        ],
-        vec!["-n", &ns, "link", "set", "eth0", "up"],
-        vec!["-n", &ns, "link", "set", "peer0", "up"],
-    ] {
-        assert!(Command::new("ip").args(&args).status().unwrap().success());
-    }
+    let _ns = Netns::with_veth(&ns);
     struct Kill(std::process::Child);
     impl Drop for Kill {
         fn drop(&mut self) {

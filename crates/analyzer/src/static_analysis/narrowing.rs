@@ -201,31 +201,24 @@ impl Narrowing {
 /// Narrow each access of the first pass to the meet of what the second pass
 /// saw at the same site; remember the flow-insensitive key as `may_key`.
 pub(super) fn apply(first: &mut [super::dataflow::Access], second: &[super::dataflow::Access]) {
-    let mut sites: HashMap<Site, Mask> = HashMap::new();
-    for a in second {
-        let m = mask(&a.key);
-        sites
-            .entry((
-                a.scope.clone(),
-                a.obj.clone(),
-                a.file,
-                a.line,
-                a.write,
-                a.what.clone(),
-            ))
-            .and_modify(|x| *x &= m)
-            .or_insert(m);
-    }
-    for a in first.iter_mut() {
-        a.may_key = a.key.clone();
-        let site = (
+    let site = |a: &super::dataflow::Access| -> Site {
+        (
             a.scope.clone(),
             a.obj.clone(),
             a.file,
             a.line,
             a.write,
             a.what.clone(),
-        );
+        )
+    };
+    let mut sites: HashMap<Site, Mask> = HashMap::new();
+    for a in second {
+        let m = mask(&a.key);
+        sites.entry(site(a)).and_modify(|x| *x &= m).or_insert(m);
+    }
+    for a in first.iter_mut() {
+        a.may_key = a.key.clone();
+        let site = site(a);
         if let Some(m) = sites.get(&site) {
             retain(&mut a.key, *m);
         }
