@@ -255,13 +255,22 @@ impl Served {
             }
         });
         let mut attached = 0;
+        let mut said = vec![];
         while attached < nfs {
-            let l = rx
-                .recv_timeout(std::time::Duration::from_secs(60))
-                .expect("NFs attach");
+            // `nfc run` that exits before its NFs attach says why on stderr.
+            let l = match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+                Ok(l) => l,
+                Err(e) => panic!(
+                    "{} NF(s) of {} attached ({e}); nfc run said:\n{}",
+                    attached,
+                    dep.display(),
+                    said.join("\n")
+                ),
+            };
             if l.contains("attached NF") {
                 attached += 1;
             }
+            said.push(l);
         }
         std::thread::spawn(move || while rx.recv().is_ok() {});
         served

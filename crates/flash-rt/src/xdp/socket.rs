@@ -105,13 +105,25 @@ pub fn create_bound(s: &SocketSetup) -> Result<OwnedFd> {
             }) | libc::XDP_USE_NEED_WAKEUP;
         }
     }
-    // SAFETY: sa is a valid sockaddr_xdp.
-    let rc = unsafe {
-        libc::bind(
-            raw,
-            (&sa as *const libc::sockaddr_xdp).cast(),
-            std::mem::size_of::<libc::sockaddr_xdp>() as libc::socklen_t,
-        )
+    // The kernel releases a closed socket's queue binding asynchronously:
+    // a chain restarted right after the previous run stopped sees EBUSY
+    // for a moment. Retry for up to 2 s; a queue still held after that
+    // belongs to a live program, and the error says so.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    let rc = loop {
+        // SAFETY: sa is a valid sockaddr_xdp.
+        let rc = unsafe {
+            libc::bind(
+                raw,
+                (&sa as *const libc::sockaddr_xdp).cast(),
+                std::mem::size_of::<libc::sockaddr_xdp>() as libc::socklen_t,
+            )
+        };
+        let busy = rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EBUSY);
+        if !busy || std::time::Instant::now() > deadline {
+            break rc;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
     };
     if rc != 0 {
         return Err(FlashError::last_os(format!(
