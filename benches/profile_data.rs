@@ -35,12 +35,14 @@
 
 use flash_rt::host::now_ns;
 use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
-use std::io::BufRead;
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 const NFC: &str = env!("CARGO_BIN_EXE_nfc");
+
+#[path = "common/nfc_run.rs"]
+mod nfc_run;
 
 fn ip(args: &[&str]) {
     let out = Command::new("ip").args(args).output().expect("run ip");
@@ -231,57 +233,21 @@ fn generator(
 
 /// `nfc run` serving `dep` in `ns`, once all `nfs` NF hosts attached;
 /// SIGTERM on drop.
-struct Served(std::process::Child);
+struct Served(Option<std::process::Child>);
 
 impl Served {
     fn start(ns: &str, dep: &Path, nfs: usize) -> Served {
-        let mut run = Command::new("ip")
-            .args(["netns", "exec", ns, NFC, "run"])
-            .arg(dep)
-            .args(["--duration", "900"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("nfc run");
-        let stderr = run.stderr.take().expect("stderr");
-        let served = Served(run);
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for l in std::io::BufReader::new(stderr)
-                .lines()
-                .map_while(Result::ok)
-            {
-                let _ = tx.send(l);
-            }
-        });
-        let mut attached = 0;
-        let mut said = vec![];
-        while attached < nfs {
-            // `nfc run` that exits before its NFs attach says why on stderr.
-            let l = match rx.recv_timeout(std::time::Duration::from_secs(60)) {
-                Ok(l) => l,
-                Err(e) => panic!(
-                    "{} NF(s) of {} attached ({e}); nfc run said:\n{}",
-                    attached,
-                    dep.display(),
-                    said.join("\n")
-                ),
-            };
-            if l.contains("attached NF") {
-                attached += 1;
-            }
-            said.push(l);
-        }
-        std::thread::spawn(move || while rx.recv().is_ok() {});
-        served
+        Served(Some(
+            nfc_run::serve(ns, dep, nfs, 900).unwrap_or_else(|e| panic!("{e}")),
+        ))
     }
 }
 
 impl Drop for Served {
     fn drop(&mut self) {
-        // SAFETY: signalling our child.
-        unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
-        let _ = self.0.wait();
+        if let Some(child) = self.0.take() {
+            nfc_run::stop(child);
+        }
     }
 }
 

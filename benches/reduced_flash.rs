@@ -23,15 +23,15 @@ use flash_rt::host::now_ns;
 use flash_rt::trace::craft::PacketBuilder;
 use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
 use nfc::pipeline::{Pipeline, PipelineOptions, ReducePolicy, Target};
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 const WINDOW: u64 = 1024;
 const BATCH: usize = 64;
 
 #[path = "../crates/flash-rt/tests/netns_common/mod.rs"]
 mod netns_common;
+#[path = "common/nfc_run.rs"]
+mod nfc_run;
 
 use netns_common::{in_netns, quiet, Topo};
 
@@ -45,65 +45,6 @@ fn build(chain: &Path, cache: &Path, out: &Path, reduce: bool) -> usize {
     p.load(chain).expect("chain loads");
     p.emit(Target::Flash).expect("flash target");
     p.deployed_chain().expect("deployed").nfs.len()
-}
-
-/// `nfc run <dir>` in the DUT namespace, returned once every NF attached.
-/// The previous run's AF_XDP sockets may still be going away (the kernel
-/// releases them after the processes exit: EBUSY), so a refused start is
-/// retried a few times.
-fn serve(dut: &str, dir: &Path, nfs: usize) -> std::process::Child {
-    let mut last = String::new();
-    for _ in 0..10 {
-        match try_serve(dut, dir, nfs) {
-            Ok(child) => return child,
-            Err(log) => {
-                last = log;
-                std::thread::sleep(std::time::Duration::from_millis(500));
-            }
-        }
-    }
-    panic!("NFs of {} did not attach:\n{last}", dir.display());
-}
-
-fn try_serve(dut: &str, dir: &Path, nfs: usize) -> Result<std::process::Child, String> {
-    let mut child = Command::new("ip")
-        .args(["netns", "exec", dut, env!("CARGO_BIN_EXE_nfc"), "run"])
-        .arg(dir)
-        .args(["--duration", "300"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("nfc run");
-    let stderr = child.stderr.take().expect("stderr");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stderr)
-            .lines()
-            .map_while(Result::ok)
-        {
-            let _ = tx.send(line);
-        }
-    });
-    let mut attached = 0;
-    let mut log = vec![];
-    while attached < nfs {
-        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
-            Ok(l) if l.contains("attached NF") => attached += 1,
-            Ok(l) => log.push(l),
-            Err(_) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(log.join("\n"));
-            }
-        }
-    }
-    Ok(child)
-}
-
-fn stop(mut child: std::process::Child) {
-    // SAFETY: signalling our child (ip netns exec execs nfc in place).
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-    let _ = child.wait();
 }
 
 /// Closed-loop Mpps over `secs` after `warm` seconds.
@@ -232,7 +173,8 @@ fn main() {
         let mut pair = [0.0; 2];
         for k in order {
             let (name, dir, nfs) = &configs[k];
-            let child = serve(&net.dut.name, dir, *nfs);
+            let child =
+                nfc_run::serve(&net.dut.name, dir, *nfs, 300).unwrap_or_else(|e| panic!("{e}"));
             let f = frame.clone();
             let mpps = in_netns(&net.peer.name, move || {
                 let cfg = LoadGenConfig {
@@ -242,7 +184,7 @@ fn main() {
                 let mut g = LoadGen::new("vi0", "vo0", &f, &cfg).expect("load generator");
                 throughput(&mut g, 1.0, secs)
             });
-            stop(child);
+            nfc_run::stop(child);
             eprintln!("repeat {r}: {name:<8} {mpps:.3} Mpps");
             runs[k].push(mpps);
             pair[k] = mpps;
