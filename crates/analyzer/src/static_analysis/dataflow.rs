@@ -648,6 +648,9 @@ impl<'p, 't> Engine<'p, 't> {
         let mut v = self.env.get(key).cloned().unwrap_or_default();
         if let Some(nw) = &self.narrowing {
             nw.narrow(key, &mut v.fields);
+            if nw.points_to_no_state(key) {
+                v.objs.clear();
+            }
         }
         // A pointer into state or into the packet is identified by where it
         // points, not by what was stored through it (a rewritten header
@@ -743,7 +746,7 @@ impl<'p, 't> Engine<'p, 't> {
         let second = std::mem::replace(&mut self.events, first);
         self.cost_seen = cost_seen;
         if self.budget.exhausted.take().is_none() {
-            narrowing::apply(&mut self.events.accesses, &second.accesses);
+            narrowing::apply(&mut self.events.accesses, &second.accesses, &self.visited);
         } else {
             for a in &mut self.events.accesses {
                 a.may_key = a.key.clone();
@@ -873,6 +876,9 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if let Some(body) = self.f().body {
             self.stmt(body, count_cost);
+        }
+        if let Some(nw) = self.narrowing.as_deref_mut() {
+            nw.finished(&self.scope);
         }
         self.fn_idx = saved.0;
         self.scope = saved.1;
@@ -1067,7 +1073,12 @@ impl<'p, 't> Engine<'p, 't> {
                         // does not narrow what the entries returned carry.
                         if !is_constant_like(&v) {
                             if let Some(nw) = self.narrowing.as_deref_mut() {
-                                nw.returned(&key, &v.fields);
+                                let state = !v.objs.is_empty() || v.root;
+                                if !state && (v.hdr.is_some() || v.descriptor) {
+                                    nw.returned(&key, None);
+                                } else {
+                                    nw.returned(&key, Some((&v.fields, state)));
+                                }
                             }
                         }
                         let e = self.rets.entry(key).or_default();
@@ -1183,7 +1194,7 @@ impl<'p, 't> Engine<'p, 't> {
                 "initializer_list" => {
                     // Members the list does not name are zero.
                     if let Some(nw) = self.narrowing.as_deref_mut() {
-                        nw.define(&key, &BTreeSet::new());
+                        nw.define(&key, &BTreeSet::new(), false);
                     }
                     self.init_list(&key, &tr, value);
                     continue;
@@ -1428,7 +1439,7 @@ impl<'p, 't> Engine<'p, 't> {
             if let Some(nw) = self.narrowing.as_deref_mut() {
                 nw.narrow(&format!("{from}{suffix}"), &mut v.fields);
                 if certain {
-                    nw.define(&tk, &v.fields);
+                    nw.define(&tk, &v.fields, !v.objs.is_empty() || v.root);
                 } else {
                     nw.may_define(&tk, &v.fields);
                 }
@@ -1443,7 +1454,15 @@ impl<'p, 't> Engine<'p, 't> {
             if is_constant_like(v) {
                 nw.forget(key);
             } else {
-                nw.define(key, &v.fields);
+                let state = !v.objs.is_empty() || v.root;
+                if !state && (v.hdr.is_some() || v.descriptor) {
+                    // A pointer to the packet locates no state: on this
+                    // path it puts no bound on the key of what the same
+                    // local points to on another (`if (done) m = stored;`).
+                    nw.define_unbounded(key);
+                } else {
+                    nw.define(key, &v.fields, state);
+                }
             }
         }
     }
@@ -1873,10 +1892,14 @@ impl<'p, 't> Engine<'p, 't> {
                     .map(|o| self.t(o))
                     .unwrap_or("");
                 if op == "&" {
+                    if let Some(v) = self.member_address(arg) {
+                        return v;
+                    }
                     return self.expr(arg);
                 }
                 let pv = self.expr(arg);
-                self.deref(&pv, 1, n, arg)
+                let width = self.elem_width(arg);
+                self.deref(&pv, width, n, arg)
             }
             "assignment_expression" => self.assign(n),
             "update_expression" => {
@@ -2240,28 +2263,67 @@ impl<'p, 't> Engine<'p, 't> {
             }
             cur
         };
+        // Through typedefs: `unaligned_uint64_t *` reads 8 bytes.
+        let width = |ty: &str| headers::scalar_width(self.prog.resolve_type(ty));
         match b.kind() {
             "cast_expression" => b
                 .child_by_field_name("type")
                 .map(|t| norm_type(&self.t(t).replace('*', " ")))
-                .and_then(|t| headers::scalar_width(&t))
+                .and_then(|t| width(&t))
                 .unwrap_or(1),
             "identifier" => self
                 .var_type(self.t(b))
                 .filter(|t| t.ptr == 1)
-                .and_then(|t| headers::scalar_width(&t.name))
+                .and_then(|t| width(&t.name))
                 .unwrap_or(1),
             _ => 1,
         }
     }
 
+    /// `&hdr->member` of a header whose offset is known: a pointer into
+    /// the packet at the member's offset (from the struct's layout), so a
+    /// wider read through it (`*(uint64_t *)&ip->src_addr`) covers the
+    /// fields that follow.
+    fn member_address(&mut self, arg: Node<'t>) -> Option<Val> {
+        if arg.kind() != "field_expression" {
+            return None;
+        }
+        let base = arg.child_by_field_name("argument")?;
+        let field = arg.child_by_field_name("field")?;
+        if !matches!(base.kind(), "identifier" | "field_expression" | "parenthesized_expression") {
+            return None;
+        }
+        let ty = self.static_type(base)?;
+        let fname = self.t(field);
+        let member = self.prog.member_offset(&ty.name, fname)?;
+        let width = self
+            .prog
+            .field_type(&ty.name, fname)
+            .and_then(|t| self.prog.sizeof(t))
+            .map_or(1, |(s, _)| s as i64);
+        let bv = self.expr(base);
+        let (Some(h), Some(off)) = (bv.hdr, bv.off) else {
+            return None;
+        };
+        let off = off + member as i64;
+        // The layout must agree with the member's name where the name says
+        // a field (a header struct at an offset the analysis misjudged
+        // would otherwise name a neighbour).
+        if let Some(named) = headers::member_field(h, fname) {
+            if headers::fields_in(h, off, width) != [named] {
+                return None;
+            }
+        }
+        let mut v = bv;
+        v.off = Some(off);
+        Some(v)
+    }
+
     /// Read through a pointer value of `width` bytes.
-    fn deref(&mut self, pv: &Val, _width: i64, n: Node<'t>, arg: Node<'t>) -> Val {
+    fn deref(&mut self, pv: &Val, width: i64, n: Node<'t>, arg: Node<'t>) -> Val {
         let mut out = Val::default();
         if let (Some(h), Some(off)) = (pv.hdr, pv.off) {
-            if let Some(f) = headers::field_at(h, off) {
-                out.fields.insert(f);
-            }
+            out.fields.extend(headers::fields_in(h, off, width));
         }
         // Bytes of the packet, or metadata carried with its descriptor (a
         // dynamic mbuf field such as a sequence number): packet data.
@@ -2974,7 +3036,7 @@ impl<'p, 't> Engine<'p, 't> {
                 }
                 if let Some(mut r) = self.rets.get(&callee_scope).cloned() {
                     if let Some(nw) = self.narrowing.as_deref() {
-                        nw.narrow_return(&callee_scope, &mut r.fields);
+                        nw.narrow_return(&callee_scope, &mut r);
                     }
                     result.join(&r);
                 }

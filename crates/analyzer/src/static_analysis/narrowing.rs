@@ -18,7 +18,7 @@
 //! object and line), never widened.
 
 use nfc_core::facts::Field;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// A set of header fields as bits (there are few fields; the pass copies
 /// these sets at every branch).
@@ -38,11 +38,32 @@ pub(super) fn retain(fields: &mut BTreeSet<Field>, m: Mask) {
     fields.retain(|f| m & bit(*f) != 0);
 }
 
+/// What the reaching definitions of a tracked path hold.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub(super) struct Def {
+    /// Fields every reaching definition carries.
+    fields: Mask,
+    /// Some reaching definition may point into state. When none does, the
+    /// path's flow-insensitive objects came from definitions that do not
+    /// reach here (`m->len = 0; … m = stored_mbuf;`): no state is accessed
+    /// through it at this point.
+    state: bool,
+}
+
+impl Def {
+    fn meet(self, o: Def) -> Def {
+        Def {
+            fields: self.fields & o.fields,
+            state: self.state | o.state,
+        }
+    }
+}
+
 /// Definitions of one function context: access path (below the scope) →
-/// fields every reaching definition carries. A path absent here is not
-/// tracked (its flow-insensitive value stands).
+/// what its reaching definitions hold. A path absent here is not tracked
+/// (its flow-insensitive value stands).
 #[derive(Debug, Default, Clone, PartialEq)]
-pub(super) struct Defs(HashMap<String, Mask>);
+pub(super) struct Defs(HashMap<String, Def>);
 
 impl Defs {
     /// Where two paths join: a tracked path keeps what both sides carry; a
@@ -59,7 +80,7 @@ impl Defs {
             let mut u: HashMap<&str, Mask> = HashMap::new();
             for (k, m) in &d.0 {
                 if let Some((p, _)) = k.rsplit_once('.') {
-                    *u.entry(p).or_default() |= *m;
+                    *u.entry(p).or_default() |= m.fields;
                 }
             }
             u
@@ -69,7 +90,7 @@ impl Defs {
             .0
             .iter()
             .filter(|(k, m)| {
-                self.0.get(*k).is_some_and(|x| x != *m)
+                self.0.get(*k).is_some_and(|x| x.fields != m.fields)
                     && k.rsplit_once('.')
                         .is_some_and(|(p, _)| mine.get(p).is_some_and(|a| theirs.get(p) == Some(a)))
             })
@@ -78,7 +99,7 @@ impl Defs {
         for (k, m) in &other.0 {
             self.0
                 .entry(k.clone())
-                .and_modify(|x| *x &= *m)
+                .and_modify(|x| *x = x.meet(*m))
                 .or_insert(*m);
         }
         for k in permuted {
@@ -101,7 +122,10 @@ pub(super) type Site = (String, String, usize, u32, bool, String);
 #[derive(Debug, Default)]
 pub(super) struct Narrowing {
     scopes: HashMap<String, Defs>,
-    rets: HashMap<String, Mask>,
+    rets: HashMap<String, Def>,
+    /// Contexts whose walk has completed (a recursive call sees only the
+    /// `return`s walked so far).
+    finished: HashSet<String>,
     /// Open `switch` statements: (definitions on entry, meet of the
     /// definitions every case ended with so far).
     switches: Vec<(Defs, Defs)>,
@@ -117,12 +141,34 @@ fn split(key: &str) -> Option<(&str, &str)> {
 }
 
 impl Narrowing {
-    /// A definition that replaces what the path held (and its members).
-    pub(super) fn define(&mut self, key: &str, fields: &BTreeSet<Field>) {
+    /// A definition that replaces what the path held (and its members);
+    /// `state`: the new value may point into state.
+    pub(super) fn define(&mut self, key: &str, fields: &BTreeSet<Field>, state: bool) {
         if let Some((scope, path)) = split(key) {
             let d = self.scopes.entry(scope.to_string()).or_default();
             d.forget(path);
-            d.0.insert(path.to_string(), mask(fields));
+            d.0.insert(
+                path.to_string(),
+                Def {
+                    fields: mask(fields),
+                    state,
+                },
+            );
+        }
+    }
+    /// A definition by a pointer into the packet: no state is reached
+    /// through it, and it bounds no key (all fields).
+    pub(super) fn define_unbounded(&mut self, key: &str) {
+        if let Some((scope, path)) = split(key) {
+            let d = self.scopes.entry(scope.to_string()).or_default();
+            d.forget(path);
+            d.0.insert(
+                path.to_string(),
+                Def {
+                    fields: Mask::MAX,
+                    state: false,
+                },
+            );
         }
     }
     /// A definition that may or may not happen (a callee's store through a
@@ -130,10 +176,14 @@ impl Narrowing {
     /// carry.
     pub(super) fn may_define(&mut self, key: &str, fields: &BTreeSet<Field>) {
         if let Some((scope, path)) = split(key) {
-            let m = mask(fields);
+            // What the path held before may stand: it may point into state.
+            let m = Def {
+                fields: mask(fields),
+                state: true,
+            };
             let d = self.scopes.entry(scope.to_string()).or_default();
             d.0.entry(path.to_string())
-                .and_modify(|x| *x &= m)
+                .and_modify(|x| *x = x.meet(m))
                 .or_insert(m);
         }
     }
@@ -150,9 +200,19 @@ impl Narrowing {
     pub(super) fn narrow(&self, key: &str, fields: &mut BTreeSet<Field>) {
         if let Some((scope, path)) = split(key) {
             if let Some(m) = self.scopes.get(scope).and_then(|d| d.0.get(path)) {
-                retain(fields, *m);
+                retain(fields, m.fields);
             }
         }
+    }
+    /// Every reaching definition of `key` is tracked and none points into
+    /// state.
+    pub(super) fn points_to_no_state(&self, key: &str) -> bool {
+        split(key).is_some_and(|(scope, path)| {
+            self.scopes
+                .get(scope)
+                .and_then(|d| d.0.get(path))
+                .is_some_and(|m| !m.state)
+        })
     }
     pub(super) fn snapshot(&self, scope: &str) -> Defs {
         self.scopes.get(scope).cloned().unwrap_or_default()
@@ -160,18 +220,36 @@ impl Narrowing {
     pub(super) fn restore(&mut self, scope: &str, d: Defs) {
         self.scopes.insert(scope.to_string(), d);
     }
-    /// A `return` of a value carrying `fields` from `scope`.
-    pub(super) fn returned(&mut self, scope: &str, fields: &BTreeSet<Field>) {
-        let m = mask(fields);
+    /// A `return` from `scope` of a value carrying `fields` that may point
+    /// into state (`Some((fields, state))`), or of a pointer into the
+    /// packet (`None`: no state, no bound on the key).
+    pub(super) fn returned(&mut self, scope: &str, value: Option<(&BTreeSet<Field>, bool)>) {
+        let m = match value {
+            Some((fields, state)) => Def {
+                fields: mask(fields),
+                state,
+            },
+            None => Def {
+                fields: Mask::MAX,
+                state: false,
+            },
+        };
         self.rets
             .entry(scope.to_string())
-            .and_modify(|x| *x &= m)
+            .and_modify(|x| *x = x.meet(m))
             .or_insert(m);
     }
-    /// Narrow a call's result to what every `return` of the callee carried.
-    pub(super) fn narrow_return(&self, scope: &str, fields: &mut BTreeSet<Field>) {
+    pub(super) fn finished(&mut self, scope: &str) {
+        self.finished.insert(scope.to_string());
+    }
+    /// Narrow a call's result to what every `return` of the callee carried;
+    /// when none of them pointed into state, the result points to none.
+    pub(super) fn narrow_return(&self, scope: &str, v: &mut super::dataflow::Val) {
         if let Some(m) = self.rets.get(scope) {
-            retain(fields, *m);
+            retain(&mut v.fields, m.fields);
+            if !m.state && self.finished.contains(scope) {
+                v.objs.clear();
+            }
         }
     }
     pub(super) fn enter_switch(&mut self, scope: &str) {
@@ -200,7 +278,15 @@ impl Narrowing {
 
 /// Narrow each access of the first pass to the meet of what the second pass
 /// saw at the same site; remember the flow-insensitive key as `may_key`.
-pub(super) fn apply(first: &mut [super::dataflow::Access], second: &[super::dataflow::Access]) {
+///
+/// A site of the first pass that the second pass did not see, in a context
+/// the second pass walked, was reached only through a pointer whose state
+/// definitions do not reach it (see [`Def::state`]): it is dropped.
+pub(super) fn apply(
+    first: &mut Vec<super::dataflow::Access>,
+    second: &[super::dataflow::Access],
+    walked: &HashSet<String>,
+) {
     let site = |a: &super::dataflow::Access| -> Site {
         (
             a.scope.clone(),
@@ -216,6 +302,7 @@ pub(super) fn apply(first: &mut [super::dataflow::Access], second: &[super::data
         let m = mask(&a.key);
         sites.entry(site(a)).and_modify(|x| *x &= m).or_insert(m);
     }
+    first.retain(|a| !walked.contains(&a.scope) || sites.contains_key(&site(a)));
     for a in first.iter_mut() {
         a.may_key = a.key.clone();
         let site = site(a);
@@ -242,9 +329,9 @@ mod tests {
     #[test]
     fn assignment_replaces_and_branches_meet() {
         let mut n = Narrowing::default();
-        n.define("f1#0|key", &fs(&[Field::DstPort]));
+        n.define("f1#0|key", &fs(&[Field::DstPort]), false);
         let before = n.snapshot("f1#0");
-        n.define("f1#0|key", &fs(&[Field::SrcPort, Field::DstPort]));
+        n.define("f1#0|key", &fs(&[Field::SrcPort, Field::DstPort]), false);
         let then = n.snapshot("f1#0");
         n.restore("f1#0", then.meet(&before));
         let mut got = fs(&[Field::SrcPort, Field::DstPort, Field::Proto]);
@@ -255,8 +342,8 @@ mod tests {
     #[test]
     fn a_struct_definition_drops_its_members_and_untracked_paths_stand() {
         let mut n = Narrowing::default();
-        n.define("f1#0|k.src", &fs(&[Field::SrcIp]));
-        n.define("f1#0|k", &fs(&[]));
+        n.define("f1#0|k.src", &fs(&[Field::SrcIp]), false);
+        n.define("f1#0|k", &fs(&[]), false);
         let mut member = fs(&[Field::SrcIp, Field::DstIp]);
         n.narrow("f1#0|k.src", &mut member);
         assert_eq!(member, fs(&[Field::SrcIp, Field::DstIp]));
@@ -269,12 +356,12 @@ mod tests {
     fn members_that_trade_places_keep_the_pair() {
         let mut n = Narrowing::default();
         let before = n.snapshot("f1#0");
-        n.define("f1#0|k.lo", &fs(&[Field::SrcIp]));
-        n.define("f1#0|k.hi", &fs(&[Field::DstIp]));
+        n.define("f1#0|k.lo", &fs(&[Field::SrcIp]), false);
+        n.define("f1#0|k.hi", &fs(&[Field::DstIp]), false);
         let then = n.snapshot("f1#0");
         n.restore("f1#0", before);
-        n.define("f1#0|k.lo", &fs(&[Field::DstIp]));
-        n.define("f1#0|k.hi", &fs(&[Field::SrcIp]));
+        n.define("f1#0|k.lo", &fs(&[Field::DstIp]), false);
+        n.define("f1#0|k.hi", &fs(&[Field::SrcIp]), false);
         let joined = n.snapshot("f1#0").meet(&then);
         n.restore("f1#0", joined);
         let mut lo = fs(&[Field::SrcIp, Field::DstIp]);
@@ -285,12 +372,12 @@ mod tests {
     #[test]
     fn switch_cases_meet_after_the_switch() {
         let mut n = Narrowing::default();
-        n.define("f1#0|key", &fs(&[Field::SrcIp, Field::DstIp]));
+        n.define("f1#0|key", &fs(&[Field::SrcIp, Field::DstIp]), false);
         n.enter_switch("f1#0");
         n.case_label("f1#0");
-        n.define("f1#0|key", &fs(&[Field::SrcIp]));
+        n.define("f1#0|key", &fs(&[Field::SrcIp]), false);
         n.case_label("f1#0");
-        n.define("f1#0|key", &fs(&[Field::DstIp]));
+        n.define("f1#0|key", &fs(&[Field::DstIp]), false);
         n.leave_switch("f1#0");
         let mut got = fs(&[Field::SrcIp, Field::DstIp]);
         n.narrow("f1#0|key", &mut got);

@@ -104,6 +104,9 @@ pub struct FnDef<'t> {
 pub struct StructDef {
     pub fields: Vec<(String, TypeRef)>,
     pub packed: bool,
+    /// Declares bit-fields, whose packing this layout does not model:
+    /// member offsets are unknown.
+    pub bitfields: bool,
 }
 
 /// A C++ class (or struct) with bases and data members.
@@ -578,12 +581,17 @@ impl<'t> Program<'t> {
         let src = &self.files[fi].text;
         let body = n.child_by_field_name("body")?;
         let mut fields = vec![];
+        let mut bitfields = false;
         let mut c = body.walk();
         let members: Vec<Node> = body.named_children(&mut c).collect();
         for m in members {
             if m.kind() != "field_declaration" {
                 continue;
             }
+            let mut cc = m.walk();
+            bitfields |= m
+                .named_children(&mut cc)
+                .any(|x| x.kind() == "bitfield_clause");
             let Some(ty) = m.child_by_field_name("type") else {
                 continue;
             };
@@ -633,7 +641,11 @@ impl<'t> Program<'t> {
         }
         let packed =
             text(n, src).contains("/*packed*/") && !body_text_has_nested_packed(text(n, src));
-        Some(StructDef { fields, packed })
+        Some(StructDef {
+            fields,
+            packed,
+            bitfields,
+        })
     }
 
     /// Name and type of a declarator (identifier inside pointer/array/init declarators).
@@ -1037,6 +1049,26 @@ impl<'t> Program<'t> {
         Some((off.div_ceil(align) * align, align))
     }
 
+    /// Byte offset of `field` in struct `struct_name` (C layout rules, or
+    /// packed), if every member before it has a known size.
+    pub fn member_offset(&self, struct_name: &str, field: &str) -> Option<u64> {
+        let def = self
+            .structs
+            .get(self.resolve_type(struct_name))
+            .filter(|d| !d.bitfields)?;
+        let mut off = 0u64;
+        for (name, ft) in &def.fields {
+            let (s, a) = self.sizeof_depth(ft, 1)?;
+            let a = if def.packed { 1 } else { a.max(1) };
+            off = off.div_ceil(a) * a;
+            if name == field {
+                return Some(off);
+            }
+            off += s;
+        }
+        None
+    }
+
     /// Type of a field of a struct type, if known.
     pub fn field_type(&self, struct_name: &str, field: &str) -> Option<&TypeRef> {
         let def = self.structs.get(self.resolve_type(struct_name))?;
@@ -1076,6 +1108,7 @@ fn union_as_struct(p: &Program, def: StructDef) -> StructDef {
     StructDef {
         fields: best.map(|b| vec![b.0]).unwrap_or_default(),
         packed: def.packed,
+        bitfields: def.bitfields,
     }
 }
 

@@ -139,7 +139,7 @@ fn entry_shape(prog: &Program, ty: &TypeRef) -> (Option<u64>, Option<u64>, bool)
         }
         let def = program::StructDef {
             fields,
-            packed: false,
+            ..Default::default()
         };
         return (prog.layout(&def, 0).map(|x| x.0), None, chained);
     }
