@@ -2290,7 +2290,10 @@ impl<'p, 't> Engine<'p, 't> {
         }
         let base = arg.child_by_field_name("argument")?;
         let field = arg.child_by_field_name("field")?;
-        if !matches!(base.kind(), "identifier" | "field_expression" | "parenthesized_expression") {
+        if !matches!(
+            base.kind(),
+            "identifier" | "field_expression" | "parenthesized_expression"
+        ) {
             return None;
         }
         let ty = self.static_type(base)?;

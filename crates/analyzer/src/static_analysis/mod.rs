@@ -12,6 +12,7 @@
 
 mod adapters;
 pub mod dataflow;
+mod demand;
 pub mod headers;
 mod narrowing;
 pub mod preprocess;
@@ -174,9 +175,23 @@ fn analyze_on_this_thread(
         preprocess::collect_type_macros(&s.text, &mut type_macros);
     }
     let cpp_project = sources.iter().any(|s| is_cpp_name(&s.display));
+    // Declarations of included headers that nothing the NF uses needs are
+    // not read (C only: C++ scopes names in classes and namespaces that
+    // the scan does not model).
+    let texts: Vec<Option<String>> = if cpp_project {
+        sources.iter().map(|s| Some(s.text.clone())).collect()
+    } else {
+        demand::needed(
+            &sources
+                .iter()
+                .map(|s| (s.text.as_str(), s.included))
+                .collect::<Vec<_>>(),
+        )
+    };
     let mut parsed: Vec<ParsedFile> = vec![];
-    for s in sources {
-        let text = preprocess::preprocess(&s.text, &type_macros);
+    for (s, text) in sources.iter().zip(&texts) {
+        let Some(text) = text else { continue };
+        let text = preprocess::preprocess(text, &type_macros);
         let cpp = is_cpp_name(&s.display) || (cpp_project && s.display.ends_with(".h"));
         match program::parse(s.display.clone(), text, cpp) {
             Some(p) => parsed.push(p),
