@@ -3093,10 +3093,22 @@ impl<'p, 't> Engine<'p, 't> {
         if packet_pointer_in && v.fields.is_empty() {
             v.opaque = true;
         }
+        // `&st->member` (one storage cell, not a table or an element): what
+        // its value carries is what was stored there, not where it is.
+        let cell: Vec<bool> = (0..all.len())
+            .map(|ai| {
+                ai >= recv_n
+                    && !all[ai].objs.is_empty()
+                    && self.is_address_of_one_cell(arg_nodes[ai - recv_n])
+            })
+            .collect();
         // A handle on an entry already located (`&table[i]`) says where the
         // access goes; the other arguments are values handed along. A handle
         // on a whole table (`h`) is located by the other arguments (the key).
-        let located_handle = all.iter().any(|a| !a.objs.is_empty() && a.keyed());
+        let located_handle = all
+            .iter()
+            .zip(&cell)
+            .any(|(a, c)| !c && !a.objs.is_empty() && a.keyed());
         // `memcmp(&st->clock_id, &hdr->clock_id, 8)`: the address of one
         // member (not a table, not an element) is one storage cell; a call
         // handed only such cells and packet data compares or copies values,
@@ -3110,12 +3122,14 @@ impl<'p, 't> Engine<'p, 't> {
         let only_cells = recv_val.as_ref().is_none_or(|r| r.objs.is_empty())
             && !state_args.is_empty()
             && state_args.iter().all(|c| *c);
-        for a in &all {
+        for (a, c) in all.iter().zip(&cell) {
             if only_cells {
                 break;
             }
             let locates = if located_handle {
-                !a.objs.is_empty() && a.keyed()
+                !c && !a.objs.is_empty() && a.keyed()
+            } else if *c {
+                false
             } else {
                 a.objs.is_empty() || a.keyed()
             };
