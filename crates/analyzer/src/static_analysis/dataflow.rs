@@ -942,6 +942,11 @@ impl<'p, 't> Engine<'p, 't> {
                     if !existence {
                         self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                     }
+                    if self.loop_depth > 0
+                        && n.child_by_field_name("consequence").is_some_and(exits_loop)
+                    {
+                        self.search_match(c);
+                    }
                 }
                 let saved = self.guard;
                 let scope = self.scope.clone();
@@ -2277,6 +2282,208 @@ impl<'p, 't> Engine<'p, 't> {
                 .and_then(|t| width(&t.name))
                 .unwrap_or(1),
             _ => 1,
+        }
+    }
+
+    /// The operands of a condition that is a conjunction of equalities:
+    /// `a == b`, `cmp(a, b)` or `!cmp(a, b)` / `cmp(a, b) == 0` for a
+    /// comparator (a call handed entries' members or elements, never a
+    /// whole table: `insert(tbl, …) == FAIL` is no comparison), joined by
+    /// `&&`. False for anything else (`||`, orderings, `!=`).
+    fn equality_terms(&self, n: Node<'t>, out: &mut Vec<Node<'t>>) -> bool {
+        let n = strip(n);
+        match n.kind() {
+            "binary_expression" => {
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| self.t(o))
+                    .unwrap_or("");
+                let (Some(l), Some(r)) = (
+                    n.child_by_field_name("left"),
+                    n.child_by_field_name("right"),
+                ) else {
+                    return false;
+                };
+                match op {
+                    "&&" => self.equality_terms(l, out) && self.equality_terms(r, out),
+                    "==" => {
+                        let zero = |x: Node<'t>| matches!(self.t(strip(x)), "0" | "NULL" | "false");
+                        match (strip(l).kind(), strip(r).kind()) {
+                            ("call_expression", _) if zero(r) => {
+                                self.comparator_call(strip(l), out)
+                            }
+                            (_, "call_expression") if zero(l) => {
+                                self.comparator_call(strip(r), out)
+                            }
+                            ("call_expression", _) | (_, "call_expression") => false,
+                            _ => {
+                                out.push(l);
+                                out.push(r);
+                                true
+                            }
+                        }
+                    }
+                    _ => false,
+                }
+            }
+            "unary_expression" => {
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| self.t(o))
+                    .unwrap_or("");
+                let arg = n.child_by_field_name("argument").map(strip);
+                op == "!"
+                    && arg.is_some_and(|a| {
+                        a.kind() == "call_expression" && self.comparator_call(a, out)
+                    })
+            }
+            "call_expression" => self.comparator_call(n, out),
+            _ => false,
+        }
+    }
+
+    /// A call that compares values: every argument is a value, a member or
+    /// element read, or the address of one (never a bare handle on a table
+    /// or a context), and a visible body holds no `||`.
+    fn comparator_call(&self, call: Node<'t>, out: &mut Vec<Node<'t>>) -> bool {
+        let Some(args) = call.child_by_field_name("arguments") else {
+            return false;
+        };
+        let callee = call.child_by_field_name("function").map(|f| self.t(f));
+        if let Some(fs) = callee.and_then(|f| self.prog.fn_index.get(f)) {
+            let disjunctive = fs.iter().any(|fi| {
+                let f = &self.prog.fns[*fi];
+                f.body
+                    .is_some_and(|b| self.prog.src(f.file)[b.byte_range()].contains("||"))
+            });
+            if disjunctive {
+                return false;
+            }
+        }
+        let mut c = args.walk();
+        let list: Vec<Node<'t>> = args.named_children(&mut c).collect();
+        for a in &list {
+            let a = strip(*a);
+            let target = if a.kind() == "pointer_expression" {
+                a.child_by_field_name("argument").map(strip).unwrap_or(a)
+            } else {
+                a
+            };
+            if a.kind() == "identifier" {
+                // A handle on a table, an entry or a packet descriptor
+                // (`insert(tbl, pkt, …)`): the call does more than compare.
+                let held = self
+                    .path_key(a)
+                    .and_then(|k| self.env.get(&k))
+                    .is_some_and(|v| !v.objs.is_empty() || v.root || v.descriptor);
+                let global = !self.is_local(self.t(a)) && self.global_state(self.t(a)).is_some();
+                if held || global {
+                    return false;
+                }
+            }
+            let _ = target;
+        }
+        out.extend(list);
+        true
+    }
+
+    /// A search loop's match: `if (<cond>) break;` (or `return`) inside a
+    /// loop, where the condition is an equality between stored entries and
+    /// packet data (`tbl[i].key == key`, `same_flow(e->key, key)`,
+    /// `!memcmp(&e->k, &k, n)`). The entry the loop stops at is the one
+    /// whose stored fields equal the packet's, so the cursor (`i`, `e`)
+    /// locates entries by those fields after the loop. Only conjunctions of
+    /// equalities qualify: a disjunction (`e->src == a || e->dst == a`)
+    /// matches an entry by either field, and an ordering (`e->seq > s`)
+    /// finds a position, not an entry, so neither says a key.
+    fn search_match(&mut self, cond: Node<'t>) {
+        // The compared operands (both sides of `==`, a comparator's
+        // arguments), and the cursors they read entries through.
+        let mut operands: Vec<Node<'t>> = vec![];
+        let ok = self.equality_terms(cond, &mut operands);
+        let mut cursors: Vec<Node<'t>> = vec![];
+        let mut stack = operands.clone();
+        while let Some(x) = stack.pop() {
+            match x.kind() {
+                // `tbl[i].key`: `i` is the cursor, unless the array lies in
+                // an entry already located by packet data (`h->ports[i]`
+                // in a host's entry: a slot within it, whose own match
+                // says nothing about which entry it is).
+                "subscript_expression" => {
+                    if let Some(i) = self.subscript_index(x).map(strip) {
+                        if i.kind() == "identifier" && self.is_local(self.t(i)) {
+                            let in_keyed_entry =
+                                x.child_by_field_name("argument").is_some_and(|b| {
+                                    let saved = self.collect;
+                                    self.collect = false;
+                                    let bv = self.expr(b);
+                                    self.collect = saved;
+                                    bv.keyed()
+                                });
+                            if !in_keyed_entry {
+                                cursors.push(i);
+                            }
+                        }
+                    }
+                }
+                // `e->key`: `e` is the cursor when it is a local the loop
+                // moves (not a parameter: `tbl->flows[i]` reaches entries
+                // through the table, and `tbl->flows` is no entry).
+                "field_expression" => {
+                    let is_table = x.parent().is_some_and(|p| {
+                        p.kind() == "subscript_expression"
+                            && p.child_by_field_name("argument") == Some(x)
+                    });
+                    if let Some(b) = x.child_by_field_name("argument").map(strip) {
+                        let name = self.t(b);
+                        if !is_table
+                            && b.kind() == "identifier"
+                            && self.is_local(name)
+                            && !self.f().params.iter().any(|p| p.name == name)
+                            && x.child_by_field_name("operator")
+                                .is_some_and(|o| self.t(o) == "->")
+                        {
+                            cursors.push(b);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            let mut c = x.walk();
+            stack.extend(x.named_children(&mut c));
+        }
+        if !ok {
+            return;
+        }
+        // Evaluated again without recording: the condition's own walk
+        // already recorded its accesses.
+        let saved = self.collect;
+        self.collect = false;
+        let vals: Vec<Val> = operands.iter().map(|o| self.expr(*o)).collect();
+        self.collect = saved;
+        // Stored entries on one side, packet data on the other.
+        if !vals.iter().any(|v| !v.objs.is_empty()) {
+            return;
+        }
+        let mut key = Val::default();
+        for v in vals.iter().filter(|v| v.objs.is_empty() && !v.root) {
+            key.fields.extend(v.fields.iter().copied());
+            key.mixed |= v.mixed;
+        }
+        if key.fields.is_empty() {
+            return;
+        }
+        for cur in cursors {
+            let Some(k) = self.path_key(cur) else {
+                continue;
+            };
+            let held = self.env_read(&k);
+            // The cursor must reach stored entries (an index into state, a
+            // pointer to an entry), not a local buffer.
+            let indexes_state = held.objs.is_empty() && held.hdr.is_none() && !held.descriptor;
+            if !held.objs.is_empty() || indexes_state {
+                self.env_join(&k, &key);
+            }
         }
     }
 
@@ -3802,6 +4009,23 @@ fn ends_in_return(n: Node) -> bool {
                 .is_some_and(ends_in_return)
                 && n.child_by_field_name("alternative")
                     .is_some_and(ends_in_return)
+        }
+        _ => false,
+    }
+}
+
+/// The statement leaves the enclosing loop (`break`, `return`, `goto`;
+/// not `continue`).
+fn exits_loop(n: Node) -> bool {
+    match n.kind() {
+        "return_statement" | "goto_statement" | "break_statement" => true,
+        "compound_statement" => {
+            let mut c = n.walk();
+            let last = n
+                .named_children(&mut c)
+                .filter(|k| k.kind() != "comment")
+                .last();
+            last.is_some_and(exits_loop)
         }
         _ => false,
     }

@@ -288,6 +288,14 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         .filter(|a| a.kind == FnKind::Packet && (!a.may_key.is_empty() || a.opaque))
         .map(|a| a.obj.as_str())
         .collect();
+    // Objects with entries located by packet data past the handed pointer
+    // (`tbl->flows[i]` with `i` keyed), not only through it.
+    let located_inside: BTreeSet<&str> = ev
+        .accesses
+        .iter()
+        .filter(|a| a.kind == FnKind::Packet && !a.handed && (!a.may_key.is_empty() || a.opaque))
+        .map(|a| a.obj.as_str())
+        .collect();
     let mut objs: BTreeMap<String, Obj> = BTreeMap::new();
     for a in &ev.accesses {
         let handed_only = a.handed && a.may_key.is_empty() && !a.opaque;
@@ -487,9 +495,14 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
             (true, Some(d)) if !d.is_empty() && d.is_subset(&o.key_union) => d.clone(),
             _ => o.key.clone(),
         };
-        // The caller decides how it locates what it hands in.
-        let unknown_key =
-            (obj_key.is_empty() && o.opaque_keyed) || caller_state.contains(name_o.as_str());
+        // The caller decides how it locates what it hands in, unless the
+        // code locates entries inside it by packet data (a table handed in
+        // is a container: its key is what locates them). A call handed the
+        // object itself with packet data (`lookup(flow, saddr)`) locates
+        // nothing inside it that the code shows.
+        let unknown_key = (obj_key.is_empty() && o.opaque_keyed)
+            || (caller_state.contains(name_o.as_str())
+                && !located_inside.contains(name_o.as_str()));
         // Located by packet fields, even if no field is common to all its
         // accesses (then the object, and the NF, has the empty key).
         let is_flow = !obj_key.is_empty() || o.keyed_accesses > 0 || unknown_key;
