@@ -21,10 +21,23 @@
 //! the example and calibration chains (`cargo xtask bench profile-data`),
 //! with its error measured leave-one-chain-out. The NF with the most
 //! instructions per packet is the bottleneck the prediction names.
+//!
+//! Cap ([`replay_at_rate`]): a chain's semantics can deliver less than its
+//! CPU capacity — a token bucket, a meter, a per-flow limiter, a filter.
+//! No NF is special-cased: the chain runs in the same reference executor,
+//! natively, over its traffic profile replayed at the capacity the model
+//! predicts, with packet timestamps spaced at that rate (NFs read time
+//! from `nf_ctx.now_ns`, the packet's timestamp offline and the clock on
+//! line, so the replay is time-faithful). After [`REPLAY_WARMUP_S`]
+//! seconds of traffic time (a bucket's burst is spent) the packets that
+//! leave the chain in the next [`REPLAY_MEASURE_S`] seconds give the pass
+//! fraction; the prediction is min(capacity, capacity × pass fraction),
+//! and the NF that dropped the most in that window is the bottleneck.
 
+use crate::driver::{self, Workspace};
 use crate::Failure;
 use nfc_core::chain::{ChainSpec, Traffic};
-use nfc_core::prediction::Prediction;
+use nfc_core::prediction::{Prediction, ThroughputCap};
 use nfc_core::Diagnostic;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -64,8 +77,16 @@ pub struct CostModel {
     /// fitted on the others.
     #[serde(default)]
     pub loco_predictions: BTreeMap<String, f64>,
-    /// The error the model reports: the largest leave-one-chain-out error.
+    /// The error the model reports: the largest leave-one-chain-out error
+    /// (over the held-out capped chains too).
     pub error: f64,
+    /// Chains measured but held out of the fit because their semantics,
+    /// not their CPU cost, set their measured rate: the share of the
+    /// packets the time-faithful replay let through at the rate the
+    /// measurement offered. Their predictions (capacity from the fit, then
+    /// capped) are out of sample and count in `loco_errors` and `error`.
+    #[serde(default)]
+    pub capped: BTreeMap<String, f64>,
     /// Where the measurements came from (machine, date, command).
     pub provenance: String,
 }
@@ -191,6 +212,21 @@ impl CostModel {
     /// fewer than 3 chains (the leave-one-chain-out error needs a fit on
     /// at least 2).
     pub fn fit(chains: &[(String, Vec<NfCost>, f64)], provenance: String) -> Option<CostModel> {
+        Self::fit_capped(chains, &[], |_, pps| pps, provenance)
+    }
+
+    /// [`CostModel::fit`] on the CPU-bound `chains`, with every prediction
+    /// passed through `deliver(chain, capacity pps) -> delivered pps` (the
+    /// cap of the chain's semantics, [`replay_at_rate`]) before its error is
+    /// taken; `capped` chains (name, costs, measured pps, pass fraction at
+    /// the measured offered rate) are predicted by the model fitted on all
+    /// of `chains` and their errors count in the reported one.
+    pub fn fit_capped(
+        chains: &[(String, Vec<NfCost>, f64)],
+        capped: &[(String, Vec<NfCost>, f64, f64)],
+        mut deliver: impl FnMut(&str, f64) -> f64,
+        provenance: String,
+    ) -> Option<CostModel> {
         if chains.len() < 3 {
             return None;
         }
@@ -207,6 +243,7 @@ impl CostModel {
             loco_errors: BTreeMap::new(),
             loco_predictions: BTreeMap::new(),
             error: 0.0,
+            capped: BTreeMap::new(),
             provenance: String::new(),
         };
         let all: Vec<_> = chains.iter().map(row).collect();
@@ -219,11 +256,18 @@ impl CostModel {
                 .map(|(_, c)| row(c))
                 .collect();
             if let Some(theta) = nnls(&rest) {
-                let pred = 1e9 / model(theta).ns_per_packet(costs);
+                let pred = deliver(name, 1e9 / model(theta).ns_per_packet(costs));
                 m.loco_predictions.insert(name.clone(), pred);
                 m.loco_errors
                     .insert(name.clone(), ((pred - pps) / pps).abs());
             }
+        }
+        for (name, costs, pps, pass) in capped {
+            let pred = deliver(name, 1e9 / m.ns_per_packet(costs));
+            m.loco_predictions.insert(name.clone(), pred);
+            m.loco_errors
+                .insert(name.clone(), ((pred - pps) / pps).abs());
+            m.capped.insert(name.clone(), *pass);
         }
         m.error = m.loco_errors.values().copied().fold(0.0, f64::max);
         m.calibrated_on = chains.iter().map(|(n, _, p)| (n.clone(), *p)).collect();
@@ -247,16 +291,26 @@ impl CostModel {
             bottleneck,
             error: Some(self.error),
             data: Some(format!(
-                "{} (fitted on {}; leave-one-chain-out error median {:.0}%, max {:.0}%)",
+                "{} (fitted on {}{}; leave-one-chain-out error median {:.0}%, max {:.0}%)",
                 self.provenance,
                 self.calibrated_on
                     .keys()
                     .cloned()
                     .collect::<Vec<_>>()
                     .join(", "),
+                if self.capped.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; held out as capped by their semantics: {}",
+                        self.capped.keys().cloned().collect::<Vec<_>>().join(", ")
+                    )
+                },
                 self.median_error() * 100.0,
                 self.error * 100.0
             )),
+            capacity_mpps: Some(mpps),
+            cap: None,
             features: costs
                 .iter()
                 .map(|c| {
@@ -493,6 +547,172 @@ pub fn measure_costs(
     Ok(costs)
 }
 
+/// Seconds of traffic time the rate replay runs before it measures: long
+/// enough for a token bucket's burst (the policer's default is 0.1 s of
+/// its rate) to be spent at any rate above the bucket's.
+pub const REPLAY_WARMUP_S: f64 = 1.0;
+/// Seconds of traffic time the rate replay measures the pass fraction over.
+pub const REPLAY_MEASURE_S: f64 = 1.0;
+/// Packets of the traffic profile the replay cycles through (the profile's
+/// own count when smaller): the flows, sizes and mix of the profile, sent
+/// over and over as flash-rt's AF_XDP load generator sends its frames (it
+/// pre-builds one per UMEM frame, `LoadGenConfig::default().frames`, the
+/// same number, so the bench's line measurement sends these packets).
+pub const REPLAY_PROFILE_PACKETS: u64 = 4096;
+/// Packets per executor call (memory bound; the state carries over).
+const REPLAY_CHUNK: u64 = 131_072;
+/// The replay refuses to simulate more packets than this (a capacity this
+/// high is not a rate this machine reaches); the caller says so.
+pub const REPLAY_MAX_PACKETS: u64 = 20_000_000;
+
+/// What the chain's semantics let through at an offered rate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RateReplay {
+    pub offered_pps: f64,
+    /// Input packets in the measurement window.
+    pub measured_packets: u64,
+    /// Packets that left the chain (any exit) in the measurement window.
+    pub exited: u64,
+    /// exited / measured_packets (may exceed 1 when an NF copies packets
+    /// to several successors).
+    pub pass_fraction: f64,
+    /// Drops per NF in the measurement window (NF_DROP and invalid verdicts).
+    pub drops: Vec<(String, u64)>,
+}
+
+impl RateReplay {
+    /// The NF that dropped the most in the measurement window.
+    pub fn bottleneck(&self) -> Option<String> {
+        self.drops
+            .iter()
+            .filter(|(_, d)| *d > 0)
+            .max_by_key(|(_, d)| *d)
+            .map(|(nf, _)| nf.clone())
+    }
+}
+
+/// Run `chain` in the reference executor (one worker, every NF shared)
+/// over its synthetic traffic profile replayed at `offered_pps`, packet
+/// timestamps `1/offered_pps` apart: [`REPLAY_WARMUP_S`] seconds of warm-up
+/// then [`REPLAY_MEASURE_S`] seconds measured, the state carried through.
+pub fn replay_at_rate(
+    chain: &ChainSpec,
+    ws: &Workspace,
+    offered_pps: f64,
+) -> Result<RateReplay, Failure> {
+    let Traffic::Synthetic(mut spec) = chain.traffic.clone() else {
+        return Err(unavailable(
+            "the predict stage replays the chain's synthetic traffic profile; this chain names a pcap".into(),
+            "give the chain a `traffic: synthetic:` profile",
+        ));
+    };
+    if !(offered_pps.is_finite() && offered_pps > 0.0) {
+        return Err(Failure::Internal {
+            stage: "predict",
+            message: format!("cannot replay traffic at {offered_pps} packets per second"),
+        });
+    }
+    let warm = (offered_pps * REPLAY_WARMUP_S).round() as u64;
+    let measured = ((offered_pps * REPLAY_MEASURE_S).round() as u64).max(1);
+    if warm + measured > REPLAY_MAX_PACKETS {
+        return Err(Failure::Internal {
+            stage: "predict",
+            message: format!(
+                "replaying {:.0} s at {offered_pps:.0} pps would take {} packets (limit {REPLAY_MAX_PACKETS})",
+                REPLAY_WARMUP_S + REPLAY_MEASURE_S,
+                warm + measured
+            ),
+        });
+    }
+    spec.packets = spec.packets.clamp(1, REPLAY_PROFILE_PACKETS);
+    let timing = flash_rt::trace::TraceTiming::default();
+    let (base, _) =
+        flash_rt::trace::generate_packets_with(&spec, timing).map_err(|e| Failure::Internal {
+            stage: "predict",
+            message: format!("generating the traffic profile: {e}"),
+        })?;
+    let objects = driver::build_objects(chain, ws)?;
+    let exec = driver::exec_chain(chain, &objects, None);
+    let scratch = ws.dir.join("scratch");
+    std::fs::create_dir_all(&scratch)
+        .map_err(|e| Failure::io("creating the scratch directory", e))?;
+    let opts = flash_rt::offline::ExecOptions {
+        scratch_dir: Some(scratch),
+        ..Default::default()
+    };
+    let mut ex =
+        flash_rt::offline::Executor::new(&exec, &opts).map_err(|e| driver::exec_failure(e, chain))?;
+    let gap = 1e9 / offered_pps;
+    let mut drops: Vec<(String, u64)> = chain.nfs.iter().map(|n| (n.id.0.clone(), 0)).collect();
+    let mut exited = 0u64;
+    let mut next = 0u64;
+    let total = warm + measured;
+    while next < total {
+        // Chunks never straddle the start of the measurement window.
+        let end = if next < warm {
+            (next + REPLAY_CHUNK).min(warm)
+        } else {
+            (next + REPLAY_CHUNK).min(total)
+        };
+        let mut pk = flash_rt::trace::Packets::with_capacity(
+            (end - next) as usize,
+            (end - next) as usize * base.max_len(),
+        );
+        for j in next..end {
+            let p = base.get((j % base.len() as u64) as usize).expect("in range");
+            pk.push(timing.start_ns + (j as f64 * gap) as u64, p.data);
+        }
+        let run = ex.run_continued(&pk).map_err(|e| driver::exec_failure(e, chain))?;
+        if next >= warm {
+            exited += run.report.exited;
+            for (d, nf) in drops.iter_mut().zip(&run.report.nfs) {
+                d.1 += nf.drops + nf.invalid_verdicts;
+            }
+        }
+        next = end;
+    }
+    Ok(RateReplay {
+        offered_pps,
+        measured_packets: measured,
+        exited,
+        pass_fraction: exited as f64 / measured as f64,
+        drops,
+    })
+}
+
+/// The prediction capped by what the chain lets through when offered its
+/// capacity: min(capacity, capacity × pass fraction). A replay in which
+/// every packet left (or more did, by copies) leaves it unchanged.
+pub fn apply_cap(mut p: Prediction, replay: &RateReplay) -> Prediction {
+    let capacity = p.throughput_mpps;
+    p.capacity_mpps = Some(capacity);
+    if replay.pass_fraction < 1.0 {
+        let delivered = capacity * replay.pass_fraction;
+        let bottleneck = replay.bottleneck();
+        p.cap = Some(ThroughputCap {
+            offered_mpps: replay.offered_pps / 1e6,
+            pass_fraction: replay.pass_fraction,
+            delivered_mpps: delivered,
+            bottleneck: bottleneck.clone(),
+            drops: replay.drops.clone(),
+            source: format!(
+                "reference executor (native, 1 worker) over the chain's traffic profile replayed at {:.0} pps, packet timestamps {:.0} ns apart: {:.0} s warm-up, then {} of {} packets left the chain in {:.0} s",
+                replay.offered_pps,
+                1e9 / replay.offered_pps,
+                REPLAY_WARMUP_S,
+                replay.exited,
+                replay.measured_packets,
+                REPLAY_MEASURE_S
+            ),
+        });
+        p.throughput_mpps = delivered;
+        if bottleneck.is_some() {
+            p.bottleneck = bottleneck;
+        }
+    }
+    p
+}
+
 /// The model to use: `path` (e.g. a fresh one from the bench) or the one
 /// nfc ships.
 pub fn load_model(path: Option<&Path>) -> Result<(CostModel, String), Failure> {
@@ -532,10 +752,12 @@ pub fn predict_chain(
 ) -> Result<Prediction, Failure> {
     let (m, name) = load_model(model)?;
     let costs = measure_costs(chain, chain_path, nfc_exe, cache_dir)?;
-    Ok(m.predict(
+    let p = m.predict(
         &costs,
-        &format!("flash cost model (per packet + per NF host + per callgrind instruction), {name}"),
-    ))
+        &format!("flash cost model (per packet + per NF host + per callgrind instruction), {name}, capped by a time-faithful replay of the chain"),
+    );
+    let replay = replay_at_rate(chain, &Workspace::new(cache_dir), p.throughput_mpps * 1e6)?;
+    Ok(apply_cap(p, &replay))
 }
 
 #[cfg(test)]
