@@ -246,7 +246,7 @@ fn generator(
                     vec![d, o]
                 }
                 GenRequest::Traffic(frames) => {
-                    g = None; // its sockets close before the new ones bind
+                    drop(g.take()); // its sockets close before the new ones bind
                     g = Some(
                         LoadGen::with_templates("vi0", "vo0", &frames, &cfg).expect("generator"),
                     );
