@@ -21,14 +21,19 @@
 //!    `predictor-own` step trains and evaluates on them).
 //! 3. `saturation`: closed-loop saturation (at most 1024 frames in flight)
 //!    of every example chain and the calibration chains in
-//!    `benches/flash-cost-chains/`, `--sat-rounds` rounds of one
-//!    `--sat-window`-second window per chain, the chain order rotating
-//!    each round (`own-data/measured.json`).
-//! 4. `predict`: each chain's per-NF callgrind costs, the flash cost model
-//!    fitted on (3), its leave-one-chain-out error
-//!    (`own-data/cost-model.json`), and `nfc build <example> --target
-//!    flash --emit prediction` with that model for every example chain
-//!    against its measured saturation.
+//!    `benches/flash-cost-chains/`, each driven with its own traffic
+//!    profile (the packets the predict stage's replay cycles through),
+//!    `--sat-rounds` rounds of one `--sat-window`-second window per
+//!    chain, the chain order rotating each round; delivered and offered
+//!    rates (`own-data/measured.json`).
+//! 4. `predict`: each chain's per-NF callgrind costs and its time-faithful
+//!    replay at the offered rate; the flash cost model fitted on (3) over
+//!    the chains the replay does not cap (the capped ones held out and
+//!    predicted out of sample), its leave-one-chain-out error with every
+//!    prediction capped (`own-data/cost-model.json`), the shipped model's
+//!    error on the same measurements, and `nfc build <example> --target
+//!    flash --emit prediction` with the fresh model for every example
+//!    chain against its measured saturation.
 //!
 //! Without `--bench` (`cargo test` mode) it does nothing. The JSON document
 //! is the last stdout line.

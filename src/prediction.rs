@@ -820,6 +820,30 @@ mod tests {
     }
 
     #[test]
+    fn capped_chains_stay_out_of_the_fit_and_their_capped_error_counts() {
+        // t = 1000 ns + 2 ns per instruction; a fifth chain measured far
+        // below its capacity because its semantics drop 90% of it.
+        let mk = |k: usize, i: f64, pps: f64| (format!("c{k}"), vec![cost("n", i)], pps);
+        let chains: Vec<_> = [100.0, 400.0, 900.0, 1500.0]
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| mk(k, i, 1e9 / (1000.0 + 2.0 * i)))
+            .collect();
+        let capacity = 1e9 / (1000.0 + 2.0 * 250.0);
+        let capped = vec![("cap".to_string(), vec![cost("pol", 250.0)], capacity * 0.1, 0.1)];
+        let deliver = |name: &str, pps: f64| if name == "cap" { pps * 0.1 } else { pps };
+        let m = CostModel::fit_capped(&chains, &capped, deliver, "t".into()).unwrap();
+        // The fit is that of the CPU-bound chains alone.
+        assert!((m.ns_base - 1000.0).abs() < 1e-5 && (m.ns_per_instruction - 2.0).abs() < 1e-9);
+        assert!(!m.calibrated_on.contains_key("cap") && m.capped["cap"] == 0.1);
+        assert!(m.loco_errors["cap"] < 1e-9, "{m:?}");
+        // A cap the replay got wrong shows up in the reported error.
+        let wrong = |name: &str, pps: f64| if name == "cap" { pps * 0.2 } else { pps };
+        let m = CostModel::fit_capped(&chains, &capped, wrong, "t".into()).unwrap();
+        assert!((m.error - 1.0).abs() < 1e-6, "{m:?}");
+    }
+
+    #[test]
     fn fit_keeps_every_parameter_non_negative() {
         // Times that fall with more instructions: an unconstrained fit
         // would give a negative cost per instruction.

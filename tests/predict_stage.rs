@@ -63,6 +63,8 @@ fn the_shipped_model_predicts_flowmage_3nf_from_callgrind_costs() {
     .unwrap();
     let model: serde_json::Value = serde_json::from_str(nfc::prediction::SHIPPED_MODEL).unwrap();
     assert!(p["throughput_mpps"].as_f64().unwrap() > 0.0, "{p}");
+    // Delivered never exceeds the capacity the cost model gives.
+    assert!(p["capacity_mpps"].as_f64().unwrap() >= p["throughput_mpps"].as_f64().unwrap());
     assert_eq!(p["error"], model["error"]);
     assert!(p["data"].as_str().unwrap().contains("flowmage-3nf"), "{p}");
     let nfs: Vec<&str> = p["features"]
