@@ -656,7 +656,7 @@ pub fn replay_at_rate(
         };
         let mut pk = flash_rt::trace::Packets::with_capacity(
             (end - next) as usize,
-            (end - next) as usize * base.max_len(),
+            (end - next) as usize * (base.total_bytes() as usize / base.len() + 1),
         );
         for j in next..end {
             let p = base.get((j % base.len() as u64) as usize).expect("in range");
@@ -680,33 +680,66 @@ pub fn replay_at_rate(
     })
 }
 
+/// How much more of the traffic must be dropped at the capacity than at a
+/// tenth of it for the drops to count as a rate limit (and their NF as the
+/// bottleneck) rather than a rule that drops at every rate.
+pub const RATE_LIMITED_ABOVE: f64 = 0.01;
+
 /// The prediction capped by what the chain lets through when offered its
 /// capacity: min(capacity, capacity × pass fraction). A replay in which
-/// every packet left (or more did, by copies) leaves it unchanged.
-pub fn apply_cap(mut p: Prediction, replay: &RateReplay) -> Prediction {
+/// every packet left (or more did, by copies) leaves it unchanged. `low`,
+/// the same replay at a tenth of the rate, tells a rate limit from a
+/// rule: the NF whose drops per packet grow the most with the rate becomes
+/// the bottleneck when the pass fraction falls by more than
+/// [`RATE_LIMITED_ABOVE`]; drops that do not depend on the rate (a
+/// firewall's rules) lower the delivered rate but leave the bottleneck to
+/// the cost model. Without `low` every drop counts as rate-dependent.
+pub fn apply_cap(mut p: Prediction, replay: &RateReplay, low: Option<&RateReplay>) -> Prediction {
     let capacity = p.throughput_mpps;
     p.capacity_mpps = Some(capacity);
     if replay.pass_fraction < 1.0 {
         let delivered = capacity * replay.pass_fraction;
-        let bottleneck = replay.bottleneck();
+        let rate_limited =
+            low.is_none_or(|l| l.pass_fraction - replay.pass_fraction > RATE_LIMITED_ABOVE);
+        // Drops per packet at the capacity beyond those at the low rate.
+        let growth = |nf: &str, d: u64| {
+            let at_low = low
+                .and_then(|l| l.drops.iter().find(|(n, _)| n == nf))
+                .map_or(0.0, |(_, dl)| {
+                    *dl as f64 / low.map_or(1, |l| l.measured_packets) as f64
+                });
+            d as f64 / replay.measured_packets as f64 - at_low
+        };
+        let bottleneck = replay
+            .drops
+            .iter()
+            .filter(|(_, d)| *d > 0)
+            .max_by(|a, b| growth(&a.0, a.1).total_cmp(&growth(&b.0, b.1)))
+            .map(|(nf, _)| nf.clone());
         p.cap = Some(ThroughputCap {
             offered_mpps: replay.offered_pps / 1e6,
             pass_fraction: replay.pass_fraction,
             delivered_mpps: delivered,
             bottleneck: bottleneck.clone(),
             drops: replay.drops.clone(),
+            pass_fraction_low: low.map(|l| l.pass_fraction),
+            rate_limited,
             source: format!(
-                "reference executor (native, 1 worker) over the chain's traffic profile replayed at {:.0} pps, packet timestamps {:.0} ns apart: {:.0} s warm-up, then {} of {} packets left the chain in {:.0} s",
+                "reference executor (native, 1 worker) over the chain's traffic profile replayed at {:.0} pps, packet timestamps {:.0} ns apart: {:.0} s warm-up, then {} of {} packets left the chain in {:.0} s{}",
                 replay.offered_pps,
                 1e9 / replay.offered_pps,
                 REPLAY_WARMUP_S,
                 replay.exited,
                 replay.measured_packets,
-                REPLAY_MEASURE_S
+                REPLAY_MEASURE_S,
+                match low {
+                    Some(l) => format!("; at {:.0} pps {} of {}", l.offered_pps, l.exited, l.measured_packets),
+                    None => String::new(),
+                }
             ),
         });
         p.throughput_mpps = delivered;
-        if bottleneck.is_some() {
+        if rate_limited && bottleneck.is_some() {
             p.bottleneck = bottleneck;
         }
     }
@@ -756,8 +789,15 @@ pub fn predict_chain(
         &costs,
         &format!("flash cost model (per packet + per NF host + per callgrind instruction), {name}, capped by a time-faithful replay of the chain"),
     );
-    let replay = replay_at_rate(chain, &Workspace::new(cache_dir), p.throughput_mpps * 1e6)?;
-    Ok(apply_cap(p, &replay))
+    let ws = Workspace::new(cache_dir);
+    let capacity = p.throughput_mpps * 1e6;
+    let replay = replay_at_rate(chain, &ws, capacity)?;
+    let low = if replay.pass_fraction < 1.0 {
+        Some(replay_at_rate(chain, &ws, capacity / 10.0)?)
+    } else {
+        None
+    };
+    Ok(apply_cap(p, &replay, low.as_ref()))
 }
 
 #[cfg(test)]
@@ -841,6 +881,45 @@ mod tests {
         let wrong = |name: &str, pps: f64| if name == "cap" { pps * 0.2 } else { pps };
         let m = CostModel::fit_capped(&chains, &capped, wrong, "t".into()).unwrap();
         assert!((m.error - 1.0).abs() < 1e-6, "{m:?}");
+    }
+
+    fn replay(offered: f64, exited: u64, drops: &[(&str, u64)]) -> RateReplay {
+        RateReplay {
+            offered_pps: offered,
+            measured_packets: 1000,
+            exited,
+            pass_fraction: exited as f64 / 1000.0,
+            drops: drops.iter().map(|(n, d)| (n.to_string(), *d)).collect(),
+        }
+    }
+
+    #[test]
+    fn drops_by_rule_lower_the_rate_but_only_a_rate_limit_names_the_bottleneck() {
+        let p = CostModel::fit(
+            &[
+                ("a".into(), vec![cost("fw", 100.0), cost("lb", 900.0)], 1e5),
+                ("b".into(), vec![cost("fw", 200.0)], 2e5),
+                ("c".into(), vec![cost("lb", 50.0)], 3e5),
+            ],
+            "t".into(),
+        )
+        .unwrap()
+        .predict(&[cost("fw", 100.0), cost("lb", 900.0)], "t");
+        assert_eq!(p.bottleneck.as_deref(), Some("lb"));
+        let c = p.throughput_mpps;
+        // A firewall dropping 30% at every rate: delivered 70%, lb stays.
+        let rule = replay(c * 1e6, 700, &[("fw", 300), ("lb", 0)]);
+        let low = replay(c * 1e5, 700, &[("fw", 300), ("lb", 0)]);
+        let q = apply_cap(p.clone(), &rule, Some(&low));
+        assert!((q.throughput_mpps - 0.7 * c).abs() < 1e-12);
+        assert!(!q.cap.as_ref().unwrap().rate_limited);
+        assert_eq!(q.bottleneck.as_deref(), Some("lb"));
+        // The same firewall plus a limiter in lb that bites at the rate.
+        let both = replay(c * 1e6, 400, &[("fw", 300), ("lb", 300)]);
+        let q = apply_cap(p, &both, Some(&low));
+        assert!(q.cap.as_ref().unwrap().rate_limited);
+        assert_eq!(q.bottleneck.as_deref(), Some("lb"));
+        assert_eq!(q.cap.unwrap().bottleneck.as_deref(), Some("lb"));
     }
 
     #[test]

@@ -126,17 +126,19 @@ fn a_rate_limiting_nf_caps_the_prediction_at_its_configured_rate() {
             "rate {rate}: delivered {delivered:.0} pps, want {want:.0}: {r:?}"
         );
         assert_eq!(r.bottleneck().as_deref(), Some("pol"), "{r:?}");
-        let p = nfc::prediction::apply_cap(capacity(offered / 1e6), &r);
+        // Offered less than the limit, nothing is dropped.
+        let low = nfc::prediction::replay_at_rate(&c, &ws, want * 0.4).unwrap();
+        assert_eq!(low.pass_fraction, 1.0, "{low:?}");
+        let p = nfc::prediction::apply_cap(capacity(offered / 1e6), &r, Some(&low));
         let cap = p.cap.as_ref().expect("capped");
+        assert!(cap.rate_limited && cap.pass_fraction_low == Some(1.0), "{cap:?}");
         assert!((p.throughput_mpps * 1e6 - want).abs() / want < 0.02, "{p:?}");
         assert_eq!(p.capacity_mpps, Some(offered / 1e6));
         assert_eq!(p.bottleneck.as_deref(), Some("pol"));
         assert_eq!(cap.drops[0].0, "pol");
         assert!(cap.source.contains("replayed at"), "{}", cap.source);
-        // Offered less than the limit, nothing is dropped: no cap.
-        let low = nfc::prediction::replay_at_rate(&c, &ws, want * 0.4).unwrap();
-        assert_eq!(low.pass_fraction, 1.0, "{low:?}");
-        let p = nfc::prediction::apply_cap(capacity(want * 0.4 / 1e6), &low);
+        // ... so at that rate there is no cap.
+        let p = nfc::prediction::apply_cap(capacity(want * 0.4 / 1e6), &low, None);
         assert!(p.cap.is_none() && p.throughput_mpps == want * 0.4 / 1e6);
     }
 }
@@ -153,7 +155,7 @@ fn a_chain_without_a_rate_limit_keeps_its_capacity() {
     assert_eq!(r.measured_packets, 200_000);
     assert_eq!(r.exited, r.measured_packets, "{r:?}");
     assert!(r.drops.iter().all(|(_, d)| *d == 0), "{r:?}");
-    let p = nfc::prediction::apply_cap(capacity(0.2), &r);
+    let p = nfc::prediction::apply_cap(capacity(0.2), &r, None);
     assert_eq!(p.throughput_mpps, 0.2);
     assert!(p.cap.is_none());
     assert_eq!(p.bottleneck.as_deref(), Some("most-instructions"));

@@ -48,7 +48,15 @@ pub struct ThroughputCap {
     pub pass_fraction: f64,
     /// offered × pass fraction, millions of packets per second.
     pub delivered_mpps: f64,
-    /// The NF that dropped the most packets in the measurement window.
+    /// Pass fraction of the same replay at a tenth of the offered rate.
+    #[serde(default)]
+    pub pass_fraction_low: Option<f64>,
+    /// The pass fraction falls with the rate (a rate limit, not a rule):
+    /// then `bottleneck` is also the prediction's bottleneck.
+    #[serde(default)]
+    pub rate_limited: bool,
+    /// The NF whose drops per packet grow the most with the rate (the most
+    /// drops when there is no low-rate replay).
     pub bottleneck: Option<String>,
     /// Drops per NF in the measurement window (NF id, packets dropped).
     pub drops: Vec<(String, u64)>,
