@@ -734,7 +734,12 @@ fn main() {
             let pred = deliver(chain, 1e9 / shipped.ns_per_packet(costs));
             shipped_err.insert(chain.clone(), (pred, ((pred - pps) / pps).abs()));
         }
-        model = nfc::prediction::CostModel::fit_capped(&fit_rows, &capped_rows, &mut deliver, provenance);
+        model = nfc::prediction::CostModel::fit_capped(
+            &fit_rows,
+            &capped_rows,
+            &mut deliver,
+            provenance,
+        );
         if let Some(m) = &model {
             let path = out.join("cost-model.json");
             std::fs::write(&path, serde_json::to_string_pretty(m).expect("json"))

@@ -640,8 +640,8 @@ pub fn replay_at_rate(
         scratch_dir: Some(scratch),
         ..Default::default()
     };
-    let mut ex =
-        flash_rt::offline::Executor::new(&exec, &opts).map_err(|e| driver::exec_failure(e, chain))?;
+    let mut ex = flash_rt::offline::Executor::new(&exec, &opts)
+        .map_err(|e| driver::exec_failure(e, chain))?;
     let gap = 1e9 / offered_pps;
     let mut drops: Vec<(String, u64)> = chain.nfs.iter().map(|n| (n.id.0.clone(), 0)).collect();
     let mut exited = 0u64;
@@ -659,10 +659,14 @@ pub fn replay_at_rate(
             (end - next) as usize * (base.total_bytes() as usize / base.len() + 1),
         );
         for j in next..end {
-            let p = base.get((j % base.len() as u64) as usize).expect("in range");
+            let p = base
+                .get((j % base.len() as u64) as usize)
+                .expect("in range");
             pk.push(timing.start_ns + (j as f64 * gap) as u64, p.data);
         }
-        let run = ex.run_continued(&pk).map_err(|e| driver::exec_failure(e, chain))?;
+        let run = ex
+            .run_continued(&pk)
+            .map_err(|e| driver::exec_failure(e, chain))?;
         if next >= warm {
             exited += run.report.exited;
             for (d, nf) in drops.iter_mut().zip(&run.report.nfs) {
@@ -870,7 +874,12 @@ mod tests {
             .map(|(k, &i)| mk(k, i, 1e9 / (1000.0 + 2.0 * i)))
             .collect();
         let capacity = 1e9 / (1000.0 + 2.0 * 250.0);
-        let capped = vec![("cap".to_string(), vec![cost("pol", 250.0)], capacity * 0.1, 0.1)];
+        let capped = vec![(
+            "cap".to_string(),
+            vec![cost("pol", 250.0)],
+            capacity * 0.1,
+            0.1,
+        )];
         let deliver = |name: &str, pps: f64| if name == "cap" { pps * 0.1 } else { pps };
         let m = CostModel::fit_capped(&chains, &capped, deliver, "t".into()).unwrap();
         // The fit is that of the CPU-bound chains alone.

@@ -131,8 +131,14 @@ fn a_rate_limiting_nf_caps_the_prediction_at_its_configured_rate() {
         assert_eq!(low.pass_fraction, 1.0, "{low:?}");
         let p = nfc::prediction::apply_cap(capacity(offered / 1e6), &r, Some(&low));
         let cap = p.cap.as_ref().expect("capped");
-        assert!(cap.rate_limited && cap.pass_fraction_low == Some(1.0), "{cap:?}");
-        assert!((p.throughput_mpps * 1e6 - want).abs() / want < 0.02, "{p:?}");
+        assert!(
+            cap.rate_limited && cap.pass_fraction_low == Some(1.0),
+            "{cap:?}"
+        );
+        assert!(
+            (p.throughput_mpps * 1e6 - want).abs() / want < 0.02,
+            "{p:?}"
+        );
         assert_eq!(p.capacity_mpps, Some(offered / 1e6));
         assert_eq!(p.bottleneck.as_deref(), Some("pol"));
         assert_eq!(cap.drops[0].0, "pol");
