@@ -21,10 +21,23 @@
 //! the example and calibration chains (`cargo xtask bench profile-data`),
 //! with its error measured leave-one-chain-out. The NF with the most
 //! instructions per packet is the bottleneck the prediction names.
+//!
+//! Cap ([`replay_at_rate`]): a chain's semantics can deliver less than its
+//! CPU capacity — a token bucket, a meter, a per-flow limiter, a filter.
+//! No NF is special-cased: the chain runs in the same reference executor,
+//! natively, over its traffic profile replayed at the capacity the model
+//! predicts, with packet timestamps spaced at that rate (NFs read time
+//! from `nf_ctx.now_ns`, the packet's timestamp offline and the clock on
+//! line, so the replay is time-faithful). After [`REPLAY_WARMUP_S`]
+//! seconds of traffic time (a bucket's burst is spent) the packets that
+//! leave the chain in the next [`REPLAY_MEASURE_S`] seconds give the pass
+//! fraction; the prediction is min(capacity, capacity × pass fraction),
+//! and the NF that dropped the most in that window is the bottleneck.
 
+use crate::driver::{self, Workspace};
 use crate::Failure;
 use nfc_core::chain::{ChainSpec, Traffic};
-use nfc_core::prediction::Prediction;
+use nfc_core::prediction::{Prediction, ThroughputCap};
 use nfc_core::Diagnostic;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -64,8 +77,16 @@ pub struct CostModel {
     /// fitted on the others.
     #[serde(default)]
     pub loco_predictions: BTreeMap<String, f64>,
-    /// The error the model reports: the largest leave-one-chain-out error.
+    /// The error the model reports: the largest leave-one-chain-out error
+    /// (over the held-out capped chains too).
     pub error: f64,
+    /// Chains measured but held out of the fit because their semantics,
+    /// not their CPU cost, set their measured rate: the share of the
+    /// packets the time-faithful replay let through at the rate the
+    /// measurement offered. Their predictions (capacity from the fit, then
+    /// capped) are out of sample and count in `loco_errors` and `error`.
+    #[serde(default)]
+    pub capped: BTreeMap<String, f64>,
     /// Where the measurements came from (machine, date, command).
     pub provenance: String,
 }
@@ -191,6 +212,21 @@ impl CostModel {
     /// fewer than 3 chains (the leave-one-chain-out error needs a fit on
     /// at least 2).
     pub fn fit(chains: &[(String, Vec<NfCost>, f64)], provenance: String) -> Option<CostModel> {
+        Self::fit_capped(chains, &[], |_, pps| pps, provenance)
+    }
+
+    /// [`CostModel::fit`] on the CPU-bound `chains`, with every prediction
+    /// passed through `deliver(chain, capacity pps) -> delivered pps` (the
+    /// cap of the chain's semantics, [`replay_at_rate`]) before its error is
+    /// taken; `capped` chains (name, costs, measured pps, pass fraction at
+    /// the measured offered rate) are predicted by the model fitted on all
+    /// of `chains` and their errors count in the reported one.
+    pub fn fit_capped(
+        chains: &[(String, Vec<NfCost>, f64)],
+        capped: &[(String, Vec<NfCost>, f64, f64)],
+        mut deliver: impl FnMut(&str, f64) -> f64,
+        provenance: String,
+    ) -> Option<CostModel> {
         if chains.len() < 3 {
             return None;
         }
@@ -207,6 +243,7 @@ impl CostModel {
             loco_errors: BTreeMap::new(),
             loco_predictions: BTreeMap::new(),
             error: 0.0,
+            capped: BTreeMap::new(),
             provenance: String::new(),
         };
         let all: Vec<_> = chains.iter().map(row).collect();
@@ -219,11 +256,18 @@ impl CostModel {
                 .map(|(_, c)| row(c))
                 .collect();
             if let Some(theta) = nnls(&rest) {
-                let pred = 1e9 / model(theta).ns_per_packet(costs);
+                let pred = deliver(name, 1e9 / model(theta).ns_per_packet(costs));
                 m.loco_predictions.insert(name.clone(), pred);
                 m.loco_errors
                     .insert(name.clone(), ((pred - pps) / pps).abs());
             }
+        }
+        for (name, costs, pps, pass) in capped {
+            let pred = deliver(name, 1e9 / m.ns_per_packet(costs));
+            m.loco_predictions.insert(name.clone(), pred);
+            m.loco_errors
+                .insert(name.clone(), ((pred - pps) / pps).abs());
+            m.capped.insert(name.clone(), *pass);
         }
         m.error = m.loco_errors.values().copied().fold(0.0, f64::max);
         m.calibrated_on = chains.iter().map(|(n, _, p)| (n.clone(), *p)).collect();
@@ -247,16 +291,26 @@ impl CostModel {
             bottleneck,
             error: Some(self.error),
             data: Some(format!(
-                "{} (fitted on {}; leave-one-chain-out error median {:.0}%, max {:.0}%)",
+                "{} (fitted on {}{}; leave-one-chain-out error median {:.0}%, max {:.0}%)",
                 self.provenance,
                 self.calibrated_on
                     .keys()
                     .cloned()
                     .collect::<Vec<_>>()
                     .join(", "),
+                if self.capped.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; held out as capped by their semantics: {}",
+                        self.capped.keys().cloned().collect::<Vec<_>>().join(", ")
+                    )
+                },
                 self.median_error() * 100.0,
                 self.error * 100.0
             )),
+            capacity_mpps: Some(mpps),
+            cap: None,
             features: costs
                 .iter()
                 .map(|c| {
@@ -493,6 +547,209 @@ pub fn measure_costs(
     Ok(costs)
 }
 
+/// Seconds of traffic time the rate replay runs before it measures: long
+/// enough for a token bucket's burst (the policer's default is 0.1 s of
+/// its rate) to be spent at any rate above the bucket's.
+pub const REPLAY_WARMUP_S: f64 = 1.0;
+/// Seconds of traffic time the rate replay measures the pass fraction over.
+pub const REPLAY_MEASURE_S: f64 = 1.0;
+/// Packets of the traffic profile the replay cycles through (the profile's
+/// own count when smaller): the flows, sizes and mix of the profile, sent
+/// over and over as flash-rt's AF_XDP load generator sends its frames (it
+/// pre-builds one per UMEM frame, `LoadGenConfig::default().frames`, the
+/// same number, so the bench's line measurement sends these packets).
+pub const REPLAY_PROFILE_PACKETS: u64 = 4096;
+/// Packets per executor call (memory bound; the state carries over).
+const REPLAY_CHUNK: u64 = 131_072;
+/// The replay refuses to simulate more packets than this (a capacity this
+/// high is not a rate this machine reaches); the caller says so.
+pub const REPLAY_MAX_PACKETS: u64 = 20_000_000;
+
+/// What the chain's semantics let through at an offered rate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RateReplay {
+    pub offered_pps: f64,
+    /// Input packets in the measurement window.
+    pub measured_packets: u64,
+    /// Packets that left the chain (any exit) in the measurement window.
+    pub exited: u64,
+    /// exited / measured_packets (may exceed 1 when an NF copies packets
+    /// to several successors).
+    pub pass_fraction: f64,
+    /// Drops per NF in the measurement window (NF_DROP and invalid verdicts).
+    pub drops: Vec<(String, u64)>,
+}
+
+impl RateReplay {
+    /// The NF that dropped the most in the measurement window.
+    pub fn bottleneck(&self) -> Option<String> {
+        self.drops
+            .iter()
+            .filter(|(_, d)| *d > 0)
+            .max_by_key(|(_, d)| *d)
+            .map(|(nf, _)| nf.clone())
+    }
+}
+
+/// Run `chain` in the reference executor (one worker, every NF shared)
+/// over its synthetic traffic profile replayed at `offered_pps`, packet
+/// timestamps `1/offered_pps` apart: [`REPLAY_WARMUP_S`] seconds of warm-up
+/// then [`REPLAY_MEASURE_S`] seconds measured, the state carried through.
+pub fn replay_at_rate(
+    chain: &ChainSpec,
+    ws: &Workspace,
+    offered_pps: f64,
+) -> Result<RateReplay, Failure> {
+    let Traffic::Synthetic(mut spec) = chain.traffic.clone() else {
+        return Err(unavailable(
+            "the predict stage replays the chain's synthetic traffic profile; this chain names a pcap".into(),
+            "give the chain a `traffic: synthetic:` profile",
+        ));
+    };
+    if !(offered_pps.is_finite() && offered_pps > 0.0) {
+        return Err(Failure::Internal {
+            stage: "predict",
+            message: format!("cannot replay traffic at {offered_pps} packets per second"),
+        });
+    }
+    let warm = (offered_pps * REPLAY_WARMUP_S).round() as u64;
+    let measured = ((offered_pps * REPLAY_MEASURE_S).round() as u64).max(1);
+    if warm + measured > REPLAY_MAX_PACKETS {
+        return Err(Failure::Internal {
+            stage: "predict",
+            message: format!(
+                "replaying {:.0} s at {offered_pps:.0} pps would take {} packets (limit {REPLAY_MAX_PACKETS})",
+                REPLAY_WARMUP_S + REPLAY_MEASURE_S,
+                warm + measured
+            ),
+        });
+    }
+    spec.packets = spec.packets.clamp(1, REPLAY_PROFILE_PACKETS);
+    let timing = flash_rt::trace::TraceTiming::default();
+    let (base, _) =
+        flash_rt::trace::generate_packets_with(&spec, timing).map_err(|e| Failure::Internal {
+            stage: "predict",
+            message: format!("generating the traffic profile: {e}"),
+        })?;
+    let objects = driver::build_objects(chain, ws)?;
+    let exec = driver::exec_chain(chain, &objects, None);
+    let scratch = ws.dir.join("scratch");
+    std::fs::create_dir_all(&scratch)
+        .map_err(|e| Failure::io("creating the scratch directory", e))?;
+    let opts = flash_rt::offline::ExecOptions {
+        scratch_dir: Some(scratch),
+        ..Default::default()
+    };
+    let mut ex = flash_rt::offline::Executor::new(&exec, &opts)
+        .map_err(|e| driver::exec_failure(e, chain))?;
+    let gap = 1e9 / offered_pps;
+    let mut drops: Vec<(String, u64)> = chain.nfs.iter().map(|n| (n.id.0.clone(), 0)).collect();
+    let mut exited = 0u64;
+    let mut next = 0u64;
+    let total = warm + measured;
+    while next < total {
+        // Chunks never straddle the start of the measurement window.
+        let end = if next < warm {
+            (next + REPLAY_CHUNK).min(warm)
+        } else {
+            (next + REPLAY_CHUNK).min(total)
+        };
+        let mut pk = flash_rt::trace::Packets::with_capacity(
+            (end - next) as usize,
+            (end - next) as usize * (base.total_bytes() as usize / base.len() + 1),
+        );
+        for j in next..end {
+            let p = base
+                .get((j % base.len() as u64) as usize)
+                .expect("in range");
+            pk.push(timing.start_ns + (j as f64 * gap) as u64, p.data);
+        }
+        let run = ex
+            .run_continued(&pk)
+            .map_err(|e| driver::exec_failure(e, chain))?;
+        if next >= warm {
+            exited += run.report.exited;
+            for (d, nf) in drops.iter_mut().zip(&run.report.nfs) {
+                d.1 += nf.drops + nf.invalid_verdicts;
+            }
+        }
+        next = end;
+    }
+    Ok(RateReplay {
+        offered_pps,
+        measured_packets: measured,
+        exited,
+        pass_fraction: exited as f64 / measured as f64,
+        drops,
+    })
+}
+
+/// How much more of the traffic must be dropped at the capacity than at a
+/// tenth of it for the drops to count as a rate limit (and their NF as the
+/// bottleneck) rather than a rule that drops at every rate.
+pub const RATE_LIMITED_ABOVE: f64 = 0.01;
+
+/// The prediction capped by what the chain lets through when offered its
+/// capacity: min(capacity, capacity × pass fraction). A replay in which
+/// every packet left (or more did, by copies) leaves it unchanged. `low`,
+/// the same replay at a tenth of the rate, tells a rate limit from a
+/// rule: the NF whose drops per packet grow the most with the rate becomes
+/// the bottleneck when the pass fraction falls by more than
+/// [`RATE_LIMITED_ABOVE`]; drops that do not depend on the rate (a
+/// firewall's rules) lower the delivered rate but leave the bottleneck to
+/// the cost model. Without `low` every drop counts as rate-dependent.
+pub fn apply_cap(mut p: Prediction, replay: &RateReplay, low: Option<&RateReplay>) -> Prediction {
+    let capacity = p.throughput_mpps;
+    p.capacity_mpps = Some(capacity);
+    if replay.pass_fraction < 1.0 {
+        let delivered = capacity * replay.pass_fraction;
+        let rate_limited =
+            low.is_none_or(|l| l.pass_fraction - replay.pass_fraction > RATE_LIMITED_ABOVE);
+        // Drops per packet at the capacity beyond those at the low rate.
+        let growth = |nf: &str, d: u64| {
+            let at_low = low
+                .and_then(|l| l.drops.iter().find(|(n, _)| n == nf))
+                .map_or(0.0, |(_, dl)| {
+                    *dl as f64 / low.map_or(1, |l| l.measured_packets) as f64
+                });
+            d as f64 / replay.measured_packets as f64 - at_low
+        };
+        let bottleneck = replay
+            .drops
+            .iter()
+            .filter(|(_, d)| *d > 0)
+            .max_by(|a, b| growth(&a.0, a.1).total_cmp(&growth(&b.0, b.1)))
+            .map(|(nf, _)| nf.clone());
+        p.cap = Some(ThroughputCap {
+            offered_mpps: replay.offered_pps / 1e6,
+            pass_fraction: replay.pass_fraction,
+            delivered_mpps: delivered,
+            bottleneck: bottleneck.clone(),
+            drops: replay.drops.clone(),
+            pass_fraction_low: low.map(|l| l.pass_fraction),
+            rate_limited,
+            source: format!(
+                "reference executor (native, 1 worker) over the chain's traffic profile replayed at {:.0} pps, packet timestamps {:.0} ns apart: {:.0} s warm-up, then {} of {} packets left the chain in {:.0} s{}",
+                replay.offered_pps,
+                1e9 / replay.offered_pps,
+                REPLAY_WARMUP_S,
+                replay.exited,
+                replay.measured_packets,
+                REPLAY_MEASURE_S,
+                match low {
+                    Some(l) => format!("; at {:.0} pps {} of {}", l.offered_pps, l.exited, l.measured_packets),
+                    None => String::new(),
+                }
+            ),
+        });
+        p.throughput_mpps = delivered;
+        if rate_limited && bottleneck.is_some() {
+            p.bottleneck = bottleneck;
+        }
+    }
+    p
+}
+
 /// The model to use: `path` (e.g. a fresh one from the bench) or the one
 /// nfc ships.
 pub fn load_model(path: Option<&Path>) -> Result<(CostModel, String), Failure> {
@@ -532,10 +789,19 @@ pub fn predict_chain(
 ) -> Result<Prediction, Failure> {
     let (m, name) = load_model(model)?;
     let costs = measure_costs(chain, chain_path, nfc_exe, cache_dir)?;
-    Ok(m.predict(
+    let p = m.predict(
         &costs,
-        &format!("flash cost model (per packet + per NF host + per callgrind instruction), {name}"),
-    ))
+        &format!("flash cost model (per packet + per NF host + per callgrind instruction), {name}, capped by a time-faithful replay of the chain"),
+    );
+    let ws = Workspace::new(cache_dir);
+    let capacity = p.throughput_mpps * 1e6;
+    let replay = replay_at_rate(chain, &ws, capacity)?;
+    let low = if replay.pass_fraction < 1.0 {
+        Some(replay_at_rate(chain, &ws, capacity / 10.0)?)
+    } else {
+        None
+    };
+    Ok(apply_cap(p, &replay, low.as_ref()))
 }
 
 #[cfg(test)]
@@ -595,6 +861,74 @@ mod tests {
         let mut bad = chains.clone();
         bad[0].2 *= 3.0;
         assert!(CostModel::fit(&bad, "test".into()).unwrap().error > 0.2);
+    }
+
+    #[test]
+    fn capped_chains_stay_out_of_the_fit_and_their_capped_error_counts() {
+        // t = 1000 ns + 2 ns per instruction; a fifth chain measured far
+        // below its capacity because its semantics drop 90% of it.
+        let mk = |k: usize, i: f64, pps: f64| (format!("c{k}"), vec![cost("n", i)], pps);
+        let chains: Vec<_> = [100.0, 400.0, 900.0, 1500.0]
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| mk(k, i, 1e9 / (1000.0 + 2.0 * i)))
+            .collect();
+        let capacity = 1e9 / (1000.0 + 2.0 * 250.0);
+        let capped = vec![(
+            "cap".to_string(),
+            vec![cost("pol", 250.0)],
+            capacity * 0.1,
+            0.1,
+        )];
+        let deliver = |name: &str, pps: f64| if name == "cap" { pps * 0.1 } else { pps };
+        let m = CostModel::fit_capped(&chains, &capped, deliver, "t".into()).unwrap();
+        // The fit is that of the CPU-bound chains alone.
+        assert!((m.ns_base - 1000.0).abs() < 1e-5 && (m.ns_per_instruction - 2.0).abs() < 1e-9);
+        assert!(!m.calibrated_on.contains_key("cap") && m.capped["cap"] == 0.1);
+        assert!(m.loco_errors["cap"] < 1e-9, "{m:?}");
+        // A cap the replay got wrong shows up in the reported error.
+        let wrong = |name: &str, pps: f64| if name == "cap" { pps * 0.2 } else { pps };
+        let m = CostModel::fit_capped(&chains, &capped, wrong, "t".into()).unwrap();
+        assert!((m.error - 1.0).abs() < 1e-6, "{m:?}");
+    }
+
+    fn replay(offered: f64, exited: u64, drops: &[(&str, u64)]) -> RateReplay {
+        RateReplay {
+            offered_pps: offered,
+            measured_packets: 1000,
+            exited,
+            pass_fraction: exited as f64 / 1000.0,
+            drops: drops.iter().map(|(n, d)| (n.to_string(), *d)).collect(),
+        }
+    }
+
+    #[test]
+    fn drops_by_rule_lower_the_rate_but_only_a_rate_limit_names_the_bottleneck() {
+        let p = CostModel::fit(
+            &[
+                ("a".into(), vec![cost("fw", 100.0), cost("lb", 900.0)], 1e5),
+                ("b".into(), vec![cost("fw", 200.0)], 2e5),
+                ("c".into(), vec![cost("lb", 50.0)], 3e5),
+            ],
+            "t".into(),
+        )
+        .unwrap()
+        .predict(&[cost("fw", 100.0), cost("lb", 900.0)], "t");
+        assert_eq!(p.bottleneck.as_deref(), Some("lb"));
+        let c = p.throughput_mpps;
+        // A firewall dropping 30% at every rate: delivered 70%, lb stays.
+        let rule = replay(c * 1e6, 700, &[("fw", 300), ("lb", 0)]);
+        let low = replay(c * 1e5, 700, &[("fw", 300), ("lb", 0)]);
+        let q = apply_cap(p.clone(), &rule, Some(&low));
+        assert!((q.throughput_mpps - 0.7 * c).abs() < 1e-12);
+        assert!(!q.cap.as_ref().unwrap().rate_limited);
+        assert_eq!(q.bottleneck.as_deref(), Some("lb"));
+        // The same firewall plus a limiter in lb that bites at the rate.
+        let both = replay(c * 1e6, 400, &[("fw", 300), ("lb", 300)]);
+        let q = apply_cap(p, &both, Some(&low));
+        assert!(q.cap.as_ref().unwrap().rate_limited);
+        assert_eq!(q.bottleneck.as_deref(), Some("lb"));
+        assert_eq!(q.cap.unwrap().bottleneck.as_deref(), Some("lb"));
     }
 
     #[test]

@@ -272,10 +272,20 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// One line for people: the predicted throughput, its error and bottleneck.
+/// One line for people: the predicted throughput, its error and bottleneck,
+/// and the cap the chain's semantics put on its capacity if any.
 pub fn prediction_line(p: &nfc_core::prediction::Prediction) -> String {
+    let cap = match &p.cap {
+        Some(c) => format!(
+            " (capped: {:.1}% of the packets leave the chain when offered its capacity of {:.3} Mpps; {} drops them)",
+            c.pass_fraction * 100.0,
+            c.offered_mpps,
+            c.bottleneck.as_deref().unwrap_or("?")
+        ),
+        None => String::new(),
+    };
     format!(
-        "predict: {:.3} Mpps (±{:.0}% measured error), {:.2} µs per packet unloaded, bottleneck {}; model: {}",
+        "predict: {:.3} Mpps{cap} (±{:.0}% measured error), {:.2} µs per packet unloaded, bottleneck {}; model: {}",
         p.throughput_mpps,
         p.error.unwrap_or(f64::NAN) * 100.0,
         p.latency_us,

@@ -117,6 +117,25 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                         let v: Vec<String> = f.iter().map(|(k, v)| format!("{k} {v:.1}")).collect();
                         t.push_str(&format!("  {nf}: {} per packet\n", v.join(", ")));
                     }
+                    match &pr.cap {
+                        Some(c) => {
+                            let d: Vec<String> =
+                                c.drops.iter().map(|(nf, n)| format!("{nf} {n}")).collect();
+                            t.push_str(&format!(
+                                "cap: {:.3} Mpps delivered of {:.3} Mpps offered (pass fraction {:.4}{}; {}), dropping most as the rate grows: {}; drops in the window: {}\n  source: {}\n",
+                                c.delivered_mpps,
+                                c.offered_mpps,
+                                c.pass_fraction,
+                                c.pass_fraction_low
+                                    .map_or(String::new(), |l| format!(", {l:.4} at a tenth of the rate")),
+                                if c.rate_limited { "a rate limit" } else { "drops that do not depend on the rate" },
+                                c.bottleneck.as_deref().unwrap_or("?"),
+                                d.join(", "),
+                                c.source
+                            ));
+                        }
+                        None => t.push_str("cap: none (every packet left the chain when offered its capacity)\n"),
+                    }
                 }
                 None => t.push_str("\n== predict: not run (`--predict` measures each NF under callgrind and applies the flash cost model)\n"),
             }

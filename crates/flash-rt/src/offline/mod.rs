@@ -517,8 +517,14 @@ impl Executor {
                 Sharing::Shared => 1,
                 Sharing::SharedNothing | Sharing::Stateless => opts.workers as usize,
             };
+            // Initialised here too, so that `run_continued` may come first.
             let states = (0..instances)
-                .map(|_| StateBlock::new(lib.state_size))
+                .map(|_| {
+                    StateBlock::new(lib.state_size).map(|mut b| {
+                        b.reset(lib.state_init);
+                        b
+                    })
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             nfs.push(LoadedNf {
                 id: nf.id.clone(),
@@ -555,16 +561,23 @@ impl Executor {
 
     /// Run over `packets` from freshly initialised state.
     pub fn run(&mut self, packets: &Packets) -> Result<ExecRun, ExecError> {
+        for nf in &mut self.nfs {
+            for s in &mut nf.states {
+                s.reset(nf.lib.state_init);
+            }
+        }
+        self.run_continued(packets)
+    }
+
+    /// Run over `packets` from the state the previous run left (a long
+    /// trace in pieces: the report counts this piece's packets only).
+    /// Right after [`Executor::new`] the state is freshly initialised.
+    pub fn run_continued(&mut self, packets: &Packets) -> Result<ExecRun, ExecError> {
         if packets.len() > u32::MAX as usize {
             return Err(ExecError::Options(format!(
                 "{} packets exceed the 2^32 limit of one run",
                 packets.len()
             )));
-        }
-        for nf in &mut self.nfs {
-            for s in &mut nf.states {
-                s.reset(nf.lib.state_init);
-            }
         }
         // Dispatch before timing: the measured rate is NF work plus synchronisation.
         let parts: Vec<Vec<u32>> = match &self.rss {
