@@ -4,7 +4,7 @@
 //!
 //! Usage: smartnic_bench [clara data dir] (default ../shared/data/clara beside the repository).
 
-use nfc_smartnic::colocation::{self, RankerKind};
+use nfc_smartnic::colocation::{self, RankerInputs, RankerKind};
 use nfc_smartnic::models::ModelKind;
 use nfc_smartnic::scale_out::{self, LabelledNf, ScaleOutModel, Suggester, DEFAULT_SEED};
 use nfc_smartnic::{clara_data, scale_out::ScaleOutReport};
@@ -145,6 +145,63 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
         coloc.push(json!({"ranker": kind, "groups": rep.groups, "top1": rep.top1, "top3": rep.top3, "params": params, "train_seconds": secs, "validation": val, "cv_train_validation": cv}));
     }
+    // The ranker the agilio plan applies to chain NFs: decomposed, on the
+    // profile proxies alone (what a chain NF's measures give), same split,
+    // hyper-parameters on the validation fold, same held-out groups.
+    {
+        let kind = RankerKind::Decomposed;
+        let inputs = RankerInputs::Profile;
+        let t = Instant::now();
+        let (params, val) = colocation::select_with(kind, inputs, &train, &validation, seed)?;
+        let r = colocation::Ranker::train_with(kind, inputs, params, &fit_groups, seed)?;
+        let secs = t.elapsed().as_secs_f64();
+        let rep = colocation::evaluate(&r, &test);
+        let cv = colocation::cross_validate_with(kind, inputs, params, &fit_groups, 5, seed)?;
+        println!(
+            "{:<10} top-1 {:>7} top-3 {:>7} (validation {} / {}; 5-fold CV on train+validation {} / {}) {:.1} s {:?}  [profile inputs only: {}]",
+            "Decomposed",
+            pct(rep.top1),
+            pct(rep.top3),
+            pct(val.top1),
+            pct(val.top3),
+            pct(cv.top1),
+            pct(cv.top3),
+            secs,
+            params,
+            colocation::PROFILE_INPUTS.join(", ")
+        );
+        coloc.push(json!({"ranker": kind, "inputs": inputs, "groups": rep.groups, "top1": rep.top1, "top3": rep.top3, "params": params, "train_seconds": secs, "validation": val, "cv_train_validation": cv}));
+    }
+    // Measurement noise: estimated from the scale-out curves (the data repeats
+    // no measurement), and what it alone does to top-1 on the test groups.
+    let all_scale_out: Vec<clara_data::ScaleOutNf> = nfs.iter().map(|n| n.nf.clone()).collect();
+    let mut noise_json = json!(null);
+    if let Some(noise) = colocation::noise_from_scale_out(&all_scale_out) {
+        println!(
+            "throughput noise (3rd differences of {} scale-out windows, an upper bound): sigma {} (MAD), {} (RMS)",
+            noise.windows,
+            pct(noise.sigma),
+            pct(noise.sigma_rms)
+        );
+        let mut oracles = Vec::new();
+        for (what, sigma) in [
+            ("sigma/2", noise.sigma / 2.0),
+            ("sigma (MAD)", noise.sigma),
+            ("sigma (RMS)", noise.sigma_rms),
+            ("2 sigma", 2.0 * noise.sigma),
+        ] {
+            let o = colocation::noisy_oracle(&test, sigma, 2000, seed);
+            println!(
+                "  oracle knowing the truth up to {what} = {}: top-1 {} top-3 {}; test groups whose top two differ by < the noise of their difference: {}",
+                pct(sigma),
+                pct(o.oracle.top1),
+                pct(o.oracle.top3),
+                pct(o.near_tie_share)
+            );
+            oracles.push(json!({"what": what, "result": o}));
+        }
+        noise_json = json!({"estimate": noise, "oracles_on_test": oracles});
+    }
     let margins = colocation::top_margins(&test);
     let share =
         |t: f64| margins.iter().filter(|&&m| m < t).count() as f64 / margins.len().max(1) as f64;
@@ -163,7 +220,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     coloc.push(json!({"ranker": "random", "groups": random.groups, "top1": random.top1, "top3": random.top3}));
     println!(
         "{}",
-        json!({"seed": seed, "scale_out": {"train": split.train.len(), "validation": split.validation.len(), "test": split.test.len(), "models": rows}, "colocation": coloc})
+        json!({"seed": seed, "scale_out": {"train": split.train.len(), "validation": split.validation.len(), "test": split.test.len(), "models": rows}, "colocation": coloc, "colocation_noise": noise_json})
     );
     Ok(())
 }
