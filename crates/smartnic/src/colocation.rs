@@ -686,6 +686,8 @@ pub struct NoisyOracle {
     /// Share of groups whose best pair beats the second by less than the
     /// standard deviation that noise gives that difference.
     pub near_tie_share: f64,
+    /// Those groups' ids.
+    pub near_tie_groups: Vec<u64>,
 }
 
 /// Standard normal draw (Box–Muller), deterministic for the generator.
@@ -705,7 +707,8 @@ pub fn noisy_oracle(groups: &[ColocationGroup], sigma: f64, draws: usize, seed: 
     use rand::SeedableRng;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let draws = draws.max(1);
-    let (mut t1, mut t3, mut near) = (0usize, 0usize, 0usize);
+    let (mut t1, mut t3) = (0usize, 0usize);
+    let mut near = Vec::new();
     for g in groups {
         let truth: Vec<f64> = candidates(g).iter().map(|c| c.friendliness).collect();
         let ord = order(&truth);
@@ -740,7 +743,9 @@ pub fn noisy_oracle(groups: &[ColocationGroup], sigma: f64, draws: usize, seed: 
             let n = diffs.len() as f64;
             let mean = diffs.iter().sum::<f64>() / n;
             let sd = (diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / n).sqrt();
-            near += usize::from(truth[best] - truth[s] < sd);
+            if truth[best] - truth[s] < sd {
+                near.push(g.id);
+            }
         }
     }
     let n = (groups.len().max(1) * draws) as f64;
@@ -752,6 +757,7 @@ pub fn noisy_oracle(groups: &[ColocationGroup], sigma: f64, draws: usize, seed: 
             top1: t1 as f64 / n,
             top3: t3 as f64 / n,
         },
-        near_tie_share: near as f64 / groups.len().max(1) as f64,
+        near_tie_share: near.len() as f64 / groups.len().max(1) as f64,
+        near_tie_groups: near,
     }
 }
