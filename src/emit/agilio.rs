@@ -400,7 +400,7 @@ fn colocation_of(
             if stable { "the order is the same" } else { "the order changes" },
             match gap {
                 Some(g) if g.abs() < 0.01 => format!(
-                    "; the first two pairs are predicted within {:.1}% of each other, less than the ranker's typical error, so treat them as a tie",
+                    "; the first two pairs are predicted within {:.1}% of each other, and on Clara's data margins under 1% are often decided by measurement noise (docs/smartnic.md): treat them as a tie",
                     100.0 * g.abs()
                 ),
                 _ => String::new(),
@@ -559,7 +559,7 @@ pub fn plan(
         all_emem_cost,
         colocation: colocation_of(&models.colocation, &measures),
         profile_traffic: profile.map(|p| format!("{} packets: {}", p.packets, p.source)),
-        validated: "state placement: the ILP's optimum equals exhaustive search (tests); access frequencies: counted per object by an instrumented run of each NF on this host (LLVM default<O2> code, not a Netronome compiler's); coalescing: packing measured with cachegrind on this host (docs/targets/agilio.md); no Netronome hardware or compiler was available, so nothing here was compiled or measured on a NIC",
+        validated: "state placement: the ILP's optimum equals exhaustive search (tests); access frequencies: counted per object by an instrumented run of each NF on this host (LLVM default<O2> code, not a Netronome compiler's); coalescing: packing measured with cachegrind on this host (docs/targets/agilio.md); cores, accelerators and colocation: models scored on held-out Clara programs and corpus files (docs/smartnic.md), their mapping to this chain's NFs not validated; no Netronome hardware or compiler was available, so nothing here was compiled or measured on a NIC",
     })
 }
 
