@@ -234,7 +234,7 @@ fn noise_estimate_and_noisy_oracle() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
     let sigma = 0.01;
-    let nfs: Vec<ScaleOutNf> = (0..400)
+    let nfs: Vec<ScaleOutNf> = (0..2000)
         .map(|i| {
             let rate = rng.gen_range(1e5..1e6);
             let curve = (4..=10u32)
@@ -253,7 +253,7 @@ fn noise_estimate_and_noisy_oracle() {
         })
         .collect();
     let est = colocation::noise_from_scale_out(&nfs).unwrap();
-    assert_eq!(est.windows, 400 * 4);
+    assert_eq!(est.windows, 2000 * 4);
     assert!((est.sigma - sigma).abs() < 0.1 * sigma, "{est:?}");
     assert!((est.sigma_rms - sigma).abs() < 0.1 * sigma, "{est:?}");
     assert!(colocation::noise_from_scale_out(&nfs[..0]).is_none());
