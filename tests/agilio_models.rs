@@ -97,19 +97,20 @@ fn colocation_ranking_of_mapped_profiles() {
         (RankerKind::Decomposed, RankerInputs::Profile)
     );
     // flowmage-3nf's three NFs, roughly (compute, state accesses, objects).
-    let profiles: Vec<ProgramProfile> = [(240.0, 11.2, 2.0), (167.0, 15.6, 3.0), (120.0, 11.5, 1.0)]
-        .iter()
-        .map(|&(c, a, o)| {
-            let m = NfMeasures {
-                compute_instructions: c,
-                state_accesses: a,
-                accelerator_calls: 0.0,
-                state_objects: o,
-                on_chip_objects: o,
-            };
-            ProgramProfile::from_measures(&m, COMPUTE_INSTRUCTIONS_PER_UNIT)
-        })
-        .collect();
+    let profiles: Vec<ProgramProfile> =
+        [(240.0, 11.2, 2.0), (167.0, 15.6, 3.0), (120.0, 11.5, 1.0)]
+            .iter()
+            .map(|&(c, a, o)| {
+                let m = NfMeasures {
+                    compute_instructions: c,
+                    state_accesses: a,
+                    accelerator_calls: 0.0,
+                    state_objects: o,
+                    on_chip_objects: o,
+                };
+                ProgramProfile::from_measures(&m, COMPUTE_INSTRUCTIONS_PER_UNIT)
+            })
+            .collect();
     let ranked = ranker.rank_profiles(&profiles).unwrap();
     let mut pairs: Vec<[usize; 2]> = ranked.iter().map(|r| r.nfs).collect();
     pairs.sort_unstable();

@@ -374,8 +374,7 @@ fn colocation_of(
         r.iter().map(|p| p.nfs).collect()
     };
     let stable = [0.5, 2.0].iter().all(|f| {
-        rank_at(COMPUTE_INSTRUCTIONS_PER_UNIT * f)
-            .is_ok_and(|r| pairs_of(&r) == pairs_of(&mid))
+        rank_at(COMPUTE_INSTRUCTIONS_PER_UNIT * f).is_ok_and(|r| pairs_of(&r) == pairs_of(&mid))
     });
     let gap = match (mid.first(), mid.get(1)) {
         (Some(a), Some(b)) => Some(a.predicted_friendliness - b.predicted_friendliness),

@@ -213,7 +213,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .iter()
                     .cloned()
                     .partition(|g| o.near_tie_groups.contains(&g.id));
-                let (a, b) = (colocation::evaluate(r, &near), colocation::evaluate(r, &clear));
+                let (a, b) = (
+                    colocation::evaluate(r, &near),
+                    colocation::evaluate(r, &clear),
+                );
                 println!(
                     "    default ranker: top-1 {} on those {} near-tie groups, {} on the other {}",
                     pct(a.top1),

@@ -592,7 +592,10 @@ pub fn cross_validate_with(
                 train.push(g.clone());
             }
         }
-        let r = evaluate(&Ranker::train_with(kind, inputs, params, &train, seed)?, &test);
+        let r = evaluate(
+            &Ranker::train_with(kind, inputs, params, &train, seed)?,
+            &test,
+        );
         t1 += r.top1 * test.len() as f64;
         t3 += r.top3 * test.len() as f64;
     }
@@ -703,7 +706,12 @@ fn normal(rng: &mut impl rand::Rng) -> f64 {
 /// in for the truth; they carry noise themselves, which spreads them more than
 /// the truth, so near-ties are if anything rarer here and the oracle's figure
 /// is optimistic.
-pub fn noisy_oracle(groups: &[ColocationGroup], sigma: f64, draws: usize, seed: u64) -> NoisyOracle {
+pub fn noisy_oracle(
+    groups: &[ColocationGroup],
+    sigma: f64,
+    draws: usize,
+    seed: u64,
+) -> NoisyOracle {
     use rand::SeedableRng;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let draws = draws.max(1);

@@ -190,9 +190,14 @@ fn profile_ranker_on_held_out_groups_and_chain_profiles() {
         max_depth: 4,
         learning_rate: 0.1,
     };
-    let ranker =
-        Ranker::train_with(RankerKind::Decomposed, RankerInputs::Profile, params, &train, 5)
-            .unwrap();
+    let ranker = Ranker::train_with(
+        RankerKind::Decomposed,
+        RankerInputs::Profile,
+        params,
+        &train,
+        5,
+    )
+    .unwrap();
     assert_eq!(ranker.features.len(), 2 * colocation::PROFILE_INPUTS.len());
     let report = colocation::evaluate(&ranker, &test);
     let random = colocation::random_baseline(&test);
@@ -217,10 +222,14 @@ fn profile_ranker_on_held_out_groups_and_chain_profiles() {
     }
     let knobs = Ranker::train(RankerKind::Decomposed, params, &train[..20], 5).unwrap();
     assert!(knobs.rank_profiles(&[]).is_err());
-    assert!(
-        Ranker::train_with(RankerKind::Pairwise, RankerInputs::Profile, params, &train, 5)
-            .is_err()
-    );
+    assert!(Ranker::train_with(
+        RankerKind::Pairwise,
+        RankerInputs::Profile,
+        params,
+        &train,
+        5
+    )
+    .is_err());
     let loaded = Ranker::from_json(&ranker.to_json().unwrap()).unwrap();
     assert_eq!(loaded.inputs, RankerInputs::Profile);
     assert_eq!(colocation::evaluate(&loaded, &test), report);
@@ -242,12 +251,21 @@ fn noise_estimate_and_noisy_oracle() {
                     // A smooth (quadratic) curve times independent noise, from a sum of uniforms.
                     let z: f64 = (0..12).map(|_| rng.gen_range(0.0..1.0)).sum::<f64>() - 6.0;
                     let t = rate * (c as f64) * (1.0 - 0.02 * c as f64) * (1.0 + sigma * z);
-                    (c, Measurement { throughput: t, latency: 1.0 })
+                    (
+                        c,
+                        Measurement {
+                            throughput: t,
+                            latency: 1.0,
+                        },
+                    )
                 })
                 .collect();
             ScaleOutNf {
                 id: i,
-                program: Program { choices: vec![], configs: vec![] },
+                program: Program {
+                    choices: vec![],
+                    configs: vec![],
+                },
                 curve,
             }
         })
@@ -264,6 +282,9 @@ fn noise_estimate_and_noisy_oracle() {
     assert_eq!((exact.oracle.top1, exact.oracle.top3), (1.0, 1.0));
     assert_eq!(exact.near_tie_share, 0.0);
     let noisy = colocation::noisy_oracle(&groups[..40], 0.05, 50, 1);
-    assert!(noisy.oracle.top1 < 0.9 && noisy.near_tie_share > 0.3, "{noisy:?}");
+    assert!(
+        noisy.oracle.top1 < 0.9 && noisy.near_tie_share > 0.3,
+        "{noisy:?}"
+    );
     assert_eq!(noisy, colocation::noisy_oracle(&groups[..40], 0.05, 50, 1));
 }
