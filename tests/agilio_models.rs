@@ -1,7 +1,7 @@
 //! The agilio plan's learned parts on chain NFs: the accelerator classifier
 //! over an NF's insight IR (a CRC loop is flagged, a firewall is not), and
 //! the core-count mapping (a suggestion within Clara's measured core counts,
-//! with its range).
+//! with its range), and the colocation ranking of mapped profiles.
 
 use nfc::driver::Workspace;
 use nfc::emit::agilio_models;
@@ -82,4 +82,45 @@ fn core_suggestion_for_a_mapped_profile() {
     let s = suggest_for_profile(&so.model, &so.programs, &p, &so.cores, 15).unwrap();
     assert_eq!(s.knees.len(), 15);
     assert!(so.cores.contains(&s.cores), "{s:?}");
+}
+
+/// The colocation ranker the plan applies: decomposed on profile inputs,
+/// trained on Clara's groups and cached; it ranks every pair of mapped chain
+/// NF profiles, and the cached ranker ranks exactly as the trained one.
+#[test]
+fn colocation_ranking_of_mapped_profiles() {
+    use nfc_smartnic::colocation::{RankerInputs, RankerKind};
+    let ws = tempfile::tempdir().unwrap();
+    let ranker = agilio_models::colocation(&Workspace::new(ws.path())).unwrap();
+    assert_eq!(
+        (ranker.kind, ranker.inputs),
+        (RankerKind::Decomposed, RankerInputs::Profile)
+    );
+    // flowmage-3nf's three NFs, roughly (compute, state accesses, objects).
+    let profiles: Vec<ProgramProfile> =
+        [(240.0, 11.2, 2.0), (167.0, 15.6, 3.0), (120.0, 11.5, 1.0)]
+            .iter()
+            .map(|&(c, a, o)| {
+                let m = NfMeasures {
+                    compute_instructions: c,
+                    state_accesses: a,
+                    accelerator_calls: 0.0,
+                    state_objects: o,
+                    on_chip_objects: o,
+                };
+                ProgramProfile::from_measures(&m, COMPUTE_INSTRUCTIONS_PER_UNIT)
+            })
+            .collect();
+    let ranked = ranker.rank_profiles(&profiles).unwrap();
+    let mut pairs: Vec<[usize; 2]> = ranked.iter().map(|r| r.nfs).collect();
+    pairs.sort_unstable();
+    assert_eq!(pairs, vec![[0, 1], [0, 2], [1, 2]]);
+    assert!(
+        ranked
+            .iter()
+            .all(|r| r.predicted_friendliness > 0.0 && r.predicted_friendliness < 1.5),
+        "{ranked:?}"
+    );
+    let again = agilio_models::colocation(&Workspace::new(ws.path())).unwrap();
+    assert_eq!(again.rank_profiles(&profiles).unwrap(), ranked);
 }

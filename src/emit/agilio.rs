@@ -6,9 +6,11 @@
 //! measured by running each NF instrumented over the chain's traffic
 //! ([`super::agilio_profile`]; an NF that cannot be profiled falls back to a
 //! flagged proxy), and which variables to pack and access together
-//! ([`nfc_smartnic::coalesce`]). What it cannot decide yet says so with the
-//! reason instead of a number (core counts and colocation: see
-//! docs/targets/agilio.md). No Netronome hardware or compiler is available
+//! ([`nfc_smartnic::coalesce`]); the learned decisions (core counts,
+//! accelerator rewrites, the colocation ranking of the chain's NF pairs) from
+//! Clara's models applied through documented mappings of the NFs' measures
+//! ([`super::agilio_models`]). What it cannot decide says so with the reason
+//! instead of a number (docs/targets/agilio.md). No Netronome hardware or compiler is available
 //! here; nothing emitted is validated on one.
 
 use super::agilio_models::{self, AccelFinding, ScaleOut};
@@ -18,6 +20,7 @@ use nfc_core::{ChainSpec, Diagnostic, Facts};
 use nfc_placer::smartnic::{self, FrequencySource, MemoryLevel, StateItem};
 use nfc_smartnic::accel::{AccelKind, AccelModel};
 use nfc_smartnic::coalesce::Coalescing;
+use nfc_smartnic::colocation::{Ranker, PROFILE_INPUTS};
 use nfc_smartnic::features::{NfMeasures, ProgramProfile, COMPUTE_INSTRUCTIONS_PER_UNIT};
 use nfc_smartnic::scale_out::{suggest_for_profile, ProfileSuggestion};
 use serde::Serialize;
@@ -35,7 +38,8 @@ pub struct AgilioPlan {
     pub placement_cost: f64,
     /// Same objective with every object in EMEM (Clara's naive-port baseline).
     pub all_emem_cost: f64,
-    pub colocation: Unknown,
+    /// Every pair of the chain's NFs ranked by predicted friendliness (Clara §4.5).
+    pub colocation: Decided<ColocationAdvice>,
     /// The traffic the access profiles ran (none: every frequency is the proxy).
     pub profile_traffic: Option<String>,
     pub validated: &'static str,
@@ -116,10 +120,42 @@ pub struct CoreAdvice {
     pub uncertainty: String,
 }
 
+/// One pair of the chain's NFs in the colocation ranking.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairAdvice {
+    pub rank: usize,
+    pub nfs: [String; 2],
+    /// Clara's objective as the ranker predicts it: the two NFs' colocated
+    /// throughputs over their solo throughputs (1 = no interference).
+    pub predicted_friendliness: f64,
+}
+
+/// The colocation ranking of the chain's NFs (Clara §4.5) and how it was derived.
+#[derive(Debug, Clone, Serialize)]
+pub struct ColocationAdvice {
+    /// Every pair of the ranked NFs, friendliest first.
+    pub ranking: Vec<PairAdvice>,
+    /// The per-NF model inputs (the mapping of docs/smartnic.md, "Chain NFs").
+    pub inputs: Vec<&'static str>,
+    /// Whether the order is the same at 1/2x and 2x the assumed compute
+    /// instructions per Clara compute unit.
+    pub stable_under_compute_scale: bool,
+    /// NFs left out of the ranking, with why (no measured profile).
+    pub unranked: Vec<Unranked>,
+    pub uncertainty: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Unranked {
+    pub nf: String,
+    pub why: String,
+}
+
 /// The learned models the plan applies, or why each is unavailable.
 pub struct PlanModels {
     pub scale_out: Result<ScaleOut, String>,
     pub accel: Result<AccelModel, String>,
+    pub colocation: Result<Ranker, String>,
 }
 
 impl PlanModels {
@@ -128,6 +164,7 @@ impl PlanModels {
         PlanModels {
             scale_out: agilio_models::scale_out(ws),
             accel: agilio_models::accel(ws),
+            colocation: agilio_models::colocation(ws),
         }
     }
 
@@ -136,6 +173,7 @@ impl PlanModels {
         PlanModels {
             scale_out: Err(why.into()),
             accel: Err(why.into()),
+            colocation: Err(why.into()),
         }
     }
 }
@@ -220,30 +258,19 @@ pub struct Unknown {
     pub unknown: String,
 }
 
-const NO_COLOCATION: &str = "the colocation ranker (`nfc smartnic`, docs/smartnic.md) ranks pairs by Clara's generator knobs and predicted solo throughput; chain NFs are not mapped to it yet";
-
-#[allow(clippy::too_many_arguments)]
-fn cores_of(
+/// What nfc measured of an NF, the inputs of the mapping to Clara's models
+/// (docs/smartnic.md, "Chain NFs → model inputs"); `Err` when the NF has no
+/// access profile.
+fn measures_of(
     nf: &str,
     prof: Option<&nfc_reducer::access_profile::AccessProfile>,
     items: &[StateItem],
     placed: &[usize],
     levels: &[MemoryLevel],
-    models: &PlanModels,
     accelerators: &std::collections::BTreeMap<String, Result<Vec<AccelFinding>, String>>,
-) -> Decided<CoreAdvice> {
-    let unknown = |why: String| {
-        Decided::Unknown(Unknown {
-            value: None,
-            unknown: why,
-        })
-    };
-    let so = match &models.scale_out {
-        Ok(so) => so,
-        Err(why) => return unknown(format!("no scale-out model: {why}")),
-    };
+) -> Result<NfMeasures, String> {
     let Some(p) = prof else {
-        return unknown(
+        return Err(
             "needs the NF's measured compute and accesses per packet (no access profile)".into(),
         );
     };
@@ -252,7 +279,7 @@ fn cores_of(
         .zip(placed)
         .filter(|(i, _)| i.nf == nf)
         .collect();
-    let m = NfMeasures {
+    Ok(NfMeasures {
         compute_instructions: p.compute_per_packet,
         state_accesses: p
             .objects
@@ -268,11 +295,117 @@ fn cores_of(
             .iter()
             .filter(|(i, &j)| i.frequency > 0.0 && levels[j].name != "emem")
             .count() as f64,
+    })
+}
+
+fn cores_of(models: &PlanModels, m: &Result<NfMeasures, String>) -> Decided<CoreAdvice> {
+    let unknown = |why: String| {
+        Decided::Unknown(Unknown {
+            value: None,
+            unknown: why,
+        })
+    };
+    let so = match &models.scale_out {
+        Ok(so) => so,
+        Err(why) => return unknown(format!("no scale-out model: {why}")),
+    };
+    let m = match m {
+        Ok(m) => *m,
+        Err(why) => return unknown(why.clone()),
     };
     match core_advice(so, m) {
         Some(c) => Decided::Known(c),
         None => unknown("the scale-out model has no training programs or core counts".into()),
     }
+}
+
+/// Rank every pair of the chain's profiled NFs with the colocation ranker on
+/// their mapped profiles; the order's stability under the uncalibrated
+/// compute scale is part of the answer.
+fn colocation_of(
+    ranker: &Result<Ranker, String>,
+    measures: &[(String, Result<NfMeasures, String>)],
+) -> Decided<ColocationAdvice> {
+    let unknown = |why: String| {
+        Decided::Unknown(Unknown {
+            value: None,
+            unknown: why,
+        })
+    };
+    if measures.len() < 2 {
+        return unknown("the chain has one NF: there is no pair to colocate".into());
+    }
+    let ranker = match ranker {
+        Ok(r) => r,
+        Err(why) => return unknown(format!("no colocation ranker: {why}")),
+    };
+    let (known, unranked): (Vec<_>, Vec<_>) = measures.iter().partition(|(_, m)| m.is_ok());
+    let unranked: Vec<Unranked> = unranked
+        .into_iter()
+        .map(|(nf, m)| Unranked {
+            nf: nf.clone(),
+            why: m.as_ref().err().cloned().unwrap_or_default(),
+        })
+        .collect();
+    if known.len() < 2 {
+        return unknown(format!(
+            "fewer than two NFs have a measured profile ({})",
+            unranked
+                .iter()
+                .map(|u| format!("{}: {}", u.nf, u.why))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
+    let names: Vec<&String> = known.iter().map(|(n, _)| n).collect();
+    let rank_at = |unit: f64| {
+        let profiles: Vec<ProgramProfile> = known
+            .iter()
+            .filter_map(|(_, m)| m.as_ref().ok())
+            .map(|m| ProgramProfile::from_measures(m, unit))
+            .collect();
+        ranker.rank_profiles(&profiles)
+    };
+    let mid = match rank_at(COMPUTE_INSTRUCTIONS_PER_UNIT) {
+        Ok(r) => r,
+        Err(why) => return unknown(why),
+    };
+    let pairs_of = |r: &[nfc_smartnic::colocation::RankedPair]| -> Vec<[usize; 2]> {
+        r.iter().map(|p| p.nfs).collect()
+    };
+    let stable = [0.5, 2.0].iter().all(|f| {
+        rank_at(COMPUTE_INSTRUCTIONS_PER_UNIT * f).is_ok_and(|r| pairs_of(&r) == pairs_of(&mid))
+    });
+    let gap = match (mid.first(), mid.get(1)) {
+        (Some(a), Some(b)) => Some(a.predicted_friendliness - b.predicted_friendliness),
+        _ => None,
+    };
+    Decided::Known(ColocationAdvice {
+        ranking: mid
+            .iter()
+            .enumerate()
+            .map(|(k, p)| PairAdvice {
+                rank: k + 1,
+                nfs: [names[p.nfs[0]].clone(), names[p.nfs[1]].clone()],
+                predicted_friendliness: (p.predicted_friendliness * 1e3).round() / 1e3,
+            })
+            .collect(),
+        inputs: PROFILE_INPUTS.to_vec(),
+        stable_under_compute_scale: stable,
+        unranked,
+        uncertainty: format!(
+            "Clara's decomposed colocation ranker retrained on the profile quantities alone (a chain NF has none of Clara's generator knobs); its held-out top-1/top-3 on Clara's groups are in docs/smartnic.md; each NF's profile is mapped from its measured run as for `cores`, with the assumed {} compute instructions per Clara compute unit ({} at 1/2x and 2x){}; the mapping and the ranking are not validated on hardware",
+            COMPUTE_INSTRUCTIONS_PER_UNIT,
+            if stable { "the order is the same" } else { "the order changes" },
+            match gap {
+                Some(g) if g.abs() < 0.01 => format!(
+                    "; the first two pairs are predicted within {:.1}% of each other, and on Clara's data margins under 1% are often decided by measurement noise (docs/smartnic.md): treat them as a tie",
+                    100.0 * g.abs()
+                ),
+                _ => String::new(),
+            }
+        ),
+    })
 }
 
 /// Plan the chain for the Agilio target from the NFs' measured access
@@ -327,9 +460,20 @@ pub fn plan(
             (f.nf.clone(), r)
         })
         .collect();
-    let nfs = facts
+    let measures: Vec<(String, Result<NfMeasures, String>)> = facts
         .iter()
         .map(|f| {
+            let prof = profile.and_then(|p| p.of(&f.nf));
+            (
+                f.nf.clone(),
+                measures_of(&f.nf, prof, &items, &placed.level, &levels, &accelerators),
+            )
+        })
+        .collect();
+    let nfs = facts
+        .iter()
+        .zip(&measures)
+        .map(|(f, (_, m))| {
             let prof = profile.and_then(|p| p.of(&f.nf));
             let why_not = profile
                 .and_then(|p| p.nfs.get(&f.nf))
@@ -337,15 +481,7 @@ pub fn plan(
                 .unwrap_or_else(|| "the NF was not profiled".into());
             NfAdvice {
                 nf: f.nf.clone(),
-                cores: cores_of(
-                    &f.nf,
-                    prof,
-                    &items,
-                    &placed.level,
-                    &levels,
-                    models,
-                    &accelerators,
-                ),
+                cores: cores_of(models, m),
                 state: items
                     .iter()
                     .zip(&placed.level)
@@ -420,9 +556,9 @@ pub fn plan(
         nfs,
         placement_cost: placed.cost,
         all_emem_cost,
-        colocation: Unknown { value: None, unknown: NO_COLOCATION.into() },
+        colocation: colocation_of(&models.colocation, &measures),
         profile_traffic: profile.map(|p| format!("{} packets: {}", p.packets, p.source)),
-        validated: "state placement: the ILP's optimum equals exhaustive search (tests); access frequencies: counted per object by an instrumented run of each NF on this host (LLVM default<O2> code, not a Netronome compiler's); coalescing: packing measured with cachegrind on this host (docs/targets/agilio.md); no Netronome hardware or compiler was available, so nothing here was compiled or measured on a NIC",
+        validated: "state placement: the ILP's optimum equals exhaustive search (tests); access frequencies: counted per object by an instrumented run of each NF on this host (LLVM default<O2> code, not a Netronome compiler's); coalescing: packing measured with cachegrind on this host (docs/targets/agilio.md); cores, accelerators and colocation: models scored on held-out Clara programs and corpus files (docs/smartnic.md), their mapping to this chain's NFs not validated; no Netronome hardware or compiler was available, so nothing here was compiled or measured on a NIC",
     })
 }
 
@@ -614,8 +750,22 @@ pub fn human(plan: &AgilioPlan) -> String {
         }
     }
     match &plan.colocation {
-        Unknown { value: Some(v), .. } => t.push_str(&format!("colocation: {v}\n")),
-        Unknown { unknown, .. } => t.push_str(&format!("colocation: unknown ({unknown})\n")),
+        Decided::Known(c) => {
+            t.push_str(&format!(
+                "colocation (friendliest pair first; predicted colocated / solo throughput): {}\n",
+                c.uncertainty
+            ));
+            for p in &c.ranking {
+                t.push_str(&format!(
+                    "  {}. {} + {}: {:.3}\n",
+                    p.rank, p.nfs[0], p.nfs[1], p.predicted_friendliness
+                ));
+            }
+            for u in &c.unranked {
+                t.push_str(&format!("  not ranked: {} ({})\n", u.nf, u.why));
+            }
+        }
+        Decided::Unknown(u) => t.push_str(&format!("colocation: unknown ({})\n", u.unknown)),
     }
     t
 }

@@ -6,6 +6,9 @@
 //!   released measurements, with the fixed hyper-parameters the validation
 //!   fold chose (docs/smartnic.md), and the training programs its profile
 //!   neighbours come from;
+//! - the colocation ranker (Clara §4.5, [`nfc_smartnic::colocation`]) on
+//!   profile inputs only (what a chain NF's measures give), with the fixed
+//!   hyper-parameters the validation fold chose (docs/smartnic.md);
 //! - the accelerator classifier ([`nfc_smartnic::accel`], trained as
 //!   `cargo xtask bench insight` trains it, [`crate::insight::train_accel_model`]),
 //!   applied to every function of each NF lowered by `insight_ir`.
@@ -17,6 +20,7 @@ use crate::driver::Workspace;
 use nfc_core::chain::{Framework, NfInstance};
 use nfc_smartnic::accel::{AccelKind, AccelModel};
 use nfc_smartnic::clara_data::{self, Program};
+use nfc_smartnic::colocation::{Ranker, RankerInputs, RankerKind, PROFILE_INPUTS};
 use nfc_smartnic::models::{ModelKind, Params};
 use nfc_smartnic::scale_out::{LabelledNf, ScaleOutModel, DEFAULT_SEED};
 use serde::{de::DeserializeOwned, Serialize};
@@ -161,6 +165,46 @@ pub fn scale_out(ws: &Workspace) -> Result<ScaleOut, String> {
         programs: nfs.into_iter().map(|n| n.nf.program).collect(),
         cores,
         data: root,
+    })
+}
+
+/// The colocation ranker's hyper-parameters for chain NFs: the ones the
+/// validation fold chose for the decomposed ranker on profile inputs in
+/// `cargo xtask bench smartnic` (docs/smartnic.md).
+pub const COLOCATION_PARAMS: Params = Params::Gbdt {
+    iterations: 200,
+    max_depth: 4,
+    learning_rate: 0.05,
+};
+
+/// The colocation ranker for chain NFs: decomposed, on profile inputs
+/// ([`nfc_smartnic::colocation::PROFILE_INPUTS`]), trained on all of Clara's
+/// colocation groups.
+pub fn colocation(ws: &Workspace) -> Result<Ranker, String> {
+    let root = clara_root(None)?;
+    let dir = root.join("nf_colocation/dataset");
+    let key = hash_files(
+        std::slice::from_ref(&dir),
+        &format!("colocation profile {COLOCATION_PARAMS:?} {DEFAULT_SEED}"),
+    )?;
+    let current = |r: &Ranker| {
+        r.format == nfc_smartnic::colocation::MODEL_FORMAT
+            && r.kind == RankerKind::Decomposed
+            && r.inputs == RankerInputs::Profile
+            && r.params == COLOCATION_PARAMS
+            && r.features.len() == 2 * PROFILE_INPUTS.len()
+            && r.features.iter().zip(PROFILE_INPUTS).all(|(a, b)| a == b)
+    };
+    cached(ws, "colocation", key, current, || {
+        let groups = clara_data::load_colocation(&dir).map_err(|e| e.to_string())?;
+        Ranker::train_with(
+            RankerKind::Decomposed,
+            RankerInputs::Profile,
+            COLOCATION_PARAMS,
+            &groups,
+            DEFAULT_SEED,
+        )
+        .map_err(|e| e.to_string())
     })
 }
 

@@ -412,7 +412,7 @@ fn bench(rest: &[String]) -> Result<()> {
         },
         BenchStep {
             name: "smartnic",
-            what: "SmartNIC models on Clara's released Agilio data: scale-out core count (GBDT vs kNN, linear, MLP, constants; held-out NFs) and colocation ranking (pairwise vs pointwise GBDT vs random; held-out groups)",
+            what: "SmartNIC models on Clara's released Agilio data: scale-out core count (GBDT vs kNN, linear, MLP, constants; held-out NFs) and colocation ranking (pairwise, pointwise, decomposed on knobs and on profile inputs only, vs random; held-out groups), the throughput-noise estimate and the noisy oracle's top-1",
             args: strs(&["run", "--release", "-p", "nfc-smartnic", "--example", "smartnic_bench"]),
             needs_root: false,
         },

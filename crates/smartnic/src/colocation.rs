@@ -19,6 +19,18 @@
 //! a partner (from both programs); a pair's score is Clara's objective
 //! computed from the predictions, Σ share·solo / Σ solo. Measured solo
 //! throughputs of the ranked groups are never used.
+//!
+//! **Inputs.** A ranker reads either the generator's knobs and the profile
+//! proxies ([`RankerInputs::Knobs`], the default, for Clara programs) or the
+//! profile proxies alone ([`RankerInputs::Profile`]: compute, memory,
+//! arithmetic intensity, accelerator calls, elements), which are all nfc can
+//! derive for a chain's NFs ([`features::ProgramProfile::from_measures`]);
+//! [`Ranker::rank_profiles`] ranks the pairs of such NFs.
+//!
+//! **Noise.** [`noise_from_scale_out`] estimates one throughput
+//! measurement's relative noise from the roughness of Clara's scale-out
+//! curves (the data repeats no measurement), and [`noisy_oracle`] the top-1
+//! a ranker that knew every pair's throughput up to that noise would reach.
 
 use crate::clara_data::ColocationGroup;
 use crate::features;
@@ -65,31 +77,88 @@ impl RankerKind {
     ];
 }
 
-/// One NF's inputs for the decomposed ranker: its knobs and profile proxies.
-fn nf_row(p: &crate::clara_data::Program) -> Vec<f64> {
-    let mut v: Vec<f64> = (0..30)
-        .map(|i| p.choices.get(i).copied().unwrap_or(0) as f64)
-        .collect();
-    v.extend((0..27).map(|i| p.configs.get(i).copied().unwrap_or(0) as f64));
-    v.extend(features::ProgramProfile::of(p).values());
+/// What a ranker reads of each NF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RankerInputs {
+    /// Clara's generator knobs and the profile proxies (Clara programs only).
+    #[default]
+    Knobs,
+    /// The profile proxies nfc can derive for a chain NF
+    /// ([`PROFILE_INPUTS`]); decomposed rankers only.
+    Profile,
+}
+
+/// The [`features::ProgramProfile`] quantities a [`RankerInputs::Profile`]
+/// ranker reads: Clara §4.5's compute instructions and arithmetic intensity
+/// (so memory accesses), plus accelerator calls and elements. Not
+/// `imem_structures`: the colocation data has no ISIMEM flags (always 0
+/// there), while a chain NF's placement puts objects on chip.
+pub const PROFILE_INPUTS: [&str; 5] = [
+    "compute_work",
+    "accelerator_calls",
+    "memory_work",
+    "elements",
+    "arithmetic_intensity",
+];
+
+/// The [`PROFILE_INPUTS`] of a profile.
+pub fn profile_row(p: &features::ProgramProfile) -> Vec<f64> {
+    vec![
+        p.compute_work,
+        p.accelerator_calls,
+        p.memory_work,
+        p.elements,
+        p.arithmetic_intensity(),
+    ]
+}
+
+/// One NF's inputs for the decomposed ranker.
+fn nf_row(p: &crate::clara_data::Program, inputs: RankerInputs) -> Vec<f64> {
+    let profile = features::ProgramProfile::of(p);
+    match inputs {
+        RankerInputs::Profile => profile_row(&profile),
+        RankerInputs::Knobs => {
+            let mut v: Vec<f64> = (0..30)
+                .map(|i| p.choices.get(i).copied().unwrap_or(0) as f64)
+                .collect();
+            v.extend((0..27).map(|i| p.configs.get(i).copied().unwrap_or(0) as f64));
+            v.extend(profile.values());
+            v
+        }
+    }
+}
+
+fn nf_row_names(inputs: RankerInputs) -> Vec<String> {
+    match inputs {
+        RankerInputs::Profile => PROFILE_INPUTS.iter().map(|s| s.to_string()).collect(),
+        RankerInputs::Knobs => {
+            let mut v = features::choice_names(30);
+            v.extend(features::config_names(27));
+            v.extend(
+                features::ProgramProfile::NAMES
+                    .iter()
+                    .map(|s| s.to_string()),
+            );
+            v
+        }
+    }
+}
+
+fn share_row(me: &[f64], partner: &[f64]) -> Vec<f64> {
+    let mut v = me.to_vec();
+    v.extend_from_slice(partner);
     v
 }
 
-fn nf_row_names() -> Vec<String> {
-    let mut v = features::choice_names(30);
-    v.extend(features::config_names(27));
-    v.extend(
-        features::ProgramProfile::NAMES
-            .iter()
-            .map(|s| s.to_string()),
-    );
-    v
-}
-
-fn share_row(me: &crate::clara_data::Program, partner: &crate::clara_data::Program) -> Vec<f64> {
-    let mut v = nf_row(me);
-    v.extend(nf_row(partner));
-    v
+/// A pair of chain NFs ranked by [`Ranker::rank_profiles`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankedPair {
+    /// Indices into the ranked profiles.
+    pub nfs: [usize; 2],
+    /// Clara's objective as predicted: the pair's colocated throughputs over
+    /// their solo throughputs (1 = no interference).
+    pub predicted_friendliness: f64,
 }
 
 /// A trained ranker.
@@ -100,6 +169,9 @@ pub struct Ranker {
     pub params: Params,
     pub seed: u64,
     pub features: Vec<String>,
+    /// What the ranker reads of each NF (files from before this field: knobs).
+    #[serde(default)]
+    pub inputs: RankerInputs,
     /// Pairwise: logit of "first friendlier"; pointwise: centred label;
     /// decomposed: an NF's kept share of its solo throughput next to a partner.
     pub model: Regressor,
@@ -121,8 +193,24 @@ impl Ranker {
         groups: &[ColocationGroup],
         seed: u64,
     ) -> Result<Self, ModelError> {
+        Self::train_with(kind, RankerInputs::Knobs, params, groups, seed)
+    }
+
+    /// Train a ranker reading `inputs` of each NF (profile inputs: decomposed only).
+    pub fn train_with(
+        kind: RankerKind,
+        inputs: RankerInputs,
+        params: Params,
+        groups: &[ColocationGroup],
+        seed: u64,
+    ) -> Result<Self, ModelError> {
         if kind == RankerKind::Decomposed {
-            return Self::train_decomposed(params, groups, seed);
+            return Self::train_decomposed(inputs, params, groups, seed);
+        }
+        if inputs != RankerInputs::Knobs {
+            return Err(ModelError::Unsupported(format!(
+                "a {kind:?} ranker reads pair features of Clara programs; only the decomposed ranker takes profile inputs"
+            )));
         }
         let (mut x, mut y) = (Vec::new(), Vec::new());
         for g in groups {
@@ -167,12 +255,14 @@ impl Ranker {
             params,
             seed,
             features,
+            inputs,
             model: Regressor::fit_objective(params, &x, &y, seed, objective)?,
             solo: None,
         })
     }
 
     fn train_decomposed(
+        inputs: RankerInputs,
         params: Params,
         groups: &[ColocationGroup],
         seed: u64,
@@ -180,19 +270,20 @@ impl Ranker {
         let (mut xs, mut ys) = (Vec::new(), Vec::new());
         let (mut x, mut y) = (Vec::new(), Vec::new());
         for g in groups {
-            for (p, m) in &g.solo {
-                xs.push(nf_row(p));
+            let rows: Vec<Vec<f64>> = g.solo.iter().map(|(p, _)| nf_row(p, inputs)).collect();
+            for (r, (_, m)) in rows.iter().zip(&g.solo) {
+                xs.push(r.clone());
                 ys.push(m.throughput.ln());
             }
             for pr in &g.pairs {
                 for k in 0..2 {
                     let (me, other) = (pr.nfs[k], pr.nfs[1 - k]);
-                    x.push(share_row(&g.solo[me].0, &g.solo[other].0));
+                    x.push(share_row(&rows[me], &rows[other]));
                     y.push(pr.measured[k].throughput / g.solo[me].1.throughput);
                 }
             }
         }
-        let names = nf_row_names();
+        let names = nf_row_names(inputs);
         let features = names
             .iter()
             .cloned()
@@ -204,6 +295,7 @@ impl Ranker {
             params,
             seed,
             features,
+            inputs,
             model: Regressor::fit(params, &x, &y, seed)?,
             solo: Some(Regressor::fit(params, &xs, &ys, seed.wrapping_add(1))?),
         })
@@ -211,30 +303,64 @@ impl Ranker {
 
     /// Decomposed: Clara's objective from the predicted parts, per pair of `g`.
     fn decomposed_scores(&self, g: &ColocationGroup) -> Vec<f64> {
+        let rows: Vec<Vec<f64>> = g.solo.iter().map(|(p, _)| nf_row(p, self.inputs)).collect();
+        let pairs: Vec<[usize; 2]> = g.pairs.iter().map(|pr| pr.nfs).collect();
+        self.decomposed_rows(&rows, &pairs)
+    }
+
+    /// Decomposed: Clara's objective from the predicted parts, per pair of
+    /// NFs given by their input rows.
+    fn decomposed_rows(&self, nfs: &[Vec<f64>], pairs: &[[usize; 2]]) -> Vec<f64> {
         let Some(solo) = &self.solo else {
-            return vec![0.0; g.pairs.len()];
+            return vec![0.0; pairs.len()];
         };
-        let s: Vec<f64> = solo
-            .predict(&g.solo.iter().map(|(p, _)| nf_row(p)).collect::<Vec<_>>())
-            .into_iter()
-            .map(f64::exp)
-            .collect();
-        let rows: Vec<Vec<f64>> = g
-            .pairs
+        if nfs.is_empty() || pairs.is_empty() {
+            return vec![0.0; pairs.len()];
+        }
+        let s: Vec<f64> = solo.predict(nfs).into_iter().map(f64::exp).collect();
+        let rows: Vec<Vec<f64>> = pairs
             .iter()
-            .flat_map(|pr| {
-                (0..2).map(move |k| share_row(&g.solo[pr.nfs[k]].0, &g.solo[pr.nfs[1 - k]].0))
-            })
+            .flat_map(|pr| (0..2).map(move |k| share_row(&nfs[pr[k]], &nfs[pr[1 - k]])))
             .collect();
         let share = self.model.predict(&rows);
-        g.pairs
+        pairs
             .iter()
             .enumerate()
             .map(|(i, pr)| {
-                let (a, b) = (s[pr.nfs[0]], s[pr.nfs[1]]);
+                let (a, b) = (s[pr[0]], s[pr[1]]);
                 (share[2 * i] * a + share[2 * i + 1] * b) / (a + b)
             })
             .collect()
+    }
+
+    /// Rank every pair of NFs known only by their profiles (a chain's NFs),
+    /// friendliest first (ties → the earlier pair). Needs a decomposed ranker
+    /// with [`RankerInputs::Profile`]; `Err` with the reason otherwise.
+    pub fn rank_profiles(
+        &self,
+        nfs: &[features::ProgramProfile],
+    ) -> Result<Vec<RankedPair>, String> {
+        if self.kind != RankerKind::Decomposed || self.inputs != RankerInputs::Profile {
+            return Err(format!(
+                "a {:?} ranker reading {:?} inputs cannot rank NFs known only by their profiles (needs a decomposed ranker on profile inputs)",
+                self.kind, self.inputs
+            ));
+        }
+        let rows: Vec<Vec<f64>> = nfs.iter().map(profile_row).collect();
+        let mut pairs = Vec::new();
+        for i in 0..nfs.len() {
+            for j in i + 1..nfs.len() {
+                pairs.push([i, j]);
+            }
+        }
+        let scores = self.decomposed_rows(&rows, &pairs);
+        Ok(order(&scores)
+            .into_iter()
+            .map(|k| RankedPair {
+                nfs: pairs[k],
+                predicted_friendliness: scores[k],
+            })
+            .collect())
     }
 
     /// A score per candidate pair of `g` (in `g.pairs` order), higher = friendlier.
@@ -392,9 +518,20 @@ pub fn select(
     validation: &[ColocationGroup],
     seed: u64,
 ) -> Result<(Params, RankingReport), ModelError> {
+    select_with(kind, RankerInputs::Knobs, train, validation, seed)
+}
+
+/// [`select`] for a ranker reading `inputs`.
+pub fn select_with(
+    kind: RankerKind,
+    inputs: RankerInputs,
+    train: &[ColocationGroup],
+    validation: &[ColocationGroup],
+    seed: u64,
+) -> Result<(Params, RankingReport), ModelError> {
     let mut best: Option<(Params, RankingReport)> = None;
     for params in grid(kind) {
-        let r = Ranker::train(kind, params, train, seed)?;
+        let r = Ranker::train_with(kind, inputs, params, train, seed)?;
         let rep = evaluate(&r, validation);
         if best
             .as_ref()
@@ -432,6 +569,18 @@ pub fn cross_validate(
     folds: usize,
     seed: u64,
 ) -> Result<RankingReport, ModelError> {
+    cross_validate_with(kind, RankerInputs::Knobs, params, groups, folds, seed)
+}
+
+/// [`cross_validate`] for a ranker reading `inputs`.
+pub fn cross_validate_with(
+    kind: RankerKind,
+    inputs: RankerInputs,
+    params: Params,
+    groups: &[ColocationGroup],
+    folds: usize,
+    seed: u64,
+) -> Result<RankingReport, ModelError> {
     let folds = folds.max(2);
     let (mut t1, mut t3) = (0.0, 0.0);
     for f in 0..folds {
@@ -443,7 +592,10 @@ pub fn cross_validate(
                 train.push(g.clone());
             }
         }
-        let r = evaluate(&Ranker::train(kind, params, &train, seed)?, &test);
+        let r = evaluate(
+            &Ranker::train_with(kind, inputs, params, &train, seed)?,
+            &test,
+        );
         t1 += r.top1 * test.len() as f64;
         t3 += r.top3 * test.len() as f64;
     }
@@ -466,4 +618,154 @@ pub fn top_margins(groups: &[ColocationGroup]) -> Vec<f64> {
             (f.len() >= 2).then(|| (f[0] - f[1]) / f[0])
         })
         .collect()
+}
+
+/// One throughput measurement's relative noise on Clara's testbed, estimated
+/// from data that repeats no measurement: each scale-out NF is measured at
+/// consecutive core counts, and the third difference of four consecutive
+/// points, `t₁ − 3t₂ + 3t₃ − t₄`, cancels any quadratic trend while
+/// independent noise of relative size σ gives it variance 20σ² (relative to
+/// the window's mean). σ = 1.4826 · MAD / √20 (robust), and the RMS version.
+/// What is left of the curves' own shape (cubic and higher) adds to both, so
+/// they are upper bounds of the noise (docs/smartnic.md).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct NoiseEstimate {
+    /// Robust (median absolute deviation) estimate of σ.
+    pub sigma: f64,
+    /// Root-mean-square estimate of σ (outliers included).
+    pub sigma_rms: f64,
+    /// Windows of four consecutive core counts used.
+    pub windows: usize,
+}
+
+/// [`NoiseEstimate`] from scale-out curves; `None` without a window of four
+/// consecutive core counts.
+pub fn noise_from_scale_out(nfs: &[crate::clara_data::ScaleOutNf]) -> Option<NoiseEstimate> {
+    let mut d = Vec::new();
+    for nf in nfs {
+        let pts: Vec<(u32, f64)> = nf.curve.iter().map(|(&c, m)| (c, m.throughput)).collect();
+        for w in pts.windows(4) {
+            if w[3].0 != w[0].0 + 3 || w[1].0 != w[0].0 + 1 || w[2].0 != w[0].0 + 2 {
+                continue;
+            }
+            let mean = w.iter().map(|p| p.1).sum::<f64>() / 4.0;
+            if mean > 0.0 {
+                d.push((w[0].1 - 3.0 * w[1].1 + 3.0 * w[2].1 - w[3].1) / mean);
+            }
+        }
+    }
+    if d.is_empty() {
+        return None;
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        }
+    };
+    let m = median(&mut d.clone());
+    let mad = median(&mut d.iter().map(|x| (x - m).abs()).collect());
+    let rms = (d.iter().map(|x| x * x).sum::<f64>() / d.len() as f64).sqrt();
+    Some(NoiseEstimate {
+        sigma: 1.4826 * mad / 20f64.sqrt(),
+        sigma_rms: rms / 20f64.sqrt(),
+        windows: d.len(),
+    })
+}
+
+/// What measurement noise alone does to top-1 on a set of groups.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NoisyOracle {
+    /// Relative noise of one throughput measurement.
+    pub sigma: f64,
+    pub draws: usize,
+    /// Top-1/top-3 of an oracle that ranks by the measured labels remeasured
+    /// with noise σ (every solo and colocated throughput perturbed by an
+    /// independent N(0, σ) relative error), scored against the measured labels.
+    pub oracle: RankingReport,
+    /// Share of groups whose best pair beats the second by less than the
+    /// standard deviation that noise gives that difference.
+    pub near_tie_share: f64,
+    /// Those groups' ids.
+    pub near_tie_groups: Vec<u64>,
+}
+
+/// Standard normal draw (Box–Muller), deterministic for the generator.
+fn normal(rng: &mut impl rand::Rng) -> f64 {
+    let u1: f64 = rng.gen_range(f64::EPSILON..1.0);
+    let u2: f64 = rng.gen_range(0.0..1.0);
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// The top-1 (and top-3) an oracle that knew every pair's throughputs up to
+/// measurement noise σ would reach against the released labels, by `draws`
+/// seeded Monte Carlo remeasurements of each group. The released labels stand
+/// in for the truth; they carry noise themselves, which spreads them more than
+/// the truth, so near-ties are if anything rarer here and the oracle's figure
+/// is optimistic.
+pub fn noisy_oracle(
+    groups: &[ColocationGroup],
+    sigma: f64,
+    draws: usize,
+    seed: u64,
+) -> NoisyOracle {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let draws = draws.max(1);
+    let (mut t1, mut t3) = (0usize, 0usize);
+    let mut near = Vec::new();
+    for g in groups {
+        let truth: Vec<f64> = candidates(g).iter().map(|c| c.friendliness).collect();
+        let ord = order(&truth);
+        let (best, second) = (ord[0], ord.get(1).copied());
+        let mut diffs = Vec::with_capacity(draws);
+        for _ in 0..draws {
+            let solo: Vec<f64> = g
+                .solo
+                .iter()
+                .map(|(_, m)| m.throughput * (1.0 + sigma * normal(&mut rng)))
+                .collect();
+            let f: Vec<f64> = g
+                .pairs
+                .iter()
+                .map(|p| {
+                    let c: f64 = p
+                        .measured
+                        .iter()
+                        .map(|m| m.throughput * (1.0 + sigma * normal(&mut rng)))
+                        .sum();
+                    c / (solo[p.nfs[0]] + solo[p.nfs[1]])
+                })
+                .collect();
+            let o = order(&f);
+            t1 += usize::from(o[0] == best);
+            t3 += usize::from(o.iter().take(3).any(|&i| i == best));
+            if let Some(s) = second {
+                diffs.push(f[best] - f[s]);
+            }
+        }
+        if let Some(s) = second {
+            let n = diffs.len() as f64;
+            let mean = diffs.iter().sum::<f64>() / n;
+            let sd = (diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / n).sqrt();
+            if truth[best] - truth[s] < sd {
+                near.push(g.id);
+            }
+        }
+    }
+    let n = (groups.len().max(1) * draws) as f64;
+    NoisyOracle {
+        sigma,
+        draws,
+        oracle: RankingReport {
+            groups: groups.len(),
+            top1: t1 as f64 / n,
+            top3: t3 as f64 / n,
+        },
+        near_tie_share: near.len() as f64 / groups.len().max(1) as f64,
+        near_tie_groups: near,
+    }
 }

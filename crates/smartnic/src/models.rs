@@ -100,6 +100,8 @@ pub enum ModelError {
     BadShape,
     #[error("gradient boosting failed: {0}")]
     Gbdt(String),
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 /// Per-feature standardisation, fitted on training rows.

@@ -171,3 +171,120 @@ fn decomposed_ranker_on_held_out_groups() {
     let loaded = Ranker::from_json(&ranker.to_json().unwrap()).unwrap();
     assert_eq!(colocation::evaluate(&loaded, &test), report);
 }
+
+/// The ranker the agilio plan applies to chain NFs: decomposed on the profile
+/// proxies alone. Trained on held-in groups it still beats a random order on
+/// held-out groups; ranking a group's NFs by their profiles
+/// (`rank_profiles`, the chain path) gives exactly the scores of ranking the
+/// group (`group_scores`); the knob-reading rankers refuse profiles; a saved
+/// ranker keeps its inputs.
+#[test]
+fn profile_ranker_on_held_out_groups_and_chain_profiles() {
+    use nfc_smartnic::colocation::RankerInputs;
+    use nfc_smartnic::features::ProgramProfile;
+    let groups: Vec<ColocationGroup> =
+        clara_data::load_colocation(&clara().join("nf_colocation/dataset")).unwrap();
+    let (train, _, test) = colocation::split_groups(&groups, 5);
+    let params = Params::Gbdt {
+        iterations: 100,
+        max_depth: 4,
+        learning_rate: 0.1,
+    };
+    let ranker = Ranker::train_with(
+        RankerKind::Decomposed,
+        RankerInputs::Profile,
+        params,
+        &train,
+        5,
+    )
+    .unwrap();
+    assert_eq!(ranker.features.len(), 2 * colocation::PROFILE_INPUTS.len());
+    let report = colocation::evaluate(&ranker, &test);
+    let random = colocation::random_baseline(&test);
+    assert!(report.top1 > random.top1 + 0.15, "{report:?} vs {random:?}");
+    assert!(report.top3 > random.top3 + 0.2, "{report:?} vs {random:?}");
+    for g in test.iter().take(10) {
+        let profiles: Vec<ProgramProfile> =
+            g.solo.iter().map(|(p, _)| ProgramProfile::of(p)).collect();
+        let ranked = ranker.rank_profiles(&profiles).unwrap();
+        let n = profiles.len();
+        assert_eq!(ranked.len(), n * (n - 1) / 2);
+        let scores = ranker.group_scores(g);
+        for (pr, s) in g.pairs.iter().zip(&scores) {
+            let mut key = pr.nfs;
+            key.sort_unstable();
+            let r = ranked.iter().find(|r| r.nfs == key).unwrap();
+            assert_eq!(r.predicted_friendliness, *s, "group {}", g.id);
+        }
+        assert!(ranked
+            .windows(2)
+            .all(|w| w[0].predicted_friendliness >= w[1].predicted_friendliness));
+    }
+    let knobs = Ranker::train(RankerKind::Decomposed, params, &train[..20], 5).unwrap();
+    assert!(knobs.rank_profiles(&[]).is_err());
+    assert!(Ranker::train_with(
+        RankerKind::Pairwise,
+        RankerInputs::Profile,
+        params,
+        &train,
+        5
+    )
+    .is_err());
+    let loaded = Ranker::from_json(&ranker.to_json().unwrap()).unwrap();
+    assert_eq!(loaded.inputs, RankerInputs::Profile);
+    assert_eq!(colocation::evaluate(&loaded, &test), report);
+}
+
+/// The noise estimate recovers a known noise level from synthetic smooth
+/// curves, and an oracle that knows the labels up to no noise is always right.
+#[test]
+fn noise_estimate_and_noisy_oracle() {
+    use nfc_smartnic::clara_data::{Measurement, Program, ScaleOutNf};
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    let sigma = 0.01;
+    let nfs: Vec<ScaleOutNf> = (0..2000)
+        .map(|i| {
+            let rate = rng.gen_range(1e5..1e6);
+            let curve = (4..=10u32)
+                .map(|c| {
+                    // A smooth (quadratic) curve times independent noise, from a sum of uniforms.
+                    let z: f64 = (0..12).map(|_| rng.gen_range(0.0..1.0)).sum::<f64>() - 6.0;
+                    let t = rate * (c as f64) * (1.0 - 0.02 * c as f64) * (1.0 + sigma * z);
+                    (
+                        c,
+                        Measurement {
+                            throughput: t,
+                            latency: 1.0,
+                        },
+                    )
+                })
+                .collect();
+            ScaleOutNf {
+                id: i,
+                program: Program {
+                    choices: vec![],
+                    configs: vec![],
+                },
+                curve,
+            }
+        })
+        .collect();
+    let est = colocation::noise_from_scale_out(&nfs).unwrap();
+    assert_eq!(est.windows, 2000 * 4);
+    assert!((est.sigma - sigma).abs() < 0.1 * sigma, "{est:?}");
+    assert!((est.sigma_rms - sigma).abs() < 0.1 * sigma, "{est:?}");
+    assert!(colocation::noise_from_scale_out(&nfs[..0]).is_none());
+
+    let groups: Vec<ColocationGroup> =
+        clara_data::load_colocation(&clara().join("nf_colocation/dataset")).unwrap();
+    let exact = colocation::noisy_oracle(&groups[..40], 0.0, 3, 1);
+    assert_eq!((exact.oracle.top1, exact.oracle.top3), (1.0, 1.0));
+    assert_eq!(exact.near_tie_share, 0.0);
+    let noisy = colocation::noisy_oracle(&groups[..40], 0.05, 50, 1);
+    assert!(
+        noisy.oracle.top1 < 0.9 && noisy.near_tie_share > 0.3,
+        "{noisy:?}"
+    );
+    assert_eq!(noisy, colocation::noisy_oracle(&groups[..40], 0.05, 50, 1));
+}
