@@ -122,6 +122,22 @@ pub struct AccelSignals {
     /// a loop, `child[(key >> shift) & 1]` (trie walks).
     #[serde(default)]
     pub key_bits_index_in_loop: u32,
+    /// A prefix mask built from a length: an all-ones constant shifted by a
+    /// variable amount, `~0u << (32 - len)` (rotations shift a variable by
+    /// a constant instead).
+    #[serde(default)]
+    pub prefix_mask: u32,
+    /// A data-dependent walk in a loop: a local variable (pointer or index)
+    /// whose next value is loaded from memory addressed by its current
+    /// value, `node = node->child[bit]`, `i = next[i]` (trie, list and tree
+    /// walks; a table CRC mixes its load with an xor instead).
+    #[serde(default)]
+    pub walk_in_loop: u32,
+    /// Add-rotate-xor mixing: an xor with a value rotated by a constant,
+    /// looking through `-O0` locals (SipHash, ChaCha, jhash rounds; a CRC
+    /// shifts by one bit or a byte and never rotates).
+    #[serde(default)]
+    pub arx_mix: u32,
 }
 
 impl IrFunction {

@@ -734,6 +734,116 @@ fn byte_index(v: Val, depth: u32) -> bool {
     }
 }
 
+/// A rotation by a constant, `(x << c) | (x >> (w - c))`.
+fn is_rotation(v: Val) -> bool {
+    if v.opcode() != Some(Opcode::LLVMOr) {
+        return false;
+    }
+    let (Some(a), Some(b)) = (v.operand(0), v.operand(1)) else {
+        return false;
+    };
+    let w = u64::from(v.int_width());
+    let by = |x: Val, op: Opcode| {
+        (x.opcode() == Some(op))
+            .then(|| x.operand(1).and_then(Val::const_int))
+            .flatten()
+    };
+    let rot = |x: Val, y: Val| {
+        matches!((by(x, Opcode::LLVMShl), by(y, Opcode::LLVMLShr)), (Some(l), Some(r)) if l + r == w)
+    };
+    rot(a, b) || rot(b, a)
+}
+
+/// Whether `v` is a rotation, looking through casts and (at `-O0`) the
+/// values stored into a local variable it is loaded from.
+fn rotated(v: Val, depth: u32) -> bool {
+    let v = uncast(v);
+    if is_rotation(v) {
+        return true;
+    }
+    if depth > 2 || v.opcode() != Some(Opcode::LLVMLoad) {
+        return false;
+    }
+    match v.pointer_operand() {
+        Some(a) if a.opcode() == Some(Opcode::LLVMAlloca) => a.users().into_iter().any(|u| {
+            u.opcode() == Some(Opcode::LLVMStore)
+                && u.pointer_operand() == Some(a)
+                && u.operand(0).is_some_and(|x| rotated(x, depth + 1))
+        }),
+        _ => false,
+    }
+}
+
+/// Whether an address or index `v` is computed from a load of the local
+/// variable `a` (through GEPs, casts and integer arithmetic).
+fn addressed_by(v: Val, a: Val, depth: u32) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMLoad) => v.pointer_operand() == Some(a),
+        Some(
+            Opcode::LLVMGetElementPtr
+            | Opcode::LLVMBitCast
+            | Opcode::LLVMZExt
+            | Opcode::LLVMSExt
+            | Opcode::LLVMTrunc
+            | Opcode::LLVMAdd
+            | Opcode::LLVMSub
+            | Opcode::LLVMMul
+            | Opcode::LLVMShl
+            | Opcode::LLVMLShr
+            | Opcode::LLVMAnd
+            | Opcode::LLVMOr,
+        ) => v.operands().into_iter().any(|o| addressed_by(o, a, depth + 1)),
+        _ => false,
+    }
+}
+
+/// The loads a stored value is (through casts, phis and selects).
+fn loaded_values(v: Val, depth: u32, out: &mut Vec<Val>) {
+    let v = uncast(v);
+    match v.opcode() {
+        Some(Opcode::LLVMLoad) => out.push(v),
+        Some(Opcode::LLVMPHI) if depth < 3 => {
+            for (x, _) in v.phi_incoming() {
+                loaded_values(x, depth + 1, out);
+            }
+        }
+        Some(Opcode::LLVMSelect) if depth < 3 => {
+            for x in v.operands().into_iter().skip(1) {
+                loaded_values(x, depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `A = *f(A)`: a store into the local variable `A` of a value loaded from
+/// non-stack memory whose address is computed from `A`'s current value.
+fn is_walk_step(store: Val) -> bool {
+    let (Some(a), Some(v)) = (store.pointer_operand(), store.operand(0)) else {
+        return false;
+    };
+    if a.opcode() != Some(Opcode::LLVMAlloca) {
+        return false;
+    }
+    let mut loads = vec![];
+    loaded_values(v, 0, &mut loads);
+    loads.into_iter().any(|l| {
+        l.pointer_operand().is_some_and(|p| {
+            p.opcode() != Some(Opcode::LLVMAlloca) && p != a && addressed_by(p, a, 0)
+        })
+    })
+}
+
+/// An all-ones constant of the instruction's width.
+fn all_ones(v: Val) -> bool {
+    let w = v.int_width();
+    v.const_int()
+        .is_some_and(|c| w > 0 && w <= 64 && c == u64::MAX >> (64 - w))
+}
+
 /// Accelerator signals of one function (see [`AccelSignals`]).
 fn accel_signals(f: Val) -> AccelSignals {
     let blocks = f.blocks();
@@ -759,6 +869,9 @@ fn accel_signals(f: Val) -> AccelSignals {
     for (bi, b) in blocks.iter().enumerate() {
         let lp = in_loop[bi];
         for i in b.instructions() {
+            if i.opcode() == Some(Opcode::LLVMXor) {
+                s.arx_mix += u32::from(i.operands().into_iter().any(|o| rotated(o, 0)));
+            }
             match i.opcode() {
                 Some(Opcode::LLVMXor) if lp => {
                     // The polynomial step: `(x >> 1) ^ P` / `(x << 1) ^ P`,
@@ -770,6 +883,15 @@ fn accel_signals(f: Val) -> AccelSignals {
                             is_shift1(ops[k]) && ops[1 - k].const_int().is_none_or(poly_like)
                         });
                     s.xor_poly_in_loop += u32::from(step);
+                }
+                Some(Opcode::LLVMShl | Opcode::LLVMLShr)
+                    if i.operand(0).is_some_and(|x| all_ones(uncast(x)))
+                        && i.operand(1).is_some_and(|x| x.const_int().is_none()) =>
+                {
+                    s.prefix_mask += 1;
+                }
+                Some(Opcode::LLVMStore) if lp => {
+                    s.walk_in_loop += u32::from(is_walk_step(i));
                 }
                 Some(Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr) if lp => {
                     s.shift1_in_loop += u32::from(i.operand(1).and_then(Val::const_int) == Some(1));
