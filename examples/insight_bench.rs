@@ -21,10 +21,11 @@ fn own(u: &nfc_core::insight::IrUnit) -> Vec<&nfc_core::insight::IrFunction> {
 
 type Units = Vec<nfc_core::insight::IrUnit>;
 
-fn dataset(out: &Path, n: usize) -> anyhow::Result<(serde_json::Value, Units, Units)> {
+fn dataset(out: &Path, n: usize) -> anyhow::Result<(serde_json::Value, Units, Units, String)> {
     let t0 = std::time::Instant::now();
     let train = nfc::insight::synthesise(&Profile::nf_like(), n, 1, 2);
     let naive = nfc::insight::synthesise(&Profile::naive(), n / 3, 1_000_000, 2);
+    let v1 = nfc::insight::synthesise(&Profile::nf_like_v1(), n / 3, 1, 2);
     let nfs_dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/nfs"));
     let held = nfc::insight::builtin_nfs(&nfs_dir);
     eprintln!(
@@ -44,9 +45,19 @@ fn dataset(out: &Path, n: usize) -> anyhow::Result<(serde_json::Value, Units, Un
         )
     };
     let real = dist(&held.units);
+    let (shift, shift_md) = shift_report(
+        &held.units,
+        &[
+            ("nf-like", train.units.clone()),
+            ("nf-like-v1", v1.units.clone()),
+            ("naive", naive.units.clone()),
+        ],
+    );
     let sim = serde_json::json!({
         "nf_like": compare(&real, &dist(&train.units)),
         "naive": compare(&real, &dist(&naive.units)),
+        "nf_like_v1": compare(&real, &dist(&v1.units)),
+        "shift": shift,
         "real_programs": held.units.len(),
         "nf_like_programs": train.units.len(),
         "naive_programs": naive.units.len(),
@@ -59,7 +70,7 @@ fn dataset(out: &Path, n: usize) -> anyhow::Result<(serde_json::Value, Units, Un
         out.join("similarity.json"),
         serde_json::to_vec_pretty(&sim)?,
     )?;
-    Ok((sim, train.units, held.units))
+    Ok((sim, train.units, held.units, shift_md))
 }
 
 /// The generator-vs-real-NF comparison: Table 1's metrics on the opcode
@@ -169,7 +180,7 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
     let model = nfc::insight::train_accel_model(&c, &negatives);
     let train_functions = c.train.iter().map(|(_, _, u)| own(u).len()).sum::<usize>();
     // How often each value-level signal fires per training class (synthesised negatives apart).
-    let mut prevalence = String::from("| training set | functions | poly xor + shift-1 loop | table[(x^y)&0xff] ^ | rotation | mul const | fold16 | halving loop | masked compare loop | key-bits index loop | prefix mask | walk loop | ARX mix |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut prevalence = String::from("| training set | functions | poly xor + shift-1 loop | table[(x^y)&0xff] ^ | rotation | mul const | fold16 | halving loop | masked compare loop | key-bits index loop | prefix mask | walk loop | ARX mix | best-so-far loop | two-level table |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     let groups: Vec<(String, Vec<&nfc_core::insight::IrFunction>)> = AccelKind::ALL
         .iter()
         .map(|k| {
@@ -199,7 +210,7 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
             fs.iter().filter(|f| p(&f.signals)).count()
         };
         prevalence.push_str(&format!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             fs.len(),
             n(&|s| s.xor_poly_in_loop > 0 && s.shift1_in_loop > 0),
             n(&|s| s.table_xor_index > 0),
@@ -212,6 +223,8 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
             n(&|s| s.prefix_mask > 0),
             n(&|s| s.walk_in_loop > 0),
             n(&|s| s.arx_mix > 0),
+            n(&|s| s.best_update_in_loop > 0),
+            n(&|s| s.two_level_lookup > 0),
         ));
     }
 
@@ -388,7 +401,7 @@ fn main() -> anyhow::Result<()> {
     }
     let n: usize = args.first().map(|s| s.parse()).transpose()?.unwrap_or(400);
     let epochs: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(10);
-    let (sim, train_units, held_units) = dataset(&out, n)?;
+    let (sim, train_units, held_units, shift_md) = dataset(&out, n)?;
     let (cost, cost_md) = word_cost(&train_units, &held_units)?;
     let (acc, acc_md) = accel(&out)?;
     // The networks: nfc-predict (libtorch) in its own process.
@@ -451,7 +464,7 @@ fn main() -> anyhow::Result<()> {
         100.0 * e["memory_accuracy"].as_f64().unwrap_or(f64::NAN),
         e["validation"]
     ));
-    md.push_str("### Generator similarity to the real NFs' IR opcode mix (Table 1; smaller is closer)\n\n| metric | NF-like generator | naive generator |\n|---|---|---|\n");
+    md.push_str("### Generator similarity to the real NFs' IR opcode mix (Table 1; smaller is closer)\n\n| metric | NF-like generator | NF-like v1 (first session) | naive generator |\n|---|---|---|---|\n");
     for key in [
         "jensen_shannon",
         "renyi2",
@@ -461,11 +474,15 @@ fn main() -> anyhow::Result<()> {
         "variational",
     ] {
         md.push_str(&format!(
-            "| {key} | {:.4} | {:.4} |\n",
+            "| {key} | {:.4} | {:.4} | {:.4} |\n",
             sim["nf_like"][key].as_f64().unwrap_or(f64::NAN),
+            sim["nf_like_v1"][key].as_f64().unwrap_or(f64::NAN),
             sim["naive"][key].as_f64().unwrap_or(f64::NAN)
         ));
     }
+    md.push_str(&format!(
+        "\n### Generator vs real NFs: metrics on opcodes and whole words, shapes, largest word shifts\n\n{shift_md}\n"
+    ));
     md.push_str(&format!(
         "\n### Per-word linear cost model (`nfc insight`'s default, no libtorch)\n\n{cost_md}\n"
     ));

@@ -837,6 +837,83 @@ fn is_walk_step(store: Val) -> bool {
     })
 }
 
+/// Whether an integer index is computed (through arithmetic other than
+/// xor, casts and `-O0` locals) from an entry loaded from a table at a
+/// variable index: the second level of a multi-level table (DIR-24-8's
+/// `tbl8[entry.group * 256 + (ip & 0xff)]`, a node array's child index).
+fn from_table_entry(v: Val, depth: u32) -> bool {
+    if depth > 6 {
+        return false;
+    }
+    match v.opcode() {
+        Some(
+            Opcode::LLVMAdd
+            | Opcode::LLVMSub
+            | Opcode::LLVMMul
+            | Opcode::LLVMShl
+            | Opcode::LLVMLShr
+            | Opcode::LLVMAnd
+            | Opcode::LLVMOr
+            | Opcode::LLVMZExt
+            | Opcode::LLVMSExt
+            | Opcode::LLVMTrunc,
+        ) => v
+            .operands()
+            .into_iter()
+            .any(|o| from_table_entry(o, depth + 1)),
+        Some(Opcode::LLVMLoad) => match v.pointer_operand() {
+            Some(a) if a.opcode() == Some(Opcode::LLVMAlloca) => a.users().into_iter().any(|u| {
+                u.opcode() == Some(Opcode::LLVMStore)
+                    && u.pointer_operand() == Some(a)
+                    && u.operand(0).is_some_and(|x| from_table_entry(x, depth + 1))
+            }),
+            Some(p) if is_gep(p) => !v.is_ptr_type()
+                && p.operands()
+                    .into_iter()
+                    .skip(1)
+                    .any(|x| x.const_int().is_none()),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// `(q & 0xf) * P` or `(q & 0xff) * P`: the shifted-out bits' reduction
+/// as a product (nibble-wise CRCs such as CRC-16/KERMIT's `* 0x1081`).
+fn masked_product(v: Val) -> bool {
+    let v = uncast(v);
+    v.opcode() == Some(Opcode::LLVMMul)
+        && const_operand(v).is_some()
+        && v.operands().into_iter().map(uncast).any(|o| {
+            o.opcode() == Some(Opcode::LLVMAnd)
+                && const_operand(o).is_some_and(|c| c == 0xf || c == 0xff)
+        })
+}
+
+/// `a + b` or `a - b` (looking through casts): what a bisection halves.
+fn sum_or_difference(v: Val) -> bool {
+    matches!(
+        uncast(v).opcode(),
+        Some(Opcode::LLVMAdd | Opcode::LLVMSub)
+    )
+}
+
+/// A store into a local variable of a value loaded from non-stack memory
+/// (a field or table entry: `best = r->nexthop`).
+fn stores_loaded_field(store: Val) -> bool {
+    let (Some(a), Some(v)) = (store.pointer_operand(), store.operand(0)) else {
+        return false;
+    };
+    if a.opcode() != Some(Opcode::LLVMAlloca) {
+        return false;
+    }
+    let v = uncast(v);
+    v.opcode() == Some(Opcode::LLVMLoad)
+        && v.pointer_operand().is_some_and(|p| {
+            p.opcode() != Some(Opcode::LLVMAlloca) && !p.is_global_var() || is_gep(p)
+        })
+}
+
 /// An all-ones constant of the instruction's width.
 fn all_ones(v: Val) -> bool {
     let w = v.int_width();
@@ -865,11 +942,32 @@ fn accel_signals(f: Val) -> AccelSignals {
             .then(|| v.operand(1).and_then(Val::const_int))
             .flatten()
     };
+    // Blocks entered only from a conditional branch (`if (c) { … }` bodies at -O0).
+    let mut preds: Vec<Vec<usize>> = vec![vec![]; blocks.len()];
+    for (j, b) in blocks.iter().enumerate() {
+        for x in b.successors() {
+            if let Some(&k) = index.get(&x) {
+                preds[k].push(j);
+            }
+        }
+    }
+    let guarded: Vec<bool> = preds
+        .iter()
+        .map(|p| {
+            p.len() == 1
+                && blocks[p[0]]
+                    .terminator()
+                    .is_some_and(|t| t.is_conditional_branch())
+        })
+        .collect();
     let mut s = AccelSignals::default();
     for (bi, b) in blocks.iter().enumerate() {
         let lp = in_loop[bi];
         for i in b.instructions() {
-            if i.opcode() == Some(Opcode::LLVMXor) {
+            if matches!(
+                i.opcode(),
+                Some(Opcode::LLVMXor | Opcode::LLVMAdd | Opcode::LLVMSub)
+            ) {
                 s.arx_mix += u32::from(i.operands().into_iter().any(|o| rotated(o, 0)));
             }
             match i.opcode() {
@@ -880,7 +978,12 @@ fn accel_signals(f: Val) -> AccelSignals {
                     let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
                     let step = ops.len() == 2
                         && (0..2).any(|k| {
-                            is_shift1(ops[k]) && ops[1 - k].const_int().is_none_or(poly_like)
+                            (is_shift1(ops[k]) && ops[1 - k].const_int().is_none_or(poly_like))
+                                || (shift_by(ops[k], Opcode::LLVMLShr)
+                                    .or_else(|| shift_by(ops[k], Opcode::LLVMAShr))
+                                    .or_else(|| shift_by(ops[k], Opcode::LLVMShl))
+                                    .is_some_and(|c| c == 4 || c == 8)
+                                    && masked_product(ops[1 - k]))
                         });
                     s.xor_poly_in_loop += u32::from(step);
                 }
@@ -891,19 +994,29 @@ fn accel_signals(f: Val) -> AccelSignals {
                     s.prefix_mask += 1;
                 }
                 Some(Opcode::LLVMStore) if lp => {
-                    s.walk_in_loop += u32::from(is_walk_step(i));
+                    let walk = is_walk_step(i);
+                    s.walk_in_loop += u32::from(walk);
+                    // Best-so-far: a loaded value kept in a local while the
+                    // loop goes on (the block's successors stay in the loop).
+                    let stays = b
+                        .successors()
+                        .iter()
+                        .all(|x| index.get(x).is_some_and(|&k| in_loop[k]));
+                    s.best_update_in_loop +=
+                        u32::from(!walk && stays && guarded[bi] && stores_loaded_field(i));
                 }
                 Some(Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr) if lp => {
                     s.shift1_in_loop += u32::from(i.operand(1).and_then(Val::const_int) == Some(1));
-                    if i.operand(1).and_then(Val::const_int) == Some(1)
-                        && i.operand(0).and_then(Val::opcode) == Some(Opcode::LLVMAdd)
+                    if i.opcode() != Some(Opcode::LLVMShl)
+                        && i.operand(1).and_then(Val::const_int) == Some(1)
+                        && i.operand(0).is_some_and(sum_or_difference)
                     {
                         s.halving_in_loop += 1;
                     }
                 }
                 Some(Opcode::LLVMSDiv | Opcode::LLVMUDiv) if lp => {
                     if i.operand(1).and_then(Val::const_int) == Some(2)
-                        && i.operand(0).and_then(Val::opcode) == Some(Opcode::LLVMAdd)
+                        && i.operand(0).is_some_and(sum_or_difference)
                     {
                         s.halving_in_loop += 1;
                     }
@@ -946,6 +1059,12 @@ fn accel_signals(f: Val) -> AccelSignals {
                     if !is_gep(p) {
                         continue;
                     }
+                    s.two_level_lookup += u32::from(
+                        p.operands()
+                            .into_iter()
+                            .skip(1)
+                            .any(|x| x.const_int().is_none() && from_table_entry(x, 0)),
+                    );
                     let Some(idx) = p.operand(p.num_operands().saturating_sub(1)) else {
                         continue;
                     };

@@ -98,7 +98,7 @@ fn ngrams(f: &IrFunction) -> BTreeSet<String> {
 }
 
 /// Names of the hand features, in vector order.
-pub const HAND_FEATURES: [&str; 23] = [
+pub const HAND_FEATURES: [&str; 25] = [
     "xor_density",
     "shift_density",
     "xor_shift_loop",
@@ -122,12 +122,14 @@ pub const HAND_FEATURES: [&str; 23] = [
     "prefix_mask",
     "walk_loop",
     "arx_mix",
+    "best_update_loop",
+    "two_level_lookup",
 ];
 
 /// The value-level signals (constants and data flow from `insight_ir`)
 /// among [`HAND_FEATURES`], with the function's size: what a CRC, an LPM
 /// and a hash *do*, as opposed to token densities and windows.
-pub const SIGNAL_FEATURES: [&str; 10] = [
+pub const SIGNAL_FEATURES: [&str; 12] = [
     "log_length",
     "crc_poly_shift_loop",
     "crc_table_step",
@@ -138,6 +140,8 @@ pub const SIGNAL_FEATURES: [&str; 10] = [
     "prefix_mask",
     "walk_loop",
     "arx_mix",
+    "best_update_loop",
+    "two_level_lookup",
 ];
 
 /// A candidate feature set: mined patterns or not, and which hand features.
@@ -295,6 +299,8 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
         flag(sig.prefix_mask > 0),
         flag(sig.walk_in_loop > 0),
         flag(sig.arx_mix > 0),
+        flag(sig.best_update_in_loop > 0),
+        flag(sig.two_level_lookup > 0),
     ]
 }
 
@@ -424,11 +430,13 @@ fn feature_names(patterns: &[Pattern], hand: &[String]) -> Vec<String> {
     features
 }
 
-/// Pegasos: hinge loss with L2, `epochs` passes, seeded.
+/// Pegasos: hinge loss with L2, `epochs` passes, seeded. The bias is the
+/// weight of a constant feature and is regularised with the rest: an
+/// unregularised bias takes the first steps of size 1/λ unchecked and can
+/// end far from zero, labelling everything one way.
 fn pegasos(x: &[Vec<f64>], y: &[f64], lambda: f64, epochs: usize, seed: u64) -> (Vec<f64>, f64) {
     let d = x.first().map_or(0, Vec::len);
-    let mut w = vec![0.0; d];
-    let mut b = 0.0;
+    let mut w = vec![0.0; d + 1];
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut order: Vec<usize> = (0..x.len()).collect();
     // Balance the classes: each sample's step is weighted by the inverse class frequency.
@@ -446,18 +454,19 @@ fn pegasos(x: &[Vec<f64>], y: &[f64], lambda: f64, epochs: usize, seed: u64) -> 
             } else {
                 total / (2.0 * neg)
             };
-            let margin = y[i] * (x[i].iter().zip(&w).map(|(a, b)| a * b).sum::<f64>() + b);
+            let xi = x[i].iter().chain(std::iter::once(&1.0));
+            let margin = y[i] * xi.clone().zip(&w).map(|(a, b)| a * b).sum::<f64>();
             for wj in w.iter_mut() {
                 *wj *= 1.0 - eta * lambda;
             }
             if margin < 1.0 {
-                for (wj, xj) in w.iter_mut().zip(&x[i]) {
+                for (wj, xj) in w.iter_mut().zip(xi) {
                     *wj += eta * weight * y[i] * xj;
                 }
-                b += eta * weight * y[i] * 0.1;
             }
         }
     }
+    let b = w.pop().unwrap_or(0.0);
     (w, b)
 }
 

@@ -40,9 +40,12 @@ enum Stmt {
     CsumReplace32,
     FtableRemove,
     MacSwap,
+    PacketBytes,
+    OutParams,
+    SmallCall,
 }
 
-const ALL: [Stmt; 22] = [
+const ALL: [Stmt; 25] = [
     Stmt::HeaderRead,
     Stmt::HeaderWrite,
     Stmt::TableLookup,
@@ -65,6 +68,9 @@ const ALL: [Stmt; 22] = [
     Stmt::CsumReplace32,
     Stmt::FtableRemove,
     Stmt::MacSwap,
+    Stmt::PacketBytes,
+    Stmt::OutParams,
+    Stmt::SmallCall,
 ];
 
 /// A generator's statement and shape distribution.
@@ -72,7 +78,7 @@ const ALL: [Stmt; 22] = [
 pub struct Profile {
     pub name: &'static str,
     /// Weight of each statement kind, in the order of `ALL`.
-    weights: [f64; 22],
+    weights: [f64; 25],
     /// Statements per function body (uniform in the range).
     pub stmts: (usize, usize),
     /// Helper functions per program (uniform in the range).
@@ -96,10 +102,10 @@ impl Profile {
         Profile {
             name: "nf-like",
             //        HR   HW   TL   TI   RL   Ctr  Csum Ar   If   Call Ret  Cfg  ALp  GA   Sw
-            //        Time Chain Copy Hash Cs32 Rm   Mac
+            //        Time Chain Copy Hash Cs32 Rm   Mac  Pkt  Out  Small
             weights: [
                 3.0, 1.0, 1.2, 0.8, 0.7, 1.6, 0.5, 1.0, 2.2, 0.8, 1.6, 1.4, 0.1, 0.1, 0.3, //
-                1.0, 0.6, 0.6, 0.5, 0.3, 0.2, 0.2,
+                1.0, 0.6, 0.6, 0.5, 0.3, 0.2, 0.2, 0.6, 0.4, 0.4,
             ],
             stmts: (3, 12),
             helpers: (1, 4),
@@ -116,7 +122,7 @@ impl Profile {
             name: "nf-like-v1",
             weights: [
                 3.0, 1.0, 1.2, 0.8, 0.7, 1.6, 0.5, 1.6, 2.2, 0.8, 1.6, 1.4, 0.2, 0.2, 0.3, //
-                0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
             ],
             stmts: (3, 12),
             helpers: (1, 4),
@@ -128,7 +134,7 @@ impl Profile {
 
     /// Generic integer programs: uniform over the kinds that need no NF API.
     pub fn naive() -> Profile {
-        let mut weights = [0.0; 22];
+        let mut weights = [0.0; 25];
         for (i, k) in ALL.iter().enumerate() {
             if matches!(
                 k,
@@ -619,6 +625,34 @@ impl<'p> Gen<'p> {
                 }
                 self.line(indent, "}");
             }
+            Stmt::PacketBytes => {
+                let v = self.var();
+                let off = ["l4_off", "l3_off"][self.rng.gen_range(0..2)];
+                let (c0, c1) = (self.rng.gen_range(0..8), self.rng.gen_range(0..8));
+                self.line(indent, &format!("if (h->{off} && pkt->len >= h->{off} + 8u) {{"));
+                if self.rng.gen_bool(0.6) {
+                    self.line(indent + 1, &format!("const uint8_t *p = pkt->data + h->{off};"));
+                    self.line(indent + 1, &format!("{v} = (uint32_t)p[{c0}] << 8 | p[{c1}];"));
+                } else {
+                    let e = self.expr(1);
+                    self.line(indent + 1, &format!("uint8_t *p = pkt->data + h->{off};"));
+                    self.line(indent + 1, &format!("p[{c0}] = (uint8_t)({e});"));
+                }
+                self.line(indent, "}");
+            }
+            Stmt::OutParams => {
+                let v = self.var();
+                self.line(indent, "{");
+                self.line(indent + 1, "uint16_t sp, dp;");
+                self.line(indent + 1, &format!("if (l4_ports(h, &sp, &dp) == 0) {v} = sp ^ dp;"));
+                self.line(indent, "}");
+            }
+            Stmt::SmallCall => {
+                let v = self.var();
+                let e = self.expr(1);
+                let f = ["bucket_of", "is_private"][self.rng.gen_range(0..2)];
+                self.line(indent, &format!("{v} = {f}((uint32_t)({e}));"));
+            }
             Stmt::Switch => {
                 let v = self.var();
                 self.line(indent, &format!("switch ({v} & 7) {{"));
@@ -809,6 +843,21 @@ static int parse_word(const char *s, uint8_t *out)\n{\n\
     return 0;\n}\n\n\
 static int expired(const struct node *r, uint64_t now)\n{\n\
     return now > r->last_ns && now - r->last_ns > cfg_timeout_ns;\n}\n\n\
+static int l4_ports(const struct nf_headers *h, uint16_t *sport, uint16_t *dport)\n{\n\
+    if (h->tcp) {\n\
+        *sport = nf_ntohs(h->tcp->sport);\n\
+        *dport = nf_ntohs(h->tcp->dport);\n\
+        return 0;\n\
+    }\n\
+    if (h->udp) {\n\
+        *sport = nf_ntohs(h->udp->sport);\n\
+        *dport = nf_ntohs(h->udp->dport);\n\
+        return 0;\n\
+    }\n\
+    return -1;\n}\n\n\
+static uint32_t bucket_of(uint32_t x) { return (x * 2654435761u) >> 26; }\n\n\
+static uint32_t is_private(uint32_t a)\n{\n\
+    return (a & 0xff000000u) == 0x0a000000u || (a & 0xfff00000u) == 0xac100000u || (a & 0xffff0000u) == 0xc0a80000u;\n}\n\n\
 static int key_eq(const struct nf_flow5 *a, const struct nf_flow5 *b)\n{\n\
     return a->src_ip == b->src_ip && a->dst_ip == b->dst_ip && a->src_port == b->src_port &&\n\
            a->dst_port == b->dst_port && a->proto == b->proto;\n}\n\n";
