@@ -78,32 +78,57 @@ fn dataset(out: &Path, n: usize) -> anyhow::Result<(serde_json::Value, Units, Un
 /// block sizes, calls, i64, memory classes, proxy instructions per word),
 /// and the words that contribute most to the word-level Jensen–Shannon
 /// divergence, per generator.
-fn shift_report(real: &[nfc_core::insight::IrUnit], gens: &[(&str, Units)]) -> (serde_json::Value, String) {
+fn shift_report(
+    real: &[nfc_core::insight::IrUnit],
+    gens: &[(&str, Units)],
+) -> (serde_json::Value, String) {
     use nfc_smartnic::similarity::{shape, word_distribution, word_shift};
     let fns = |units: &[nfc_core::insight::IrUnit]| -> Vec<nfc_core::insight::IrFunction> {
-        units.iter().flat_map(|u| u.functions.iter().filter(|f| !f.framework).cloned()).collect()
+        units
+            .iter()
+            .flat_map(|u| u.functions.iter().filter(|f| !f.framework).cloned())
+            .collect()
     };
     let real_f = fns(real);
-    let ops = |fs: &[nfc_core::insight::IrFunction]| opcode_distribution(fs.iter().flat_map(|f| f.words()));
-    let words = |fs: &[nfc_core::insight::IrFunction]| word_distribution(fs.iter().flat_map(|f| f.words()));
+    let ops = |fs: &[nfc_core::insight::IrFunction]| {
+        opcode_distribution(fs.iter().flat_map(|f| f.words()))
+    };
+    let words =
+        |fs: &[nfc_core::insight::IrFunction]| word_distribution(fs.iter().flat_map(|f| f.words()));
     let (real_ops, real_words) = (ops(&real_f), words(&real_f));
-    let mut md = String::from("| generator | metric | opcode mix (Table 1) | whole words |\n|---|---|---|---|\n");
+    let mut md = String::from(
+        "| generator | metric | opcode mix (Table 1) | whole words |\n|---|---|---|---|\n",
+    );
     let mut shapes = vec![("real NFs".to_string(), shape(&real_f))];
     let mut js = serde_json::Map::new();
     let mut tops = String::new();
     for (name, units) in gens {
         let f = fns(units);
-        let (o, w) = (compare(&real_ops, &ops(&f)), compare(&real_words, &words(&f)));
+        let (o, w) = (
+            compare(&real_ops, &ops(&f)),
+            compare(&real_words, &words(&f)),
+        );
         for ((k, a), (_, b)) in o.entries().iter().zip(w.entries()) {
             md.push_str(&format!("| {name} | {k} | {a:.4} | {b:.4} |\n"));
         }
-        js.insert(name.to_string(), serde_json::json!({"opcode": o, "word": w}));
+        js.insert(
+            name.to_string(),
+            serde_json::json!({"opcode": o, "word": w}),
+        );
         shapes.push((name.to_string(), shape(&f)));
         let vocab: std::collections::BTreeSet<&str> = f.iter().flat_map(|x| x.words()).collect();
-        let unseen: f64 = real_words.iter().filter(|(k, _)| !vocab.contains(k.as_str())).map(|(_, v)| v).sum();
+        let unseen: f64 = real_words
+            .iter()
+            .filter(|(k, _)| !vocab.contains(k.as_str()))
+            .map(|(_, v)| v)
+            .sum();
         tops.push_str(&format!("\n{name}: {:.1}% of the real NFs' words never occur in its programs. Largest word-level JS contributions (real share vs generator share):\n\n| word | real | {name} | bits |\n|---|---|---|---|\n", 100.0 * unseen));
         for (k, a, b, c) in word_shift(&real_words, &words(&f)).into_iter().take(15) {
-            tops.push_str(&format!("| `{k}` | {:.2}% | {:.2}% | {c:.4} |\n", 100.0 * a, 100.0 * b));
+            tops.push_str(&format!(
+                "| `{k}` | {:.2}% | {:.2}% | {c:.4} |\n",
+                100.0 * a,
+                100.0 * b
+            ));
         }
     }
     md.push_str("\n| set | functions | words/fn | p90 | blocks/fn | words/block | cond-br blocks | switch blocks | calls | i64 | stack | state | packet | indirect | proxy instr/word |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -310,7 +335,14 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
     };
     let mut cv_md = format!("Model selection: 5-fold cross-validation grouped by file within the training set (held-out files never seen); chosen: feature set `{}`, λ {}.\n\n| feature set | λ | CV precision | CV recall | CV F1 |\n|---|---|---|---|---|\n", model.cv.first().map_or("", |c| c.set.name()), model.lambda);
     for c in &model.cv {
-        cv_md.push_str(&format!("| {} | {} | {:.3} | {:.3} | {:.3} |\n", c.set.name(), c.lambda, c.precision, c.recall, c.f1));
+        cv_md.push_str(&format!(
+            "| {} | {} | {:.3} | {:.3} | {:.3} |\n",
+            c.set.name(),
+            c.lambda,
+            c.precision,
+            c.recall,
+            c.f1
+        ));
     }
     let mut misses = format!("{cv_md}\nValue-level signals in the training functions (functions where each fires):\n\n{prevalence}\n{} training functions ({} mined patterns), {} held-out own and {} held-out real (DPDK) functions.\n\nMisclassified held-out functions:\n\n", train_functions, model.patterns.len(), own_eval.rows.len(), real_eval.rows.len());
     for ((n, a, p, conf), (_, l)) in all_eval.rows.iter().zip(&test) {
@@ -387,7 +419,12 @@ fn main() -> anyhow::Result<()> {
         let mut gens = vec![];
         for p in [Profile::nf_like(), Profile::nf_like_v1(), Profile::naive()] {
             let l = nfc::insight::synthesise(&p, n, 1, 2);
-            anyhow::ensure!(l.failures.is_empty(), "{}: {:?}", p.name, &l.failures[..l.failures.len().min(3)]);
+            anyhow::ensure!(
+                l.failures.is_empty(),
+                "{}: {:?}",
+                p.name,
+                &l.failures[..l.failures.len().min(3)]
+            );
             gens.push((p.name, l.units));
         }
         println!("{}", shift_report(&held.units, &gens).1);

@@ -151,8 +151,10 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
             .map(String::from)
             .collect();
     if heldout.is_empty() {
-        c.failures
-            .push(format!("{}: no held-out files listed", root.join("heldout.txt").display()));
+        c.failures.push(format!(
+            "{}: no held-out files listed",
+            root.join("heldout.txt").display()
+        ));
     }
     for (dir, kind) in [
         ("crc", AccelKind::Crc),
@@ -231,20 +233,15 @@ pub fn accel_negatives(n: usize) -> Lowered {
 pub fn train_accel_model(c: &AccelCorpus, synth: &Lowered) -> AccelModel {
     let mut train: Vec<(String, Labelled<'_>)> = vec![];
     for (stem, kind, u) in &c.train {
-        train.extend(
-            u.functions
-                .iter()
-                .filter(|f| !f.framework)
-                .map(|f| {
-                    (
-                        stem.clone(),
-                        Labelled {
-                            function: f,
-                            kind: *kind,
-                        },
-                    )
-                }),
-        );
+        train.extend(u.functions.iter().filter(|f| !f.framework).map(|f| {
+            (
+                stem.clone(),
+                Labelled {
+                    function: f,
+                    kind: *kind,
+                },
+            )
+        }));
     }
     for (i, u) in synth.units.iter().enumerate() {
         train.extend(u.functions.iter().filter(|f| !f.framework).map(|f| {

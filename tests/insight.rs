@@ -231,9 +231,15 @@ fn accelerator_signals_tell_idioms_from_look_alikes() {
             .signals
     };
     // A prefix mask shifts all ones by a length; a rotation shifts a value by a constant.
-    let s = signals("mask", "uint32_t mask(uint32_t a, int len) { return a & (~0u << (32 - len)); }");
+    let s = signals(
+        "mask",
+        "uint32_t mask(uint32_t a, int len) { return a & (~0u << (32 - len)); }",
+    );
     assert!(s.prefix_mask > 0 && s.rotate_const == 0, "{s:?}");
-    let s = signals("rot", "uint32_t rot(uint32_t a) { return (a << 7) | (a >> 25); }");
+    let s = signals(
+        "rot",
+        "uint32_t rot(uint32_t a) { return (a << 7) | (a >> 25); }",
+    );
     assert!(s.prefix_mask == 0 && s.rotate_const > 0, "{s:?}");
     // A trie walk loads the next node through the current one; a list sum does not.
     let s = signals(
@@ -245,7 +251,10 @@ fn accelerator_signals_tell_idioms_from_look_alikes() {
         "first",
         "struct r { uint32_t a, m, act; };\nstatic struct r rs[8];\nuint32_t first(uint32_t x) { uint32_t act = 0; for (int i = 0; i < 8; i++) { if ((x & rs[i].m) == rs[i].a) { act = rs[i].act; break; } } return act; }",
     );
-    assert!(s.walk_in_loop == 0 && s.best_update_in_loop == 0, "first match is no best-so-far: {s:?}");
+    assert!(
+        s.walk_in_loop == 0 && s.best_update_in_loop == 0,
+        "first match is no best-so-far: {s:?}"
+    );
     // ARX rounds xor rotated values; a CRC's one-bit shift is no rotation.
     let s = signals(
         "arx",

@@ -748,9 +748,7 @@ fn is_rotation(v: Val) -> bool {
             .then(|| x.operand(1).and_then(Val::const_int))
             .flatten()
     };
-    let rot = |x: Val, y: Val| {
-        matches!((by(x, Opcode::LLVMShl), by(y, Opcode::LLVMLShr)), (Some(l), Some(r)) if l + r == w)
-    };
+    let rot = |x: Val, y: Val| matches!((by(x, Opcode::LLVMShl), by(y, Opcode::LLVMLShr)), (Some(l), Some(r)) if l + r == w);
     rot(a, b) || rot(b, a)
 }
 
@@ -795,7 +793,10 @@ fn addressed_by(v: Val, a: Val, depth: u32) -> bool {
             | Opcode::LLVMLShr
             | Opcode::LLVMAnd
             | Opcode::LLVMOr,
-        ) => v.operands().into_iter().any(|o| addressed_by(o, a, depth + 1)),
+        ) => v
+            .operands()
+            .into_iter()
+            .any(|o| addressed_by(o, a, depth + 1)),
         _ => false,
     }
 }
@@ -867,11 +868,13 @@ fn from_table_entry(v: Val, depth: u32) -> bool {
                     && u.pointer_operand() == Some(a)
                     && u.operand(0).is_some_and(|x| from_table_entry(x, depth + 1))
             }),
-            Some(p) if is_gep(p) => !v.is_ptr_type()
-                && p.operands()
-                    .into_iter()
-                    .skip(1)
-                    .any(|x| x.const_int().is_none()),
+            Some(p) if is_gep(p) => {
+                !v.is_ptr_type()
+                    && p.operands()
+                        .into_iter()
+                        .skip(1)
+                        .any(|x| x.const_int().is_none())
+            }
             _ => false,
         },
         _ => false,
@@ -892,10 +895,7 @@ fn masked_product(v: Val) -> bool {
 
 /// `a + b` or `a - b` (looking through casts): what a bisection halves.
 fn sum_or_difference(v: Val) -> bool {
-    matches!(
-        uncast(v).opcode(),
-        Some(Opcode::LLVMAdd | Opcode::LLVMSub)
-    )
+    matches!(uncast(v).opcode(), Some(Opcode::LLVMAdd | Opcode::LLVMSub))
 }
 
 /// A store into a local variable of a value loaded from non-stack memory

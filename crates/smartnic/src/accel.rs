@@ -683,14 +683,28 @@ pub fn select(
                     positives += usize::from(l.kind != AccelKind::None);
                 }
             }
-            let precision = if flagged > 0 { tp as f64 / flagged as f64 } else { 0.0 };
-            let recall = if positives > 0 { tp as f64 / positives as f64 } else { 0.0 };
+            let precision = if flagged > 0 {
+                tp as f64 / flagged as f64
+            } else {
+                0.0
+            };
+            let recall = if positives > 0 {
+                tp as f64 / positives as f64
+            } else {
+                0.0
+            };
             let f1 = if precision + recall > 0.0 {
                 2.0 * precision * recall / (precision + recall)
             } else {
                 0.0
             };
-            out.push(CvScore { set, lambda, precision, recall, f1 });
+            out.push(CvScore {
+                set,
+                lambda,
+                precision,
+                recall,
+                f1,
+            });
         }
     }
     out.sort_by(|a, b| {

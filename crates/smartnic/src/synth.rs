@@ -455,7 +455,10 @@ impl<'p> Gen<'p> {
                 let a = self.expr(1);
                 let b = self.var();
                 if self.p.entry_points {
-                    self.line(indent, &format!("{v} = helper{k}(st, h, pkt, now, {a}, {b});"));
+                    self.line(
+                        indent,
+                        &format!("{v} = helper{k}(st, h, pkt, now, {a}, {b});"),
+                    );
                 } else if self.p.nf_api {
                     self.line(indent, &format!("{v} = helper{k}(st, h, pkt, {a}, {b});"));
                 } else {
@@ -508,7 +511,10 @@ impl<'p> Gen<'p> {
                 let v = self.var();
                 match self.rng.gen_range(0..3) {
                     0 => {
-                        self.line(indent, "if (now > st->last_ns && now - st->last_ns > cfg_timeout_ns) {");
+                        self.line(
+                            indent,
+                            "if (now > st->last_ns && now - st->last_ns > cfg_timeout_ns) {",
+                        );
                         self.line(indent + 1, "st->last_ns = now;");
                         self.line(indent + 1, &format!("{v} = 0;"));
                         self.line(indent, "}");
@@ -517,7 +523,10 @@ impl<'p> Gen<'p> {
                         self.line(indent, "{");
                         self.line(indent + 1, "uint64_t el = now - st->last_ns;");
                         self.line(indent + 1, "st->tokens += el * cfg_rate / 1000000000ull;");
-                        self.line(indent + 1, "if (st->tokens > cfg_burst) st->tokens = cfg_burst;");
+                        self.line(
+                            indent + 1,
+                            "if (st->tokens > cfg_burst) st->tokens = cfg_burst;",
+                        );
                         self.line(indent + 1, "st->last_ns = now;");
                         if self.in_process && self.rng.gen_bool(0.5) {
                             self.line(indent + 1, "if (st->tokens == 0) return NF_DROP;");
@@ -529,7 +538,12 @@ impl<'p> Gen<'p> {
                     }
                     _ => {
                         let e = self.expr(1);
-                        self.line(indent, &format!("if (expired(&st->pool[({e}) & (NPOOL - 1)], now)) {v} = {v} + 1;"));
+                        self.line(
+                            indent,
+                            &format!(
+                                "if (expired(&st->pool[({e}) & (NPOOL - 1)], now)) {v} = {v} + 1;"
+                            ),
+                        );
                     }
                 }
             }
@@ -539,7 +553,10 @@ impl<'p> Gen<'p> {
                 self.line(indent + 1, "struct nf_flow5 k;");
                 self.line(indent + 1, "struct node *r;");
                 self.line(indent + 1, "if (nf_flow5_from(h, &k) == 0) {");
-                self.line(indent + 2, "uint32_t bkt = nf_hash_bytes(&k, sizeof k) & (NBUCKETS - 1);");
+                self.line(
+                    indent + 2,
+                    "uint32_t bkt = nf_hash_bytes(&k, sizeof k) & (NBUCKETS - 1);",
+                );
                 if self.rng.gen_bool(0.5) {
                     self.line(indent + 2, "for (r = st->bucket[bkt]; r; r = r->next)");
                     self.line(indent + 3, "if (memcmp(&r->key, &k, sizeof k) == 0) break;");
@@ -588,7 +605,10 @@ impl<'p> Gen<'p> {
                 self.line(indent + 1, "memset(&key, 0, sizeof key);");
                 let a = self.expr(1);
                 self.line(indent + 1, &format!("key.a = (uint32_t)({a});"));
-                self.line(indent + 1, &format!("{v} = nf_hash_bytes(&key, sizeof key) & (NCOUNTERS - 1);"));
+                self.line(
+                    indent + 1,
+                    &format!("{v} = nf_hash_bytes(&key, sizeof key) & (NCOUNTERS - 1);"),
+                );
                 self.line(indent, "}");
             }
             Stmt::CsumReplace32 => {
@@ -596,8 +616,14 @@ impl<'p> Gen<'p> {
                 let e = self.expr(1);
                 self.line(indent, "if (h->ip4) {");
                 self.line(indent + 1, &format!("uint32_t old = h->ip4->{f};"));
-                self.line(indent + 1, &format!("h->ip4->{f} = nf_htonl((uint32_t)({e}));"));
-                self.line(indent + 1, &format!("h->ip4->check = nf_csum_replace32(h->ip4->check, old, h->ip4->{f});"));
+                self.line(
+                    indent + 1,
+                    &format!("h->ip4->{f} = nf_htonl((uint32_t)({e}));"),
+                );
+                self.line(
+                    indent + 1,
+                    &format!("h->ip4->check = nf_csum_replace32(h->ip4->check, old, h->ip4->{f});"),
+                );
                 self.line(indent, "}");
             }
             Stmt::FtableRemove => {
@@ -606,7 +632,10 @@ impl<'p> Gen<'p> {
                 self.line(indent + 1, "struct flow_key key;");
                 self.line(indent + 1, "memset(&key, 0, sizeof key);");
                 self.line(indent + 1, &format!("key.a = (uint32_t)({a});"));
-                self.line(indent + 1, "if (nf_ftable_remove(&st->flows.hdr, &key) == 0) st->total_pkts--;");
+                self.line(
+                    indent + 1,
+                    "if (nf_ftable_remove(&st->flows.hdr, &key) == 0) st->total_pkts--;",
+                );
                 self.line(indent, "}");
             }
             Stmt::MacSwap => {
@@ -629,10 +658,19 @@ impl<'p> Gen<'p> {
                 let v = self.var();
                 let off = ["l4_off", "l3_off"][self.rng.gen_range(0..2)];
                 let (c0, c1) = (self.rng.gen_range(0..8), self.rng.gen_range(0..8));
-                self.line(indent, &format!("if (h->{off} && pkt->len >= h->{off} + 8u) {{"));
+                self.line(
+                    indent,
+                    &format!("if (h->{off} && pkt->len >= h->{off} + 8u) {{"),
+                );
                 if self.rng.gen_bool(0.6) {
-                    self.line(indent + 1, &format!("const uint8_t *p = pkt->data + h->{off};"));
-                    self.line(indent + 1, &format!("{v} = (uint32_t)p[{c0}] << 8 | p[{c1}];"));
+                    self.line(
+                        indent + 1,
+                        &format!("const uint8_t *p = pkt->data + h->{off};"),
+                    );
+                    self.line(
+                        indent + 1,
+                        &format!("{v} = (uint32_t)p[{c0}] << 8 | p[{c1}];"),
+                    );
                 } else {
                     let e = self.expr(1);
                     self.line(indent + 1, &format!("uint8_t *p = pkt->data + h->{off};"));
@@ -644,7 +682,10 @@ impl<'p> Gen<'p> {
                 let v = self.var();
                 self.line(indent, "{");
                 self.line(indent + 1, "uint16_t sp, dp;");
-                self.line(indent + 1, &format!("if (l4_ports(h, &sp, &dp) == 0) {v} = sp ^ dp;"));
+                self.line(
+                    indent + 1,
+                    &format!("if (l4_ports(h, &sp, &dp) == 0) {v} = sp ^ dp;"),
+                );
                 self.line(indent, "}");
             }
             Stmt::SmallCall => {
@@ -769,18 +810,39 @@ impl Gen<'_> {
                     self.line(1, "else if (!strcmp(v, \"false\"))");
                     self.line(2, "cfg_flag = 0;");
                     self.line(1, "else");
-                    self.line(2, &format!("return nf_fail(err, err_len, \"expected true or false\", \"{k}\");"));
+                    self.line(
+                        2,
+                        &format!(
+                            "return nf_fail(err, err_len, \"expected true or false\", \"{k}\");"
+                        ),
+                    );
                 }
                 3 => {
                     self.line(1, &format!("v = nf_config_get(cfg, \"{k}\");"));
                     self.line(1, "if (!v || nf_parse_u64(v, &cfg_rate) || cfg_rate == 0 || cfg_rate > 1000000000ull)");
-                    self.line(2, &format!("return nf_fail(err, err_len, \"expected a rate\", \"{k}\");"));
+                    self.line(
+                        2,
+                        &format!("return nf_fail(err, err_len, \"expected a rate\", \"{k}\");"),
+                    );
                     self.line(1, &format!("if (nf_config_u64(cfg, \"{k}_burst\", cfg_rate, &cfg_burst) || cfg_burst == 0)"));
-                    self.line(2, &format!("return nf_fail(err, err_len, \"expected a burst\", \"{k}_burst\");"));
+                    self.line(
+                        2,
+                        &format!(
+                            "return nf_fail(err, err_len, \"expected a burst\", \"{k}_burst\");"
+                        ),
+                    );
                 }
                 4 => {
-                    self.line(1, &format!("if ((v = nf_config_get(cfg, \"{k}\")) && parse_word(v, &w))"));
-                    self.line(2, &format!("return nf_fail(err, err_len, \"expected allow or drop\", \"{k}\");"));
+                    self.line(
+                        1,
+                        &format!("if ((v = nf_config_get(cfg, \"{k}\")) && parse_word(v, &w))"),
+                    );
+                    self.line(
+                        2,
+                        &format!(
+                            "return nf_fail(err, err_len, \"expected allow or drop\", \"{k}\");"
+                        ),
+                    );
                     self.line(1, "cfg_flag = v ? w : cfg_flag;");
                 }
                 5 => {
@@ -788,22 +850,53 @@ impl Gen<'_> {
                     match self.rng.gen_range(0..3) {
                         0 => self.line(1, "if (v && nf_parse_ipv4(v, &cfg_addr))"),
                         1 => self.line(1, "if (v && nf_parse_mac(v, cfg_mac))"),
-                        _ => self.line(1, "if (v && nf_parse_prefix(v, &rules[0].addr, &rules[0].mask))"),
+                        _ => self.line(
+                            1,
+                            "if (v && nf_parse_prefix(v, &rules[0].addr, &rules[0].mask))",
+                        ),
                     }
-                    self.line(2, &format!("return nf_fail(err, err_len, \"expected an address\", \"{k}\");"));
+                    self.line(
+                        2,
+                        &format!("return nf_fail(err, err_len, \"expected an address\", \"{k}\");"),
+                    );
                 }
                 _ => {
-                    self.line(1, &format!("if (nf_config_u64(cfg, \"{k}.len\", 0, &n) || n > 16)"));
-                    self.line(2, &format!("return nf_fail(err, err_len, \"expected at most 16 rules\", \"{k}\");"));
+                    self.line(
+                        1,
+                        &format!("if (nf_config_u64(cfg, \"{k}.len\", 0, &n) || n > 16)"),
+                    );
+                    self.line(
+                        2,
+                        &format!(
+                            "return nf_fail(err, err_len, \"expected at most 16 rules\", \"{k}\");"
+                        ),
+                    );
                     self.line(1, "for (n_rules = 0; n_rules < n; n_rules++) {");
-                    self.line(2, &format!("snprintf(key, sizeof key, \"{k}.%u.prefix\", n_rules);"));
+                    self.line(
+                        2,
+                        &format!("snprintf(key, sizeof key, \"{k}.%u.prefix\", n_rules);"),
+                    );
                     self.line(2, "v = nf_config_get(cfg, key);");
-                    self.line(2, "if (!v || nf_parse_prefix(v, &rules[n_rules].addr, &rules[n_rules].mask))");
-                    self.line(3, &format!("return nf_fail(err, err_len, \"expected a prefix\", \"{k}\");"));
-                    self.line(2, &format!("snprintf(key, sizeof key, \"{k}.%u.action\", n_rules);"));
+                    self.line(
+                        2,
+                        "if (!v || nf_parse_prefix(v, &rules[n_rules].addr, &rules[n_rules].mask))",
+                    );
+                    self.line(
+                        3,
+                        &format!("return nf_fail(err, err_len, \"expected a prefix\", \"{k}\");"),
+                    );
+                    self.line(
+                        2,
+                        &format!("snprintf(key, sizeof key, \"{k}.%u.action\", n_rules);"),
+                    );
                     self.line(2, "v = nf_config_get(cfg, key);");
                     self.line(2, "if (v && parse_word(v, &w))");
-                    self.line(3, &format!("return nf_fail(err, err_len, \"expected allow or drop\", \"{k}\");"));
+                    self.line(
+                        3,
+                        &format!(
+                            "return nf_fail(err, err_len, \"expected allow or drop\", \"{k}\");"
+                        ),
+                    );
                     self.line(2, "rules[n_rules].action = v ? w : 0;");
                     self.line(1, "}");
                 }
