@@ -1014,12 +1014,12 @@ fn accel_signals(f: Val) -> AccelSignals {
                         s.halving_in_loop += 1;
                     }
                 }
-                Some(Opcode::LLVMSDiv | Opcode::LLVMUDiv) if lp => {
-                    if i.operand(1).and_then(Val::const_int) == Some(2)
-                        && i.operand(0).is_some_and(sum_or_difference)
-                    {
-                        s.halving_in_loop += 1;
-                    }
+                Some(Opcode::LLVMSDiv | Opcode::LLVMUDiv)
+                    if lp
+                        && i.operand(1).and_then(Val::const_int) == Some(2)
+                        && i.operand(0).is_some_and(sum_or_difference) =>
+                {
+                    s.halving_in_loop += 1;
                 }
                 Some(Opcode::LLVMICmp) if lp => {
                     let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
