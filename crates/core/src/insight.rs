@@ -91,7 +91,9 @@ pub struct AccelSignals {
     /// The polynomial-reduction step in a loop: an xor of a one-bit shift,
     /// `(x >> 1) ^ P` or `(x << 1) ^ P`, with P a constant that is not a
     /// complement mask (`0xff`, `0xffff`, …) or a variable (a parameterised
-    /// polynomial, `-(x & 1) & P`); or a nibble/byte step, `(x >> 4) ^
+    /// polynomial, `-(x & 1) & P`), the shift possibly stored in the `-O0`
+    /// local first when P is a constant (`c >>= 1; if (m) c ^= P;`); or a
+    /// nibble/byte step, `(x >> 4) ^
     /// ((q & 0xf) * P)` (the reduction of the shifted-out bits as a product).
     #[serde(default)]
     pub xor_poly_in_loop: u32,
@@ -141,10 +143,10 @@ pub struct AccelSignals {
     #[serde(default)]
     pub arx_mix: u32,
     /// Best-so-far in a loop: a value loaded from memory stored into a local
-    /// variable in a conditional block of a loop that stays in the loop
+    /// variable in the body of an `if` inside a loop, the loop going on
     /// (`if (n->nh >= 0) best = n->nh;` then continue), as a *longest*
     /// match does; a first match leaves the loop right after the store
-    /// (`action = r->action; break;`).
+    /// (`action = r->action; break;`), a swap is not conditional.
     #[serde(default)]
     pub best_update_in_loop: u32,
     /// A two-level table: a load at an index computed from an entry loaded

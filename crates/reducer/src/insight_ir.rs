@@ -838,6 +838,21 @@ fn is_walk_step(store: Val) -> bool {
     })
 }
 
+/// A load of a local variable that some store sets to a one-bit shift.
+fn shifted1_via_local(v: Val) -> bool {
+    if v.opcode() != Some(Opcode::LLVMLoad) {
+        return false;
+    }
+    match v.pointer_operand() {
+        Some(a) if a.opcode() == Some(Opcode::LLVMAlloca) => a.users().into_iter().any(|u| {
+            u.opcode() == Some(Opcode::LLVMStore)
+                && u.pointer_operand() == Some(a)
+                && u.operand(0).is_some_and(|x| is_shift1(uncast(x)))
+        }),
+        _ => false,
+    }
+}
+
 /// Whether an integer index is computed (through arithmetic other than
 /// xor, casts and `-O0` locals) from an entry loaded from a table at a
 /// variable index: the second level of a multi-level table (DIR-24-8's
@@ -942,7 +957,9 @@ fn accel_signals(f: Val) -> AccelSignals {
             .then(|| v.operand(1).and_then(Val::const_int))
             .flatten()
     };
-    // Blocks entered only from a conditional branch (`if (c) { … }` bodies at -O0).
+    // Blocks entered only from a conditional branch both of whose targets
+    // stay in the loop: the body of an `if` inside a loop, not the body of
+    // the loop itself (whose condition's other target leaves the loop).
     let mut preds: Vec<Vec<usize>> = vec![vec![]; blocks.len()];
     for (j, b) in blocks.iter().enumerate() {
         for x in b.successors() {
@@ -958,6 +975,10 @@ fn accel_signals(f: Val) -> AccelSignals {
                 && blocks[p[0]]
                     .terminator()
                     .is_some_and(|t| t.is_conditional_branch())
+                && blocks[p[0]]
+                    .successors()
+                    .iter()
+                    .all(|x| index.get(x).is_some_and(|&k| in_loop[k]))
         })
         .collect();
     let mut s = AccelSignals::default();
@@ -979,6 +1000,12 @@ fn accel_signals(f: Val) -> AccelSignals {
                     let step = ops.len() == 2
                         && (0..2).any(|k| {
                             (is_shift1(ops[k]) && ops[1 - k].const_int().is_none_or(poly_like))
+                                // `crc >>= 1; if (mix) crc ^= P;`: the shift
+                                // reaches the xor through the -O0 local
+                                // (with a constant polynomial only: a
+                                // Toeplitz hash xors a shifted *variable*).
+                                || (ops[1 - k].const_int().is_some_and(poly_like)
+                                    && shifted1_via_local(ops[k]))
                                 || (shift_by(ops[k], Opcode::LLVMLShr)
                                     .or_else(|| shift_by(ops[k], Opcode::LLVMAShr))
                                     .or_else(|| shift_by(ops[k], Opcode::LLVMShl))
