@@ -21,10 +21,11 @@ fn own(u: &nfc_core::insight::IrUnit) -> Vec<&nfc_core::insight::IrFunction> {
 
 type Units = Vec<nfc_core::insight::IrUnit>;
 
-fn dataset(out: &Path, n: usize) -> anyhow::Result<(serde_json::Value, Units, Units)> {
+fn dataset(out: &Path, n: usize) -> anyhow::Result<(serde_json::Value, Units, Units, String)> {
     let t0 = std::time::Instant::now();
     let train = nfc::insight::synthesise(&Profile::nf_like(), n, 1, 2);
     let naive = nfc::insight::synthesise(&Profile::naive(), n / 3, 1_000_000, 2);
+    let v1 = nfc::insight::synthesise(&Profile::nf_like_v1(), n / 3, 1, 2);
     let nfs_dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/nfs"));
     let held = nfc::insight::builtin_nfs(&nfs_dir);
     eprintln!(
@@ -44,9 +45,19 @@ fn dataset(out: &Path, n: usize) -> anyhow::Result<(serde_json::Value, Units, Un
         )
     };
     let real = dist(&held.units);
+    let (shift, shift_md) = shift_report(
+        &held.units,
+        &[
+            ("nf-like", train.units.clone()),
+            ("nf-like-v1", v1.units.clone()),
+            ("naive", naive.units.clone()),
+        ],
+    );
     let sim = serde_json::json!({
         "nf_like": compare(&real, &dist(&train.units)),
         "naive": compare(&real, &dist(&naive.units)),
+        "nf_like_v1": compare(&real, &dist(&v1.units)),
+        "shift": shift,
         "real_programs": held.units.len(),
         "nf_like_programs": train.units.len(),
         "naive_programs": naive.units.len(),
@@ -59,7 +70,78 @@ fn dataset(out: &Path, n: usize) -> anyhow::Result<(serde_json::Value, Units, Un
         out.join("similarity.json"),
         serde_json::to_vec_pretty(&sim)?,
     )?;
-    Ok((sim, train.units, held.units))
+    Ok((sim, train.units, held.units, shift_md))
+}
+
+/// The generator-vs-real-NF comparison: Table 1's metrics on the opcode
+/// mix and on the whole compacted words, shape statistics (function and
+/// block sizes, calls, i64, memory classes, proxy instructions per word),
+/// and the words that contribute most to the word-level Jensen–Shannon
+/// divergence, per generator.
+fn shift_report(
+    real: &[nfc_core::insight::IrUnit],
+    gens: &[(&str, Units)],
+) -> (serde_json::Value, String) {
+    use nfc_smartnic::similarity::{shape, word_distribution, word_shift};
+    let fns = |units: &[nfc_core::insight::IrUnit]| -> Vec<nfc_core::insight::IrFunction> {
+        units
+            .iter()
+            .flat_map(|u| u.functions.iter().filter(|f| !f.framework).cloned())
+            .collect()
+    };
+    let real_f = fns(real);
+    let ops = |fs: &[nfc_core::insight::IrFunction]| {
+        opcode_distribution(fs.iter().flat_map(|f| f.words()))
+    };
+    let words =
+        |fs: &[nfc_core::insight::IrFunction]| word_distribution(fs.iter().flat_map(|f| f.words()));
+    let (real_ops, real_words) = (ops(&real_f), words(&real_f));
+    let mut md = String::from(
+        "| generator | metric | opcode mix (Table 1) | whole words |\n|---|---|---|---|\n",
+    );
+    let mut shapes = vec![("real NFs".to_string(), shape(&real_f))];
+    let mut js = serde_json::Map::new();
+    let mut tops = String::new();
+    for (name, units) in gens {
+        let f = fns(units);
+        let (o, w) = (
+            compare(&real_ops, &ops(&f)),
+            compare(&real_words, &words(&f)),
+        );
+        for ((k, a), (_, b)) in o.entries().iter().zip(w.entries()) {
+            md.push_str(&format!("| {name} | {k} | {a:.4} | {b:.4} |\n"));
+        }
+        js.insert(
+            name.to_string(),
+            serde_json::json!({"opcode": o, "word": w}),
+        );
+        shapes.push((name.to_string(), shape(&f)));
+        let vocab: std::collections::BTreeSet<&str> = f.iter().flat_map(|x| x.words()).collect();
+        let unseen: f64 = real_words
+            .iter()
+            .filter(|(k, _)| !vocab.contains(k.as_str()))
+            .map(|(_, v)| v)
+            .sum();
+        tops.push_str(&format!("\n{name}: {:.1}% of the real NFs' words never occur in its programs. Largest word-level JS contributions (real share vs generator share):\n\n| word | real | {name} | bits |\n|---|---|---|---|\n", 100.0 * unseen));
+        for (k, a, b, c) in word_shift(&real_words, &words(&f)).into_iter().take(15) {
+            tops.push_str(&format!(
+                "| `{k}` | {:.2}% | {:.2}% | {c:.4} |\n",
+                100.0 * a,
+                100.0 * b
+            ));
+        }
+    }
+    md.push_str("\n| set | functions | words/fn | p90 | blocks/fn | words/block | cond-br blocks | switch blocks | calls | i64 | stack | state | packet | indirect | proxy instr/word |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (n, s) in &shapes {
+        md.push_str(&format!(
+            "| {n} | {} | {:.1} | {:.0} | {:.1} | {:.2} | {:.2} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.2} |\n",
+            s.functions, s.words_per_function, s.words_per_function_p90, s.blocks_per_function, s.words_per_block,
+            s.cond_block_share, s.switch_block_share, s.call_share, s.i64_share, s.stack_share, s.state_share,
+            s.packet_share, s.indirect_share, s.proxy_per_word
+        ));
+    }
+    md.push_str(&tops);
+    (serde_json::json!({"metrics": js, "shapes": shapes}), md)
 }
 
 /// The per-word linear cost model (no libtorch; what `nfc insight` ships):
@@ -123,7 +205,7 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
     let model = nfc::insight::train_accel_model(&c, &negatives);
     let train_functions = c.train.iter().map(|(_, _, u)| own(u).len()).sum::<usize>();
     // How often each value-level signal fires per training class (synthesised negatives apart).
-    let mut prevalence = String::from("| training set | functions | poly xor + shift-1 loop | table[(x^y)&0xff] ^ | rotation | mul const | fold16 | halving loop | masked compare loop | key-bits index loop |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut prevalence = String::from("| training set | functions | poly xor + shift-1 loop | table[(x^y)&0xff] ^ | rotation | mul const | fold16 | halving loop | masked compare loop | key-bits index loop | prefix mask | walk loop | ARX mix | best-so-far loop | two-level table |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     let groups: Vec<(String, Vec<&nfc_core::insight::IrFunction>)> = AccelKind::ALL
         .iter()
         .map(|k| {
@@ -153,7 +235,7 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
             fs.iter().filter(|f| p(&f.signals)).count()
         };
         prevalence.push_str(&format!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             fs.len(),
             n(&|s| s.xor_poly_in_loop > 0 && s.shift1_in_loop > 0),
             n(&|s| s.table_xor_index > 0),
@@ -163,6 +245,11 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
             n(&|s| s.halving_in_loop > 0),
             n(&|s| s.masked_compare_in_loop > 0),
             n(&|s| s.key_bits_index_in_loop > 0),
+            n(&|s| s.prefix_mask > 0),
+            n(&|s| s.walk_in_loop > 0),
+            n(&|s| s.arx_mix > 0),
+            n(&|s| s.best_update_in_loop > 0),
+            n(&|s| s.two_level_lookup > 0),
         ));
     }
 
@@ -246,7 +333,18 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
         }
         s
     };
-    let mut misses = format!("Value-level signals in the training functions (functions where each fires):\n\n{prevalence}\n{} training functions ({} mined patterns), {} held-out own and {} held-out real (DPDK) functions.\n\nMisclassified held-out functions:\n\n", train_functions, model.patterns.len(), own_eval.rows.len(), real_eval.rows.len());
+    let mut cv_md = format!("Model selection: 5-fold cross-validation grouped by file within the training set (held-out files never seen); chosen: feature set `{}`, λ {}.\n\n| feature set | λ | CV precision | CV recall | CV F1 |\n|---|---|---|---|---|\n", model.cv.first().map_or("", |c| c.set.name()), model.lambda);
+    for c in &model.cv {
+        cv_md.push_str(&format!(
+            "| {} | {} | {:.3} | {:.3} | {:.3} |\n",
+            c.set.name(),
+            c.lambda,
+            c.precision,
+            c.recall,
+            c.f1
+        ));
+    }
+    let mut misses = format!("{cv_md}\nValue-level signals in the training functions (functions where each fires):\n\n{prevalence}\n{} training functions ({} mined patterns), {} held-out own and {} held-out real (DPDK) functions.\n\nMisclassified held-out functions:\n\n", train_functions, model.patterns.len(), own_eval.rows.len(), real_eval.rows.len());
     for ((n, a, p, conf), (_, l)) in all_eval.rows.iter().zip(&test) {
         if a != p {
             misses.push_str(&format!(
@@ -314,6 +412,24 @@ fn main() -> anyhow::Result<()> {
         )?;
         return Ok(());
     }
+    if args.first().map(String::as_str) == Some("diagnose") {
+        // The generator-vs-real-NF shift alone (no training).
+        let n: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(200);
+        let held = nfc::insight::builtin_nfs(&root.join("nfs"));
+        let mut gens = vec![];
+        for p in [Profile::nf_like(), Profile::nf_like_v1(), Profile::naive()] {
+            let l = nfc::insight::synthesise(&p, n, 1, 2);
+            anyhow::ensure!(
+                l.failures.is_empty(),
+                "{}: {:?}",
+                p.name,
+                &l.failures[..l.failures.len().min(3)]
+            );
+            gens.push((p.name, l.units));
+        }
+        println!("{}", shift_report(&held.units, &gens).1);
+        return Ok(());
+    }
     if args.first().map(String::as_str) == Some("accel") {
         // Only the accelerator classifier (fast; no lowering of training programs).
         let (_, md) = accel(&out)?;
@@ -322,7 +438,7 @@ fn main() -> anyhow::Result<()> {
     }
     let n: usize = args.first().map(|s| s.parse()).transpose()?.unwrap_or(400);
     let epochs: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(10);
-    let (sim, train_units, held_units) = dataset(&out, n)?;
+    let (sim, train_units, held_units, shift_md) = dataset(&out, n)?;
     let (cost, cost_md) = word_cost(&train_units, &held_units)?;
     let (acc, acc_md) = accel(&out)?;
     // The networks: nfc-predict (libtorch) in its own process.
@@ -385,7 +501,7 @@ fn main() -> anyhow::Result<()> {
         100.0 * e["memory_accuracy"].as_f64().unwrap_or(f64::NAN),
         e["validation"]
     ));
-    md.push_str("### Generator similarity to the real NFs' IR opcode mix (Table 1; smaller is closer)\n\n| metric | NF-like generator | naive generator |\n|---|---|---|\n");
+    md.push_str("### Generator similarity to the real NFs' IR opcode mix (Table 1; smaller is closer)\n\n| metric | NF-like generator | NF-like v1 (first session) | naive generator |\n|---|---|---|---|\n");
     for key in [
         "jensen_shannon",
         "renyi2",
@@ -395,11 +511,15 @@ fn main() -> anyhow::Result<()> {
         "variational",
     ] {
         md.push_str(&format!(
-            "| {key} | {:.4} | {:.4} |\n",
+            "| {key} | {:.4} | {:.4} | {:.4} |\n",
             sim["nf_like"][key].as_f64().unwrap_or(f64::NAN),
+            sim["nf_like_v1"][key].as_f64().unwrap_or(f64::NAN),
             sim["naive"][key].as_f64().unwrap_or(f64::NAN)
         ));
     }
+    md.push_str(&format!(
+        "\n### Generator vs real NFs: metrics on opcodes and whole words, shapes, largest word shifts\n\n{shift_md}\n"
+    ));
     md.push_str(&format!(
         "\n### Per-word linear cost model (`nfc insight`'s default, no libtorch)\n\n{cost_md}\n"
     ));

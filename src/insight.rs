@@ -114,8 +114,8 @@ pub fn lower_file(
 
 /// The accelerator corpus: implementations written for nfc
 /// (`crates/smartnic/data/accel/{crc,lpm,none}/*.c`), each function labelled
-/// by its directory, as (file stem, kind, unit); every third file of each
-/// class (by name) is held out.
+/// by its directory, as (file stem, kind, unit); the files listed in
+/// `data/accel/heldout.txt` are held out.
 pub struct AccelCorpus {
     pub train: Vec<(String, AccelKind, IrUnit)>,
     pub test: Vec<(String, AccelKind, IrUnit)>,
@@ -140,6 +140,22 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         real: vec![],
         failures: vec![],
     };
+    // The held-out files are listed (`heldout.txt`), so adding training
+    // files never moves a file between training and test.
+    let heldout: std::collections::BTreeSet<String> =
+        std::fs::read_to_string(root.join("heldout.txt"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(String::from)
+            .collect();
+    if heldout.is_empty() {
+        c.failures.push(format!(
+            "{}: no held-out files listed",
+            root.join("heldout.txt").display()
+        ));
+    }
     for (dir, kind) in [
         ("crc", AccelKind::Crc),
         ("lpm", AccelKind::Lpm),
@@ -153,14 +169,14 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
             })
             .unwrap_or_default();
         files.sort();
-        for (i, f) in files.iter().enumerate() {
+        for f in &files {
             let stem = f
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
             match lower_file(&stem, f, &[], false) {
                 Ok(u) => {
-                    if i % 3 == 2 {
+                    if heldout.contains(&stem) {
                         c.test.push((stem, kind, u));
                     } else {
                         c.train.push((stem, kind, u));
@@ -171,17 +187,19 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         }
     }
     if let Some(corpus) = corpus_dir {
-        let hash = corpus.join("dpdk/lib/hash");
-        if hash.is_dir() {
+        let lib = corpus.join("dpdk/lib");
+        if lib.join("hash").is_dir() {
             let shim = root.join("real/shim");
-            for (file, label) in [
-                ("dpdk_crc_sw.c", AccelKind::Crc),
-                ("dpdk_jhash.c", AccelKind::None),
+            for (file, dir, label) in [
+                ("dpdk_crc_sw.c", "hash", AccelKind::Crc),
+                ("dpdk_jhash.c", "hash", AccelKind::None),
+                ("dpdk_thash.c", "hash", AccelKind::None),
+                ("dpdk_lpm.c", "lpm", AccelKind::Lpm),
             ] {
                 match lower_file(
                     file.trim_end_matches(".c"),
                     &root.join("real").join(file),
-                    &[shim.clone(), hash.clone()],
+                    &[shim.clone(), lib.join(dir)],
                     false,
                 ) {
                     Ok(u) => {
@@ -208,33 +226,41 @@ pub fn accel_negatives(n: usize) -> Lowered {
 }
 
 /// The accelerator classifier as the bench trains it: the corpus' training
-/// files plus every function of `synth` ([`accel_negatives`]) as `none`,
-/// mining and SVM with the default settings, seed 19.
+/// files plus every function of `synth` ([`accel_negatives`]) as `none`;
+/// the feature set and λ chosen by 5-fold cross-validation grouped by file
+/// (or program) within this training set ([`nfc_smartnic::accel::select`]),
+/// then refitted on all of it; seed 19. The held-out files never take part.
 pub fn train_accel_model(c: &AccelCorpus, synth: &Lowered) -> AccelModel {
-    let mut train: Vec<Labelled<'_>> = vec![];
-    for (_, kind, u) in &c.train {
-        train.extend(
-            u.functions
-                .iter()
-                .filter(|f| !f.framework)
-                .map(|f| Labelled {
+    let mut train: Vec<(String, Labelled<'_>)> = vec![];
+    for (stem, kind, u) in &c.train {
+        train.extend(u.functions.iter().filter(|f| !f.framework).map(|f| {
+            (
+                stem.clone(),
+                Labelled {
                     function: f,
                     kind: *kind,
-                }),
-        );
+                },
+            )
+        }));
     }
-    for u in &synth.units {
-        train.extend(
-            u.functions
-                .iter()
-                .filter(|f| !f.framework)
-                .map(|f| Labelled {
+    for (i, u) in synth.units.iter().enumerate() {
+        train.extend(u.functions.iter().filter(|f| !f.framework).map(|f| {
+            (
+                format!("synth{i}"),
+                Labelled {
                     function: f,
                     kind: AccelKind::None,
-                }),
-        );
+                },
+            )
+        }));
     }
-    AccelModel::train(&train, &MiningConfig::default(), 0.01, 19)
+    let mining = MiningConfig::default();
+    let cv = nfc_smartnic::accel::select(&train, 5, &mining, 19);
+    let best = &cv[0];
+    let all: Vec<Labelled<'_>> = train.into_iter().map(|(_, l)| l).collect();
+    let mut m = AccelModel::train(&all, &mining, best.set, best.lambda, 19);
+    m.cv = cv;
+    m
 }
 
 // ---------------------------------------------------------------- per-NF report

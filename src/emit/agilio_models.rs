@@ -215,11 +215,8 @@ pub fn accel(ws: &Workspace) -> Result<AccelModel, String> {
     for class in ["crc", "lpm", "none"] {
         dirs.push(root.join(class));
     }
-    let key = hash_files(&dirs, "accel negatives 80, seed 19")?;
-    let current = |m: &AccelModel| {
-        m.features
-            .ends_with(&nfc_smartnic::accel::HAND_FEATURES.map(String::from))
-    };
+    let key = hash_files(&dirs, "accel negatives 80, seed 19, 5-fold CV")?;
+    let current = |m: &AccelModel| m.check().is_ok();
     cached(ws, "accel", key, current, || {
         let c = crate::insight::accel_corpus(None);
         if !c.failures.is_empty() {

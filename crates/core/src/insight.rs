@@ -91,7 +91,10 @@ pub struct AccelSignals {
     /// The polynomial-reduction step in a loop: an xor of a one-bit shift,
     /// `(x >> 1) ^ P` or `(x << 1) ^ P`, with P a constant that is not a
     /// complement mask (`0xff`, `0xffff`, …) or a variable (a parameterised
-    /// polynomial, `-(x & 1) & P`).
+    /// polynomial, `-(x & 1) & P`), the shift possibly stored in the `-O0`
+    /// local first when P is a constant (`c >>= 1; if (m) c ^= P;`); or a
+    /// nibble/byte step, `(x >> 4) ^
+    /// ((q & 0xf) * P)` (the reduction of the shifted-out bits as a product).
     #[serde(default)]
     pub xor_poly_in_loop: u32,
     /// Shift left or right by exactly one bit, in a loop.
@@ -111,7 +114,8 @@ pub struct AccelSignals {
     /// 16-bit folding, `(x >> 16) + (x & 0xffff)` (Internet checksum).
     #[serde(default)]
     pub fold16: u32,
-    /// Halving a sum in a loop, `(lo + hi) / 2` (binary search).
+    /// Halving a sum or a difference in a loop, `(lo + hi) / 2`,
+    /// `lo + ((hi - lo) >> 1)` (binary search).
     #[serde(default)]
     pub halving_in_loop: u32,
     /// A key masked by a variable compared with a variable in a loop,
@@ -122,6 +126,35 @@ pub struct AccelSignals {
     /// a loop, `child[(key >> shift) & 1]` (trie walks).
     #[serde(default)]
     pub key_bits_index_in_loop: u32,
+    /// A prefix mask built from a length: an all-ones constant shifted by a
+    /// variable amount, `~0u << (32 - len)` (rotations shift a variable by
+    /// a constant instead).
+    #[serde(default)]
+    pub prefix_mask: u32,
+    /// A data-dependent walk in a loop: a local variable (pointer or index)
+    /// whose next value is loaded from memory addressed by its current
+    /// value, `node = node->child[bit]`, `i = next[i]` (trie, list and tree
+    /// walks; a table CRC mixes its load with an xor instead).
+    #[serde(default)]
+    pub walk_in_loop: u32,
+    /// Add-rotate-xor mixing: an xor, add or subtract with a value rotated
+    /// by a constant, looking through `-O0` locals (SipHash, jhash rounds;
+    /// a CRC shifts by one bit or a byte and never rotates).
+    #[serde(default)]
+    pub arx_mix: u32,
+    /// Best-so-far in a loop: a value loaded from memory stored into a local
+    /// variable in the body of an `if` inside a loop, the loop going on
+    /// (`if (n->nh >= 0) best = n->nh;` then continue), as a *longest*
+    /// match does; a first match leaves the loop right after the store
+    /// (`action = r->action; break;`), a swap is not conditional.
+    #[serde(default)]
+    pub best_update_in_loop: u32,
+    /// A two-level table: a load at an index computed from an entry loaded
+    /// from a table at a variable index, without an xor on the way
+    /// (DIR-24-8's `tbl8[tbl24[ip >> 8].group * 256 + (ip & 0xff)]`, node
+    /// arrays linked by index; a table CRC mixes its index with an xor).
+    #[serde(default)]
+    pub two_level_lookup: u32,
 }
 
 impl IrFunction {

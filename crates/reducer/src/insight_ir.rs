@@ -734,6 +734,208 @@ fn byte_index(v: Val, depth: u32) -> bool {
     }
 }
 
+/// A rotation by a constant, `(x << c) | (x >> (w - c))`.
+fn is_rotation(v: Val) -> bool {
+    if v.opcode() != Some(Opcode::LLVMOr) {
+        return false;
+    }
+    let (Some(a), Some(b)) = (v.operand(0), v.operand(1)) else {
+        return false;
+    };
+    let w = u64::from(v.int_width());
+    let by = |x: Val, op: Opcode| {
+        (x.opcode() == Some(op))
+            .then(|| x.operand(1).and_then(Val::const_int))
+            .flatten()
+    };
+    let rot = |x: Val, y: Val| matches!((by(x, Opcode::LLVMShl), by(y, Opcode::LLVMLShr)), (Some(l), Some(r)) if l + r == w);
+    rot(a, b) || rot(b, a)
+}
+
+/// Whether `v` is a rotation, looking through casts and (at `-O0`) the
+/// values stored into a local variable it is loaded from.
+fn rotated(v: Val, depth: u32) -> bool {
+    let v = uncast(v);
+    if is_rotation(v) {
+        return true;
+    }
+    if depth > 2 || v.opcode() != Some(Opcode::LLVMLoad) {
+        return false;
+    }
+    match v.pointer_operand() {
+        Some(a) if a.opcode() == Some(Opcode::LLVMAlloca) => a.users().into_iter().any(|u| {
+            u.opcode() == Some(Opcode::LLVMStore)
+                && u.pointer_operand() == Some(a)
+                && u.operand(0).is_some_and(|x| rotated(x, depth + 1))
+        }),
+        _ => false,
+    }
+}
+
+/// Whether an address or index `v` is computed from a load of the local
+/// variable `a` (through GEPs, casts and integer arithmetic).
+fn addressed_by(v: Val, a: Val, depth: u32) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMLoad) => v.pointer_operand() == Some(a),
+        Some(
+            Opcode::LLVMGetElementPtr
+            | Opcode::LLVMBitCast
+            | Opcode::LLVMZExt
+            | Opcode::LLVMSExt
+            | Opcode::LLVMTrunc
+            | Opcode::LLVMAdd
+            | Opcode::LLVMSub
+            | Opcode::LLVMMul
+            | Opcode::LLVMShl
+            | Opcode::LLVMLShr
+            | Opcode::LLVMAnd
+            | Opcode::LLVMOr,
+        ) => v
+            .operands()
+            .into_iter()
+            .any(|o| addressed_by(o, a, depth + 1)),
+        _ => false,
+    }
+}
+
+/// The loads a stored value is (through casts, phis and selects).
+fn loaded_values(v: Val, depth: u32, out: &mut Vec<Val>) {
+    let v = uncast(v);
+    match v.opcode() {
+        Some(Opcode::LLVMLoad) => out.push(v),
+        Some(Opcode::LLVMPHI) if depth < 3 => {
+            for (x, _) in v.phi_incoming() {
+                loaded_values(x, depth + 1, out);
+            }
+        }
+        Some(Opcode::LLVMSelect) if depth < 3 => {
+            for x in v.operands().into_iter().skip(1) {
+                loaded_values(x, depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `A = *f(A)`: a store into the local variable `A` of a value loaded from
+/// non-stack memory whose address is computed from `A`'s current value.
+fn is_walk_step(store: Val) -> bool {
+    let (Some(a), Some(v)) = (store.pointer_operand(), store.operand(0)) else {
+        return false;
+    };
+    if a.opcode() != Some(Opcode::LLVMAlloca) {
+        return false;
+    }
+    let mut loads = vec![];
+    loaded_values(v, 0, &mut loads);
+    loads.into_iter().any(|l| {
+        l.pointer_operand().is_some_and(|p| {
+            p.opcode() != Some(Opcode::LLVMAlloca) && p != a && addressed_by(p, a, 0)
+        })
+    })
+}
+
+/// A load of a local variable that some store sets to a one-bit shift.
+fn shifted1_via_local(v: Val) -> bool {
+    if v.opcode() != Some(Opcode::LLVMLoad) {
+        return false;
+    }
+    match v.pointer_operand() {
+        Some(a) if a.opcode() == Some(Opcode::LLVMAlloca) => a.users().into_iter().any(|u| {
+            u.opcode() == Some(Opcode::LLVMStore)
+                && u.pointer_operand() == Some(a)
+                && u.operand(0).is_some_and(|x| is_shift1(uncast(x)))
+        }),
+        _ => false,
+    }
+}
+
+/// Whether an integer index is computed (through arithmetic other than
+/// xor, casts and `-O0` locals) from an entry loaded from a table at a
+/// variable index: the second level of a multi-level table (DIR-24-8's
+/// `tbl8[entry.group * 256 + (ip & 0xff)]`, a node array's child index).
+fn from_table_entry(v: Val, depth: u32) -> bool {
+    if depth > 6 {
+        return false;
+    }
+    match v.opcode() {
+        Some(
+            Opcode::LLVMAdd
+            | Opcode::LLVMSub
+            | Opcode::LLVMMul
+            | Opcode::LLVMShl
+            | Opcode::LLVMLShr
+            | Opcode::LLVMAnd
+            | Opcode::LLVMOr
+            | Opcode::LLVMZExt
+            | Opcode::LLVMSExt
+            | Opcode::LLVMTrunc,
+        ) => v
+            .operands()
+            .into_iter()
+            .any(|o| from_table_entry(o, depth + 1)),
+        Some(Opcode::LLVMLoad) => match v.pointer_operand() {
+            Some(a) if a.opcode() == Some(Opcode::LLVMAlloca) => a.users().into_iter().any(|u| {
+                u.opcode() == Some(Opcode::LLVMStore)
+                    && u.pointer_operand() == Some(a)
+                    && u.operand(0).is_some_and(|x| from_table_entry(x, depth + 1))
+            }),
+            Some(p) if is_gep(p) => {
+                !v.is_ptr_type()
+                    && p.operands()
+                        .into_iter()
+                        .skip(1)
+                        .any(|x| x.const_int().is_none())
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// `(q & 0xf) * P` or `(q & 0xff) * P`: the shifted-out bits' reduction
+/// as a product (nibble-wise CRCs such as CRC-16/KERMIT's `* 0x1081`).
+fn masked_product(v: Val) -> bool {
+    let v = uncast(v);
+    v.opcode() == Some(Opcode::LLVMMul)
+        && const_operand(v).is_some()
+        && v.operands().into_iter().map(uncast).any(|o| {
+            o.opcode() == Some(Opcode::LLVMAnd)
+                && const_operand(o).is_some_and(|c| c == 0xf || c == 0xff)
+        })
+}
+
+/// `a + b` or `a - b` (looking through casts): what a bisection halves.
+fn sum_or_difference(v: Val) -> bool {
+    matches!(uncast(v).opcode(), Some(Opcode::LLVMAdd | Opcode::LLVMSub))
+}
+
+/// A store into a local variable of a value loaded from non-stack memory
+/// (a field or table entry: `best = r->nexthop`).
+fn stores_loaded_field(store: Val) -> bool {
+    let (Some(a), Some(v)) = (store.pointer_operand(), store.operand(0)) else {
+        return false;
+    };
+    if a.opcode() != Some(Opcode::LLVMAlloca) {
+        return false;
+    }
+    let v = uncast(v);
+    v.opcode() == Some(Opcode::LLVMLoad)
+        && v.pointer_operand().is_some_and(|p| {
+            p.opcode() != Some(Opcode::LLVMAlloca) && !p.is_global_var() || is_gep(p)
+        })
+}
+
+/// An all-ones constant of the instruction's width.
+fn all_ones(v: Val) -> bool {
+    let w = v.int_width();
+    v.const_int()
+        .is_some_and(|c| w > 0 && w <= 64 && c == u64::MAX >> (64 - w))
+}
+
 /// Accelerator signals of one function (see [`AccelSignals`]).
 fn accel_signals(f: Val) -> AccelSignals {
     let blocks = f.blocks();
@@ -755,10 +957,40 @@ fn accel_signals(f: Val) -> AccelSignals {
             .then(|| v.operand(1).and_then(Val::const_int))
             .flatten()
     };
+    // Blocks entered only from a conditional branch both of whose targets
+    // stay in the loop: the body of an `if` inside a loop, not the body of
+    // the loop itself (whose condition's other target leaves the loop).
+    let mut preds: Vec<Vec<usize>> = vec![vec![]; blocks.len()];
+    for (j, b) in blocks.iter().enumerate() {
+        for x in b.successors() {
+            if let Some(&k) = index.get(&x) {
+                preds[k].push(j);
+            }
+        }
+    }
+    let guarded: Vec<bool> = preds
+        .iter()
+        .map(|p| {
+            p.len() == 1
+                && blocks[p[0]]
+                    .terminator()
+                    .is_some_and(|t| t.is_conditional_branch())
+                && blocks[p[0]]
+                    .successors()
+                    .iter()
+                    .all(|x| index.get(x).is_some_and(|&k| in_loop[k]))
+        })
+        .collect();
     let mut s = AccelSignals::default();
     for (bi, b) in blocks.iter().enumerate() {
         let lp = in_loop[bi];
         for i in b.instructions() {
+            if matches!(
+                i.opcode(),
+                Some(Opcode::LLVMXor | Opcode::LLVMAdd | Opcode::LLVMSub)
+            ) {
+                s.arx_mix += u32::from(i.operands().into_iter().any(|o| rotated(o, 0)));
+            }
             match i.opcode() {
                 Some(Opcode::LLVMXor) if lp => {
                     // The polynomial step: `(x >> 1) ^ P` / `(x << 1) ^ P`,
@@ -767,24 +999,54 @@ fn accel_signals(f: Val) -> AccelSignals {
                     let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
                     let step = ops.len() == 2
                         && (0..2).any(|k| {
-                            is_shift1(ops[k]) && ops[1 - k].const_int().is_none_or(poly_like)
+                            (is_shift1(ops[k]) && ops[1 - k].const_int().is_none_or(poly_like))
+                                // `crc >>= 1; if (mix) crc ^= P;`: the shift
+                                // reaches the xor through the -O0 local
+                                // (with a constant polynomial only: a
+                                // Toeplitz hash xors a shifted *variable*).
+                                || (ops[1 - k].const_int().is_some_and(poly_like)
+                                    && shifted1_via_local(ops[k]))
+                                || (shift_by(ops[k], Opcode::LLVMLShr)
+                                    .or_else(|| shift_by(ops[k], Opcode::LLVMAShr))
+                                    .or_else(|| shift_by(ops[k], Opcode::LLVMShl))
+                                    .is_some_and(|c| c == 4 || c == 8)
+                                    && masked_product(ops[1 - k]))
                         });
                     s.xor_poly_in_loop += u32::from(step);
                 }
+                Some(Opcode::LLVMShl | Opcode::LLVMLShr)
+                    if i.operand(0).is_some_and(|x| all_ones(uncast(x)))
+                        && i.operand(1).is_some_and(|x| x.const_int().is_none()) =>
+                {
+                    s.prefix_mask += 1;
+                }
+                Some(Opcode::LLVMStore) if lp => {
+                    let walk = is_walk_step(i);
+                    s.walk_in_loop += u32::from(walk);
+                    // Best-so-far: a loaded value kept in a local while the
+                    // loop goes on (the block's successors stay in the loop).
+                    let stays = b
+                        .successors()
+                        .iter()
+                        .all(|x| index.get(x).is_some_and(|&k| in_loop[k]));
+                    s.best_update_in_loop +=
+                        u32::from(!walk && stays && guarded[bi] && stores_loaded_field(i));
+                }
                 Some(Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr) if lp => {
                     s.shift1_in_loop += u32::from(i.operand(1).and_then(Val::const_int) == Some(1));
-                    if i.operand(1).and_then(Val::const_int) == Some(1)
-                        && i.operand(0).and_then(Val::opcode) == Some(Opcode::LLVMAdd)
+                    if i.opcode() != Some(Opcode::LLVMShl)
+                        && i.operand(1).and_then(Val::const_int) == Some(1)
+                        && i.operand(0).is_some_and(sum_or_difference)
                     {
                         s.halving_in_loop += 1;
                     }
                 }
-                Some(Opcode::LLVMSDiv | Opcode::LLVMUDiv) if lp => {
-                    if i.operand(1).and_then(Val::const_int) == Some(2)
-                        && i.operand(0).and_then(Val::opcode) == Some(Opcode::LLVMAdd)
-                    {
-                        s.halving_in_loop += 1;
-                    }
+                Some(Opcode::LLVMSDiv | Opcode::LLVMUDiv)
+                    if lp
+                        && i.operand(1).and_then(Val::const_int) == Some(2)
+                        && i.operand(0).is_some_and(sum_or_difference) =>
+                {
+                    s.halving_in_loop += 1;
                 }
                 Some(Opcode::LLVMICmp) if lp => {
                     let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
@@ -824,6 +1086,12 @@ fn accel_signals(f: Val) -> AccelSignals {
                     if !is_gep(p) {
                         continue;
                     }
+                    s.two_level_lookup += u32::from(
+                        p.operands()
+                            .into_iter()
+                            .skip(1)
+                            .any(|x| x.const_int().is_none() && from_table_entry(x, 0)),
+                    );
                     let Some(idx) = p.operand(p.num_operands().saturating_sub(1)) else {
                         continue;
                     };

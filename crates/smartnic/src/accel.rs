@@ -98,7 +98,7 @@ fn ngrams(f: &IrFunction) -> BTreeSet<String> {
 }
 
 /// Names of the hand features, in vector order.
-pub const HAND_FEATURES: [&str; 20] = [
+pub const HAND_FEATURES: [&str; 25] = [
     "xor_density",
     "shift_density",
     "xor_shift_loop",
@@ -119,7 +119,66 @@ pub const HAND_FEATURES: [&str; 20] = [
     "mul_large_const",
     "fold16_const",
     "halving_loop",
+    "prefix_mask",
+    "walk_loop",
+    "arx_mix",
+    "best_update_loop",
+    "two_level_lookup",
 ];
+
+/// The value-level signals (constants and data flow from `insight_ir`)
+/// among [`HAND_FEATURES`], with the function's size: what a CRC, an LPM
+/// and a hash *do*, as opposed to token densities and windows.
+pub const SIGNAL_FEATURES: [&str; 12] = [
+    "log_length",
+    "crc_poly_shift_loop",
+    "crc_table_step",
+    "rotate_const",
+    "mul_large_const",
+    "fold16_const",
+    "halving_loop",
+    "prefix_mask",
+    "walk_loop",
+    "arx_mix",
+    "best_update_loop",
+    "two_level_lookup",
+];
+
+/// A candidate feature set: mined patterns or not, and which hand features.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FeatureSet {
+    /// Mined patterns and every hand feature.
+    All,
+    /// Mined patterns and the value-level signals.
+    PatternsSignals,
+    /// The value-level signals alone.
+    Signals,
+}
+
+impl FeatureSet {
+    pub const ALL: [FeatureSet; 3] = [
+        FeatureSet::All,
+        FeatureSet::PatternsSignals,
+        FeatureSet::Signals,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            FeatureSet::All => "all",
+            FeatureSet::PatternsSignals => "patterns+signals",
+            FeatureSet::Signals => "signals",
+        }
+    }
+    fn patterns(self) -> bool {
+        self != FeatureSet::Signals
+    }
+    fn hand(self) -> Vec<&'static str> {
+        match self {
+            FeatureSet::All => HAND_FEATURES.to_vec(),
+            _ => SIGNAL_FEATURES.to_vec(),
+        }
+    }
+}
 
 fn hand_features(f: &IrFunction) -> Vec<f64> {
     let sig = &f.signals;
@@ -237,6 +296,11 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
         flag(sig.mul_large_const > 0),
         flag(sig.fold16 > 0),
         flag(sig.halving_in_loop > 0),
+        flag(sig.prefix_mask > 0),
+        flag(sig.walk_in_loop > 0),
+        flag(sig.arx_mix > 0),
+        flag(sig.best_update_in_loop > 0),
+        flag(sig.two_level_lookup > 0),
     ]
 }
 
@@ -320,11 +384,18 @@ pub fn mine_patterns(train: &[Labelled<'_>], cfg: &MiningConfig) -> Vec<Pattern>
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AccelModel {
     pub patterns: Vec<Pattern>,
+    /// The hand features used, a subset of [`HAND_FEATURES`] in its order.
+    #[serde(default)]
+    pub hand: Vec<String>,
     pub features: Vec<String>,
     /// Weights and bias of the one-vs-rest SVM of each accelerator.
     pub svm: BTreeMap<AccelKind, (Vec<f64>, f64)>,
     pub lambda: f64,
     pub seed: u64,
+    /// The cross-validation that chose the feature set and λ ([`select`]),
+    /// best first; empty when they were given.
+    #[serde(default)]
+    pub cv: Vec<CvScore>,
 }
 
 /// A function's label with its score.
@@ -335,21 +406,37 @@ pub struct Verdict {
     pub confidence: f64,
 }
 
-fn featurise(f: &IrFunction, patterns: &[Pattern]) -> Vec<f64> {
+fn featurise(f: &IrFunction, patterns: &[Pattern], hand: &[String]) -> Vec<f64> {
     let grams = ngrams(f);
     let mut x: Vec<f64> = patterns
         .iter()
         .map(|p| if grams.contains(&p.tokens) { 1.0 } else { 0.0 })
         .collect();
-    x.extend(hand_features(f));
+    let all = hand_features(f);
+    x.extend(
+        hand.iter()
+            .filter_map(|h| HAND_FEATURES.iter().position(|n| n == h))
+            .map(|i| all[i]),
+    );
     x
 }
 
-/// Pegasos: hinge loss with L2, `epochs` passes, seeded.
+fn feature_names(patterns: &[Pattern], hand: &[String]) -> Vec<String> {
+    let mut features: Vec<String> = patterns
+        .iter()
+        .map(|p| format!("seq[{}]: {}", p.class.name(), p.tokens))
+        .collect();
+    features.extend(hand.iter().cloned());
+    features
+}
+
+/// Pegasos: hinge loss with L2, `epochs` passes, seeded. The bias is the
+/// weight of a constant feature and is regularised with the rest: an
+/// unregularised bias takes the first steps of size 1/λ unchecked and can
+/// end far from zero, labelling everything one way.
 fn pegasos(x: &[Vec<f64>], y: &[f64], lambda: f64, epochs: usize, seed: u64) -> (Vec<f64>, f64) {
     let d = x.first().map_or(0, Vec::len);
-    let mut w = vec![0.0; d];
-    let mut b = 0.0;
+    let mut w = vec![0.0; d + 1];
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut order: Vec<usize> = (0..x.len()).collect();
     // Balance the classes: each sample's step is weighted by the inverse class frequency.
@@ -367,18 +454,19 @@ fn pegasos(x: &[Vec<f64>], y: &[f64], lambda: f64, epochs: usize, seed: u64) -> 
             } else {
                 total / (2.0 * neg)
             };
-            let margin = y[i] * (x[i].iter().zip(&w).map(|(a, b)| a * b).sum::<f64>() + b);
+            let xi = x[i].iter().chain(std::iter::once(&1.0));
+            let margin = y[i] * xi.clone().zip(&w).map(|(a, b)| a * b).sum::<f64>();
             for wj in w.iter_mut() {
                 *wj *= 1.0 - eta * lambda;
             }
             if margin < 1.0 {
-                for (wj, xj) in w.iter_mut().zip(&x[i]) {
+                for (wj, xj) in w.iter_mut().zip(xi) {
                     *wj += eta * weight * y[i] * xj;
                 }
-                b += eta * weight * y[i] * 0.1;
             }
         }
     }
+    let b = w.pop().unwrap_or(0.0);
     (w, b)
 }
 
@@ -386,13 +474,19 @@ impl AccelModel {
     pub fn train(
         train: &[Labelled<'_>],
         mining: &MiningConfig,
+        set: FeatureSet,
         lambda: f64,
         seed: u64,
     ) -> AccelModel {
-        let patterns = mine_patterns(train, mining);
+        let patterns = if set.patterns() {
+            mine_patterns(train, mining)
+        } else {
+            vec![]
+        };
+        let hand: Vec<String> = set.hand().into_iter().map(String::from).collect();
         let x: Vec<Vec<f64>> = train
             .iter()
-            .map(|l| featurise(l.function, &patterns))
+            .map(|l| featurise(l.function, &patterns, &hand))
             .collect();
         let mut svm = BTreeMap::new();
         for class in [AccelKind::Crc, AccelKind::Lpm] {
@@ -402,17 +496,14 @@ impl AccelModel {
                 .collect();
             svm.insert(class, pegasos(&x, &y, lambda, 300, seed));
         }
-        let mut features: Vec<String> = patterns
-            .iter()
-            .map(|p| format!("seq[{}]: {}", p.class.name(), p.tokens))
-            .collect();
-        features.extend(HAND_FEATURES.iter().map(|s| s.to_string()));
         AccelModel {
+            features: feature_names(&patterns, &hand),
             patterns,
-            features,
+            hand,
             svm,
             lambda,
             seed,
+            cv: vec![],
         }
     }
 
@@ -420,12 +511,16 @@ impl AccelModel {
     /// (a model saved before a hand feature was added or renamed would
     /// silently mis-weight every function).
     pub fn check(&self) -> Result<(), String> {
-        let mut want: Vec<String> = self
-            .patterns
+        if let Some(h) = self
+            .hand
             .iter()
-            .map(|p| format!("seq[{}]: {}", p.class.name(), p.tokens))
-            .collect();
-        want.extend(HAND_FEATURES.iter().map(|s| s.to_string()));
+            .find(|h| !HAND_FEATURES.contains(&h.as_str()))
+        {
+            return Err(format!(
+                "the model uses the hand feature `{h}`, which this version does not compute; retrain it"
+            ));
+        }
+        let want = feature_names(&self.patterns, &self.hand);
         if want != self.features {
             return Err(format!(
                 "the model's {} features are not the {} this version computes; retrain it",
@@ -448,12 +543,12 @@ impl AccelModel {
 
     /// The feature vector of a function, in [`AccelModel::features`] order.
     pub fn features_of(&self, f: &IrFunction) -> Vec<f64> {
-        featurise(f, &self.patterns)
+        featurise(f, &self.patterns, &self.hand)
     }
 
     /// The decision value of each accelerator's SVM.
     pub fn scores(&self, f: &IrFunction) -> BTreeMap<AccelKind, f64> {
-        let x = featurise(f, &self.patterns);
+        let x = featurise(f, &self.patterns, &self.hand);
         self.svm
             .iter()
             .map(|(k, (w, b))| (*k, x.iter().zip(w).map(|(a, b)| a * b).sum::<f64>() + b))
@@ -529,4 +624,93 @@ pub fn evaluate(model: &AccelModel, test: &[(String, Labelled<'_>)]) -> AccelEva
         },
         rows,
     }
+}
+
+/// One candidate of the model selection with its cross-validated score.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CvScore {
+    pub set: FeatureSet,
+    pub lambda: f64,
+    pub precision: f64,
+    pub recall: f64,
+    pub f1: f64,
+}
+
+/// The λ grid of [`select`].
+pub const LAMBDAS: [f64; 5] = [0.001, 0.003, 0.01, 0.03, 0.1];
+
+/// Model selection by grouped k-fold cross-validation **within the
+/// training set** (the held-out implementations are never seen): `group`
+/// names the file (or synthesised program) a function comes from, and
+/// every function of a group falls in the same fold (groups are dealt to
+/// folds round-robin per class in sorted order, so each fold has CRCs,
+/// LPMs and negatives). Patterns are mined again on each fold's training
+/// part. Every (feature set, λ) of the grid is scored by the pooled
+/// precision, recall and F1 over the folds; the best F1 wins (ties: the
+/// higher precision, then the larger λ). Returns every score, best first.
+pub fn select(
+    train: &[(String, Labelled<'_>)],
+    folds: usize,
+    mining: &MiningConfig,
+    seed: u64,
+) -> Vec<CvScore> {
+    let folds = folds.max(2);
+    let mut groups: BTreeMap<(AccelKind, &str), ()> = BTreeMap::new();
+    for (g, l) in train {
+        groups.insert((l.kind, g.as_str()), ());
+    }
+    let mut fold_of: BTreeMap<&str, usize> = BTreeMap::new();
+    for class in AccelKind::ALL {
+        for (i, (_, g)) in groups.keys().filter(|(k, _)| *k == class).enumerate() {
+            fold_of.entry(g).or_insert(i % folds);
+        }
+    }
+    let mut out = vec![];
+    for set in FeatureSet::ALL {
+        for lambda in LAMBDAS {
+            let (mut tp, mut flagged, mut positives) = (0usize, 0usize, 0usize);
+            for k in 0..folds {
+                let (fit, val): (Vec<_>, Vec<_>) =
+                    train.iter().partition(|(g, _)| fold_of[g.as_str()] != k);
+                let fit: Vec<Labelled<'_>> = fit.into_iter().map(|(_, l)| l.clone()).collect();
+                let m = AccelModel::train(&fit, mining, set, lambda, seed);
+                for (_, l) in val {
+                    let v = m.classify(l.function);
+                    if v.kind != AccelKind::None {
+                        flagged += 1;
+                        tp += usize::from(v.kind == l.kind);
+                    }
+                    positives += usize::from(l.kind != AccelKind::None);
+                }
+            }
+            let precision = if flagged > 0 {
+                tp as f64 / flagged as f64
+            } else {
+                0.0
+            };
+            let recall = if positives > 0 {
+                tp as f64 / positives as f64
+            } else {
+                0.0
+            };
+            let f1 = if precision + recall > 0.0 {
+                2.0 * precision * recall / (precision + recall)
+            } else {
+                0.0
+            };
+            out.push(CvScore {
+                set,
+                lambda,
+                precision,
+                recall,
+                f1,
+            });
+        }
+    }
+    out.sort_by(|a, b| {
+        b.f1.total_cmp(&a.f1)
+            .then(b.precision.total_cmp(&a.precision))
+            .then(b.lambda.total_cmp(&a.lambda))
+    });
+    out
 }

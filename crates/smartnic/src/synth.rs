@@ -31,9 +31,21 @@ enum Stmt {
     ArrayLoop,
     GlobalArray,
     Switch,
+    // Second-session kinds (weight 0 in `nf_like_v1`): what the shift
+    // diagnosis found real NFs have and the first generator lacked.
+    TimeCheck,
+    ChainWalk,
+    StructCopy,
+    FlowHash,
+    CsumReplace32,
+    FtableRemove,
+    MacSwap,
+    PacketBytes,
+    OutParams,
+    SmallCall,
 }
 
-const ALL: [Stmt; 15] = [
+const ALL: [Stmt; 25] = [
     Stmt::HeaderRead,
     Stmt::HeaderWrite,
     Stmt::TableLookup,
@@ -49,6 +61,16 @@ const ALL: [Stmt; 15] = [
     Stmt::ArrayLoop,
     Stmt::GlobalArray,
     Stmt::Switch,
+    Stmt::TimeCheck,
+    Stmt::ChainWalk,
+    Stmt::StructCopy,
+    Stmt::FlowHash,
+    Stmt::CsumReplace32,
+    Stmt::FtableRemove,
+    Stmt::MacSwap,
+    Stmt::PacketBytes,
+    Stmt::OutParams,
+    Stmt::SmallCall,
 ];
 
 /// A generator's statement and shape distribution.
@@ -56,7 +78,7 @@ const ALL: [Stmt; 15] = [
 pub struct Profile {
     pub name: &'static str,
     /// Weight of each statement kind, in the order of `ALL`.
-    weights: [f64; 15],
+    weights: [f64; 25],
     /// Statements per function body (uniform in the range).
     pub stmts: (usize, usize),
     /// Helper functions per program (uniform in the range).
@@ -65,6 +87,11 @@ pub struct Profile {
     pub expr_depth: u32,
     /// Use nf.h's headers, state and framework calls.
     pub nf_api: bool,
+    /// Emit the other entry points real NFs have (`nf_describe`, `nf_init`
+    /// parsing configuration, `nf_state_init`), small predicate helpers,
+    /// compound conditions, a time base (`ctx->now_ns`) and a chained flow
+    /// cache in the state (second session; needs `nf_api`).
+    pub entry_points: bool,
 }
 
 impl Profile {
@@ -75,19 +102,39 @@ impl Profile {
         Profile {
             name: "nf-like",
             //        HR   HW   TL   TI   RL   Ctr  Csum Ar   If   Call Ret  Cfg  ALp  GA   Sw
+            //        Time Chain Copy Hash Cs32 Rm   Mac  Pkt  Out  Small
             weights: [
-                3.0, 1.0, 1.2, 0.8, 0.7, 1.6, 0.5, 1.6, 2.2, 0.8, 1.6, 1.4, 0.2, 0.2, 0.3,
+                3.0, 1.0, 1.2, 0.8, 0.7, 1.6, 0.5, 1.0, 2.2, 0.8, 1.6, 1.4, 0.1, 0.1, 0.3, //
+                1.0, 0.6, 0.6, 0.5, 0.3, 0.2, 0.2, 0.6, 0.4, 0.4,
             ],
             stmts: (3, 12),
             helpers: (1, 4),
             expr_depth: 2,
             nf_api: true,
+            entry_points: true,
+        }
+    }
+
+    /// The first session's NF-like generator (tuned on the opcode mix
+    /// only), kept as the reference the shift diagnosis compares against.
+    pub fn nf_like_v1() -> Profile {
+        Profile {
+            name: "nf-like-v1",
+            weights: [
+                3.0, 1.0, 1.2, 0.8, 0.7, 1.6, 0.5, 1.6, 2.2, 0.8, 1.6, 1.4, 0.2, 0.2, 0.3, //
+                0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+            ],
+            stmts: (3, 12),
+            helpers: (1, 4),
+            expr_depth: 2,
+            nf_api: true,
+            entry_points: false,
         }
     }
 
     /// Generic integer programs: uniform over the kinds that need no NF API.
     pub fn naive() -> Profile {
-        let mut weights = [0.0; 15];
+        let mut weights = [0.0; 25];
         for (i, k) in ALL.iter().enumerate() {
             if matches!(
                 k,
@@ -110,6 +157,7 @@ impl Profile {
             helpers: (1, 4),
             expr_depth: 4,
             nf_api: false,
+            entry_points: false,
         }
     }
 }
@@ -236,6 +284,16 @@ impl<'p> Gen<'p> {
     }
 
     fn cond(&mut self) -> String {
+        if self.p.entry_points && self.rng.gen_bool(0.3) {
+            let a = self.simple_cond();
+            let b = self.simple_cond();
+            let op = if self.rng.gen_bool(0.6) { "&&" } else { "||" };
+            return format!("({a}) {op} ({b})");
+        }
+        self.simple_cond()
+    }
+
+    fn simple_cond(&mut self) -> String {
         let cmp = ["==", "!=", "<", ">", "<=", ">="][self.rng.gen_range(0..6)];
         let a = self.expr(1);
         let b = if self.rng.gen_bool(0.6) {
@@ -396,7 +454,12 @@ impl<'p> Gen<'p> {
                 let v = self.var();
                 let a = self.expr(1);
                 let b = self.var();
-                if self.p.nf_api {
+                if self.p.entry_points {
+                    self.line(
+                        indent,
+                        &format!("{v} = helper{k}(st, h, pkt, now, {a}, {b});"),
+                    );
+                } else if self.p.nf_api {
                     self.line(indent, &format!("{v} = helper{k}(st, h, pkt, {a}, {b});"));
                 } else {
                     self.line(indent, &format!("{v} = helper{k}({a}, {b});"));
@@ -444,6 +507,193 @@ impl<'p> Gen<'p> {
                 let e = self.expr(1);
                 self.line(indent, &format!("garr[{v} & 15] ^= {e};"));
             }
+            Stmt::TimeCheck => {
+                let v = self.var();
+                match self.rng.gen_range(0..3) {
+                    0 => {
+                        self.line(
+                            indent,
+                            "if (now > st->last_ns && now - st->last_ns > cfg_timeout_ns) {",
+                        );
+                        self.line(indent + 1, "st->last_ns = now;");
+                        self.line(indent + 1, &format!("{v} = 0;"));
+                        self.line(indent, "}");
+                    }
+                    1 => {
+                        self.line(indent, "{");
+                        self.line(indent + 1, "uint64_t el = now - st->last_ns;");
+                        self.line(indent + 1, "st->tokens += el * cfg_rate / 1000000000ull;");
+                        self.line(
+                            indent + 1,
+                            "if (st->tokens > cfg_burst) st->tokens = cfg_burst;",
+                        );
+                        self.line(indent + 1, "st->last_ns = now;");
+                        if self.in_process && self.rng.gen_bool(0.5) {
+                            self.line(indent + 1, "if (st->tokens == 0) return NF_DROP;");
+                        } else {
+                            self.line(indent + 1, &format!("if (st->tokens == 0) {v} = 1;"));
+                        }
+                        self.line(indent + 1, "else st->tokens--;");
+                        self.line(indent, "}");
+                    }
+                    _ => {
+                        let e = self.expr(1);
+                        self.line(
+                            indent,
+                            &format!(
+                                "if (expired(&st->pool[({e}) & (NPOOL - 1)], now)) {v} = {v} + 1;"
+                            ),
+                        );
+                    }
+                }
+            }
+            Stmt::ChainWalk => {
+                let v = self.var();
+                self.line(indent, "{");
+                self.line(indent + 1, "struct nf_flow5 k;");
+                self.line(indent + 1, "struct node *r;");
+                self.line(indent + 1, "if (nf_flow5_from(h, &k) == 0) {");
+                self.line(
+                    indent + 2,
+                    "uint32_t bkt = nf_hash_bytes(&k, sizeof k) & (NBUCKETS - 1);",
+                );
+                if self.rng.gen_bool(0.5) {
+                    self.line(indent + 2, "for (r = st->bucket[bkt]; r; r = r->next)");
+                    self.line(indent + 3, "if (memcmp(&r->key, &k, sizeof k) == 0) break;");
+                } else {
+                    self.line(indent + 2, "for (r = st->bucket[bkt]; r; r = r->next)");
+                    self.line(indent + 3, "if (key_eq(&r->key, &k)) break;");
+                }
+                if self.rng.gen_bool(0.6) {
+                    self.line(indent + 2, "if (!r && st->free_list) {");
+                    self.line(indent + 3, "r = st->free_list;");
+                    self.line(indent + 3, "st->free_list = r->next;");
+                    self.line(indent + 3, "memset(r, 0, sizeof *r);");
+                    self.line(indent + 3, "r->key = k;");
+                    self.line(indent + 3, "r->next = st->bucket[bkt];");
+                    self.line(indent + 3, "st->bucket[bkt] = r;");
+                    self.line(indent + 2, "}");
+                }
+                self.line(indent + 2, "if (r) {");
+                self.line(indent + 3, "r->pkts++;");
+                self.line(indent + 3, "r->last_ns = now;");
+                self.line(indent + 3, &format!("{v} = r->mark;"));
+                self.line(indent + 2, "}");
+                self.line(indent + 1, "}");
+                self.line(indent, "}");
+            }
+            Stmt::StructCopy => {
+                let v = self.var();
+                self.line(indent, "{");
+                self.line(indent + 1, "struct nf_flow5 k;");
+                self.line(indent + 1, "if (nf_flow5_from(h, &k) == 0) {");
+                if self.rng.gen_bool(0.5) {
+                    self.line(indent + 2, "st->last_key = k;");
+                } else {
+                    self.line(indent + 2, "memcpy(&st->last_key, &k, sizeof k);");
+                }
+                self.line(indent + 2, &format!("{v} = k.src_port ^ k.dst_port;"));
+                self.line(indent + 1, "} else {");
+                self.line(indent + 2, "memset(&st->last_key, 0, sizeof st->last_key);");
+                self.line(indent + 1, "}");
+                self.line(indent, "}");
+            }
+            Stmt::FlowHash => {
+                let v = self.var();
+                self.line(indent, "{");
+                self.line(indent + 1, "struct flow_key key;");
+                self.line(indent + 1, "memset(&key, 0, sizeof key);");
+                let a = self.expr(1);
+                self.line(indent + 1, &format!("key.a = (uint32_t)({a});"));
+                self.line(
+                    indent + 1,
+                    &format!("{v} = nf_hash_bytes(&key, sizeof key) & (NCOUNTERS - 1);"),
+                );
+                self.line(indent, "}");
+            }
+            Stmt::CsumReplace32 => {
+                let f = ["saddr", "daddr"][self.rng.gen_range(0..2)];
+                let e = self.expr(1);
+                self.line(indent, "if (h->ip4) {");
+                self.line(indent + 1, &format!("uint32_t old = h->ip4->{f};"));
+                self.line(
+                    indent + 1,
+                    &format!("h->ip4->{f} = nf_htonl((uint32_t)({e}));"),
+                );
+                self.line(
+                    indent + 1,
+                    &format!("h->ip4->check = nf_csum_replace32(h->ip4->check, old, h->ip4->{f});"),
+                );
+                self.line(indent, "}");
+            }
+            Stmt::FtableRemove => {
+                let a = self.expr(1);
+                self.line(indent, "{");
+                self.line(indent + 1, "struct flow_key key;");
+                self.line(indent + 1, "memset(&key, 0, sizeof key);");
+                self.line(indent + 1, &format!("key.a = (uint32_t)({a});"));
+                self.line(
+                    indent + 1,
+                    "if (nf_ftable_remove(&st->flows.hdr, &key) == 0) st->total_pkts--;",
+                );
+                self.line(indent, "}");
+            }
+            Stmt::MacSwap => {
+                self.line(indent, "if (h->eth) {");
+                self.line(indent + 1, "uint8_t tmp[6];");
+                if self.rng.gen_bool(0.5) {
+                    self.line(indent + 1, "memcpy(tmp, h->eth->dst, 6);");
+                    self.line(indent + 1, "memcpy(h->eth->dst, h->eth->src, 6);");
+                    self.line(indent + 1, "memcpy(h->eth->src, tmp, 6);");
+                } else {
+                    self.line(indent + 1, "for (int j = 0; j < 6; j++) {");
+                    self.line(indent + 2, "tmp[j] = h->eth->dst[j];");
+                    self.line(indent + 2, "h->eth->dst[j] = h->eth->src[j];");
+                    self.line(indent + 2, "h->eth->src[j] = tmp[j];");
+                    self.line(indent + 1, "}");
+                }
+                self.line(indent, "}");
+            }
+            Stmt::PacketBytes => {
+                let v = self.var();
+                let off = ["l4_off", "l3_off"][self.rng.gen_range(0..2)];
+                let (c0, c1) = (self.rng.gen_range(0..8), self.rng.gen_range(0..8));
+                self.line(
+                    indent,
+                    &format!("if (h->{off} && pkt->len >= h->{off} + 8u) {{"),
+                );
+                if self.rng.gen_bool(0.6) {
+                    self.line(
+                        indent + 1,
+                        &format!("const uint8_t *p = pkt->data + h->{off};"),
+                    );
+                    self.line(
+                        indent + 1,
+                        &format!("{v} = (uint32_t)p[{c0}] << 8 | p[{c1}];"),
+                    );
+                } else {
+                    let e = self.expr(1);
+                    self.line(indent + 1, &format!("uint8_t *p = pkt->data + h->{off};"));
+                    self.line(indent + 1, &format!("p[{c0}] = (uint8_t)({e});"));
+                }
+                self.line(indent, "}");
+            }
+            Stmt::OutParams => {
+                let v = self.var();
+                self.line(indent, "{");
+                self.line(indent + 1, "uint16_t sp, dp;");
+                self.line(
+                    indent + 1,
+                    &format!("if (l4_ports(h, &sp, &dp) == 0) {v} = sp ^ dp;"),
+                );
+                self.line(indent, "}");
+            }
+            Stmt::SmallCall => {
+                let v = self.var();
+                let e = self.expr(1);
+                let f = ["bucket_of", "is_private"][self.rng.gen_range(0..2)];
+                self.line(indent, &format!("{v} = {f}((uint32_t)({e}));"));
+            }
             Stmt::Switch => {
                 let v = self.var();
                 self.line(indent, &format!("switch ({v} & 7) {{"));
@@ -480,10 +730,20 @@ impl<'p> Gen<'p> {
                     .push_str("int32_t nf_process(struct nf_ctx *ctx, struct nf_packet *pkt)\n{\n");
                 self.line(1, "struct gen_state *st = ctx->state;");
                 self.line(1, "struct nf_headers hh, *h = &hh;");
+                if self.p.entry_points {
+                    self.line(1, "uint64_t now = ctx->now_ns;");
+                }
                 for (n, b) in &decls {
                     self.line(1, &format!("{} {n} = 0;", cty(*b)));
                 }
                 self.line(1, "if (nf_parse(pkt, h) != 0) return NF_DROP;");
+            } else if self.p.entry_points {
+                self.out.push_str(&format!(
+                    "static uint32_t {name}(struct gen_state *st, struct nf_headers *h, struct nf_packet *pkt, uint64_t now, uint32_t a, uint32_t b)\n{{\n"
+                ));
+                for (n, b) in &decls {
+                    self.line(1, &format!("{} {n} = a;", cty(*b)));
+                }
             } else {
                 self.out.push_str(&format!(
                     "static uint32_t {name}(struct gen_state *st, struct nf_headers *h, struct nf_packet *pkt, uint32_t a, uint32_t b)\n{{\n"
@@ -518,6 +778,192 @@ impl<'p> Gen<'p> {
     }
 }
 
+impl Gen<'_> {
+    /// `nf_init`: one to six configuration items, each read, range-checked
+    /// and stored in a global, failing through `nf_fail` as real NFs do
+    /// (numbers, words compared with `strcmp`, prefixes, addresses, and a
+    /// rule list read with `snprintf`-built keys).
+    fn init_function(&mut self) {
+        self.out.push_str(
+            "int nf_init(const struct nf_config *cfg, char *err, size_t err_len)\n{\n    static char key[64];\n    const char *v;\n    uint64_t n;\n    uint8_t w;\n",
+        );
+        let items = self.rng.gen_range(1..=6);
+        for i in 0..items {
+            let k = format!("k{i}");
+            match self.rng.gen_range(0..7) {
+                0 | 1 => {
+                    let max = [1000u64, 65535, 1_000_000_000, 86_400_000][self.rng.gen_range(0..4)];
+                    let g = ["cfg_threshold", "cfg_limit", "cfg_mask"][self.rng.gen_range(0..3)];
+                    let dflt = self.rng.gen_range(1..100);
+                    self.line(1, &format!("if (nf_config_u64(cfg, \"{k}\", {dflt}, &n) || n == 0 || n > {max}ull)"));
+                    self.line(2, &format!("return nf_fail(err, err_len, \"expected a number (1..{max})\", \"{k}\");"));
+                    if self.rng.gen_bool(0.4) {
+                        self.line(1, "cfg_timeout_ns = n * 1000000ull;");
+                    } else {
+                        self.line(1, &format!("{g} = (uint32_t)n;"));
+                    }
+                }
+                2 => {
+                    self.line(1, &format!("v = nf_config_get(cfg, \"{k}\");"));
+                    self.line(1, "if (!v || !strcmp(v, \"true\"))");
+                    self.line(2, "cfg_flag = 1;");
+                    self.line(1, "else if (!strcmp(v, \"false\"))");
+                    self.line(2, "cfg_flag = 0;");
+                    self.line(1, "else");
+                    self.line(
+                        2,
+                        &format!(
+                            "return nf_fail(err, err_len, \"expected true or false\", \"{k}\");"
+                        ),
+                    );
+                }
+                3 => {
+                    self.line(1, &format!("v = nf_config_get(cfg, \"{k}\");"));
+                    self.line(1, "if (!v || nf_parse_u64(v, &cfg_rate) || cfg_rate == 0 || cfg_rate > 1000000000ull)");
+                    self.line(
+                        2,
+                        &format!("return nf_fail(err, err_len, \"expected a rate\", \"{k}\");"),
+                    );
+                    self.line(1, &format!("if (nf_config_u64(cfg, \"{k}_burst\", cfg_rate, &cfg_burst) || cfg_burst == 0)"));
+                    self.line(
+                        2,
+                        &format!(
+                            "return nf_fail(err, err_len, \"expected a burst\", \"{k}_burst\");"
+                        ),
+                    );
+                }
+                4 => {
+                    self.line(
+                        1,
+                        &format!("if ((v = nf_config_get(cfg, \"{k}\")) && parse_word(v, &w))"),
+                    );
+                    self.line(
+                        2,
+                        &format!(
+                            "return nf_fail(err, err_len, \"expected allow or drop\", \"{k}\");"
+                        ),
+                    );
+                    self.line(1, "cfg_flag = v ? w : cfg_flag;");
+                }
+                5 => {
+                    self.line(1, &format!("v = nf_config_get(cfg, \"{k}\");"));
+                    match self.rng.gen_range(0..3) {
+                        0 => self.line(1, "if (v && nf_parse_ipv4(v, &cfg_addr))"),
+                        1 => self.line(1, "if (v && nf_parse_mac(v, cfg_mac))"),
+                        _ => self.line(
+                            1,
+                            "if (v && nf_parse_prefix(v, &rules[0].addr, &rules[0].mask))",
+                        ),
+                    }
+                    self.line(
+                        2,
+                        &format!("return nf_fail(err, err_len, \"expected an address\", \"{k}\");"),
+                    );
+                }
+                _ => {
+                    self.line(
+                        1,
+                        &format!("if (nf_config_u64(cfg, \"{k}.len\", 0, &n) || n > 16)"),
+                    );
+                    self.line(
+                        2,
+                        &format!(
+                            "return nf_fail(err, err_len, \"expected at most 16 rules\", \"{k}\");"
+                        ),
+                    );
+                    self.line(1, "for (n_rules = 0; n_rules < n; n_rules++) {");
+                    self.line(
+                        2,
+                        &format!("snprintf(key, sizeof key, \"{k}.%u.prefix\", n_rules);"),
+                    );
+                    self.line(2, "v = nf_config_get(cfg, key);");
+                    self.line(
+                        2,
+                        "if (!v || nf_parse_prefix(v, &rules[n_rules].addr, &rules[n_rules].mask))",
+                    );
+                    self.line(
+                        3,
+                        &format!("return nf_fail(err, err_len, \"expected a prefix\", \"{k}\");"),
+                    );
+                    self.line(
+                        2,
+                        &format!("snprintf(key, sizeof key, \"{k}.%u.action\", n_rules);"),
+                    );
+                    self.line(2, "v = nf_config_get(cfg, key);");
+                    self.line(2, "if (v && parse_word(v, &w))");
+                    self.line(
+                        3,
+                        &format!(
+                            "return nf_fail(err, err_len, \"expected allow or drop\", \"{k}\");"
+                        ),
+                    );
+                    self.line(2, "rules[n_rules].action = v ? w : 0;");
+                    self.line(1, "}");
+                }
+            }
+        }
+        self.line(1, "return 0;");
+        self.out.push_str("}\n\n");
+    }
+}
+
+/// The second generator's prelude: a chained flow cache with a node pool,
+/// a time base, configuration globals, and the small helpers real NFs
+/// write (static, so `-O0` emits only those a program uses).
+const ENTRY_POINTS_PRELUDE: &str = "#include \"nf.h\"\n#include <stdio.h>\n\n\
+#define NCOUNTERS 64\n\
+#define NPOOL 256\n\
+#define NBUCKETS 64\n\
+struct flow_key { uint32_t a; uint16_t b; uint16_t pad; };\n\
+struct flow_val { uint64_t pkts; uint64_t bytes; uint32_t mark; };\n\
+struct rule { uint32_t addr, mask, action; };\n\
+struct node { struct node *next; struct nf_flow5 key; uint64_t pkts, last_ns; uint32_t mark; };\n\
+struct gen_state { NF_FTABLE(struct flow_key, struct flow_val, 256) flows; uint64_t counters[NCOUNTERS]; uint64_t total_bytes, total_pkts; uint64_t last_ns, tokens; struct nf_flow5 last_key; struct node *bucket[NBUCKETS]; struct node *free_list; struct node pool[NPOOL]; };\n\
+static struct rule rules[16];\n\
+static uint32_t n_rules, cfg_threshold, cfg_limit, cfg_mask, cfg_addr;\n\
+static uint64_t cfg_timeout_ns = 30000000000ull, cfg_rate = 1000, cfg_burst = 64;\n\
+static uint8_t cfg_flag = 1, cfg_mac[6];\n\
+static const struct nf_info gen_info = {NF_ABI_VERSION, \"gen\", 2};\n\n\
+const struct nf_info *nf_describe(void) { return &gen_info; }\n\n\
+size_t nf_state_size(void) { return sizeof(struct gen_state); }\n\n\
+static int parse_word(const char *s, uint8_t *out)\n{\n\
+    if (!strcmp(s, \"allow\") || !strcmp(s, \"accept\") || !strcmp(s, \"pass\"))\n\
+        *out = 0;\n\
+    else if (!strcmp(s, \"drop\") || !strcmp(s, \"deny\"))\n\
+        *out = 1;\n\
+    else\n\
+        return -1;\n\
+    return 0;\n}\n\n\
+static int expired(const struct node *r, uint64_t now)\n{\n\
+    return now > r->last_ns && now - r->last_ns > cfg_timeout_ns;\n}\n\n\
+static int l4_ports(const struct nf_headers *h, uint16_t *sport, uint16_t *dport)\n{\n\
+    if (h->tcp) {\n\
+        *sport = nf_ntohs(h->tcp->sport);\n\
+        *dport = nf_ntohs(h->tcp->dport);\n\
+        return 0;\n\
+    }\n\
+    if (h->udp) {\n\
+        *sport = nf_ntohs(h->udp->sport);\n\
+        *dport = nf_ntohs(h->udp->dport);\n\
+        return 0;\n\
+    }\n\
+    return -1;\n}\n\n\
+static uint32_t bucket_of(uint32_t x) { return (x * 2654435761u) >> 26; }\n\n\
+static uint32_t is_private(uint32_t a)\n{\n\
+    return (a & 0xff000000u) == 0x0a000000u || (a & 0xfff00000u) == 0xac100000u || (a & 0xffff0000u) == 0xc0a80000u;\n}\n\n\
+static int key_eq(const struct nf_flow5 *a, const struct nf_flow5 *b)\n{\n\
+    return a->src_ip == b->src_ip && a->dst_ip == b->dst_ip && a->src_port == b->src_port &&\n\
+           a->dst_port == b->dst_port && a->proto == b->proto;\n}\n\n";
+
+const STATE_INIT: &str = "void nf_state_init(void *state)\n{\n\
+    struct gen_state *st = state;\n\
+    NF_FTABLE_INIT(&st->flows);\n\
+    st->free_list = 0;\n\
+    for (uint32_t i = NPOOL; i-- > 0;) {\n\
+        st->pool[i].next = st->free_list;\n\
+        st->free_list = &st->pool[i];\n\
+    }\n}\n\n";
+
 /// One synthesised C program (deterministic in `seed`).
 pub fn generate(profile: &Profile, seed: u64) -> String {
     let mut g = Gen {
@@ -533,7 +979,14 @@ pub fn generate(profile: &Profile, seed: u64) -> String {
         "/* synthesised by nfc-smartnic ({}), seed {seed} */\n",
         profile.name
     ));
-    if profile.nf_api {
+    if profile.entry_points {
+        g.out.push_str(ENTRY_POINTS_PRELUDE);
+        g.out.push_str("static uint32_t garr[16];\n\n");
+        g.init_function();
+        if g.rng.gen_bool(0.6) {
+            g.out.push_str(STATE_INIT);
+        }
+    } else if profile.nf_api {
         g.out.push_str(
             "#include \"nf.h\"\n\n\
              #define NCOUNTERS 64\n\
@@ -550,7 +1003,7 @@ pub fn generate(profile: &Profile, seed: u64) -> String {
             .push_str("#include <stdint.h>\n\nstatic uint32_t garr[16];\n\n");
     }
     // Naive programs use garr too when drawn; NF-like ones rarely do.
-    if profile.nf_api {
+    if profile.nf_api && !profile.entry_points {
         g.out.push_str("static uint32_t garr[16];\n\n");
     }
     let helpers = g.rng.gen_range(profile.helpers.0..=profile.helpers.1);

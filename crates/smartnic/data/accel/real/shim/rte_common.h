@@ -13,3 +13,6 @@
 #define rte_le_to_cpu_32(x) (x)
 #define rte_cpu_to_be_32(x) __builtin_bswap32(x)
 #define RTE_DIM(a) (sizeof(a) / sizeof((a)[0]))
+#define __rte_cache_aligned __attribute__((aligned(64)))
+#define RTE_STD_C11
+#define rte_bsf32(v) ((uint32_t)__builtin_ctz(v))
