@@ -4017,34 +4017,38 @@ fn ends_in_return(n: Node) -> bool {
 /// The statement leaves the enclosing loop (`break`, `return`, `goto`;
 /// not `continue`).
 fn exits_loop(n: Node) -> bool {
-    match n.kind() {
-        "return_statement" | "goto_statement" | "break_statement" => true,
-        "compound_statement" => {
-            let mut c = n.walk();
-            let last = n
-                .named_children(&mut c)
-                .filter(|k| k.kind() != "comment")
-                .last();
-            last.is_some_and(exits_loop)
-        }
-        _ => false,
+    ends_with(
+        n,
+        &["return_statement", "goto_statement", "break_statement"],
+    )
+}
+
+/// The statement is, or a block ending in, one of `kinds`.
+fn ends_with(n: Node, kinds: &[&str]) -> bool {
+    if kinds.contains(&n.kind()) {
+        return true;
     }
+    if n.kind() != "compound_statement" {
+        return false;
+    }
+    let mut c = n.walk();
+    let last = n
+        .named_children(&mut c)
+        .filter(|k| k.kind() != "comment")
+        .last();
+    last.is_some_and(|l| ends_with(l, kinds))
 }
 
 fn always_exits(n: Node) -> bool {
-    match n.kind() {
-        "return_statement" | "goto_statement" | "continue_statement" | "break_statement" => true,
-        "compound_statement" => {
-            let mut c = n.walk();
-            let last = n
-                .named_children(&mut c)
-                .filter(|k| k.kind() != "comment")
-                .last();
-            last.map(always_exits).unwrap_or(false)
-        }
-        "expression_statement" => false,
-        _ => false,
-    }
+    ends_with(
+        n,
+        &[
+            "return_statement",
+            "goto_statement",
+            "continue_statement",
+            "break_statement",
+        ],
+    )
 }
 
 fn decl_name(d: Node, src: &str) -> Option<String> {

@@ -144,31 +144,30 @@ impl Narrowing {
     /// A definition that replaces what the path held (and its members);
     /// `state`: the new value may point into state.
     pub(super) fn define(&mut self, key: &str, fields: &BTreeSet<Field>, state: bool) {
-        if let Some((scope, path)) = split(key) {
-            let d = self.scopes.entry(scope.to_string()).or_default();
-            d.forget(path);
-            d.0.insert(
-                path.to_string(),
-                Def {
-                    fields: mask(fields),
-                    state,
-                },
-            );
-        }
+        self.replace(
+            key,
+            Def {
+                fields: mask(fields),
+                state,
+            },
+        );
     }
     /// A definition by a pointer into the packet: no state is reached
     /// through it, and it bounds no key (all fields).
     pub(super) fn define_unbounded(&mut self, key: &str) {
+        self.replace(
+            key,
+            Def {
+                fields: Mask::MAX,
+                state: false,
+            },
+        );
+    }
+    fn replace(&mut self, key: &str, def: Def) {
         if let Some((scope, path)) = split(key) {
             let d = self.scopes.entry(scope.to_string()).or_default();
             d.forget(path);
-            d.0.insert(
-                path.to_string(),
-                Def {
-                    fields: Mask::MAX,
-                    state: false,
-                },
-            );
+            d.0.insert(path.to_string(), def);
         }
     }
     /// A definition that may or may not happen (a callee's store through a
