@@ -2364,11 +2364,6 @@ impl<'p, 't> Engine<'p, 't> {
         let list: Vec<Node<'t>> = args.named_children(&mut c).collect();
         for a in &list {
             let a = strip(*a);
-            let target = if a.kind() == "pointer_expression" {
-                a.child_by_field_name("argument").map(strip).unwrap_or(a)
-            } else {
-                a
-            };
             if a.kind() == "identifier" {
                 // A handle on a table, an entry or a packet descriptor
                 // (`insert(tbl, pkt, …)`): the call does more than compare.
@@ -2381,7 +2376,6 @@ impl<'p, 't> Engine<'p, 't> {
                     return false;
                 }
             }
-            let _ = target;
         }
         out.extend(list);
         true
@@ -2400,7 +2394,9 @@ impl<'p, 't> Engine<'p, 't> {
         // The compared operands (both sides of `==`, a comparator's
         // arguments), and the cursors they read entries through.
         let mut operands: Vec<Node<'t>> = vec![];
-        let ok = self.equality_terms(cond, &mut operands);
+        if !self.equality_terms(cond, &mut operands) {
+            return;
+        }
         let mut cursors: Vec<Node<'t>> = vec![];
         let mut stack = operands.clone();
         while let Some(x) = stack.pop() {
@@ -2452,9 +2448,6 @@ impl<'p, 't> Engine<'p, 't> {
             let mut c = x.walk();
             stack.extend(x.named_children(&mut c));
         }
-        if !ok {
-            return;
-        }
         // Evaluated again without recording: the condition's own walk
         // already recorded its accesses.
         let saved = self.collect;
@@ -2478,10 +2471,9 @@ impl<'p, 't> Engine<'p, 't> {
                 continue;
             };
             let held = self.env_read(&k);
-            // The cursor must reach stored entries (an index into state, a
-            // pointer to an entry), not a local buffer.
-            let indexes_state = held.objs.is_empty() && held.hdr.is_none() && !held.descriptor;
-            if !held.objs.is_empty() || indexes_state {
+            // An index or a pointer to an entry, not a pointer into the
+            // packet.
+            if !held.objs.is_empty() || (held.hdr.is_none() && !held.descriptor) {
                 self.env_join(&k, &key);
             }
         }

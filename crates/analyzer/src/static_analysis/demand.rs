@@ -287,7 +287,7 @@ fn items(text: &str) -> Vec<Item<'_>> {
             continue;
         }
         let first = i;
-        let (end, last) = item_end(&toks, i);
+        let (closed, last) = item_end(&toks, i);
         let span = &toks[first..=last];
         let conditionals = span
             .iter()
@@ -308,7 +308,7 @@ fn items(text: &str) -> Vec<Item<'_>> {
             start: toks[first].1,
             end: toks[last].2,
             declared: declared(span),
-            always: conditionals != 0 || end.is_none(),
+            always: conditionals != 0 || !closed,
             directive_only: false,
         });
         i = last + 1;
@@ -316,9 +316,9 @@ fn items(text: &str) -> Vec<Item<'_>> {
     out
 }
 
-/// Where the item starting at token `i` ends: `(Some(()), last token)`, or
-/// `(None, last token)` when the file ends first.
-fn item_end(toks: &[(Tok<'_>, usize, usize)], i: usize) -> (Option<()>, usize) {
+/// Where the item starting at token `i` ends: `(true, last token)`, or
+/// `(false, last token)` when the file ends first.
+fn item_end(toks: &[(Tok<'_>, usize, usize)], i: usize) -> (bool, usize) {
     let mut braces = 0usize;
     let mut parens = 0usize;
     let mut j = i;
@@ -330,19 +330,19 @@ fn item_end(toks: &[(Tok<'_>, usize, usize)], i: usize) -> (Option<()>, usize) {
             Tok::Punct(b'}') => {
                 if braces == 0 {
                     // The `}` of an enclosing linkage block: end before it.
-                    return (Some(()), j.saturating_sub(1).max(i));
+                    return (true, j.saturating_sub(1).max(i));
                 }
                 braces -= 1;
                 if braces == 0 && parens == 0 && is_function_body(toks, i, j) {
-                    return (Some(()), j);
+                    return (true, j);
                 }
             }
-            Tok::Punct(b';') if braces == 0 && parens == 0 => return (Some(()), j),
+            Tok::Punct(b';') if braces == 0 && parens == 0 => return (true, j),
             _ => {}
         }
         j += 1;
     }
-    (None, toks.len() - 1)
+    (false, toks.len() - 1)
 }
 
 /// Does the `{` matching the `}` at `close` (within the item from `from`)
