@@ -644,3 +644,98 @@ int count(struct rte_mbuf *pkt, struct hosts *t) {{
     assert_ne!(key, ["src_ip", "dst_ip"], "{f:?}");
     assert!(!f.splittable(), "{f:?}");
 }
+
+#[test]
+fn keys_that_already_share_no_field_decide_over_payload_located_accesses() {
+    // A server cache found by the source address here and the destination
+    // address there shares no field; a write at a payload-derived offset
+    // of the same object cannot give it one back: the key is empty, not
+    // unknown.
+    let f = facts(&format!(
+        "{MBUF}{IPV4}
+struct module {{ uint32_t cache[1024]; uint8_t hist[256]; }};
+int inspect(struct rte_mbuf *pkt, struct module *m, int from_server) {{
+    struct rte_ether_hdr *eth = rte_pktmbuf_mtod(pkt, struct rte_ether_hdr *);
+    struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+    uint8_t *payload = (uint8_t *)(ip + 1);
+    if (from_server)
+        m->cache[ip->src_addr & 1023] = 1;
+    else if (m->cache[ip->dst_addr & 1023])
+        return 1;
+    m->hist[payload[3]]++;
+    return 0;
+}}"
+    ));
+    assert!(f.stateful, "{f:?}");
+    assert!(f.flow_key.is_empty(), "{f:?}");
+    assert!(
+        !f.unknown.iter().any(|u| u.question == Question::FlowKey),
+        "{:?}",
+        f.unknown
+    );
+    assert!(!f.splittable(), "{f:?}");
+}
+
+#[test]
+fn an_endpoint_found_by_source_here_and_destination_there_has_no_key() {
+    // (address, port) of the source on insert, of the destination on
+    // lookup: replies find the entry (symmetric), but one entry serves every
+    // connection of that endpoint, so no RSS field set keeps it on one core.
+    let f = facts(&format!(
+        "{MBUF}{IPV4}{FLOWTABLE}
+struct ep {{ uint32_t addr; uint16_t port; uint16_t proto; }};
+static struct ep endpoints[4096];
+int seen(struct rte_mbuf *pkt, int learn) {{
+    struct rte_ether_hdr *eth = rte_pktmbuf_mtod(pkt, struct rte_ether_hdr *);
+    struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+    struct l4 *l4 = (struct l4 *)(ip + 1);
+    if (learn) {{
+        uint32_t k = ip->src_addr + l4->src_port;
+        endpoints[k & 4095].proto = 17;
+        return 0;
+    }}
+    uint32_t r = ip->dst_addr + l4->dst_port;
+    return endpoints[r & 4095].proto;
+}}"
+    ));
+    assert!(f.stateful, "{f:?}");
+    assert!(f.flow_key.is_empty(), "{f:?}");
+    assert!(f.symmetric, "{f:?}");
+    assert!(!f.splittable(), "{f:?}");
+}
+
+#[test]
+fn a_constant_argument_selects_the_branch_the_callee_takes() {
+    // `endpoint_key(ip, 0)` is the source address, `endpoint_key(ip, 1)`
+    // the destination: each call walks the branch its constant selects,
+    // so the cache is found by different fields and has no key, whatever
+    // the payload-located access adds (unknown without the branch taken).
+    let f = facts(&format!(
+        "{MBUF}{IPV4}
+static uint32_t seen[4096];
+static uint32_t endpoint_key(const struct rte_ipv4_hdr *ip, int rev) {{
+    if (rev)
+        return ip->dst_addr;
+    else
+        return ip->src_addr;
+}}
+int classify(struct rte_mbuf *pkt) {{
+    struct rte_ether_hdr *eth = rte_pktmbuf_mtod(pkt, struct rte_ether_hdr *);
+    struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+    uint8_t *payload = (uint8_t *)(ip + 1);
+    if (seen[endpoint_key(ip, 1) & 4095])
+        return 1;
+    seen[endpoint_key(ip, 0) & 4095] = 1;
+    seen[payload[2]] |= 2;
+    return 0;
+}}"
+    ));
+    assert!(f.stateful, "{f:?}");
+    assert!(f.flow_key.is_empty(), "{f:?}");
+    assert!(
+        !f.unknown.iter().any(|u| u.question == Question::FlowKey),
+        "{:?}",
+        f.unknown
+    );
+    assert!(!f.splittable(), "{f:?}");
+}

@@ -298,6 +298,13 @@ pub struct Engine<'p, 't> {
     rets: HashMap<String, Val>,
     ctx_ids: HashMap<Vec<usize>, usize>,
     visited: HashSet<String>,
+    /// Parameters bound to one constant in a calling context (`scope|name`
+    /// -> value; `None` once two values met): `get_key(pkt, 1)` walks only
+    /// the branch that `if (rev)` takes in that context.
+    param_consts: HashMap<String, Option<i64>>,
+    /// Parameters a function assigns or takes the address of (never
+    /// constant within it), per function.
+    mutated_params: HashMap<usize, HashSet<String>>,
     collect: bool,
     pub events: Events,
     cost_seen: HashSet<usize>,
@@ -524,6 +531,8 @@ impl<'p, 't> Engine<'p, 't> {
             rets: HashMap::new(),
             ctx_ids: HashMap::new(),
             visited: HashSet::new(),
+            param_consts: HashMap::new(),
+            mutated_params: HashMap::new(),
             collect: false,
             events: Events::default(),
             cost_seen: HashSet::new(),
@@ -948,11 +957,17 @@ impl<'p, 't> Engine<'p, 't> {
                         self.search_match(c);
                     }
                 }
+                // A condition on a parameter the calling context bound to a
+                // constant takes one branch; the other is dead here.
+                let decided = cond.and_then(|c| self.constant_condition(c));
                 let saved = self.guard;
                 let scope = self.scope.clone();
                 let before = self.narrowing.as_ref().map(|nw| nw.snapshot(&scope));
                 let mut after_cons = None;
-                if let Some(cons) = n.child_by_field_name("consequence") {
+                if let Some(cons) = n
+                    .child_by_field_name("consequence")
+                    .filter(|_| decided != Some(false))
+                {
                     if let Some(c) = cond {
                         self.guard = saved || self.rare(c, false);
                     }
@@ -966,7 +981,7 @@ impl<'p, 't> Engine<'p, 't> {
                     }
                 }
                 let alt = n.child_by_field_name("alternative");
-                if let Some(alt) = alt {
+                if let Some(alt) = alt.filter(|_| decided != Some(true)) {
                     if let Some(c) = cond {
                         self.guard = saved || self.rare(c, true);
                     }
@@ -975,8 +990,13 @@ impl<'p, 't> Engine<'p, 't> {
                 }
                 if let (Some(nw), Some(b)) = (self.narrowing.as_deref_mut(), before) {
                     // Where the branches join, a path carries what both carry;
-                    // a branch that returns does not reach the join.
+                    // a branch that returns, or that the context rules out,
+                    // does not reach the join.
+                    if decided == Some(false) {
+                        after_cons = None;
+                    }
                     let after_alt = match alt {
+                        _ if decided == Some(true) => None,
                         Some(a) if ends_in_return(a) => None,
                         Some(_) => Some(nw.snapshot(&scope)),
                         None => Some(b.clone()),
@@ -2992,6 +3012,93 @@ impl<'p, 't> Engine<'p, 't> {
         v
     }
 
+    /// Whether a parameter of `fn_idx` is assigned, incremented or has its
+    /// address taken in the function's body.
+    fn param_mutated(&mut self, fn_idx: usize, name: &str) -> bool {
+        if !self.mutated_params.contains_key(&fn_idx) {
+            let mut set = HashSet::new();
+            // The callee's own file: the text of its nodes lives there.
+            let src = self.prog.src(self.prog.fns[fn_idx].file);
+            if let Some(body) = self.prog.fns[fn_idx].body {
+                let mut stack = vec![body];
+                while let Some(x) = stack.pop() {
+                    let target = match x.kind() {
+                        "assignment_expression" => x.child_by_field_name("left"),
+                        "update_expression" => x.child_by_field_name("argument"),
+                        "pointer_expression"
+                            if x.child_by_field_name("operator")
+                                .is_some_and(|o| text(o, src) == "&") =>
+                        {
+                            x.child_by_field_name("argument")
+                        }
+                        _ => None,
+                    };
+                    if let Some(t) = target.map(strip).filter(|t| t.kind() == "identifier") {
+                        set.insert(text(t, src).to_string());
+                    }
+                    let mut c = x.walk();
+                    stack.extend(x.named_children(&mut c));
+                }
+            }
+            self.mutated_params.insert(fn_idx, set);
+        }
+        self.mutated_params[&fn_idx].contains(name)
+    }
+
+    /// The value of a branch condition that tests only a parameter bound
+    /// to one constant in this calling context (`rev`, `!rev`, `dir == 1`,
+    /// `dir != 1`); `None` when anything else decides it.
+    fn constant_condition(&self, c: Node<'t>) -> Option<bool> {
+        let c = strip(c);
+        let param = |x: Node<'t>| -> Option<i64> {
+            let x = strip(x);
+            if x.kind() != "identifier" {
+                return None;
+            }
+            let name = self.t(x);
+            if !self.f().params.iter().any(|p| p.name == name) {
+                return None;
+            }
+            *self.param_consts.get(&self.var_key(name))?
+        };
+        let literal = |x: Node<'t>| -> Option<i64> {
+            let x = strip(x);
+            match x.kind() {
+                "number_literal" => parse_int(self.t(x)),
+                "true" => Some(1),
+                "false" => Some(0),
+                "identifier" => self.prog.consts.get(self.t(x)).copied(),
+                _ => None,
+            }
+        };
+        match c.kind() {
+            "identifier" => param(c).map(|k| k != 0),
+            "unary_expression" => {
+                let op = c.child_by_field_name("operator").map(|o| self.t(o))?;
+                let arg = c.child_by_field_name("argument")?;
+                (op == "!").then(|| param(arg).map(|k| k == 0)).flatten()
+            }
+            "binary_expression" => {
+                let op = c.child_by_field_name("operator").map(|o| self.t(o))?;
+                let (l, r) = (
+                    c.child_by_field_name("left")?,
+                    c.child_by_field_name("right")?,
+                );
+                let (p, k) = match (param(l), param(r)) {
+                    (Some(p), None) => (p, literal(r)?),
+                    (None, Some(p)) => (p, literal(l)?),
+                    _ => return None,
+                };
+                match op {
+                    "==" => Some(p == k),
+                    "!=" => Some(p != k),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn callee_name(&self, f: Node<'t>) -> (String, Option<Node<'t>>) {
         match f.kind() {
             "identifier" => (self.t(f).to_string(), None),
@@ -3181,6 +3288,19 @@ impl<'p, 't> Engine<'p, 't> {
                                 av.off = Some(0);
                             }
                         }
+                    }
+                    // A context of its own (not the shared one past
+                    // MAX_CONTEXTS) binds a constant argument once.
+                    if cs.first() != Some(&usize::MAX) && !self.param_mutated(ti, &p.name) {
+                        let c = av.konst;
+                        self.param_consts
+                            .entry(pk.clone())
+                            .and_modify(|x| {
+                                if *x != c {
+                                    *x = None
+                                }
+                            })
+                            .or_insert(c);
                     }
                     self.narrow_define(&pk, &av);
                     self.env_join(&pk, &av);

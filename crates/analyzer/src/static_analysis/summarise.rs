@@ -198,6 +198,11 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         key_accesses: usize,
         /// Some access locates entries by packet data of unknown fields.
         opaque_keyed: bool,
+        /// Intersection of the keys of accesses located by named fields
+        /// only, and how many there were: when these already share no
+        /// field, accesses of unknown fields cannot give the object a key.
+        named_key: BTreeSet<Field>,
+        named_key_accesses: usize,
         /// A packet-path write at an index the NF computed from other state
         /// (a cursor, a free-list head): where, and from what.
         alloc_write: Option<(usize, u32, String, BTreeSet<String>)>,
@@ -336,6 +341,14 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                         }
                         o.key_accesses += 1;
                     }
+                    if !a.key.is_empty() && !a.opaque {
+                        if o.named_key_accesses == 0 {
+                            o.named_key = a.key.clone();
+                        } else {
+                            o.named_key = o.named_key.intersection(&a.key).copied().collect();
+                        }
+                        o.named_key_accesses += 1;
+                    }
                     o.key_union.extend(a.key.iter().copied());
                     o.keyed_accesses += 1;
                     o.mixed |= a.mixed;
@@ -380,12 +393,24 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
     // its mirror in another (replies must reach the entry of the request).
     let mut mirrored: BTreeMap<String, (usize, u32, String)> = BTreeMap::new();
     let mut direction_key: BTreeMap<String, BTreeSet<Field>> = BTreeMap::new();
+    let mut endpoint_keyed: BTreeSet<String> = BTreeSet::new();
     {
         let mut by_obj: BTreeMap<&str, Vec<&dataflow::KeySlots>> = BTreeMap::new();
         for k in &ev.key_slots {
             by_obj.entry(k.obj.as_str()).or_default().push(k);
         }
         for (o, ks) in &by_obj {
+            // A key that holds only one endpoint (an address and a port of
+            // one side), found by the source endpoint here and by the
+            // destination endpoint there, is state both directions reach
+            // (symmetric), but one entry is reached from every connection
+            // of that endpoint: no symmetric RSS co-locates them, so it
+            // gives the object no direction key.
+            let holds_pair = |k: &dataflow::KeySlots| {
+                let all: BTreeSet<Field> = k.slots.values().flatten().copied().collect();
+                all.iter()
+                    .any(|f| *f != f.mirror() && all.contains(&f.mirror()))
+            };
             'pairs: for (i, a) in ks.iter().enumerate() {
                 for b in &ks[i + 1..] {
                     for (slot, fa) in &a.slots {
@@ -398,6 +423,9 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                                 && !fb.contains(f)
                                 && !fa.contains(&f.mirror())
                         }) {
+                            if !(holds_pair(a) && holds_pair(b)) {
+                                endpoint_keyed.insert(o.to_string());
+                            }
                             mirrored.insert(o.to_string(), (b.file, b.line, format!("`{o}` is looked up with key member `{}` holding {} here and {} elsewhere", if slot.is_empty() { "(whole key)" } else { slot.trim_start_matches('.') }, fields_str(fb), fields_str(fa))));
                             break 'pairs;
                         }
@@ -415,13 +443,11 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                 direction_key.insert(o.to_string(), d);
             }
         }
-        // Index keys: tbl[hash(src)] here, tbl[hash(dst)] there, where the
-        // two accesses are one lookup of one connection in each direction.
-        // A key of one endpoint field each time (a port filter checking the
-        // source and then the destination port, a per-host table) is not
-        // that: one entry is reached by packets of many connections, which
-        // no symmetric RSS co-locates; only keys that hold a field and its
-        // mirror together count (those are caught by the key slots above).
+        // Index keys: tbl[hash(src)] here, tbl[hash(dst)] there. Keys of
+        // one endpoint (no field with its mirror) make the object symmetric
+        // (both directions reach its entries) but, as above, give it no
+        // direction key: a per-host or per-endpoint entry is reached by
+        // packets of many connections.
         let mut keys_by_obj: BTreeMap<&str, Vec<KeyUse>> = BTreeMap::new();
         for a in &ev.accesses {
             if a.kind == FnKind::Packet && !a.key.is_empty() {
@@ -432,13 +458,16 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
             }
         }
         for (o, ks) in &keys_by_obj {
-            for (ka, wa, _, _) in ks {
+            for (ka, _, _, _) in ks {
                 let m: BTreeSet<Field> = ka.iter().map(|f| f.mirror()).collect();
                 if &m != *ka
                     && ka.len() > 1
                     && !ka.iter().any(|f| m.contains(f) && f.mirror() != *f)
                 {
                     if let Some((_, _, fl, ln)) = ks.iter().find(|(kb, _, _, _)| **kb == m) {
+                        if !mirrored.contains_key(*o) {
+                            endpoint_keyed.insert(o.to_string());
+                        }
                         mirrored.entry(o.to_string()).or_insert((
                             *fl,
                             *ln,
@@ -448,11 +477,6 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                                 fields_str(&m)
                             ),
                         ));
-                        if *wa {
-                            direction_key
-                                .entry(o.to_string())
-                                .or_insert_with(|| (*ka).clone());
-                        }
                     }
                 }
             }
@@ -492,7 +516,13 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         // its mirror in the other: its key is the direction key of the
         // insertion, not the (empty) intersection of the two.
         let obj_key: BTreeSet<Field> = match (sym_here, direction_key.get(name_o)) {
-            (true, Some(d)) if !d.is_empty() && d.is_subset(&o.key_union) => d.clone(),
+            (true, Some(d))
+                if !d.is_empty()
+                    && d.is_subset(&o.key_union)
+                    && !endpoint_keyed.contains(name_o) =>
+            {
+                d.clone()
+            }
             _ => o.key.clone(),
         };
         // The caller decides how it locates what it hands in, unless the
@@ -500,7 +530,11 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         // is a container: its key is what locates them). A call handed the
         // object itself with packet data (`lookup(flow, saddr)`) locates
         // nothing inside it that the code shows.
-        let unknown_key = (obj_key.is_empty() && o.opaque_keyed)
+        // An object whose named keys already share no field has no key,
+        // whatever the accesses of unknown fields use: the intersection
+        // can only shrink.
+        let named_disagree = o.named_key_accesses > 1 && o.named_key.is_empty();
+        let unknown_key = (obj_key.is_empty() && o.opaque_keyed && !named_disagree)
             || (caller_state.contains(name_o.as_str())
                 && !located_inside.contains(name_o.as_str()));
         // Located by packet fields, even if no field is common to all its
