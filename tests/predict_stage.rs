@@ -100,6 +100,7 @@ fn capacity(mpps: f64) -> nfc_core::prediction::Prediction {
         features: vec![],
         capacity_mpps: None,
         cap: None,
+        machine: None,
     }
 }
 
