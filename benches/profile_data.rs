@@ -160,8 +160,8 @@ fn window(g: &mut LoadGen, secs: f64) -> f64 {
 
 /// Packets/s out of the chain (delivered) and into it (offered) over
 /// `secs`, closed loop (at most 1024 frames in flight, as `nfc profile`'s
-/// calibration; a frame not back after `ClosedLoop::TIMEOUT_NS` counts as
-/// lost and frees its slot): what the chain sustains without the
+/// calibration; a frame, known by its IPv4 identification, not back after
+/// `ClosedLoop::TIMEOUT_NS` counts as lost and frees its slot): what the chain sustains without the
 /// generator spending CPU on frames the chain's ingress would drop.
 fn closed_window(g: &mut LoadGen, cl: &mut ClosedLoop, secs: f64) -> (f64, f64) {
     let start = now_ns();
@@ -175,13 +175,14 @@ fn closed_window(g: &mut LoadGen, cl: &mut ClosedLoop, secs: f64) -> (f64, f64) 
         }
         let want = cl.room(now).min(256) as usize;
         if want > 0 {
+            let first = g.next_seq();
             let n = g.send(want, now);
-            cl.on_sent(n as u64, now);
+            cl.on_sent(first, n as u64, now);
         } else if g.tx_backlog() > 0 {
             g.kick();
         }
         let r = g.recv(256, now_ns(), None);
-        cl.on_received(r as u64);
+        cl.on_returned(&g.returned);
         if r == 0 && want == 0 {
             // Wait for frames rather than spin (the timeout ages the lost).
             g.wait_rx(1);
@@ -241,6 +242,7 @@ fn generator(
         let frames: Vec<Vec<u8>> = packets.iter().map(|p| p.data.to_vec()).collect();
         let cfg = LoadGenConfig {
             stamp: false,
+            ip_id_seq: true,
             ..LoadGenConfig::default()
         };
         let mut g = Some(LoadGen::with_templates("vi0", "vo0", &frames, &cfg).expect("generator"));
@@ -403,21 +405,25 @@ fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
     serde_json::json!({"design": "ABAB: A = no collector, B = collector, same deployment, ratio to the mean of the neighbouring A windows", "window_s": secs, "mpps_without": a, "without_without_ratios": aa, "noise": noise, "variants": variants})
 }
 
-/// Saturation (closed loop, pps out) of every chain, measured in `rounds`
-/// rounds; each round serves every chain once, in an order that rotates,
-/// so a change of the machine's load affects all chains alike.
-/// A `stress-ng --cpu` hog pinned to one CPU (the machine condition
-/// "hog"), bounded by `--timeout` and its process group killed on drop.
+/// A `stress-ng --cpu` hog for a machine condition ("hog-all": one
+/// worker per CPU; "hog-cpuN": one pinned to CPU N), bounded by
+/// `--timeout` and its process group killed on drop.
 struct Hog(Option<std::process::Child>);
 
 impl Hog {
     fn start(condition: &str, secs: u64) -> Hog {
-        let Some(cpu) = condition.strip_prefix("hog-cpu") else {
+        // "hog-cpuN": one worker pinned to CPU N; "hog-all": one per CPU.
+        let args: Vec<String> = if let Some(cpu) = condition.strip_prefix("hog-cpu") {
+            vec!["--cpu".into(), "1".into(), "--taskset".into(), cpu.into()]
+        } else if condition == "hog-all" {
+            vec!["--cpu".into(), flash_rt::host::allowed_cpus().len().max(1).to_string()]
+        } else {
             return Hog(None);
         };
         use std::os::unix::process::CommandExt;
         let child = Command::new("stress-ng")
-            .args(["--cpu", "1", "--cpu-method", "matrixprod", "--taskset", cpu])
+            .args(&args)
+            .args(["--cpu-method", "matrixprod"])
             .args(["--timeout", &format!("{secs}s"), "--quiet"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -504,10 +510,11 @@ fn measure_window(
     serde_json::json!({"pps": x, "offered_pps": o, "probe_ns_per_unit": p, "probe_before": before_probe, "probe_after": after_probe, "loadavg": loadavg()})
 }
 
-/// Closed-loop saturation of every chain under machine condition
-/// `condition` ("quiet": the machine as it is; "hog-cpuN": plus a
-/// stress-ng CPU hog pinned to CPU N): `rounds` rounds of one
-/// `secs`-second window per chain, the chain order rotating each round.
+/// Closed-loop saturation (pps out) of every chain under machine
+/// condition `condition` ("quiet": the machine as it is; "hog-…": plus a
+/// [`Hog`]): `rounds` rounds of one `secs`-second window per chain, the
+/// chain order rotating each round so that a change of the machine's load
+/// affects all chains alike.
 fn saturation(
     work: &Path,
     chains: &[(String, PathBuf)],
@@ -738,15 +745,14 @@ fn main() {
             .map(|c| (c.to_string(), chain_path(root, c)))
             .collect(),
     };
-    // Machine conditions (`--loads quiet,hog-cpu1`; default: the machine
-    // as it is, then with a stress-ng CPU hog on its last CPU).
-    let last_cpu = flash_rt::host::allowed_cpus().last().copied().unwrap_or(0);
+    // Machine conditions (`--loads quiet,hog-all,hog-cpu1`; default: the
+    // machine as it is, then with a stress-ng CPU hog on every CPU).
     let conditions: Vec<String> = args
         .iter()
         .position(|a| a == "--loads")
         .and_then(|i| args.get(i + 1))
         .map(|s| s.split(',').map(String::from).collect())
-        .unwrap_or_else(|| vec!["quiet".into(), format!("hog-cpu{last_cpu}")]);
+        .unwrap_or_else(|| vec!["quiet".into(), "hog-all".into()]);
     let check_rounds = opt("--check-rounds", 3.0) as usize;
     // measured.json: condition → chain → windows and medians.
     let measured: serde_json::Map<String, serde_json::Value> = if step("saturation") {
@@ -877,7 +883,7 @@ fn main() {
                     c.clone(),
                     format!(
                         "{}; probe median {:.0} ns/unit ({plo:.0}–{phi:.0}); 1-min load average {lo:.1}–{hi:.1}",
-                        if c == "quiet" { "no stressor of ours".to_string() } else { format!("stress-ng --cpu 1 pinned to {}", c.trim_start_matches("hog-")) },
+                        match c.strip_prefix("hog-") { None => "no stressor of ours".to_string(), Some("all") => "stress-ng --cpu, one worker per CPU".to_string(), Some(cpu) => format!("stress-ng --cpu 1 pinned to {cpu}") },
                         median(&probes)
                     ),
                 )

@@ -399,6 +399,7 @@ fn generate(kpi: Arc<Kpi>, ns: String, frames: Vec<Vec<u8>>) {
         let cfg = LoadGenConfig {
             stamp: true,
             stamp_at: STAMP_AT,
+            ip_id_seq: true,
             ..LoadGenConfig::default()
         };
         let mut g =
@@ -421,22 +422,27 @@ fn generate(kpi: Arc<Kpi>, ns: String, frames: Vec<Vec<u8>>) {
                 sent0 = g.sent;
             }
             let rate = f64::from_bits(bits);
+            // Retire returned and lost frames in every mode (the open-loop
+            // phases' frames are accounted too, so a later closed loop
+            // starts from what is really in flight).
+            let room = closed.room(now);
             let want = if rate > 0.0 {
                 let due = (rate * (now - t0) as f64 / 1e9) as u64;
                 (due.saturating_sub(g.sent - sent0) as usize).min(4 * BATCH)
             } else {
-                (closed.room(now) as usize).min(4 * BATCH)
+                (room as usize).min(4 * BATCH)
             };
             if want > 0 {
+                let first = g.next_seq();
                 let s = g.send(want, now) as u64;
-                closed.on_sent(s, now);
+                closed.on_sent(first, s, now);
                 kpi.sent.fetch_add(s, Ordering::Relaxed);
             } else if g.tx_backlog() > 0 {
                 g.kick();
             }
             lat.clear();
             let r = g.recv(4 * BATCH, now_ns(), Some(&mut lat)) as u64;
-            closed.on_received(r);
+            closed.on_returned(&g.returned);
             if r > 0 {
                 kpi.received.fetch_add(r, Ordering::Relaxed);
                 kpi.lat_sum_ns
