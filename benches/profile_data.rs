@@ -459,24 +459,30 @@ fn loadavg() -> String {
         .to_string()
 }
 
-/// One closed-loop window of a served chain: delivered and offered pps,
-/// the machine probe before and after it, the load average.
+/// One closed-loop window of `dep` served in `ns`: delivered and offered
+/// pps, the machine probe before the chain is served and after it
+/// stopped (the machine as `nfc build` probes it: without the chain's own
+/// hosts, which spin for a while after traffic), the load average.
+#[allow(clippy::too_many_arguments)]
 fn measure_window(
     gen: &std::sync::mpsc::Sender<GenRequest>,
     rate: &std::sync::mpsc::Receiver<f64>,
+    ns: &str,
     name: &str,
     dep: &Path,
+    nfs: usize,
     secs: f64,
 ) -> serde_json::Value {
     let socket = flash_rt::deploy::Deployment::load(dep)
         .expect("deployment")
         .monitor
         .socket;
+    let before_probe = probe();
+    let served = Served::start(ns, dep, nfs);
     // Warm-up: the hosts leave interrupt mode, the rings fill.
     gen.send(GenRequest::Closed(1.0)).expect("generator");
     rate.recv().expect("generator");
     rate.recv().expect("generator");
-    let before_probe = probe();
     // `NFC_SAT_PROBE_CMD`: a shell command run beside the measured window
     // (diagnosis: strace, perf), with the NF hosts' pids in `$PIDS` and
     // the chain in `$CHAIN`.
@@ -505,6 +511,7 @@ fn measure_window(
         eprintln!("stats {name} before: {before}");
         eprintln!("stats {name} after: {after}");
     }
+    drop(served);
     let after_probe = probe();
     let p = (before_probe.ns_per_unit + after_probe.ns_per_unit) / 2.0;
     serde_json::json!({"pps": x, "offered_pps": o, "probe_ns_per_unit": p, "probe_before": before_probe, "probe_after": after_probe, "loadavg": loadavg()})
@@ -537,9 +544,7 @@ fn saturation(
             gen.send(GenRequest::Traffic(frames[c].clone()))
                 .expect("generator");
             rate.recv().expect("generator");
-            let served = Served::start(&net.dut, &deps[c].0, deps[c].1);
-            let w = measure_window(&gen, &rate, &chains[c].0, &deps[c].0, secs);
-            drop(served);
+            let w = measure_window(&gen, &rate, &net.dut, &chains[c].0, &deps[c].0, deps[c].1, secs);
             eprintln!(
                 "{condition} round {r} {:<14} {:.0} pps out of {:.0} offered, probe {:.0} ns/unit (load {})",
                 chains[c].0, w["pps"].as_f64().unwrap_or(0.0), w["offered_pps"].as_f64().unwrap_or(0.0), w["probe_ns_per_unit"].as_f64().unwrap_or(0.0),
@@ -844,17 +849,23 @@ fn main() {
                         capped.insert(chain.clone(), replay.pass_fraction);
                     }
                 }
-                let windows: Vec<(f64, f64)> = m["windows"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
+                let ws = m["windows"].as_array().cloned().unwrap_or_default();
+                let windows: Vec<(f64, f64)> = ws
+                    .iter()
                     .filter_map(|w| Some((w["pps"].as_f64()?, w["probe_ns_per_unit"].as_f64()?)))
+                    .collect();
+                // Single probes in time order (before, after each window).
+                let probes: Vec<f64> = ws
+                    .iter()
+                    .flat_map(|w| [&w["probe_before"], &w["probe_after"]])
+                    .filter_map(|p| p["ns_per_unit"].as_f64())
                     .collect();
                 rows.push(nfc::prediction::Measured {
                     chain: chain.clone(),
                     costs: costs.clone(),
                     condition: cond.clone(),
                     windows,
+                    probes,
                 });
             }
             specs.insert(chain.clone(), spec);
@@ -890,8 +901,9 @@ fn main() {
             })
             .collect();
         let provenance = format!(
-            "closed-loop saturation under nfc run (flash-rt, unreduced, debug build, each chain's own traffic profile, {sat_rounds} interleaved rounds of {sat_win} s per chain per condition, a {:.1} s machine probe before and after each window) on this 2-CPU VM, {}, conditions: {}; callgrind over each chain's traffic profile ({} packets); fitted on the chains whose time-faithful replay passes at least {:.0}% of the packets at the offered rate",
+            "closed-loop saturation under nfc run (flash-rt, unreduced, debug build, each chain's own traffic profile, {sat_rounds} interleaved rounds of {sat_win} s per chain per condition, a {:.1} s machine probe before the chain is served and after it stopped, for each window; the error over medians of {} consecutive probes, as the predict stage probes) on this 2-CPU VM, {}, conditions: {}; callgrind over each chain's traffic profile ({} packets); fitted on the chains whose time-faithful replay passes at least {:.0}% of the packets at the offered rate",
             nfc::prediction::PROBE_WINDOW.as_secs_f64(),
+            nfc::prediction::PREDICTION_PROBES,
             Command::new("date").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default(),
             conds_desc.iter().map(|(c, d)| format!("{c} ({d})")).collect::<Vec<_>>().join(", "),
             nfc::prediction::COST_PACKETS,
@@ -1041,9 +1053,7 @@ fn main() {
                     rate.recv().expect("generator");
                     let mut ws = vec![];
                     for _ in 0..check_rounds {
-                        let served = Served::start(&net.dut, dep, *nfs);
-                        ws.push(measure_window(&gen, &rate, chain, dep, sat_win));
-                        drop(served);
+                        ws.push(measure_window(&gen, &rate, &net.dut, chain, dep, *nfs, sat_win));
                     }
                     let meas = median(&ws.iter().filter_map(|w| w["pps"].as_f64()).collect::<Vec<_>>());
                     let rel = ((pred - meas) / meas).abs();

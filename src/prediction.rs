@@ -121,6 +121,12 @@ pub struct Measured {
     pub condition: String,
     /// (delivered pps, probe ns per unit) per window.
     pub windows: Vec<(f64, f64)>,
+    /// The single probes of the condition in time order (each window's
+    /// before and after): the error is taken over medians of
+    /// [`PREDICTION_PROBES`] consecutive ones, as the stage probes. Empty:
+    /// the windows' probes.
+    #[serde(default)]
+    pub probes: Vec<f64>,
 }
 
 fn median_of(v: impl IntoIterator<Item = f64>) -> f64 {
@@ -309,6 +315,7 @@ impl CostModel {
             costs: k.clone(),
             condition: String::new(),
             windows: vec![(p, 1.0)],
+            probes: vec![],
         };
         let rows: Vec<Measured> = chains
             .iter()
@@ -395,14 +402,30 @@ impl CostModel {
             conditions: BTreeMap::new(),
         };
         let mut m = model(fit_scaled(&rows_of(None))?);
-        // Median predicted capacity of a row's windows, delivered.
+        // The prediction for a row as the stage makes it, from the median
+        // of PREDICTION_PROBES consecutive probes: every such run of the
+        // condition's probes gives one; the one farthest from the measured
+        // median is kept (capped by the pass fraction at the median
+        // capacity: the replay's answer changes slowly with the rate).
         let mut predict_row = |fitted: &CostModel, row: &Measured| -> f64 {
-            let cap = median_of(
-                row.windows
-                    .iter()
-                    .map(|(_, p)| 1e9 / (fitted.ns_per_packet(&row.costs) * fitted.scale(*p))),
-            );
-            deliver(&row.chain, cap)
+            let probes: Vec<f64> = if row.probes.is_empty() {
+                row.windows.iter().map(|w| w.1).collect()
+            } else {
+                row.probes.clone()
+            };
+            let k = PREDICTION_PROBES.min(probes.len()).max(1);
+            let cap = |p: f64| 1e9 / (fitted.ns_per_packet(&row.costs) * fitted.scale(p));
+            let caps: Vec<f64> = probes
+                .windows(k)
+                .map(|run| cap(median_of(run.iter().copied())))
+                .collect();
+            let mid = median_of(caps.iter().copied());
+            let pass = if mid > 0.0 { deliver(&row.chain, mid) / mid } else { 1.0 };
+            let meas = median_of(row.windows.iter().map(|w| w.0));
+            caps.iter()
+                .map(|c| c * pass)
+                .max_by(|a, b| ((a - meas).abs()).total_cmp(&(b - meas).abs()))
+                .unwrap_or(f64::NAN)
         };
         let mut loco: Vec<(String, String, f64, f64)> = vec![];
         for chain in &fit_chains {
@@ -948,8 +971,21 @@ pub fn apply_cap(mut p: Prediction, replay: &RateReplay, low: Option<&RateReplay
     p
 }
 
-/// How long the predict stage probes the machine (on every CPU).
+/// How long one machine probe runs (on every CPU).
 pub const PROBE_WINDOW: std::time::Duration = std::time::Duration::from_millis(300);
+/// Probes the predict stage takes, one after the other; it uses their
+/// median (one 300 ms probe on a shared machine is off by up to 2×).
+pub const PREDICTION_PROBES: usize = 5;
+
+/// The machine now: the median (by wall-clock ns per unit) of
+/// [`PREDICTION_PROBES`] probes of [`PROBE_WINDOW`].
+pub fn probe_machine() -> nfc_machine_probe::MachineProbe {
+    let mut v: Vec<nfc_machine_probe::MachineProbe> = (0..PREDICTION_PROBES)
+        .map(|_| nfc_machine_probe::probe_cpus(PROBE_WINDOW))
+        .collect();
+    v.sort_by(|a, b| a.ns_per_unit.total_cmp(&b.ns_per_unit));
+    v[v.len() / 2]
+}
 
 /// The model to use: `path` (e.g. a fresh one from the bench) or the one
 /// nfc ships.
@@ -995,7 +1031,7 @@ pub fn predict_chain(
     let probe = m
         .probe_reference
         .is_some()
-        .then(|| nfc_machine_probe::probe_cpus(PROBE_WINDOW));
+        .then(probe_machine);
     let p = m.predict(
         &costs,
         &format!(
@@ -1165,6 +1201,7 @@ mod tests {
                         .iter()
                         .map(|p| (1e9 / ((1000.0 + 2.0 * i) * p / 100.0), *p))
                         .collect(),
+                    probes: vec![],
                 });
             }
         }
@@ -1201,6 +1238,7 @@ mod tests {
             .iter()
             .map(|r| Measured {
                 windows: r.windows.iter().map(|w| (w.0, 1.0)).collect(),
+                probes: vec![],
                 ..r.clone()
             })
             .collect();
