@@ -19,21 +19,31 @@
 //!    runs), `--duration` seconds each, into
 //!    `$NFC_BENCH_OUT/own-data/<chain>/<stimulus>-s<seed>.csv` (the
 //!    `predictor-own` step trains and evaluates on them).
-//! 3. `saturation`: closed-loop saturation (at most 1024 frames in flight)
-//!    of every example chain and the calibration chains in
-//!    `benches/flash-cost-chains/`, each driven with its own traffic
-//!    profile (the packets the predict stage's replay cycles through),
-//!    `--sat-rounds` rounds of one `--sat-window`-second window per
-//!    chain, the chain order rotating each round; delivered and offered
-//!    rates (`own-data/measured.json`).
+//! 3. `saturation`: closed-loop saturation (at most 1024 frames in flight,
+//!    frames known by their IPv4 identification, a frame not back after
+//!    100 ms lost: `ClosedLoop`) of every example chain and the
+//!    calibration chains in `benches/flash-cost-chains/` (or `--chains`),
+//!    each driven with its own traffic profile (the packets the predict
+//!    stage's replay cycles through), under each machine condition of
+//!    `--loads` (default `quiet,hog-all`: the machine as it is, then with a
+//!    stress-ng CPU worker per CPU), `--sat-rounds` rounds of one
+//!    `--sat-window`-second window per chain, the chain order rotating
+//!    each round; a machine probe (`nfc-machine-probe`, as the predict
+//!    stage takes it) before each chain is served and after it stopped;
+//!    delivered and offered rates, probes and load averages per window
+//!    (`own-data/measured.json`: condition → chain).
 //! 4. `predict`: each chain's per-NF callgrind costs and its time-faithful
 //!    replay at the offered rate; the flash cost model fitted on (3) over
-//!    the chains the replay does not cap (the capped ones held out and
-//!    predicted out of sample), its leave-one-chain-out error with every
-//!    prediction capped (`own-data/cost-model.json`), the shipped model's
-//!    error on the same measurements, and `nfc build <example> --target
-//!    flash --emit prediction` with the fresh model for every example
-//!    chain against its measured saturation.
+//!    both conditions and the chains the replay does not cap, its
+//!    leave-one-chain-out error per condition (`own-data/cost-model.json`),
+//!    the shipped model's error on the same measurements, and, under each
+//!    condition, `nfc build <example> --target flash --emit prediction`
+//!    with the fresh model (which probes the machine) followed at once by
+//!    `--check-rounds` windows of that chain, predicted vs measured.
+//!
+//! Diagnosis: `NFC_SAT_STATS=1` prints the monitor's per-NF and per-socket
+//! counters before and after every window; `NFC_SAT_PROBE_CMD` runs a
+//! shell command beside each measured window (`$PIDS`: the NF hosts).
 //!
 //! Without `--bench` (`cargo test` mode) it does nothing. The JSON document
 //! is the last stdout line.
@@ -416,7 +426,10 @@ impl Hog {
         let args: Vec<String> = if let Some(cpu) = condition.strip_prefix("hog-cpu") {
             vec!["--cpu".into(), "1".into(), "--taskset".into(), cpu.into()]
         } else if condition == "hog-all" {
-            vec!["--cpu".into(), flash_rt::host::allowed_cpus().len().max(1).to_string()]
+            vec![
+                "--cpu".into(),
+                flash_rt::host::allowed_cpus().len().max(1).to_string(),
+            ]
         } else {
             return Hog(None);
         };
@@ -537,14 +550,25 @@ fn saturation(
     let net = Net::new();
     let (gen, rate) = generator(net.peer.clone());
     let mut windows: Vec<Vec<serde_json::Value>> = vec![vec![]; chains.len()];
-    let _hog = Hog::start(condition, (rounds * chains.len()) as u64 * (secs as u64 + 10) + 60);
+    let _hog = Hog::start(
+        condition,
+        (rounds * chains.len()) as u64 * (secs as u64 + 10) + 60,
+    );
     for r in 0..rounds {
         for k in 0..chains.len() {
             let c = (k + r) % chains.len();
             gen.send(GenRequest::Traffic(frames[c].clone()))
                 .expect("generator");
             rate.recv().expect("generator");
-            let w = measure_window(&gen, &rate, &net.dut, &chains[c].0, &deps[c].0, deps[c].1, secs);
+            let w = measure_window(
+                &gen,
+                &rate,
+                &net.dut,
+                &chains[c].0,
+                &deps[c].0,
+                deps[c].1,
+                secs,
+            );
             eprintln!(
                 "{condition} round {r} {:<14} {:.0} pps out of {:.0} offered, probe {:.0} ns/unit (load {})",
                 chains[c].0, w["pps"].as_f64().unwrap_or(0.0), w["offered_pps"].as_f64().unwrap_or(0.0), w["probe_ns_per_unit"].as_f64().unwrap_or(0.0),
@@ -558,7 +582,10 @@ fn saturation(
     for ((name, _), w) in chains.iter().zip(&windows) {
         let v: Vec<f64> = w.iter().filter_map(|w| w["pps"].as_f64()).collect();
         let o: Vec<f64> = w.iter().filter_map(|w| w["offered_pps"].as_f64()).collect();
-        let p: Vec<f64> = w.iter().filter_map(|w| w["probe_ns_per_unit"].as_f64()).collect();
+        let p: Vec<f64> = w
+            .iter()
+            .filter_map(|w| w["probe_ns_per_unit"].as_f64())
+            .collect();
         let (l, h) = v
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), r| {
@@ -737,7 +764,11 @@ fn main() {
             .map(|c| {
                 if c.ends_with(".yaml") {
                     let p = PathBuf::from(c);
-                    let name = p.file_stem().expect("chain file").to_string_lossy().to_string();
+                    let name = p
+                        .file_stem()
+                        .expect("chain file")
+                        .to_string_lossy()
+                        .to_string();
                     (name, p)
                 } else {
                     (c.to_string(), chain_path(root, c))
@@ -938,9 +969,13 @@ fn main() {
             );
             let pred = deliver(&r.chain, cap);
             let meas = median(&r.windows.iter().map(|w| w.0).collect::<Vec<_>>());
-            shipped_err.insert(format!("{} ({})", r.chain, r.condition), (pred, ((pred - meas) / meas).abs()));
+            shipped_err.insert(
+                format!("{} ({})", r.chain, r.condition),
+                (pred, ((pred - meas) / meas).abs()),
+            );
         }
-        let mut m = nfc::prediction::CostModel::fit_measured(&rows, &capped, &mut deliver, provenance);
+        let mut m =
+            nfc::prediction::CostModel::fit_measured(&rows, &capped, &mut deliver, provenance);
         if let Some(m) = &mut m {
             m.conditions = conds_desc.clone();
         }
@@ -1044,18 +1079,26 @@ fn main() {
                         continue;
                     }
                     let p: serde_json::Value = serde_json::from_str(
-                        &std::fs::read_to_string(dir.join("prediction.json")).expect("prediction.json"),
+                        &std::fs::read_to_string(dir.join("prediction.json"))
+                            .expect("prediction.json"),
                     )
                     .expect("json");
                     let pred = p["throughput_mpps"].as_f64().unwrap_or(f64::NAN) * 1e6;
                     let err = p["error"].as_f64().unwrap_or(f64::NAN);
-                    gen.send(GenRequest::Traffic(chain_frames(yaml))).expect("generator");
+                    gen.send(GenRequest::Traffic(chain_frames(yaml)))
+                        .expect("generator");
                     rate.recv().expect("generator");
                     let mut ws = vec![];
                     for _ in 0..check_rounds {
-                        ws.push(measure_window(&gen, &rate, &net.dut, chain, dep, *nfs, sat_win));
+                        ws.push(measure_window(
+                            &gen, &rate, &net.dut, chain, dep, *nfs, sat_win,
+                        ));
                     }
-                    let meas = median(&ws.iter().filter_map(|w| w["pps"].as_f64()).collect::<Vec<_>>());
+                    let meas = median(
+                        &ws.iter()
+                            .filter_map(|w| w["pps"].as_f64())
+                            .collect::<Vec<_>>(),
+                    );
                     let rel = ((pred - meas) / meas).abs();
                     eprintln!(
                         "| {cond} | {chain} | {pred:.0} | {:.2} ({:.0}) | {} | {meas:.0} | {:.1}% | {:.1}% | {} | {} |",

@@ -364,11 +364,7 @@ impl CostModel {
         if fit_chains.len() < 3 {
             return None;
         }
-        let reference = median_of(
-            fit_rows
-                .iter()
-                .flat_map(|m| m.windows.iter().map(|w| w.1)),
-        );
+        let reference = median_of(fit_rows.iter().flat_map(|m| m.windows.iter().map(|w| w.1)));
         if !(reference.is_finite() && reference > 0.0) {
             return None;
         }
@@ -420,7 +416,11 @@ impl CostModel {
                 .map(|run| cap(median_of(run.iter().copied())))
                 .collect();
             let mid = median_of(caps.iter().copied());
-            let pass = if mid > 0.0 { deliver(&row.chain, mid) / mid } else { 1.0 };
+            let pass = if mid > 0.0 {
+                deliver(&row.chain, mid) / mid
+            } else {
+                1.0
+            };
             let meas = median_of(row.windows.iter().map(|w| w.0));
             caps.iter()
                 .map(|c| c * pass)
@@ -449,7 +449,11 @@ impl CostModel {
                 .entry(cond.clone())
                 .or_default()
                 .insert(chain.clone(), err);
-            let key = if cond.is_empty() { chain.clone() } else { format!("{chain} ({cond})") };
+            let key = if cond.is_empty() {
+                chain.clone()
+            } else {
+                format!("{chain} ({cond})")
+            };
             m.loco_predictions.insert(key.clone(), pred);
             m.loco_errors.insert(key, err);
         }
@@ -1028,10 +1032,7 @@ pub fn predict_chain(
     let costs = measure_costs(chain, chain_path, nfc_exe, cache_dir)?;
     // The machine as it is now, after callgrind has finished: what the
     // model's costs are scaled to.
-    let probe = m
-        .probe_reference
-        .is_some()
-        .then(probe_machine);
+    let probe = m.probe_reference.is_some().then(probe_machine);
     let p = m.predict(
         &costs,
         &format!(
@@ -1192,7 +1193,10 @@ mod tests {
         let instr = [100.0, 400.0, 900.0, 1500.0];
         let mut rows = vec![];
         for (k, i) in instr.iter().enumerate() {
-            for (cond, probes) in [("quiet", [90.0, 100.0, 110.0]), ("hog", [250.0, 300.0, 350.0])] {
+            for (cond, probes) in [
+                ("quiet", [90.0, 100.0, 110.0]),
+                ("hog", [250.0, 300.0, 350.0]),
+            ] {
                 rows.push(Measured {
                     chain: format!("c{k}"),
                     costs: vec![cost("n", *i)],
@@ -1205,13 +1209,15 @@ mod tests {
                 });
             }
         }
-        let m = CostModel::fit_measured(&rows, &BTreeMap::new(), |_, pps| pps, "t".into())
-            .unwrap();
+        let m = CostModel::fit_measured(&rows, &BTreeMap::new(), |_, pps| pps, "t".into()).unwrap();
         let r = m.probe_reference.unwrap();
         assert!((m.load_exponent - 1.0).abs() < 1e-9, "{m:?}");
         // The costs hold at the reference probe.
         assert!((m.ns_base * 100.0 / r - 1000.0).abs() < 1e-3, "{m:?}");
-        assert!((m.ns_per_instruction * 100.0 / r - 2.0).abs() < 1e-6, "{m:?}");
+        assert!(
+            (m.ns_per_instruction * 100.0 / r - 2.0).abs() < 1e-6,
+            "{m:?}"
+        );
         assert!(m.error < 1e-6, "{m:?}");
         assert_eq!(m.loco_errors_by_condition["hog"].len(), 4);
         // A prediction on a machine probed at 3× the reference is 3× slower.
@@ -1230,7 +1236,10 @@ mod tests {
         assert!((fast.throughput_mpps / slow.throughput_mpps - 3.0).abs() < 1e-9);
         assert_eq!(slow.machine.as_ref().unwrap().scale, 3.0);
         // A probe of another unit of work is not comparable: no scaling.
-        let other = nfc_machine_probe::MachineProbe { version: 0, ..probe(3.0 * r) };
+        let other = nfc_machine_probe::MachineProbe {
+            version: 0,
+            ..probe(3.0 * r)
+        };
         let p = m.predict(&[cost("n", 400.0)], "t", Some(&other));
         assert!(p.machine.is_none() && (p.throughput_mpps - fast.throughput_mpps).abs() < 1e-12);
         // Without the probe the same data fit worse: the error shows it.
@@ -1242,8 +1251,7 @@ mod tests {
                 ..r.clone()
             })
             .collect();
-        let f = CostModel::fit_measured(&flat, &BTreeMap::new(), |_, pps| pps, "t".into())
-            .unwrap();
+        let f = CostModel::fit_measured(&flat, &BTreeMap::new(), |_, pps| pps, "t".into()).unwrap();
         assert!(f.error > 0.5, "{f:?}");
     }
 

@@ -105,9 +105,7 @@ pub fn probe(window: Duration, threads: usize) -> MachineProbe {
                 })
             })
             .collect();
-        hs.into_iter()
-            .map(|h| h.join().unwrap_or((0, 0)))
-            .collect()
+        hs.into_iter().map(|h| h.join().unwrap_or((0, 0))).collect()
     });
     let wall = start.elapsed().as_nanos() as f64;
     let units: u64 = per_thread.iter().map(|p| p.0).sum();

@@ -521,7 +521,8 @@ impl ClosedLoop {
             if self.back[id] {
                 self.back[id] = false;
                 self.back_in_out -= 1;
-            } else if now_ns.saturating_sub(t) >= self.timeout_ns || self.out.len() > Self::MAX_OUT {
+            } else if now_ns.saturating_sub(t) >= self.timeout_ns || self.out.len() > Self::MAX_OUT
+            {
                 self.lost += 1;
             } else {
                 break;
@@ -593,7 +594,13 @@ mod closed_loop_tests {
             cl.on_returned(&back);
             now += step;
         }
-        (delivered as f64 / secs, dropped, cl.lost, cl.in_flight(), queue.len() as u64)
+        (
+            delivered as f64 / secs,
+            dropped,
+            cl.lost,
+            cl.in_flight(),
+            queue.len() as u64,
+        )
     }
 
     #[test]
@@ -609,8 +616,14 @@ mod closed_loop_tests {
         // Every dropped frame older than the timeout is counted lost, and
         // what counts as in flight is what is in the chain plus the
         // dropped frames younger than the timeout.
-        assert!(lost <= dropped && lost + 120 >= dropped, "lost {lost} of {dropped}");
-        assert!(in_flight >= in_chain && in_flight <= in_chain + 120, "{in_flight} vs {in_chain}");
+        assert!(
+            lost <= dropped && lost + 120 >= dropped,
+            "lost {lost} of {dropped}"
+        );
+        assert!(
+            in_flight >= in_chain && in_flight <= in_chain + 120,
+            "{in_flight} vs {in_chain}"
+        );
     }
 
     #[test]
@@ -641,7 +654,10 @@ mod closed_loop_tests {
         f[26..30].copy_from_slice(&[10, 0, 0, 1]);
         f[30..34].copy_from_slice(&[10, 0, 0, 2]);
         let csum = |h: &[u8]| {
-            let mut s: u32 = h.chunks(2).map(|c| u32::from(u16::from_be_bytes([c[0], c[1]]))).sum();
+            let mut s: u32 = h
+                .chunks(2)
+                .map(|c| u32::from(u16::from_be_bytes([c[0], c[1]])))
+                .sum();
             while s > 0xffff {
                 s = (s & 0xffff) + (s >> 16);
             }
