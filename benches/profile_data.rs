@@ -19,27 +19,37 @@
 //!    runs), `--duration` seconds each, into
 //!    `$NFC_BENCH_OUT/own-data/<chain>/<stimulus>-s<seed>.csv` (the
 //!    `predictor-own` step trains and evaluates on them).
-//! 3. `saturation`: closed-loop saturation (at most 1024 frames in flight)
-//!    of every example chain and the calibration chains in
-//!    `benches/flash-cost-chains/`, each driven with its own traffic
-//!    profile (the packets the predict stage's replay cycles through),
-//!    `--sat-rounds` rounds of one `--sat-window`-second window per
-//!    chain, the chain order rotating each round; delivered and offered
-//!    rates (`own-data/measured.json`).
+//! 3. `saturation`: closed-loop saturation (at most 1024 frames in flight,
+//!    frames known by their IPv4 identification, a frame not back after
+//!    100 ms lost: `ClosedLoop`) of every example chain and the
+//!    calibration chains in `benches/flash-cost-chains/` (or `--chains`),
+//!    each driven with its own traffic profile (the packets the predict
+//!    stage's replay cycles through), under each machine condition of
+//!    `--loads` (default `quiet,hog-all`: the machine as it is, then with a
+//!    stress-ng CPU worker per CPU), `--sat-rounds` rounds of one
+//!    `--sat-window`-second window per chain, the chain order rotating
+//!    each round; a machine probe (`nfc-machine-probe`, as the predict
+//!    stage takes it) before each chain is served and after it stopped;
+//!    delivered and offered rates, probes and load averages per window
+//!    (`own-data/measured.json`: condition → chain).
 //! 4. `predict`: each chain's per-NF callgrind costs and its time-faithful
 //!    replay at the offered rate; the flash cost model fitted on (3) over
-//!    the chains the replay does not cap (the capped ones held out and
-//!    predicted out of sample), its leave-one-chain-out error with every
-//!    prediction capped (`own-data/cost-model.json`), the shipped model's
-//!    error on the same measurements, and `nfc build <example> --target
-//!    flash --emit prediction` with the fresh model for every example
-//!    chain against its measured saturation.
+//!    both conditions and the chains the replay does not cap, its
+//!    leave-one-chain-out error per condition (`own-data/cost-model.json`),
+//!    the shipped model's error on the same measurements, and, under each
+//!    condition, `nfc build <example> --target flash --emit prediction`
+//!    with the fresh model (which probes the machine) followed at once by
+//!    `--check-rounds` windows of that chain, predicted vs measured.
+//!
+//! Diagnosis: `NFC_SAT_STATS=1` prints the monitor's per-NF and per-socket
+//! counters before and after every window; `NFC_SAT_PROBE_CMD` runs a
+//! shell command beside each measured window (`$PIDS`: the NF hosts).
 //!
 //! Without `--bench` (`cargo test` mode) it does nothing. The JSON document
 //! is the last stdout line.
 
 use flash_rt::host::now_ns;
-use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
+use flash_rt::xdp::loadgen::{ClosedLoop, LoadGen, LoadGenConfig};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -160,30 +170,32 @@ fn window(g: &mut LoadGen, secs: f64) -> f64 {
 
 /// Packets/s out of the chain (delivered) and into it (offered) over
 /// `secs`, closed loop (at most 1024 frames in flight, as `nfc profile`'s
-/// calibration): what the chain sustains without the generator spending
-/// CPU on frames the chain's ingress would drop.
-fn closed_window(g: &mut LoadGen, secs: f64) -> (f64, f64) {
-    const WINDOW: u64 = 1024;
+/// calibration; a frame, known by its IPv4 identification, not back after
+/// `ClosedLoop::TIMEOUT_NS` counts as lost and frees its slot): what the chain sustains without the
+/// generator spending CPU on frames the chain's ingress would drop.
+fn closed_window(g: &mut LoadGen, cl: &mut ClosedLoop, secs: f64) -> (f64, f64) {
     let start = now_ns();
     let end = start + (secs * 1e9) as u64;
     let got0 = g.received;
     let sent0 = g.sent;
-    let mut lost = 0u64;
     loop {
         let now = now_ns();
         if now >= end {
             break;
         }
-        let in_flight = g.sent.saturating_sub(g.received + lost);
-        let want = (WINDOW.saturating_sub(in_flight) as usize).min(256);
+        let want = cl.room(now).min(256) as usize;
         if want > 0 {
-            g.send(want, now);
+            let first = g.next_seq();
+            let n = g.send(want, now);
+            cl.on_sent(first, n as u64, now);
         } else if g.tx_backlog() > 0 {
             g.kick();
         }
-        if g.recv(256, now_ns(), None) == 0 && want == 0 && !g.wait_rx(20) {
-            // Nothing back for 20 ms: the frames in flight were lost.
-            lost = g.sent - g.received;
+        let r = g.recv(256, now_ns(), None);
+        cl.on_returned(&g.returned);
+        if r == 0 && want == 0 {
+            // Wait for frames rather than spin (the timeout ages the lost).
+            g.wait_rx(1);
         }
     }
     let dt = (now_ns() - start) as f64 / 1e9;
@@ -240,14 +252,18 @@ fn generator(
         let frames: Vec<Vec<u8>> = packets.iter().map(|p| p.data.to_vec()).collect();
         let cfg = LoadGenConfig {
             stamp: false,
+            ip_id_seq: true,
             ..LoadGenConfig::default()
         };
         let mut g = Some(LoadGen::with_templates("vi0", "vo0", &frames, &cfg).expect("generator"));
+        // One closed loop per generator: frames in flight at the end of a
+        // window (or lost in it) are still accounted in the next.
+        let mut cl = ClosedLoop::new(1024, ClosedLoop::TIMEOUT_NS);
         for req in rx {
             let r = match req {
                 GenRequest::Open(s) => vec![window(g.as_mut().expect("generator"), s)],
                 GenRequest::Closed(s) => {
-                    let (d, o) = closed_window(g.as_mut().expect("generator"), s);
+                    let (d, o) = closed_window(g.as_mut().expect("generator"), &mut cl, s);
                     vec![d, o]
                 }
                 GenRequest::Traffic(frames) => {
@@ -255,6 +271,7 @@ fn generator(
                     g = Some(
                         LoadGen::with_templates("vi0", "vo0", &frames, &cfg).expect("generator"),
                     );
+                    cl = ClosedLoop::new(1024, ClosedLoop::TIMEOUT_NS);
                     vec![0.0]
                 }
             };
@@ -398,14 +415,132 @@ fn overhead(work: &Path, pairs: usize, secs: f64) -> serde_json::Value {
     serde_json::json!({"design": "ABAB: A = no collector, B = collector, same deployment, ratio to the mean of the neighbouring A windows", "window_s": secs, "mpps_without": a, "without_without_ratios": aa, "noise": noise, "variants": variants})
 }
 
-/// Saturation (closed loop, pps out) of every chain, measured in `rounds`
-/// rounds; each round serves every chain once, in an order that rotates,
-/// so a change of the machine's load affects all chains alike.
+/// A `stress-ng --cpu` hog for a machine condition ("hog-all": one
+/// worker per CPU; "hog-cpuN": one pinned to CPU N), bounded by
+/// `--timeout` and its process group killed on drop.
+struct Hog(Option<std::process::Child>);
+
+impl Hog {
+    fn start(condition: &str, secs: u64) -> Hog {
+        // "hog-cpuN": one worker pinned to CPU N; "hog-all": one per CPU.
+        let args: Vec<String> = if let Some(cpu) = condition.strip_prefix("hog-cpu") {
+            vec!["--cpu".into(), "1".into(), "--taskset".into(), cpu.into()]
+        } else if condition == "hog-all" {
+            vec![
+                "--cpu".into(),
+                flash_rt::host::allowed_cpus().len().max(1).to_string(),
+            ]
+        } else {
+            return Hog(None);
+        };
+        use std::os::unix::process::CommandExt;
+        let child = Command::new("stress-ng")
+            .args(&args)
+            .args(["--cpu-method", "matrixprod"])
+            .args(["--timeout", &format!("{secs}s"), "--quiet"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("stress-ng (cargo xtask setup installs it)");
+        // Let the hog reach the scheduler's steady state.
+        std::thread::sleep(std::time::Duration::from_secs(2));
+        Hog(Some(child))
+    }
+}
+
+impl Drop for Hog {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.0.take() {
+            // SAFETY: signalling the process group we created for it.
+            unsafe { libc::kill(-(c.id() as i32), libc::SIGKILL) };
+            let _ = c.wait();
+        }
+    }
+}
+
+/// The machine probe the predict stage takes, around a window.
+fn probe() -> nfc_machine_probe::MachineProbe {
+    nfc_machine_probe::probe_cpus(nfc::prediction::PROBE_WINDOW)
+}
+
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+/// One closed-loop window of `dep` served in `ns`: delivered and offered
+/// pps, the machine probe before the chain is served and after it
+/// stopped (the machine as `nfc build` probes it: without the chain's own
+/// hosts, which spin for a while after traffic), the load average.
+#[allow(clippy::too_many_arguments)]
+fn measure_window(
+    gen: &std::sync::mpsc::Sender<GenRequest>,
+    rate: &std::sync::mpsc::Receiver<f64>,
+    ns: &str,
+    name: &str,
+    dep: &Path,
+    nfs: usize,
+    secs: f64,
+) -> serde_json::Value {
+    let socket = flash_rt::deploy::Deployment::load(dep)
+        .expect("deployment")
+        .monitor
+        .socket;
+    let before_probe = probe();
+    let served = Served::start(ns, dep, nfs);
+    // Warm-up: the hosts leave interrupt mode, the rings fill.
+    gen.send(GenRequest::Closed(1.0)).expect("generator");
+    rate.recv().expect("generator");
+    rate.recv().expect("generator");
+    // `NFC_SAT_PROBE_CMD`: a shell command run beside the measured window
+    // (diagnosis: strace, perf), with the NF hosts' pids in `$PIDS` and
+    // the chain in `$CHAIN`.
+    let cmd = std::env::var("NFC_SAT_PROBE_CMD").ok().map(|cmd| {
+        let st = nfc::monitor::stats(&socket).unwrap_or_default();
+        let pids: Vec<String> = flash_rt::counters::targets_from_stats(&st)
+            .iter()
+            .map(|t| t.pid.to_string())
+            .collect();
+        Command::new("sh")
+            .args(["-c", &cmd])
+            .env("PIDS", pids.join(","))
+            .env("CHAIN", name)
+            .spawn()
+            .expect("probe command")
+    });
+    let before = nfc::monitor::stats(&socket).unwrap_or_default();
+    gen.send(GenRequest::Closed(secs)).expect("generator");
+    let x = rate.recv().expect("generator");
+    let o = rate.recv().expect("generator");
+    if let Some(mut p) = cmd {
+        let _ = p.wait();
+    }
+    if std::env::var_os("NFC_SAT_STATS").is_some() {
+        let after = nfc::monitor::stats(&socket).unwrap_or_default();
+        eprintln!("stats {name} before: {before}");
+        eprintln!("stats {name} after: {after}");
+    }
+    drop(served);
+    let after_probe = probe();
+    let p = (before_probe.ns_per_unit + after_probe.ns_per_unit) / 2.0;
+    serde_json::json!({"pps": x, "offered_pps": o, "probe_ns_per_unit": p, "probe_before": before_probe, "probe_after": after_probe, "loadavg": loadavg()})
+}
+
+/// Closed-loop saturation (pps out) of every chain under machine
+/// condition `condition` ("quiet": the machine as it is; "hog-…": plus a
+/// [`Hog`]): `rounds` rounds of one `secs`-second window per chain, the
+/// chain order rotating each round so that a change of the machine's load
+/// affects all chains alike.
 fn saturation(
     work: &Path,
     chains: &[(String, PathBuf)],
     rounds: usize,
     secs: f64,
+    condition: &str,
 ) -> serde_json::Map<String, serde_json::Value> {
     let deps: Vec<(PathBuf, usize)> = chains
         .iter()
@@ -414,51 +549,57 @@ fn saturation(
     let frames: Vec<Vec<Vec<u8>>> = chains.iter().map(|(_, yaml)| chain_frames(yaml)).collect();
     let net = Net::new();
     let (gen, rate) = generator(net.peer.clone());
-    let mut pps: Vec<Vec<f64>> = vec![vec![]; chains.len()];
-    let mut offered: Vec<Vec<f64>> = vec![vec![]; chains.len()];
+    let mut windows: Vec<Vec<serde_json::Value>> = vec![vec![]; chains.len()];
+    let _hog = Hog::start(
+        condition,
+        (rounds * chains.len()) as u64 * (secs as u64 + 10) + 60,
+    );
     for r in 0..rounds {
         for k in 0..chains.len() {
             let c = (k + r) % chains.len();
             gen.send(GenRequest::Traffic(frames[c].clone()))
                 .expect("generator");
             rate.recv().expect("generator");
-            let served = Served::start(&net.dut, &deps[c].0, deps[c].1);
-            gen.send(GenRequest::Closed(1.0)).expect("generator");
-            rate.recv().expect("generator");
-            rate.recv().expect("generator");
-            gen.send(GenRequest::Closed(secs)).expect("generator");
-            let x = rate.recv().expect("generator");
-            let o = rate.recv().expect("generator");
-            drop(served);
-            eprintln!(
-                "round {r} {:<14} {x:.0} pps out of {o:.0} offered (load {})",
-                chains[c].0,
-                std::fs::read_to_string("/proc/loadavg")
-                    .unwrap_or_default()
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or("?")
+            let w = measure_window(
+                &gen,
+                &rate,
+                &net.dut,
+                &chains[c].0,
+                &deps[c].0,
+                deps[c].1,
+                secs,
             );
-            pps[c].push(x);
-            offered[c].push(o);
+            eprintln!(
+                "{condition} round {r} {:<14} {:.0} pps out of {:.0} offered, probe {:.0} ns/unit (load {})",
+                chains[c].0, w["pps"].as_f64().unwrap_or(0.0), w["offered_pps"].as_f64().unwrap_or(0.0), w["probe_ns_per_unit"].as_f64().unwrap_or(0.0),
+                loadavg().split_whitespace().next().unwrap_or("?")
+            );
+            windows[c].push(w);
         }
     }
     drop(net);
     let mut out = serde_json::Map::new();
-    for (((name, _), v), o) in chains.iter().zip(&pps).zip(&offered) {
+    for ((name, _), w) in chains.iter().zip(&windows) {
+        let v: Vec<f64> = w.iter().filter_map(|w| w["pps"].as_f64()).collect();
+        let o: Vec<f64> = w.iter().filter_map(|w| w["offered_pps"].as_f64()).collect();
+        let p: Vec<f64> = w
+            .iter()
+            .filter_map(|w| w["probe_ns_per_unit"].as_f64())
+            .collect();
         let (l, h) = v
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), r| {
                 (l.min(*r), h.max(*r))
             });
         eprintln!(
-            "saturation {name:<14} median {:.0} pps (min {l:.0}, max {h:.0}, {} windows of {secs} s)",
-            median(v),
-            v.len()
+            "saturation {condition} {name:<14} median {:.0} pps (min {l:.0}, max {h:.0}, {} windows of {secs} s), probe median {:.0} ns/unit",
+            median(&v),
+            v.len(),
+            median(&p)
         );
         out.insert(
             name.clone(),
-            serde_json::json!({"saturation_pps": v, "median_pps": median(v), "offered_pps": o, "median_offered_pps": median(o), "window_s": secs, "traffic": "the chain's own profile (nfc::prediction::REPLAY_PROFILE_PACKETS packets, cycled)"}),
+            serde_json::json!({"saturation_pps": v, "median_pps": median(&v), "offered_pps": o, "median_offered_pps": median(&o), "median_probe_ns_per_unit": median(&p), "windows": w, "window_s": secs, "traffic": "the chain's own profile (nfc::prediction::REPLAY_PROFILE_PACKETS packets, cycled)"}),
         );
     }
     out
@@ -571,12 +712,6 @@ fn main() {
         std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o755))
             .expect("chmod");
     }
-    let loadavg = || {
-        std::fs::read_to_string("/proc/loadavg")
-            .unwrap_or_default()
-            .trim()
-            .to_string()
-    };
     eprintln!("load average before: {}", loadavg());
     // 1. Collector overhead.
     let over = if step("overhead") {
@@ -617,13 +752,52 @@ fn main() {
         }
     }
     // 3. Saturation of every example and calibration chain.
-    let chains: Vec<(String, PathBuf)> = EXAMPLES
+    // `--chains a,b,dir/c.yaml` measures only these (names of example or
+    // calibration chains, or chain files) instead of all of them.
+    let chains: Vec<(String, PathBuf)> = match args
         .iter()
-        .chain(CALIBRATION)
-        .map(|c| (c.to_string(), chain_path(root, c)))
-        .collect();
-    let measured = if step("saturation") {
-        let m = saturation(work.path(), &chains, sat_rounds, sat_win);
+        .position(|a| a == "--chains")
+        .and_then(|i| args.get(i + 1))
+    {
+        Some(list) => list
+            .split(',')
+            .map(|c| {
+                if c.ends_with(".yaml") {
+                    let p = PathBuf::from(c);
+                    let name = p
+                        .file_stem()
+                        .expect("chain file")
+                        .to_string_lossy()
+                        .to_string();
+                    (name, p)
+                } else {
+                    (c.to_string(), chain_path(root, c))
+                }
+            })
+            .collect(),
+        None => EXAMPLES
+            .iter()
+            .chain(CALIBRATION)
+            .map(|c| (c.to_string(), chain_path(root, c)))
+            .collect(),
+    };
+    // Machine conditions (`--loads quiet,hog-all,hog-cpu1`; default: the
+    // machine as it is, then with a stress-ng CPU hog on every CPU).
+    let conditions: Vec<String> = args
+        .iter()
+        .position(|a| a == "--loads")
+        .and_then(|i| args.get(i + 1))
+        .map(|s| s.split(',').map(String::from).collect())
+        .unwrap_or_else(|| vec!["quiet".into(), "hog-all".into()]);
+    let check_rounds = opt("--check-rounds", 3.0) as usize;
+    // measured.json: condition → chain → windows and medians.
+    let measured: serde_json::Map<String, serde_json::Value> = if step("saturation") {
+        let mut m = serde_json::Map::new();
+        for cond in &conditions {
+            eprintln!("condition {cond}: load average {}", loadavg());
+            let sat = saturation(work.path(), &chains, sat_rounds, sat_win, cond);
+            m.insert(cond.clone(), serde_json::Value::Object(sat));
+        }
         std::fs::write(
             out.join("measured.json"),
             serde_json::to_string_pretty(&m).expect("json"),
@@ -637,34 +811,35 @@ fn main() {
         }
     };
     // 4. The predict stage: per-NF callgrind costs of every chain, the cost
-    // model fitted on (3), its leave-one-chain-out error, and `nfc build
-    // --emit prediction` for every example chain against its measurement.
+    // model fitted on (3) across the conditions, its leave-one-chain-out
+    // error per condition, and, per condition, `nfc build --emit
+    // prediction` (which probes the machine) for every example chain
+    // followed at once by a measurement of that chain.
     let mut model = None;
     let mut checks = vec![];
     let mut shipped_cmp = serde_json::Value::Null;
     if step("predict") && !measured.is_empty() {
-        // Per chain: callgrind costs, and the time-faithful replay at the
-        // rate the measurement offered. A chain whose own semantics drop
-        // more than CAPPED_BELOW of its packets at that rate is held out of
-        // the CPU-cost fit: in the closed loop its measured rate is set by
-        // those drops (and the generator's 20 ms lost-frame timeout), not by
-        // CPU cost. It is still predicted (capacity from the fit, capped)
-        // and its error counts.
+        // A chain whose own semantics drop more than CAPPED_BELOW of its
+        // packets at the rate a condition offered it is held out of the
+        // CPU-cost fit (in the closed loop its rate is set by those drops
+        // and the generator's 20 ms lost-frame timeout, not by CPU cost);
+        // it is still predicted (capacity from the fit, capped) and its
+        // error counts.
         const CAPPED_BELOW: f64 = 0.95;
         let ws = nfc::driver::Workspace::new(work.path().join("cache"));
-        let mut fit_rows = vec![];
-        let mut capped_rows = vec![];
+        let mut rows: Vec<nfc::prediction::Measured> = vec![];
+        let mut capped = std::collections::BTreeMap::new();
         let mut specs = std::collections::BTreeMap::new();
-        let mut offered_at = std::collections::BTreeMap::new();
+        let mut costs_of = std::collections::BTreeMap::new();
         for (chain, path) in &chains {
-            let Some(pps) = measured
-                .get(chain)
-                .and_then(|m| m["median_pps"].as_f64())
-                .filter(|p| p.is_finite() && *p > 0.0)
-            else {
+            let per_cond: Vec<(&String, &serde_json::Value)> = measured
+                .iter()
+                .filter_map(|(c, m)| m.get(chain).map(|v| (c, v)))
+                .collect();
+            if per_cond.is_empty() {
                 eprintln!("costs {chain}: no measured saturation");
                 continue;
-            };
+            }
             let (spec, _) = nfc::driver::load_chain(path).expect("chain loads");
             let costs = match nfc::prediction::measure_costs(
                 &spec,
@@ -689,36 +864,95 @@ fn main() {
                     .collect::<Vec<_>>()
                     .join("; ")
             );
-            // Older measurements have no offered rate: a chain that drops
-            // nothing was offered what it delivered.
-            let offered = measured[chain]["median_offered_pps"]
-                .as_f64()
-                .unwrap_or(pps);
-            offered_at.insert(chain.clone(), offered);
-            let replay = nfc::prediction::replay_at_rate(&spec, &ws, offered)
-                .unwrap_or_else(|e| panic!("replay {chain}: {e:?}"));
-            eprintln!(
-                "replay {chain:<14} at {offered:.0} pps offered: pass fraction {:.4}, drops {:?}",
-                replay.pass_fraction, replay.drops
-            );
-            specs.insert(chain.clone(), spec);
-            if replay.pass_fraction < CAPPED_BELOW {
-                capped_rows.push((chain.clone(), costs, pps, replay.pass_fraction));
-            } else {
-                fit_rows.push((chain.clone(), costs, pps));
+            for (cond, m) in per_cond {
+                let offered = m["median_offered_pps"]
+                    .as_f64()
+                    .or(m["median_pps"].as_f64())
+                    .unwrap_or(0.0);
+                if offered > 0.0 {
+                    let replay = nfc::prediction::replay_at_rate(&spec, &ws, offered)
+                        .unwrap_or_else(|e| panic!("replay {chain}: {e:?}"));
+                    eprintln!(
+                        "replay {chain:<14} ({cond}) at {offered:.0} pps offered: pass fraction {:.4}, drops {:?}",
+                        replay.pass_fraction, replay.drops
+                    );
+                    if replay.pass_fraction < CAPPED_BELOW {
+                        capped.insert(chain.clone(), replay.pass_fraction);
+                    }
+                }
+                let ws = m["windows"].as_array().cloned().unwrap_or_default();
+                let windows: Vec<(f64, f64)> = ws
+                    .iter()
+                    .filter_map(|w| Some((w["pps"].as_f64()?, w["probe_ns_per_unit"].as_f64()?)))
+                    .collect();
+                // Single probes in time order (before, after each window).
+                let probes: Vec<f64> = ws
+                    .iter()
+                    .flat_map(|w| [&w["probe_before"], &w["probe_after"]])
+                    .filter_map(|p| p["ns_per_unit"].as_f64())
+                    .collect();
+                rows.push(nfc::prediction::Measured {
+                    chain: chain.clone(),
+                    costs: costs.clone(),
+                    condition: cond.clone(),
+                    windows,
+                    probes,
+                });
             }
+            specs.insert(chain.clone(), spec);
+            costs_of.insert(chain.clone(), costs);
         }
+        let conds_desc: std::collections::BTreeMap<String, String> = measured
+            .iter()
+            .map(|(c, m)| {
+                let probes: Vec<f64> = m
+                    .as_object()
+                    .into_iter()
+                    .flat_map(|o| o.values())
+                    .flat_map(|v| v["windows"].as_array().cloned().unwrap_or_default())
+                    .filter_map(|w| w["probe_ns_per_unit"].as_f64())
+                    .collect();
+                let loads: Vec<f64> = m
+                    .as_object()
+                    .into_iter()
+                    .flat_map(|o| o.values())
+                    .flat_map(|v| v["windows"].as_array().cloned().unwrap_or_default())
+                    .filter_map(|w| w["loadavg"].as_str()?.split_whitespace().next()?.parse().ok())
+                    .collect();
+                let (lo, hi) = loads.iter().fold((f64::INFINITY, 0.0f64), |(l, h), x| (l.min(*x), h.max(*x)));
+                let (plo, phi) = probes.iter().fold((f64::INFINITY, 0.0f64), |(l, h), x| (l.min(*x), h.max(*x)));
+                (
+                    c.clone(),
+                    format!(
+                        "{}; probe median {:.0} ns/unit ({plo:.0}–{phi:.0}); 1-min load average {lo:.1}–{hi:.1}",
+                        match c.strip_prefix("hog-") { None => "no stressor of ours".to_string(), Some("all") => "stress-ng --cpu, one worker per CPU".to_string(), Some(cpu) => format!("stress-ng --cpu 1 pinned to {cpu}") },
+                        median(&probes)
+                    ),
+                )
+            })
+            .collect();
         let provenance = format!(
-            "closed-loop saturation under nfc run (flash-rt, unreduced, each chain's own traffic profile, {sat_rounds} interleaved rounds of {sat_win} s per chain) on this 2-CPU VM, {}, load average {}; callgrind over each chain's traffic profile ({} packets); fitted on the chains whose time-faithful replay passes at least {:.0}% of the packets at the offered rate",
+            "closed-loop saturation under nfc run (flash-rt, unreduced, debug build, each chain's own traffic profile, {sat_rounds} interleaved rounds of {sat_win} s per chain per condition, a {:.1} s machine probe before the chain is served and after it stopped, for each window; the error over medians of {} consecutive probes, as the predict stage probes) on this 2-CPU VM, {}, conditions: {}; callgrind over each chain's traffic profile ({} packets); fitted on the chains whose time-faithful replay passes at least {:.0}% of the packets at the offered rate",
+            nfc::prediction::PROBE_WINDOW.as_secs_f64(),
+            nfc::prediction::PREDICTION_PROBES,
             Command::new("date").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default(),
-            loadavg(),
+            conds_desc.iter().map(|(c, d)| format!("{c} ({d})")).collect::<Vec<_>>().join(", "),
             nfc::prediction::COST_PACKETS,
             CAPPED_BELOW * 100.0
         );
-        // Delivered = min(capacity, capacity × pass fraction at capacity).
+        // Delivered = min(capacity, capacity × pass fraction at capacity),
+        // replays cached by (chain, capacity to 0.1%).
+        let mut replays: std::collections::BTreeMap<(String, i64), f64> = Default::default();
         let mut deliver = |chain: &str, capacity: f64| -> f64 {
+            let key = (chain.to_string(), (capacity.ln() * 1000.0).round() as i64);
+            if let Some(f) = replays.get(&key) {
+                return capacity * f;
+            }
             match nfc::prediction::replay_at_rate(&specs[chain], &ws, capacity) {
-                Ok(r) => capacity * r.pass_fraction.min(1.0),
+                Ok(r) => {
+                    replays.insert(key, r.pass_fraction.min(1.0));
+                    capacity * r.pass_fraction.min(1.0)
+                }
                 Err(e) => panic!("replay {chain} at {capacity:.0} pps: {e:?}"),
             }
         };
@@ -726,116 +960,158 @@ fn main() {
         // it), capped the same way: what a refit has to beat.
         let (shipped, _) = nfc::prediction::load_model(None).expect("shipped model");
         let mut shipped_err = std::collections::BTreeMap::new();
-        for (chain, costs, pps) in fit_rows
-            .iter()
-            .map(|(c, k, p)| (c, k, p))
-            .chain(capped_rows.iter().map(|(c, k, p, _)| (c, k, p)))
-        {
-            let pred = deliver(chain, 1e9 / shipped.ns_per_packet(costs));
-            shipped_err.insert(chain.clone(), (pred, ((pred - pps) / pps).abs()));
+        for r in &rows {
+            let cap = median(
+                &r.windows
+                    .iter()
+                    .map(|(_, p)| 1e9 / (shipped.ns_per_packet(&r.costs) * shipped.scale(*p)))
+                    .collect::<Vec<_>>(),
+            );
+            let pred = deliver(&r.chain, cap);
+            let meas = median(&r.windows.iter().map(|w| w.0).collect::<Vec<_>>());
+            shipped_err.insert(
+                format!("{} ({})", r.chain, r.condition),
+                (pred, ((pred - meas) / meas).abs()),
+            );
         }
-        model = nfc::prediction::CostModel::fit_capped(
-            &fit_rows,
-            &capped_rows,
-            &mut deliver,
-            provenance,
-        );
+        let mut m =
+            nfc::prediction::CostModel::fit_measured(&rows, &capped, &mut deliver, provenance);
+        if let Some(m) = &mut m {
+            m.conditions = conds_desc.clone();
+        }
+        model = m;
         if let Some(m) = &model {
             let path = out.join("cost-model.json");
             std::fs::write(&path, serde_json::to_string_pretty(m).expect("json"))
                 .expect("cost model");
             let shipped_max = shipped_err.values().map(|v| v.1).fold(0.0, f64::max);
-            let mut sv: Vec<f64> = shipped_err.values().map(|v| v.1).collect();
-            sv.sort_by(f64::total_cmp);
+            let sv: Vec<f64> = shipped_err.values().map(|v| v.1).collect();
             eprintln!(
-                "\ncost model: {:.0} ns per packet + {:.0} ns per NF host + {:.3} ns per NF instruction; fitted on {} chains, {} held out as capped; leave-one-chain-out error median {:.1}%, max {:.1}% (reported)",
+                "\ncost model: ({:.0} ns per packet + {:.0} ns per NF host + {:.3} ns per NF instruction) × (probe / {:.0} ns)^{:.2}; fitted on {} chains × {} conditions, {} held out as capped; leave-one-chain-out error median {:.1}%, max {:.1}% (reported)",
                 m.ns_base,
                 m.ns_per_hop,
                 m.ns_per_instruction,
-                fit_rows.len(),
-                capped_rows.len(),
+                m.probe_reference.unwrap_or(f64::NAN),
+                m.load_exponent,
+                m.calibrated_on.len(),
+                conditions.len(),
+                capped.len(),
                 m.median_error() * 100.0,
                 m.error * 100.0
             );
-            eprintln!(
-                "shipped model on this run (capped the same way): error median {:.1}%, max {:.1}%; the refit is {}",
-                median(&sv) * 100.0,
-                shipped_max * 100.0,
-                if m.error < shipped_max { "BETTER (ship it)" } else { "not better (keep the shipped one)" }
-            );
-            shipped_cmp = serde_json::json!({"shipped_errors": shipped_err, "shipped_max": shipped_max, "refit_max": m.error, "refit_better": m.error < shipped_max});
-            eprintln!("\n| chain | NF hosts | NF instructions/pkt | measured pps out (median) | offered pps (median) | in fit | predicted capacity (all) | predicted delivered (all) | predicted delivered (this chain left out) | leave-one-chain-out error | shipped model predicted / error |");
-            eprintln!("|---|---|---|---|---|---|---|---|---|---|---|");
-            for (chain, costs, pps, fitted) in fit_rows
-                .iter()
-                .map(|(c, k, p)| (c, k, p, true))
-                .chain(capped_rows.iter().map(|(c, k, p, _)| (c, k, p, false)))
-            {
-                let cap = 1e9 / m.ns_per_packet(costs);
-                let del = deliver(chain, cap);
+            for (c, errs) in &m.loco_errors_by_condition {
+                let v: Vec<f64> = errs.values().copied().collect();
                 eprintln!(
-                    "| {chain} | {} | {:.0} | {pps:.0} | {:.0} | {} | {cap:.0} | {del:.0} | {:.0} | {:.1}% | {:.0} / {:.1}% |",
-                    costs.len(),
-                    costs.iter().map(|c| c.instructions).sum::<f64>(),
-                    offered_at[chain],
-                    if fitted { "yes" } else { "no (capped)" },
-                    m.loco_predictions.get(chain).copied().unwrap_or(f64::NAN),
-                    m.loco_errors.get(chain).copied().unwrap_or(f64::NAN) * 100.0,
-                    shipped_err[chain].0,
-                    shipped_err[chain].1 * 100.0
+                    "  {c}: leave-one-chain-out error median {:.1}%, max {:.1}%",
+                    median(&v) * 100.0,
+                    v.iter().copied().fold(0.0, f64::max) * 100.0
                 );
             }
-            // The acceptance check, for every example chain: nfc build …
-            // --emit prediction with this model vs the measured saturation.
-            eprintln!("\n| nfc build <chain> --target flash --emit prediction | predicted pps | bottleneck | measured pps | off by | reported error | within |");
-            eprintln!("|---|---|---|---|---|---|---|");
-            for chain in EXAMPLES {
-                let dir = work.path().join(format!("predict-{chain}"));
-                let o = Command::new(NFC)
-                    .arg("build")
-                    .arg(chain_path(root, chain))
-                    .args([
-                        "--target",
-                        "flash",
-                        "--emit",
-                        "prediction",
-                        "--no-reduce",
-                        "--cost-model",
-                    ])
-                    .arg(&path)
-                    .arg("-o")
-                    .arg(&dir)
-                    .arg("--cache-dir")
-                    .arg(work.path().join("cache"))
-                    .output()
-                    .expect("nfc build");
-                if !o.status.success() {
-                    eprintln!(
-                        "| {chain} | FAILED: {} |",
-                        String::from_utf8_lossy(&o.stderr).trim()
-                    );
-                    checks.push(serde_json::json!({"chain": chain, "failed": String::from_utf8_lossy(&o.stderr)}));
-                    continue;
-                }
-                let p: serde_json::Value = serde_json::from_str(
-                    &std::fs::read_to_string(dir.join("prediction.json")).expect("prediction.json"),
-                )
-                .expect("json");
-                let pred = p["throughput_mpps"].as_f64().unwrap_or(f64::NAN) * 1e6;
-                let err = p["error"].as_f64().unwrap_or(f64::NAN);
-                let meas = measured
-                    .get(*chain)
-                    .and_then(|m| m["median_pps"].as_f64())
-                    .unwrap_or(f64::NAN);
-                let rel = ((pred - meas) / meas).abs();
+            eprintln!(
+                "shipped model on this run (capped the same way, no machine scaling): error median {:.1}%, max {:.1}%",
+                median(&sv) * 100.0,
+                shipped_max * 100.0,
+            );
+            shipped_cmp = serde_json::json!({"shipped_errors": shipped_err, "shipped_max": shipped_max, "refit_max": m.error, "refit_better": m.error < shipped_max});
+            eprintln!("\n| chain | condition | NF hosts | NF instructions/pkt | measured pps out (median) | probe ns/unit (median) | in fit | predicted (this chain left out) | leave-one-chain-out error | shipped model predicted / error |");
+            eprintln!("|---|---|---|---|---|---|---|---|---|---|");
+            for r in &rows {
+                let key = format!("{} ({})", r.chain, r.condition);
                 eprintln!(
-                    "| {chain} | {pred:.0} | {} | {meas:.0} | {:.1}% | {:.1}% | {} |",
-                    p["bottleneck"].as_str().unwrap_or("?"),
-                    rel * 100.0,
-                    err * 100.0,
-                    if rel <= err { "yes" } else { "NO" }
+                    "| {} | {} | {} | {:.0} | {:.0} | {:.0} | {} | {:.0} | {:.1}% | {:.0} / {:.1}% |",
+                    r.chain,
+                    r.condition,
+                    r.costs.len(),
+                    r.costs.iter().map(|c| c.instructions).sum::<f64>(),
+                    median(&r.windows.iter().map(|w| w.0).collect::<Vec<_>>()),
+                    median(&r.windows.iter().map(|w| w.1).collect::<Vec<_>>()),
+                    if capped.contains_key(&r.chain) { "no (capped)" } else { "yes" },
+                    m.loco_predictions.get(&key).copied().unwrap_or(f64::NAN),
+                    m.loco_errors.get(&key).copied().unwrap_or(f64::NAN) * 100.0,
+                    shipped_err[&key].0,
+                    shipped_err[&key].1 * 100.0
                 );
-                checks.push(serde_json::json!({"chain": chain, "predicted_pps": pred, "measured_pps": meas, "relative_error": rel, "reported_error": err, "within": rel <= err, "prediction": p}));
+            }
+            // The acceptance check, for every example chain under every
+            // condition: `nfc build … --emit prediction` with this model
+            // (its machine probe taken then), then that chain measured at
+            // once under the same condition.
+            eprintln!("\n| condition | nfc build <chain> --target flash --emit prediction | predicted pps | scale (probe) | bottleneck | measured pps (median of {check_rounds}) | off by | reported error | within | load average |");
+            eprintln!("|---|---|---|---|---|---|---|---|---|---|");
+            let examples: Vec<&(String, PathBuf)> = chains
+                .iter()
+                .filter(|(c, _)| EXAMPLES.contains(&c.as_str()))
+                .collect();
+            for cond in &conditions {
+                let deps: Vec<(PathBuf, usize)> = examples
+                    .iter()
+                    .map(|(name, yaml)| deploy(yaml, work.path(), &format!("check-{name}")))
+                    .collect();
+                let net = Net::new();
+                let (gen, rate) = generator(net.peer.clone());
+                let _hog = Hog::start(cond, examples.len() as u64 * 120 + 60);
+                for ((chain, yaml), (dep, nfs)) in examples.iter().zip(&deps) {
+                    let dir = work.path().join(format!("predict-{chain}-{cond}"));
+                    let o = Command::new(NFC)
+                        .arg("build")
+                        .arg(yaml)
+                        .args([
+                            "--target",
+                            "flash",
+                            "--emit",
+                            "prediction",
+                            "--no-reduce",
+                            "--cost-model",
+                        ])
+                        .arg(&path)
+                        .arg("-o")
+                        .arg(&dir)
+                        .arg("--cache-dir")
+                        .arg(work.path().join("cache"))
+                        .output()
+                        .expect("nfc build");
+                    if !o.status.success() {
+                        eprintln!(
+                            "| {cond} | {chain} | FAILED: {} |",
+                            String::from_utf8_lossy(&o.stderr).trim()
+                        );
+                        checks.push(serde_json::json!({"chain": chain, "condition": cond, "failed": String::from_utf8_lossy(&o.stderr)}));
+                        continue;
+                    }
+                    let p: serde_json::Value = serde_json::from_str(
+                        &std::fs::read_to_string(dir.join("prediction.json"))
+                            .expect("prediction.json"),
+                    )
+                    .expect("json");
+                    let pred = p["throughput_mpps"].as_f64().unwrap_or(f64::NAN) * 1e6;
+                    let err = p["error"].as_f64().unwrap_or(f64::NAN);
+                    gen.send(GenRequest::Traffic(chain_frames(yaml)))
+                        .expect("generator");
+                    rate.recv().expect("generator");
+                    let mut ws = vec![];
+                    for _ in 0..check_rounds {
+                        ws.push(measure_window(
+                            &gen, &rate, &net.dut, chain, dep, *nfs, sat_win,
+                        ));
+                    }
+                    let meas = median(
+                        &ws.iter()
+                            .filter_map(|w| w["pps"].as_f64())
+                            .collect::<Vec<_>>(),
+                    );
+                    let rel = ((pred - meas) / meas).abs();
+                    eprintln!(
+                        "| {cond} | {chain} | {pred:.0} | {:.2} ({:.0}) | {} | {meas:.0} | {:.1}% | {:.1}% | {} | {} |",
+                        p["machine"]["scale"].as_f64().unwrap_or(f64::NAN),
+                        p["machine"]["probe_ns_per_unit"].as_f64().unwrap_or(f64::NAN),
+                        p["bottleneck"].as_str().unwrap_or("?"),
+                        rel * 100.0,
+                        err * 100.0,
+                        if rel <= err { "yes" } else { "NO" },
+                        loadavg()
+                    );
+                    checks.push(serde_json::json!({"chain": chain, "condition": cond, "predicted_pps": pred, "measured_pps": meas, "windows": ws, "relative_error": rel, "reported_error": err, "within": rel <= err, "prediction": p, "loadavg": loadavg()}));
+                }
             }
         }
     }

@@ -37,7 +37,7 @@
 use crate::driver::{self, Workspace};
 use crate::Failure;
 use nfc_core::chain::{ChainSpec, Traffic};
-use nfc_core::prediction::{Prediction, ThroughputCap};
+use nfc_core::prediction::{MachineState, Prediction, ThroughputCap};
 use nfc_core::Diagnostic;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -89,6 +89,88 @@ pub struct CostModel {
     pub capped: BTreeMap<String, f64>,
     /// Where the measurements came from (machine, date, command).
     pub provenance: String,
+    /// How the time per packet scales with the machine's state (format
+    /// 3): × (probe / `probe_reference`) ^ `load_exponent`, the probe
+    /// being [`nfc_machine_probe`]'s wall-clock ns per unit. 0 (and no
+    /// reference) for a model calibrated without probes: no scaling.
+    #[serde(default)]
+    pub load_exponent: f64,
+    /// The probe (ns per unit) the three costs above hold at.
+    #[serde(default)]
+    pub probe_reference: Option<f64>,
+    /// [`nfc_machine_probe::PROBE_VERSION`] of the calibration's probes.
+    #[serde(default)]
+    pub probe_version: Option<u32>,
+    /// Leave-one-chain-out errors per machine condition of the
+    /// calibration (condition → chain → error); `error` is their largest.
+    #[serde(default)]
+    pub loco_errors_by_condition: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Each condition's machine state during the calibration (probe
+    /// median and range, load averages).
+    #[serde(default)]
+    pub conditions: BTreeMap<String, String>,
+}
+
+/// A chain measured on flash-rt under one machine condition: its NF costs
+/// and, per window, the delivered rate with the machine probe taken
+/// around that window.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Measured {
+    pub chain: String,
+    pub costs: Vec<NfCost>,
+    pub condition: String,
+    /// (delivered pps, probe ns per unit) per window.
+    pub windows: Vec<(f64, f64)>,
+    /// The single probes of the condition in time order (each window's
+    /// before and after): the error is taken over medians of
+    /// [`PREDICTION_PROBES`] consecutive ones, as the stage probes. Empty:
+    /// the windows' probes.
+    #[serde(default)]
+    pub probes: Vec<f64>,
+}
+
+fn median_of(v: impl IntoIterator<Item = f64>) -> f64 {
+    let mut v: Vec<f64> = v.into_iter().filter(|x| x.is_finite()).collect();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// Load exponents the fit tries (0: the machine's state does not matter;
+/// 1: time per packet proportional to the probe's time per unit).
+const LOAD_EXPONENTS: std::ops::RangeInclusive<u32> = 0..=40;
+const LOAD_EXPONENT_STEP: f64 = 0.05;
+
+/// The three costs and the load exponent fitted on `rows` (chain features,
+/// time per packet, probe / reference) by NNLS on the relative error for
+/// each exponent on the grid, the exponent with the smallest error kept.
+fn fit_scaled(rows: &[([f64; 3], f64, f64)]) -> Option<([f64; 3], f64)> {
+    let mut best: Option<([f64; 3], f64, f64)> = None;
+    for k in LOAD_EXPONENTS {
+        let g = k as f64 * LOAD_EXPONENT_STEP;
+        let scaled: Vec<([f64; 3], f64, f64)> = rows
+            .iter()
+            .map(|(x, t, s)| {
+                let t = t / s.powf(g);
+                (*x, t, 1.0 / (t * t))
+            })
+            .collect();
+        let Some(theta) = nnls(&scaled) else { continue };
+        let sse: f64 = scaled
+            .iter()
+            .map(|(x, t, w)| {
+                let p: f64 = x.iter().zip(&theta).map(|(x, th)| x * th).sum();
+                w * (p - t).powi(2)
+            })
+            .sum();
+        if best.as_ref().is_none_or(|b| sse < b.2 - 1e-12 * b.2.abs()) {
+            best = Some((theta, g, sse));
+        }
+    }
+    best.map(|(t, g, _)| (t, g))
 }
 
 /// The model nfc ships (fitted on this repository's own profiles).
@@ -190,21 +272,25 @@ fn nnls(rows: &[([f64; 3], f64, f64)]) -> Option<[f64; 3]> {
 }
 
 impl CostModel {
-    /// Chain time per packet (ns) from its NF costs.
+    /// Chain time per packet (ns) from its NF costs, at the model's
+    /// reference machine state.
     pub fn ns_per_packet(&self, costs: &[NfCost]) -> f64 {
         let [one, hops, instr] = features(costs);
         self.ns_base * one + self.ns_per_hop * hops + self.ns_per_instruction * instr
     }
 
+    /// The factor the time per packet is multiplied by on a machine whose
+    /// probe reads `probe` ns per unit (1 without a reference).
+    pub fn scale(&self, probe: f64) -> f64 {
+        match self.probe_reference {
+            Some(r) if r > 0.0 && probe > 0.0 => (probe / r).powf(self.load_exponent),
+            _ => 1.0,
+        }
+    }
+
     /// The median leave-one-chain-out error (`error` is the largest).
     pub fn median_error(&self) -> f64 {
-        let mut v: Vec<f64> = self.loco_errors.values().copied().collect();
-        v.sort_by(f64::total_cmp);
-        match v.len() {
-            0 => f64::NAN,
-            n if n % 2 == 1 => v[n / 2],
-            n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-        }
+        median_of(self.loco_errors.values().copied())
     }
 
     /// Fit on (costs, measured pps) per chain, minimising the squared
@@ -215,27 +301,87 @@ impl CostModel {
         Self::fit_capped(chains, &[], |_, pps| pps, provenance)
     }
 
-    /// [`CostModel::fit`] on the CPU-bound `chains`, with every prediction
-    /// passed through `deliver(chain, capacity pps) -> delivered pps` (the
-    /// cap of the chain's semantics, [`replay_at_rate`]) before its error is
-    /// taken; `capped` chains (name, costs, measured pps, pass fraction at
-    /// the measured offered rate) are predicted by the model fitted on all
-    /// of `chains` and their errors count in the reported one.
+    /// [`CostModel::fit_measured`] of one window per chain, without
+    /// machine probes (no scaling); `capped` chains carry their pass
+    /// fraction.
     pub fn fit_capped(
         chains: &[(String, Vec<NfCost>, f64)],
         capped: &[(String, Vec<NfCost>, f64, f64)],
+        deliver: impl FnMut(&str, f64) -> f64,
+        provenance: String,
+    ) -> Option<CostModel> {
+        let one = |c: &String, k: &Vec<NfCost>, p: f64| Measured {
+            chain: c.clone(),
+            costs: k.clone(),
+            condition: String::new(),
+            windows: vec![(p, 1.0)],
+            probes: vec![],
+        };
+        let rows: Vec<Measured> = chains
+            .iter()
+            .map(|(c, k, p)| one(c, k, *p))
+            .chain(capped.iter().map(|(c, k, p, _)| one(c, k, *p)))
+            .collect();
+        let pass: BTreeMap<String, f64> =
+            capped.iter().map(|(c, _, _, f)| (c.clone(), *f)).collect();
+        let mut m = Self::fit_measured(&rows, &pass, deliver, provenance)?;
+        m.probe_reference = None;
+        m.probe_version = None;
+        m.load_exponent = 0.0;
+        m.loco_errors_by_condition.clear();
+        m.conditions.clear();
+        Some(m)
+    }
+
+    /// Fit on chains measured window by window under one or more machine
+    /// conditions, each window with the machine probe around it: time per
+    /// packet = (c + a·hops + b·instructions) × (probe / reference) ^ γ,
+    /// c, a, b ≥ 0 by NNLS on the relative error of every window, γ in
+    /// 0–2 the one that fits best; the reference is the median probe of
+    /// all windows. None with fewer than 3 chains outside `capped`.
+    ///
+    /// The error is taken the way the model is used: for each chain and
+    /// condition, the model fitted without that chain predicts each
+    /// window's capacity from its probe; the median of those capacities,
+    /// through `deliver(chain, capacity pps) -> delivered pps` (the cap of
+    /// the chain's semantics, [`replay_at_rate`]), against the median
+    /// delivered rate measured. `capped` chains (name → pass fraction at
+    /// the offered rate) are held out of every fit and predicted by the
+    /// model fitted on all the others. `error` is the largest over chains
+    /// and conditions.
+    pub fn fit_measured(
+        measured: &[Measured],
+        capped: &BTreeMap<String, f64>,
         mut deliver: impl FnMut(&str, f64) -> f64,
         provenance: String,
     ) -> Option<CostModel> {
-        if chains.len() < 3 {
+        let fit_rows: Vec<&Measured> = measured
+            .iter()
+            .filter(|m| !capped.contains_key(&m.chain))
+            .collect();
+        let fit_chains: std::collections::BTreeSet<&str> =
+            fit_rows.iter().map(|m| m.chain.as_str()).collect();
+        if fit_chains.len() < 3 {
             return None;
         }
-        let row = |(_, c, pps): &(String, Vec<NfCost>, f64)| {
-            let t = 1e9 / pps;
-            (features(c), t, 1.0 / (t * t))
+        let reference = median_of(fit_rows.iter().flat_map(|m| m.windows.iter().map(|w| w.1)));
+        if !(reference.is_finite() && reference > 0.0) {
+            return None;
+        }
+        let rows_of = |skip: Option<&str>| -> Vec<([f64; 3], f64, f64)> {
+            fit_rows
+                .iter()
+                .filter(|m| Some(m.chain.as_str()) != skip)
+                .flat_map(|m| {
+                    m.windows
+                        .iter()
+                        .filter(|(pps, p)| *pps > 0.0 && *p > 0.0)
+                        .map(|(pps, p)| (features(&m.costs), 1e9 / pps, p / reference))
+                })
+                .collect()
         };
-        let model = |theta: [f64; 3]| CostModel {
-            format: 2,
+        let model = |(theta, g): ([f64; 3], f64)| CostModel {
+            format: 3,
             ns_base: theta[0],
             ns_per_hop: theta[1],
             ns_per_instruction: theta[2],
@@ -245,39 +391,117 @@ impl CostModel {
             error: 0.0,
             capped: BTreeMap::new(),
             provenance: String::new(),
+            load_exponent: g,
+            probe_reference: Some(reference),
+            probe_version: Some(nfc_machine_probe::PROBE_VERSION),
+            loco_errors_by_condition: BTreeMap::new(),
+            conditions: BTreeMap::new(),
         };
-        let all: Vec<_> = chains.iter().map(row).collect();
-        let mut m = model(nnls(&all)?);
-        for (k, (name, costs, pps)) in chains.iter().enumerate() {
-            let rest: Vec<_> = chains
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != k)
-                .map(|(_, c)| row(c))
+        let mut m = model(fit_scaled(&rows_of(None))?);
+        // The prediction for a row as the stage makes it, from the median
+        // of PREDICTION_PROBES consecutive probes: every such run of the
+        // condition's probes gives one; the one farthest from the measured
+        // median is kept (capped by the pass fraction at the median
+        // capacity: the replay's answer changes slowly with the rate).
+        let mut predict_row = |fitted: &CostModel, row: &Measured| -> f64 {
+            let probes: Vec<f64> = if row.probes.is_empty() {
+                row.windows.iter().map(|w| w.1).collect()
+            } else {
+                row.probes.clone()
+            };
+            let k = PREDICTION_PROBES.min(probes.len()).max(1);
+            let cap = |p: f64| 1e9 / (fitted.ns_per_packet(&row.costs) * fitted.scale(p));
+            let caps: Vec<f64> = probes
+                .windows(k)
+                .map(|run| cap(median_of(run.iter().copied())))
                 .collect();
-            if let Some(theta) = nnls(&rest) {
-                let pred = deliver(name, 1e9 / model(theta).ns_per_packet(costs));
-                m.loco_predictions.insert(name.clone(), pred);
-                m.loco_errors
-                    .insert(name.clone(), ((pred - pps) / pps).abs());
+            let mid = median_of(caps.iter().copied());
+            let pass = if mid > 0.0 {
+                deliver(&row.chain, mid) / mid
+            } else {
+                1.0
+            };
+            let meas = median_of(row.windows.iter().map(|w| w.0));
+            caps.iter()
+                .map(|c| c * pass)
+                .max_by(|a, b| ((a - meas).abs()).total_cmp(&(b - meas).abs()))
+                .unwrap_or(f64::NAN)
+        };
+        let mut loco: Vec<(String, String, f64, f64)> = vec![];
+        for chain in &fit_chains {
+            let Some(fitted) = fit_scaled(&rows_of(Some(chain))).map(model) else {
+                continue;
+            };
+            for row in fit_rows.iter().filter(|r| r.chain == *chain) {
+                let pred = predict_row(&fitted, row);
+                let meas = median_of(row.windows.iter().map(|w| w.0));
+                loco.push((row.chain.clone(), row.condition.clone(), pred, meas));
             }
         }
-        for (name, costs, pps, pass) in capped {
-            let pred = deliver(name, 1e9 / m.ns_per_packet(costs));
-            m.loco_predictions.insert(name.clone(), pred);
-            m.loco_errors
-                .insert(name.clone(), ((pred - pps) / pps).abs());
-            m.capped.insert(name.clone(), *pass);
+        for row in measured.iter().filter(|m| capped.contains_key(&m.chain)) {
+            let pred = predict_row(&m, row);
+            let meas = median_of(row.windows.iter().map(|w| w.0));
+            loco.push((row.chain.clone(), row.condition.clone(), pred, meas));
         }
+        for (chain, cond, pred, meas) in loco {
+            let err = ((pred - meas) / meas).abs();
+            m.loco_errors_by_condition
+                .entry(cond.clone())
+                .or_default()
+                .insert(chain.clone(), err);
+            let key = if cond.is_empty() {
+                chain.clone()
+            } else {
+                format!("{chain} ({cond})")
+            };
+            m.loco_predictions.insert(key.clone(), pred);
+            m.loco_errors.insert(key, err);
+        }
+        m.capped = capped.clone();
         m.error = m.loco_errors.values().copied().fold(0.0, f64::max);
-        m.calibrated_on = chains.iter().map(|(n, _, p)| (n.clone(), *p)).collect();
+        m.calibrated_on = fit_chains
+            .iter()
+            .map(|c| {
+                let pps = median_of(
+                    fit_rows
+                        .iter()
+                        .filter(|r| r.chain == *c)
+                        .flat_map(|r| r.windows.iter().map(|w| w.0)),
+                );
+                (c.to_string(), pps)
+            })
+            .collect();
         m.provenance = provenance;
         Some(m)
     }
 
     /// The prediction for a chain with these NF costs.
-    pub fn predict(&self, costs: &[NfCost], model_name: &str) -> Prediction {
-        let ns = self.ns_per_packet(costs);
+    ///
+    /// With `probe` (this machine, now) and a model calibrated with
+    /// probes, the time per packet is scaled to the probed state and the
+    /// prediction carries it ([`Prediction::machine`]).
+    pub fn predict(
+        &self,
+        costs: &[NfCost],
+        model_name: &str,
+        probe: Option<&nfc_machine_probe::MachineProbe>,
+    ) -> Prediction {
+        let machine = match (probe, self.probe_reference) {
+            (Some(p), Some(reference)) if self.probe_version == Some(p.version) => {
+                Some(MachineState {
+                    probe_ns_per_unit: p.ns_per_unit,
+                    reference_ns_per_unit: reference,
+                    cpu_share: p.cpu_share,
+                    scale: self.scale(p.ns_per_unit),
+                    loadavg_1m: p.loadavg_1m,
+                    measured_at_unix_s: std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs()),
+                })
+            }
+            _ => None,
+        };
+        let ns = self.ns_per_packet(costs) * machine.as_ref().map_or(1.0, |m| m.scale);
         let bottleneck = costs
             .iter()
             .max_by(|a, b| a.instructions.total_cmp(&b.instructions))
@@ -311,6 +535,7 @@ impl CostModel {
             )),
             capacity_mpps: Some(mpps),
             cap: None,
+            machine,
             features: costs
                 .iter()
                 .map(|c| {
@@ -750,6 +975,22 @@ pub fn apply_cap(mut p: Prediction, replay: &RateReplay, low: Option<&RateReplay
     p
 }
 
+/// How long one machine probe runs (on every CPU).
+pub const PROBE_WINDOW: std::time::Duration = std::time::Duration::from_millis(300);
+/// Probes the predict stage takes, one after the other; it uses their
+/// median (one 300 ms probe on a shared machine is off by up to 2×).
+pub const PREDICTION_PROBES: usize = 5;
+
+/// The machine now: the median (by wall-clock ns per unit) of
+/// [`PREDICTION_PROBES`] probes of [`PROBE_WINDOW`].
+pub fn probe_machine() -> nfc_machine_probe::MachineProbe {
+    let mut v: Vec<nfc_machine_probe::MachineProbe> = (0..PREDICTION_PROBES)
+        .map(|_| nfc_machine_probe::probe_cpus(PROBE_WINDOW))
+        .collect();
+    v.sort_by(|a, b| a.ns_per_unit.total_cmp(&b.ns_per_unit));
+    v[v.len() / 2]
+}
+
 /// The model to use: `path` (e.g. a fresh one from the bench) or the one
 /// nfc ships.
 pub fn load_model(path: Option<&Path>) -> Result<(CostModel, String), Failure> {
@@ -789,9 +1030,22 @@ pub fn predict_chain(
 ) -> Result<Prediction, Failure> {
     let (m, name) = load_model(model)?;
     let costs = measure_costs(chain, chain_path, nfc_exe, cache_dir)?;
+    // The machine as it is now, after callgrind has finished: what the
+    // model's costs are scaled to.
+    let probe = m.probe_reference.is_some().then(probe_machine);
     let p = m.predict(
         &costs,
-        &format!("flash cost model (per packet + per NF host + per callgrind instruction), {name}, capped by a time-faithful replay of the chain"),
+        &format!(
+            "flash cost model (per packet + per NF host + per callgrind instruction{}), {name}, capped by a time-faithful replay of the chain",
+            match &probe {
+                Some(_) => format!(
+                    ", × (machine probe / calibration probe)^{:.2}",
+                    m.load_exponent
+                ),
+                None => String::new(),
+            }
+        ),
+        probe.as_ref(),
     );
     let ws = Workspace::new(cache_dir);
     let capacity = p.throughput_mpps * 1e6;
@@ -855,7 +1109,7 @@ mod tests {
         assert_eq!(m.loco_predictions.len(), 5);
         // Fewer than 3 chains cannot give a leave-one-chain-out error.
         assert!(CostModel::fit(&chains[..2], "test".into()).is_none());
-        let p = m.predict(&chains[1].1, "t");
+        let p = m.predict(&chains[1].1, "t", None);
         assert!((p.throughput_mpps - chains[1].2 / 1e6).abs() < 1e-9);
         // A chain that does not follow the model shows up in the error.
         let mut bad = chains.clone();
@@ -913,7 +1167,7 @@ mod tests {
             "t".into(),
         )
         .unwrap()
-        .predict(&[cost("fw", 100.0), cost("lb", 900.0)], "t");
+        .predict(&[cost("fw", 100.0), cost("lb", 900.0)], "t", None);
         assert_eq!(p.bottleneck.as_deref(), Some("lb"));
         let c = p.throughput_mpps;
         // A firewall dropping 30% at every rate: delivered 70%, lb stays.
@@ -929,6 +1183,76 @@ mod tests {
         assert!(q.cap.as_ref().unwrap().rate_limited);
         assert_eq!(q.bottleneck.as_deref(), Some("lb"));
         assert_eq!(q.cap.unwrap().bottleneck.as_deref(), Some("lb"));
+    }
+
+    #[test]
+    fn fit_measured_recovers_how_time_scales_with_the_machine_probe() {
+        // t = (1000 ns + 2 ns per instruction) × (probe / 100)^1, each
+        // chain measured under a quiet (probe ≈ 100) and a loaded (≈ 300)
+        // condition, three windows each.
+        let instr = [100.0, 400.0, 900.0, 1500.0];
+        let mut rows = vec![];
+        for (k, i) in instr.iter().enumerate() {
+            for (cond, probes) in [
+                ("quiet", [90.0, 100.0, 110.0]),
+                ("hog", [250.0, 300.0, 350.0]),
+            ] {
+                rows.push(Measured {
+                    chain: format!("c{k}"),
+                    costs: vec![cost("n", *i)],
+                    condition: cond.into(),
+                    windows: probes
+                        .iter()
+                        .map(|p| (1e9 / ((1000.0 + 2.0 * i) * p / 100.0), *p))
+                        .collect(),
+                    probes: vec![],
+                });
+            }
+        }
+        let m = CostModel::fit_measured(&rows, &BTreeMap::new(), |_, pps| pps, "t".into()).unwrap();
+        let r = m.probe_reference.unwrap();
+        assert!((m.load_exponent - 1.0).abs() < 1e-9, "{m:?}");
+        // The costs hold at the reference probe.
+        assert!((m.ns_base * 100.0 / r - 1000.0).abs() < 1e-3, "{m:?}");
+        assert!(
+            (m.ns_per_instruction * 100.0 / r - 2.0).abs() < 1e-6,
+            "{m:?}"
+        );
+        assert!(m.error < 1e-6, "{m:?}");
+        assert_eq!(m.loco_errors_by_condition["hog"].len(), 4);
+        // A prediction on a machine probed at 3× the reference is 3× slower.
+        let probe = |ns: f64| nfc_machine_probe::MachineProbe {
+            version: nfc_machine_probe::PROBE_VERSION,
+            ns_per_unit: ns,
+            cpu_ns_per_unit: ns,
+            cpu_share: 1.0,
+            threads: 2,
+            units: 1,
+            window_s: 0.3,
+            loadavg_1m: None,
+        };
+        let fast = m.predict(&[cost("n", 400.0)], "t", Some(&probe(r)));
+        let slow = m.predict(&[cost("n", 400.0)], "t", Some(&probe(3.0 * r)));
+        assert!((fast.throughput_mpps / slow.throughput_mpps - 3.0).abs() < 1e-9);
+        assert_eq!(slow.machine.as_ref().unwrap().scale, 3.0);
+        // A probe of another unit of work is not comparable: no scaling.
+        let other = nfc_machine_probe::MachineProbe {
+            version: 0,
+            ..probe(3.0 * r)
+        };
+        let p = m.predict(&[cost("n", 400.0)], "t", Some(&other));
+        assert!(p.machine.is_none() && (p.throughput_mpps - fast.throughput_mpps).abs() < 1e-12);
+        // Without the probe the same data fit worse: the error shows it.
+        let flat: Vec<Measured> = rows
+            .iter()
+            .map(|r| Measured {
+                windows: r.windows.iter().map(|w| (w.0, 1.0)).collect(),
+                probes: vec![],
+                ..r.clone()
+            })
+            .collect();
+        let f = CostModel::fit_measured(&flat, &BTreeMap::new(), |_, pps| pps, "t".into()).unwrap();
+        assert!(f.error > 0.5, "{f:?}");
     }
 
     #[test]

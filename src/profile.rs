@@ -399,6 +399,7 @@ fn generate(kpi: Arc<Kpi>, ns: String, frames: Vec<Vec<u8>>) {
         let cfg = LoadGenConfig {
             stamp: true,
             stamp_at: STAMP_AT,
+            ip_id_seq: true,
             ..LoadGenConfig::default()
         };
         let mut g =
@@ -406,6 +407,10 @@ fn generate(kpi: Arc<Kpi>, ns: String, frames: Vec<Vec<u8>>) {
         const WINDOW: u64 = 1024;
         const BATCH: usize = 64;
         let mut lat = Vec::with_capacity(1024);
+        let mut closed = flash_rt::xdp::loadgen::ClosedLoop::new(
+            WINDOW,
+            flash_rt::xdp::loadgen::ClosedLoop::TIMEOUT_NS,
+        );
         let mut rate_bits = u64::MAX;
         let (mut t0, mut sent0) = (now_ns(), 0u64);
         while !kpi.stop.load(Ordering::Relaxed) {
@@ -417,21 +422,27 @@ fn generate(kpi: Arc<Kpi>, ns: String, frames: Vec<Vec<u8>>) {
                 sent0 = g.sent;
             }
             let rate = f64::from_bits(bits);
+            // Retire returned and lost frames in every mode (the open-loop
+            // phases' frames are accounted too, so a later closed loop
+            // starts from what is really in flight).
+            let room = closed.room(now);
             let want = if rate > 0.0 {
                 let due = (rate * (now - t0) as f64 / 1e9) as u64;
                 (due.saturating_sub(g.sent - sent0) as usize).min(4 * BATCH)
             } else {
-                let in_flight = g.sent.saturating_sub(g.received);
-                (WINDOW.saturating_sub(in_flight) as usize).min(4 * BATCH)
+                (room as usize).min(4 * BATCH)
             };
             if want > 0 {
+                let first = g.next_seq();
                 let s = g.send(want, now) as u64;
+                closed.on_sent(first, s, now);
                 kpi.sent.fetch_add(s, Ordering::Relaxed);
             } else if g.tx_backlog() > 0 {
                 g.kick();
             }
             lat.clear();
             let r = g.recv(4 * BATCH, now_ns(), Some(&mut lat)) as u64;
+            closed.on_returned(&g.returned);
             if r > 0 {
                 kpi.received.fetch_add(r, Ordering::Relaxed);
                 kpi.lat_sum_ns
@@ -440,9 +451,10 @@ fn generate(kpi: Arc<Kpi>, ns: String, frames: Vec<Vec<u8>>) {
             } else if want == 0 {
                 if rate > 0.0 {
                     std::thread::sleep(Duration::from_micros(50));
-                } else if !g.wait_rx(20) {
-                    // Closed loop with nothing back: frames were lost; reopen the window.
-                    g.received = g.sent;
+                } else {
+                    // Closed loop, window full: wait for frames (frames
+                    // not back after the timeout free their slots).
+                    g.wait_rx(1);
                 }
             }
         }

@@ -1,8 +1,9 @@
 //! The predict stage of `nfc build` (`--emit prediction`): without a
 //! calibrated model it answers E0901 (exit 1) before measuring anything;
 //! with the shipped model it measures every NF of flowmage-3nf under
-//! callgrind and writes a prediction that names its model, data, error,
-//! bottleneck and per-NF features (skipped loudly without valgrind).
+//! callgrind, probes the machine, and writes a prediction that names its
+//! model, data, error, bottleneck, per-NF features and the machine state
+//! it was scaled to (skipped loudly without valgrind).
 //! The cap: a chain whose NF limits a rate (here a token-bucket policer,
 //! configured by the test) delivers what the time-faithful replay lets
 //! through, set by the configured rate; a chain that drops nothing keeps
@@ -66,6 +67,17 @@ fn the_shipped_model_predicts_flowmage_3nf_from_callgrind_costs() {
     // Delivered never exceeds the capacity the cost model gives.
     assert!(p["capacity_mpps"].as_f64().unwrap() >= p["throughput_mpps"].as_f64().unwrap());
     assert_eq!(p["error"], model["error"]);
+    // The shipped model is calibrated against machine probes: the stage
+    // probed this machine and scaled the prediction to it.
+    let machine = &p["machine"];
+    assert_eq!(machine["reference_ns_per_unit"], model["probe_reference"], "{p}");
+    let (probe, reference, scale) = (
+        machine["probe_ns_per_unit"].as_f64().unwrap(),
+        machine["reference_ns_per_unit"].as_f64().unwrap(),
+        machine["scale"].as_f64().unwrap(),
+    );
+    let gamma = model["load_exponent"].as_f64().unwrap();
+    assert!(probe > 0.0 && (scale - (probe / reference).powf(gamma)).abs() < 1e-9, "{p}");
     assert!(p["data"].as_str().unwrap().contains("flowmage-3nf"), "{p}");
     let nfs: Vec<&str> = p["features"]
         .as_array()
@@ -100,6 +112,7 @@ fn capacity(mpps: f64) -> nfc_core::prediction::Prediction {
         features: vec![],
         capacity_mpps: None,
         cap: None,
+        machine: None,
     }
 }
 

@@ -284,8 +284,15 @@ pub fn prediction_line(p: &nfc_core::prediction::Prediction) -> String {
         ),
         None => String::new(),
     };
+    let machine = match &p.machine {
+        Some(m) => format!(
+            " at this machine's state now (probe {:.0} ns/unit vs {:.0} calibrated: time per packet × {:.2})",
+            m.probe_ns_per_unit, m.reference_ns_per_unit, m.scale
+        ),
+        None => String::new(),
+    };
     format!(
-        "predict: {:.3} Mpps{cap} (±{:.0}% measured error), {:.2} µs per packet unloaded, bottleneck {}; model: {}",
+        "predict: {:.3} Mpps{machine}{cap} (±{:.0}% measured error), {:.2} µs per packet unloaded, bottleneck {}; model: {}",
         p.throughput_mpps,
         p.error.unwrap_or(f64::NAN) * 100.0,
         p.latency_us,

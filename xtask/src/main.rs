@@ -460,7 +460,7 @@ fn bench(rest: &[String]) -> Result<()> {
         },
         BenchStep {
             name: "profile-data",
-            what: "nfc's own counter dataset and the flash cost model: collector overhead (flowmage-3nf, ABAB windows without/with `nfc monitor`, same deployment), `nfc profile` of flowmage-3nf and flash-dag under load, resource and both stimuli (seeds 1 and 2), interleaved closed-loop saturation of every example chain and benches/flash-cost-chains, the cost model's leave-one-chain-out error and `nfc build --emit prediction` vs measured for every example; into target/nfc-bench/own-data",
+            what: "nfc's own counter dataset and the flash cost model: collector overhead (flowmage-3nf, ABAB windows without/with `nfc monitor`, same deployment), `nfc profile` of flowmage-3nf and flash-dag under load, resource and both stimuli (seeds 1 and 2), interleaved closed-loop saturation of every example chain and benches/flash-cost-chains under two machine loads (as is, and a stress-ng CPU worker per CPU) with a machine probe around every window, the probe-scaled cost model's leave-one-chain-out error per load and `nfc build --emit prediction` vs a measurement right after it for every example under each load; into target/nfc-bench/own-data",
             args: strs(&["bench", "-p", "nfc", "--bench", "profile_data"]),
             needs_root: true,
         },

@@ -35,6 +35,30 @@ pub struct Prediction {
     /// filter), absent when every packet left the chain.
     #[serde(default)]
     pub cap: Option<ThroughputCap>,
+    /// The machine state the prediction was scaled to (absent for a model
+    /// calibrated without machine probes).
+    #[serde(default)]
+    pub machine: Option<MachineState>,
+}
+
+/// The state of the target machine a prediction is for: a short probe of
+/// how fast it runs NF-like work now, against the probe the cost model
+/// was calibrated at.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MachineState {
+    /// Wall-clock ns per unit of probe work per thread, measured now.
+    pub probe_ns_per_unit: f64,
+    /// The same at the model's reference state.
+    pub reference_ns_per_unit: f64,
+    /// Share of the wall time the probe's threads were on a CPU.
+    pub cpu_share: f64,
+    /// Factor applied to the model's time per packet:
+    /// (probe / reference) ^ load exponent.
+    pub scale: f64,
+    /// 1-minute load average when probed.
+    pub loadavg_1m: Option<f64>,
+    /// When (UTC, seconds since the epoch).
+    pub measured_at_unix_s: u64,
 }
 
 /// A throughput cap measured by running the chain over its traffic
