@@ -739,3 +739,30 @@ int classify(struct rte_mbuf *pkt) {{
     );
     assert!(!f.splittable(), "{f:?}");
 }
+
+#[test]
+fn a_variable_argument_selects_no_branch() {
+    // `rev` is 0 or 1 depending on the packet: both branches of the callee
+    // stay live, and the table is found by either address.
+    let f = facts(&format!(
+        "{MBUF}{IPV4}
+static uint32_t seen[4096];
+static uint32_t endpoint_key(const struct rte_ipv4_hdr *ip, int rev) {{
+    if (rev)
+        return ip->dst_addr;
+    return ip->src_addr;
+}}
+int classify(struct rte_mbuf *pkt) {{
+    struct rte_ether_hdr *eth = rte_pktmbuf_mtod(pkt, struct rte_ether_hdr *);
+    struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+    int rev = 0;
+    if (ip->ttl < 5)
+        rev = 1;
+    seen[endpoint_key(ip, rev) & 4095]++;
+    return 0;
+}}"
+    ));
+    assert!(f.stateful, "{f:?}");
+    let key: Vec<String> = f.flow_key.iter().map(|k| k.to_string()).collect();
+    assert!(key != ["src_ip"] && key != ["dst_ip"], "{f:?}");
+}

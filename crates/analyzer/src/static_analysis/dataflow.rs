@@ -3045,6 +3045,19 @@ impl<'p, 't> Engine<'p, 't> {
         self.mutated_params[&fn_idx].contains(name)
     }
 
+    /// The value of a literal (`1`, `true`) or of a named constant that is
+    /// no local (an enumerator, a `#define`d number).
+    fn literal_value(&self, x: Node<'t>) -> Option<i64> {
+        let x = strip(x);
+        match x.kind() {
+            "number_literal" => parse_int(self.t(x)),
+            "true" => Some(1),
+            "false" => Some(0),
+            "identifier" if !self.is_local(self.t(x)) => self.prog.consts.get(self.t(x)).copied(),
+            _ => None,
+        }
+    }
+
     /// The value of a branch condition that tests only a parameter bound
     /// to one constant in this calling context (`rev`, `!rev`, `dir == 1`,
     /// `dir != 1`); `None` when anything else decides it.
@@ -3061,16 +3074,7 @@ impl<'p, 't> Engine<'p, 't> {
             }
             *self.param_consts.get(&self.var_key(name))?
         };
-        let literal = |x: Node<'t>| -> Option<i64> {
-            let x = strip(x);
-            match x.kind() {
-                "number_literal" => parse_int(self.t(x)),
-                "true" => Some(1),
-                "false" => Some(0),
-                "identifier" => self.prog.consts.get(self.t(x)).copied(),
-                _ => None,
-            }
-        };
+        let literal = |x: Node<'t>| self.literal_value(x);
         match c.kind() {
             "identifier" => param(c).map(|k| k != 0),
             "unary_expression" => {
@@ -3292,7 +3296,10 @@ impl<'p, 't> Engine<'p, 't> {
                     // A context of its own (not the shared one past
                     // MAX_CONTEXTS) binds a constant argument once.
                     if cs.first() != Some(&usize::MAX) && !self.param_mutated(ti, &p.name) {
-                        let c = av.konst;
+                        // Only a literal (or a named constant) is one value:
+                        // a variable's `konst` is a join over its
+                        // assignments, not proof that it holds one.
+                        let c = self.literal_value(arg_nodes[i]);
                         self.param_consts
                             .entry(pk.clone())
                             .and_modify(|x| {
