@@ -70,14 +70,20 @@ fn the_shipped_model_predicts_flowmage_3nf_from_callgrind_costs() {
     // The shipped model is calibrated against machine probes: the stage
     // probed this machine and scaled the prediction to it.
     let machine = &p["machine"];
-    assert_eq!(machine["reference_ns_per_unit"], model["probe_reference"], "{p}");
+    assert_eq!(
+        machine["reference_ns_per_unit"], model["probe_reference"],
+        "{p}"
+    );
     let (probe, reference, scale) = (
         machine["probe_ns_per_unit"].as_f64().unwrap(),
         machine["reference_ns_per_unit"].as_f64().unwrap(),
         machine["scale"].as_f64().unwrap(),
     );
     let gamma = model["load_exponent"].as_f64().unwrap();
-    assert!(probe > 0.0 && (scale - (probe / reference).powf(gamma)).abs() < 1e-9, "{p}");
+    assert!(
+        probe > 0.0 && (scale - (probe / reference).powf(gamma)).abs() < 1e-9,
+        "{p}"
+    );
     assert!(p["data"].as_str().unwrap().contains("flowmage-3nf"), "{p}");
     let nfs: Vec<&str> = p["features"]
         .as_array()
