@@ -336,7 +336,7 @@ fn accel(out: &Path, with_fresh: bool) -> anyhow::Result<(serde_json::Value, Str
         for f in u.functions.iter().filter(|f| !f.framework) {
             let v = model.classify(f);
             if v.kind != AccelKind::None {
-                flagged.push(serde_json::json!({"nf": u.name, "function": f.name, "kind": v.kind, "confidence": v.confidence}));
+                flagged.push(serde_json::json!({"nf": u.name, "function": f.name, "kind": v.kind, "confidence": v.confidence, "signals": f.signals}));
             }
         }
     }

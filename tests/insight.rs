@@ -306,9 +306,19 @@ fn accelerator_signals_tell_idioms_from_look_alikes() {
     let chain = "struct h { uint32_t key, next; };\nstatic uint32_t heads[64]; static struct h hosts[256];\nuint32_t hh(uint32_t k);\nstruct h *chain(uint32_t k) { uint32_t idx = heads[hh(k) & 63]; while (idx != 0xffffffffu && idx < 256) { struct h *e = &hosts[idx]; if (e->key == k) return e; idx = e->next; } return 0; }";
     let s = signals("chain", chain);
     assert!(
-        s.two_level_lookup == 0 && s.keyed_walk_in_loop == 0 && s.exact_match_exit_in_loop > 0,
-        "a hash chain: {s:?}"
+        s.two_level_lookup == 0
+            && s.keyed_walk_in_loop == 0
+            && s.exact_match_exit_in_loop > 0
+            && s.walk_in_loop > 0
+            && s.best_update_in_loop == 0,
+        "a hash chain walks through a pointer local, keeps no best-so-far: {s:?}"
     );
+    // A running minimum is a reduction, not a longest match's best-so-far.
+    let s = signals(
+        "minimum",
+        "static uint32_t cnt[4][64];\nuint32_t minimum(uint32_t h) { uint32_t est = 0xffffffffu; for (int r = 0; r < 4; r++) { uint32_t *c = &cnt[r][(h >> r) & 63]; if (*c < est) est = *c; } return est; }",
+    );
+    assert!(s.best_update_in_loop == 0, "{s:?}");
     let s = signals(
         "rc4",
         "static uint8_t S[256];\nvoid rc4(uint8_t *d, int n) { uint8_t i = 0, j = 0; for (int k = 0; k < n; k++) { i = (i + 1) & 0xff; j = (j + S[i]) & 0xff; uint8_t t = S[i]; S[i] = S[j]; S[j] = t; d[k] ^= S[(S[i] + S[j]) & 0xff]; } }",

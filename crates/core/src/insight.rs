@@ -133,7 +133,8 @@ pub struct AccelSignals {
     pub prefix_mask: u32,
     /// A data-dependent walk in a loop: a local variable (pointer or index)
     /// whose next value is loaded from memory addressed by its current
-    /// value, `node = node->child[bit]`, `i = next[i]` (trie, list and tree
+    /// value, also through a pointer local set from it (`h = &hosts[idx];
+    /// idx = h->next;`), `node = node->child[bit]`, `i = next[i]` (trie, list and tree
     /// walks; a table CRC mixes its load with an xor instead).
     #[serde(default)]
     pub walk_in_loop: u32,
@@ -146,7 +147,9 @@ pub struct AccelSignals {
     /// variable in the body of an `if` inside a loop, the loop going on
     /// (`if (n->nh >= 0) best = n->nh;` then continue), as a *longest*
     /// match does; a first match leaves the loop right after the store
-    /// (`action = r->action; break;`), a swap is not conditional.
+    /// (`action = r->action; break;`), a swap is not conditional, and a
+    /// running minimum or maximum (`if (*c < est) est = *c;`) compares
+    /// with the local it updates.
     #[serde(default)]
     pub best_update_in_loop: u32,
     /// The next level of a multi-level table: a load whose address combines

@@ -779,7 +779,15 @@ fn addressed_by(v: Val, a: Val, depth: u32) -> bool {
         return false;
     }
     match v.opcode() {
-        Some(Opcode::LLVMLoad) => v.pointer_operand() == Some(a),
+        // Directly, or through another local set from `a` (`h =
+        // &hosts[idx]; idx = h->next;`: the walk goes through a pointer).
+        Some(Opcode::LLVMLoad) => {
+            v.pointer_operand() == Some(a)
+                || depth < 6
+                    && local_values(v).is_some_and(|vs| {
+                        vs.into_iter().any(|x| addressed_by(x, a, depth + 2))
+                    })
+        }
         Some(
             Opcode::LLVMGetElementPtr
             | Opcode::LLVMBitCast
@@ -1269,8 +1277,21 @@ fn accel_signals(f: Val) -> AccelSignals {
                         .successors()
                         .iter()
                         .all(|x| index.get(x).is_some_and(|&k| in_loop[k]));
-                    s.best_update_in_loop +=
-                        u32::from(!walk && stays && guarded[bi] && stores_loaded_field(i));
+                    // A running minimum or maximum (`if (*c < est) est =
+                    // *c;`) compares with the local it updates: a
+                    // reduction, not a longest match's best-so-far, which
+                    // tests the node (`if (n->nh >= 0) best = n->nh;`).
+                    let reduction = guard_condition(bi).is_some_and(|c| {
+                        let c = uncast(c);
+                        c.opcode() == Some(Opcode::LLVMICmp)
+                            && c.operands().into_iter().map(uncast).any(|o| {
+                                o.opcode() == Some(Opcode::LLVMLoad)
+                                    && o.pointer_operand() == i.pointer_operand()
+                            })
+                    });
+                    s.best_update_in_loop += u32::from(
+                        !walk && !reduction && stays && guarded[bi] && stores_loaded_field(i),
+                    );
                 }
                 Some(Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr) if lp => {
                     s.shift1_in_loop += u32::from(i.operand(1).and_then(Val::const_int) == Some(1));
