@@ -376,23 +376,23 @@ fn accel(out: &Path, with_fresh: bool) -> anyhow::Result<(serde_json::Value, Str
         }
     }
     if with_fresh {
-    misses.push_str(&format!(
+        misses.push_str(&format!(
         "\n#### Fresh held-out set (third-party, labelled before the first run; `data/accel/fresh/labels.txt`)\n\n{} functions: precision {:.3}, recall {:.3}\n\n{}\nMisclassified:\n\n",
         fresh_eval.rows.len(),
         fresh_eval.precision,
         fresh_eval.recall,
         table(&fresh_eval)
     ));
-    for ((n, a, p, conf), (_, l)) in fresh_eval.rows.iter().zip(&fresh) {
-        if a != p {
-            misses.push_str(&format!(
-                "- `{n}`: actual {}, predicted {} (confidence {conf:.2}); signals {:?}\n",
-                a.name(),
-                p.name(),
-                l.function.signals
-            ));
+        for ((n, a, p, conf), (_, l)) in fresh_eval.rows.iter().zip(&fresh) {
+            if a != p {
+                misses.push_str(&format!(
+                    "- `{n}`: actual {}, predicted {} (confidence {conf:.2}); signals {:?}\n",
+                    a.name(),
+                    p.name(),
+                    l.function.signals
+                ));
+            }
         }
-    }
     }
     misses.push_str(&format!(
         "\nBuilt-in NF functions flagged (unlabelled; for inspection): {}\n",

@@ -245,7 +245,8 @@ pub fn expand_fresh(text: &str, corpus: &Path) -> Result<String, String> {
                 .map_err(|e| format!("line {}: {file}: {e}", n + 1))?;
             out.push_str(&format!("#line 1 \"{file}\"\n"));
             out.push_str(
-                &extract_functions(&src, &names).map_err(|e| format!("line {}: {file}: {e}", n + 1))?,
+                &extract_functions(&src, &names)
+                    .map_err(|e| format!("line {}: {file}: {e}", n + 1))?,
             );
         } else {
             out.push_str(line);
@@ -267,7 +268,10 @@ pub fn fresh_labels(text: &str) -> Result<Vec<(String, String, Option<AccelKind>
         }
         let f: Vec<&str> = line.split_whitespace().collect();
         let [file, function, label] = f[..] else {
-            return Err(format!("labels.txt:{}: expected `file function label`", n + 1));
+            return Err(format!(
+                "labels.txt:{}: expected `file function label`",
+                n + 1
+            ));
         };
         let kind = match label {
             "crc" => Some(AccelKind::Crc),
@@ -418,8 +422,9 @@ fn fresh_set(root: &Path, corpus: &Path, c: &mut AccelCorpus) {
                 let mut ls = vec![];
                 for (_, function, kind) in labels.iter().filter(|l| l.0 == file) {
                     if !u.functions.iter().any(|f| &f.name == function) {
-                        c.failures
-                            .push(format!("{file}: labelled function `{function}` not in the IR"));
+                        c.failures.push(format!(
+                            "{file}: labelled function `{function}` not in the IR"
+                        ));
                     } else if let Some(k) = kind {
                         ls.push((function.clone(), *k));
                     }

@@ -330,7 +330,10 @@ fn accelerator_signals_tell_idioms_from_look_alikes() {
         "trie",
         "struct n { struct n *c[2]; int nh; };\nint trie(struct n *t, uint32_t a) { int best = -1; for (int d = 0; t && d < 32; d++) { if (t->nh >= 0) best = t->nh; t = t->c[(a >> (31 - d)) & 1]; } return best; }",
     );
-    assert!(s.keyed_walk_in_loop > 0 && s.exact_match_exit_in_loop == 0, "{s:?}");
+    assert!(
+        s.keyed_walk_in_loop > 0 && s.exact_match_exit_in_loop == 0,
+        "{s:?}"
+    );
     let s = signals(
         "pat",
         "struct n { uint16_t bit; struct n *l, *r; int nh; };\nint pat(struct n *t, const uint8_t *a, uint16_t len) { int best = -1; while (t && t->bit < len) { if (t->nh >= 0) best = t->nh; if (a[t->bit >> 3] & (0x80 >> (t->bit & 7))) t = t->r; else t = t->l; } return best; }",
@@ -344,4 +347,27 @@ fn accelerator_signals_tell_idioms_from_look_alikes() {
         s.walk_in_loop > 0 && s.keyed_walk_in_loop == 0 && s.exact_match_exit_in_loop == 0,
         "a prefix list compares masked keys: {s:?}"
     );
+}
+
+/// The fresh held-out set's extraction: verbatim definitions (return-type
+/// lines included, prototypes and calls skipped), a missing function or a
+/// bad label an error, never a silent drop.
+#[test]
+fn fresh_set_extraction_is_verbatim_and_strict() {
+    let src = "static int\nf(int x);\n\nstatic int\nf (int x)\n{\n\tif (x) { return g(x); }\n\treturn 0;\n}\nint g(int y) { return y + 1; }\n";
+    let got = insight::extract_functions(src, &["g", "f"]).expect("extracts");
+    assert_eq!(
+        got,
+        "int g(int y) { return y + 1; }\n\nstatic int\nf (int x)\n{\n\tif (x) { return g(x); }\n\treturn 0;\n}\n\n"
+    );
+    assert!(insight::extract_functions(src, &["h"])
+        .unwrap_err()
+        .contains("`h`"));
+    let l = insight::fresh_labels("# c\na.c f crc # why\na.c g exclude\n").expect("parses");
+    assert_eq!(l.len(), 2);
+    assert_eq!(l[0].2, Some(AccelKind::Crc));
+    assert_eq!(l[1].2, None);
+    assert!(insight::fresh_labels("a.c f maybe\n")
+        .unwrap_err()
+        .contains(":1:"));
 }

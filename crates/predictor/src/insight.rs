@@ -609,12 +609,36 @@ impl TreeParams {
     };
     /// The grid chosen from on the validation programs.
     pub const GRID: [TreeParams; 6] = [
-        TreeParams { iterations: 300, depth: 3, learning_rate: 0.1 },
-        TreeParams { iterations: 300, depth: 5, learning_rate: 0.1 },
-        TreeParams { iterations: 300, depth: 7, learning_rate: 0.1 },
-        TreeParams { iterations: 1000, depth: 3, learning_rate: 0.05 },
-        TreeParams { iterations: 1000, depth: 5, learning_rate: 0.05 },
-        TreeParams { iterations: 1000, depth: 7, learning_rate: 0.05 },
+        TreeParams {
+            iterations: 300,
+            depth: 3,
+            learning_rate: 0.1,
+        },
+        TreeParams {
+            iterations: 300,
+            depth: 5,
+            learning_rate: 0.1,
+        },
+        TreeParams {
+            iterations: 300,
+            depth: 7,
+            learning_rate: 0.1,
+        },
+        TreeParams {
+            iterations: 1000,
+            depth: 3,
+            learning_rate: 0.05,
+        },
+        TreeParams {
+            iterations: 1000,
+            depth: 5,
+            learning_rate: 0.05,
+        },
+        TreeParams {
+            iterations: 1000,
+            depth: 7,
+            learning_rate: 0.05,
+        },
     ];
 }
 

@@ -784,9 +784,8 @@ fn addressed_by(v: Val, a: Val, depth: u32) -> bool {
         Some(Opcode::LLVMLoad) => {
             v.pointer_operand() == Some(a)
                 || depth < 6
-                    && local_values(v).is_some_and(|vs| {
-                        vs.into_iter().any(|x| addressed_by(x, a, depth + 2))
-                    })
+                    && local_values(v)
+                        .is_some_and(|vs| vs.into_iter().any(|x| addressed_by(x, a, depth + 2)))
         }
         Some(
             Opcode::LLVMGetElementPtr
@@ -891,12 +890,15 @@ fn key_bits(v: Val, depth: u32) -> bool {
     }
     match v.opcode() {
         Some(Opcode::LLVMAnd) => const_operand(v).is_some(),
-        Some(Opcode::LLVMLShr | Opcode::LLVMAShr) => v.operand(1).and_then(Val::const_int).is_some(),
+        Some(Opcode::LLVMLShr | Opcode::LLVMAShr) => {
+            v.operand(1).and_then(Val::const_int).is_some()
+        }
         Some(Opcode::LLVMTrunc) => v.int_width() <= 16,
         Some(Opcode::LLVMZExt | Opcode::LLVMSExt) => v.operand(0).is_some_and(|x| {
             (x.opcode() == Some(Opcode::LLVMLoad)
                 && x.int_width() <= 16
-                && x.pointer_operand().is_some_and(|p| p.opcode() != Some(Opcode::LLVMAlloca)))
+                && x.pointer_operand()
+                    .is_some_and(|p| p.opcode() != Some(Opcode::LLVMAlloca)))
                 || key_bits(x, depth + 1)
         }),
         Some(Opcode::LLVMOr) => v.operands().into_iter().all(|x| key_bits(x, depth + 1)),
@@ -904,9 +906,8 @@ fn key_bits(v: Val, depth: u32) -> bool {
             v.operand(1).and_then(Val::const_int).is_some()
                 && v.operand(0).is_some_and(|x| key_bits(x, depth + 1))
         }
-        Some(Opcode::LLVMLoad) => {
-            local_values(v).is_some_and(|vs| !vs.is_empty() && vs.iter().any(|x| key_bits(*x, depth + 1)))
-        }
+        Some(Opcode::LLVMLoad) => local_values(v)
+            .is_some_and(|vs| !vs.is_empty() && vs.iter().any(|x| key_bits(*x, depth + 1))),
         _ => false,
     }
 }
@@ -988,7 +989,10 @@ fn on_level_entry(v: Val, depth: u32) -> bool {
             | Opcode::LLVMZExt
             | Opcode::LLVMSExt
             | Opcode::LLVMTrunc,
-        ) => v.operands().into_iter().any(|o| on_level_entry(o, depth + 1)),
+        ) => v
+            .operands()
+            .into_iter()
+            .any(|o| on_level_entry(o, depth + 1)),
         _ => false,
     }
 }
@@ -1078,7 +1082,8 @@ fn whole_key_compare(i: Val) -> bool {
     let stored = |x: Val| {
         x.opcode() == Some(Opcode::LLVMLoad)
             && !x.is_ptr_type()
-            && x.pointer_operand().is_some_and(|p| p.opcode() != Some(Opcode::LLVMAlloca))
+            && x.pointer_operand()
+                .is_some_and(|p| p.opcode() != Some(Opcode::LLVMAlloca))
     };
     let whole = |x: Val| {
         x.const_int().is_none()
@@ -1095,12 +1100,14 @@ fn whole_key_compare(i: Val) -> bool {
                         | Opcode::LLVMAShr
                 )
             )
-            && !local_values(x).is_some_and(|vs| vs.iter().any(|v| {
-                matches!(
-                    uncast(*v).opcode(),
-                    Some(Opcode::LLVMAnd | Opcode::LLVMShl | Opcode::LLVMLShr)
-                )
-            }))
+            && !local_values(x).is_some_and(|vs| {
+                vs.iter().any(|v| {
+                    matches!(
+                        uncast(*v).opcode(),
+                        Some(Opcode::LLVMAnd | Opcode::LLVMShl | Opcode::LLVMLShr)
+                    )
+                })
+            })
     };
     (stored(ops[0]) && whole(ops[1])) || (stored(ops[1]) && whole(ops[0]))
 }
@@ -1206,7 +1213,8 @@ fn accel_signals(f: Val) -> AccelSignals {
         }
         match blocks[k].terminator() {
             Some(t) if t.opcode() == Some(Opcode::LLVMRet) => true,
-            Some(t) if t.opcode() == Some(Opcode::LLVMBr) && !t.is_conditional_branch() => blocks[k]
+            Some(t) if t.opcode() == Some(Opcode::LLVMBr) && !t.is_conditional_branch() => blocks
+                [k]
                 .successors()
                 .iter()
                 .all(|x| index.get(x).is_some_and(|&j| !in_loop[j])),
@@ -1264,8 +1272,9 @@ fn accel_signals(f: Val) -> AccelSignals {
                             let mut loads = vec![];
                             loaded_values(v, 0, &mut loads);
                             loads.into_iter().any(|l| {
-                                l.pointer_operand()
-                                    .is_some_and(|p| address_indices(p).into_iter().any(|x| key_bits(x, 0)))
+                                l.pointer_operand().is_some_and(|p| {
+                                    address_indices(p).into_iter().any(|x| key_bits(x, 0))
+                                })
                             })
                         });
                         let steered = guard_condition(bi).is_some_and(variable_bit_test);
@@ -1316,9 +1325,9 @@ fn accel_signals(f: Val) -> AccelSignals {
                         && whole_key_compare(i)
                         && b.terminator().is_some_and(|t| {
                             t.branch_condition().is_some_and(|c| uncast(c) == i)
-                                && b.successors().into_iter().any(|x| {
-                                    index.get(&x).is_some_and(|&k| leaves_loop(k))
-                                })
+                                && b.successors()
+                                    .into_iter()
+                                    .any(|x| index.get(&x).is_some_and(|&k| leaves_loop(k)))
                         })
                     {
                         s.exact_match_exit_in_loop += 1;
