@@ -191,7 +191,9 @@ fn word_cost(
     Ok((m, md))
 }
 
-fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
+/// `with_fresh`: also score the fresh held-out set (off while developing
+/// signals, so its results are not seen before the model is frozen).
+fn accel(out: &Path, with_fresh: bool) -> anyhow::Result<(serde_json::Value, String)> {
     let corpus_dir = Some(
         std::env::var_os("NFC_CORPUS_DIR")
             .map(PathBuf::from)
@@ -205,7 +207,7 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
     let model = nfc::insight::train_accel_model(&c, &negatives);
     let train_functions = c.train.iter().map(|(_, _, u)| own(u).len()).sum::<usize>();
     // How often each value-level signal fires per training class (synthesised negatives apart).
-    let mut prevalence = String::from("| training set | functions | poly xor + shift-1 loop | table[(x^y)&0xff] ^ | rotation | mul const | fold16 | halving loop | masked compare loop | key-bits index loop | prefix mask | walk loop | ARX mix | best-so-far loop | two-level table |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut prevalence = String::from("| training set | functions | poly xor + shift-1 loop | table[(x^y)&0xff] ^ | rotation | mul const | fold16 | halving loop | masked compare loop | key-bits index loop | prefix mask | walk loop | ARX mix | best-so-far loop | two-level table | keyed walk | exact-match exit |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     let groups: Vec<(String, Vec<&nfc_core::insight::IrFunction>)> = AccelKind::ALL
         .iter()
         .map(|k| {
@@ -235,7 +237,7 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
             fs.iter().filter(|f| p(&f.signals)).count()
         };
         prevalence.push_str(&format!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             fs.len(),
             n(&|s| s.xor_poly_in_loop > 0 && s.shift1_in_loop > 0),
             n(&|s| s.table_xor_index > 0),
@@ -250,6 +252,8 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
             n(&|s| s.arx_mix > 0),
             n(&|s| s.best_update_in_loop > 0),
             n(&|s| s.two_level_lookup > 0),
+            n(&|s| s.keyed_walk_in_loop > 0),
+            n(&|s| s.exact_match_exit_in_loop > 0),
         ));
     }
 
@@ -304,6 +308,22 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
             }
         }
     }
+    // The fresh held-out set (labels committed before its first run).
+    let mut fresh: Vec<(String, Labelled<'_>)> = vec![];
+    for (file, u, labels) in c.fresh.iter().filter(|_| with_fresh) {
+        for (name, kind) in labels {
+            if let Some(f) = u.functions.iter().find(|f| &f.name == name) {
+                fresh.push((
+                    format!("{file}::{name}"),
+                    Labelled {
+                        function: f,
+                        kind: *kind,
+                    },
+                ));
+            }
+        }
+    }
+    let fresh_eval = evaluate(&model, &fresh);
     let own_eval = evaluate(&model, &test);
     test.extend(real.iter().cloned());
     let all_eval = evaluate(&model, &test);
@@ -316,7 +336,7 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
         for f in u.functions.iter().filter(|f| !f.framework) {
             let v = model.classify(f);
             if v.kind != AccelKind::None {
-                flagged.push(serde_json::json!({"nf": u.name, "function": f.name, "kind": v.kind, "confidence": v.confidence}));
+                flagged.push(serde_json::json!({"nf": u.name, "function": f.name, "kind": v.kind, "confidence": v.confidence, "signals": f.signals}));
             }
         }
     }
@@ -355,6 +375,25 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
             ));
         }
     }
+    if with_fresh {
+        misses.push_str(&format!(
+        "\n#### Fresh held-out set (third-party, labelled before the first run; `data/accel/fresh/labels.txt`)\n\n{} functions: precision {:.3}, recall {:.3}\n\n{}\nMisclassified:\n\n",
+        fresh_eval.rows.len(),
+        fresh_eval.precision,
+        fresh_eval.recall,
+        table(&fresh_eval)
+    ));
+        for ((n, a, p, conf), (_, l)) in fresh_eval.rows.iter().zip(&fresh) {
+            if a != p {
+                misses.push_str(&format!(
+                    "- `{n}`: actual {}, predicted {} (confidence {conf:.2}); signals {:?}\n",
+                    a.name(),
+                    p.name(),
+                    l.function.signals
+                ));
+            }
+        }
+    }
     misses.push_str(&format!(
         "\nBuilt-in NF functions flagged (unlabelled; for inspection): {}\n",
         flagged.len()
@@ -368,6 +407,7 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
         "heldout_own": own_eval,
         "heldout_real": real_eval,
         "heldout_all": all_eval,
+        "fresh": fresh_eval,
         "nf_flagged": flagged,
         "failures": c.failures,
     });
@@ -379,9 +419,13 @@ fn accel(out: &Path) -> anyhow::Result<(serde_json::Value, String)> {
     Ok((
         body,
         format!(
-            "precision {:.3}, recall {:.3} (held-out own + real implementations)\n\n{}",
+            "Old held-out set (41 functions: own + DPDK): precision {:.3}, recall {:.3}; own {:.3} / {:.3}; DPDK {:.3} / {:.3}\n\n{}",
             all_eval.precision,
             all_eval.recall,
+            own_eval.precision,
+            own_eval.recall,
+            real_eval.precision,
+            real_eval.recall,
             table(&all_eval),
         ) + "\n"
             + &misses,
@@ -401,7 +445,7 @@ fn main() -> anyhow::Result<()> {
         let held = nfc::insight::builtin_nfs(&root.join("nfs"));
         let (cost, md) = word_cost(&train.units, &held.units)?;
         println!("{md}");
-        let (_, acc_md) = accel(&out)?;
+        let (_, acc_md) = accel(&out, true)?;
         println!("{acc_md}");
         let data = root.join("crates/smartnic/data/insight");
         std::fs::create_dir_all(&data)?;
@@ -432,15 +476,30 @@ fn main() -> anyhow::Result<()> {
     }
     if args.first().map(String::as_str) == Some("accel") {
         // Only the accelerator classifier (fast; no lowering of training programs).
-        let (_, md) = accel(&out)?;
+        let (_, md) = accel(&out, true)?;
+        println!("{md}");
+        return Ok(());
+    }
+    if args.first().map(String::as_str) == Some("accel-dev") {
+        // The same without the fresh held-out set (signal development).
+        let (_, md) = accel(&out, false)?;
         println!("{md}");
         return Ok(());
     }
     let n: usize = args.first().map(|s| s.parse()).transpose()?.unwrap_or(400);
-    let epochs: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(10);
+    // `insight_bench N select`: every model's budget chosen on the
+    // validation programs (`nfc-predict insight train --select`).
+    let select = args.get(1).map(String::as_str) == Some("select");
+    let epochs: usize = if select {
+        30
+    } else {
+        args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(10)
+    };
     let (sim, train_units, held_units, shift_md) = dataset(&out, n)?;
     let (cost, cost_md) = word_cost(&train_units, &held_units)?;
-    let (acc, acc_md) = accel(&out)?;
+    // INSIGHT_NO_FRESH=1: leave the fresh held-out set out (a run made while
+    // the accelerator signals are still being developed).
+    let (acc, acc_md) = accel(&out, std::env::var_os("INSIGHT_NO_FRESH").is_none())?;
     // The networks: nfc-predict (libtorch) in its own process.
     let t0 = std::time::Instant::now();
     let status = Command::new("cargo")
@@ -455,9 +514,12 @@ fn main() -> anyhow::Result<()> {
             "json",
             "insight",
             "train",
-            "--epochs",
         ])
-        .arg(epochs.to_string())
+        .args(if select {
+            vec!["--select".to_string()]
+        } else {
+            vec!["--epochs".to_string(), epochs.to_string()]
+        })
         .arg("--synth")
         .arg(out.join("train.json"))
         .arg("--heldout")
@@ -472,8 +534,8 @@ fn main() -> anyhow::Result<()> {
         serde_json::from_slice(&std::fs::read(out.join("models/evaluation.json"))?)?;
     let e = &eval["evaluation"];
     let models = ["LSTM", "DNN", "CNN", "GBDT"];
-    let mut md = format!("## SmartNIC insight (Clara §3, §4.1) on the proxy ISA (riscv32, llc-19 -O2)\n\n{n} synthesised NF-like programs ({} training / {} validation functions, split by program), {epochs} epochs, vocabulary {} words; held-out: the built-in NFs (never trained on). Training took {:.0} s.\n\n### WMAPE per held-out NF (compute instructions per function)\n\n| NF | functions | proxy instructions | LSTM | DNN | CNN | GBDT | memory IR / proxy |\n|---|---|---|---|---|---|---|---|\n",
-        e["train_functions"], e["val_functions"], e["vocabulary"], t0.elapsed().as_secs_f64());
+    let mut md = format!("## SmartNIC insight (Clara §3, §4.1) on the proxy ISA (riscv32, llc-19 -O2)\n\n{n} synthesised NF-like programs ({} training / {} validation functions, split by program), {}, vocabulary {} words; held-out: the built-in NFs (never trained on). Training took {:.0} s.\n\n### WMAPE per held-out NF (compute instructions per function)\n\n| NF | functions | proxy instructions | LSTM | DNN | CNN | GBDT | memory IR / proxy |\n|---|---|---|---|---|---|---|---|\n",
+        e["train_functions"], e["val_functions"], if select { "budget chosen on validation (up to 30 epochs, early stopping, learning-rate schedule, hidden 32/64; GBDT grid)".to_string() } else { format!("{epochs} epochs") }, e["vocabulary"], t0.elapsed().as_secs_f64());
     for r in e["per_nf"].as_array().into_iter().flatten() {
         md.push_str(&format!(
             "| {} | {} | {} |",
@@ -501,6 +563,20 @@ fn main() -> anyhow::Result<()> {
         100.0 * e["memory_accuracy"].as_f64().unwrap_or(f64::NAN),
         e["validation"]
     ));
+    if let Some(sel) = e["selection"].as_object().filter(|m| !m.is_empty()) {
+        md.push_str("Selection on the validation programs (every model alike; kept: the lowest validation WMAPE):\n\n| model | candidate | epoch kept | validation WMAPE |\n|---|---|---|---|\n");
+        for (m, cands) in sel {
+            for c in cands.as_array().into_iter().flatten() {
+                md.push_str(&format!(
+                    "| {m} | {} | {} | {:.2}% |\n",
+                    c["params"].as_str().unwrap_or(""),
+                    c["epoch"],
+                    100.0 * c["val_wmape"].as_f64().unwrap_or(f64::NAN)
+                ));
+            }
+        }
+        md.push('\n');
+    }
     md.push_str("### Generator similarity to the real NFs' IR opcode mix (Table 1; smaller is closer)\n\n| metric | NF-like generator | NF-like v1 (first session) | naive generator |\n|---|---|---|---|\n");
     for key in [
         "jensen_shannon",

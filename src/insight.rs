@@ -121,7 +121,168 @@ pub struct AccelCorpus {
     pub test: Vec<(String, AccelKind, IrUnit)>,
     /// Real implementations (DPDK, from `$NFC_CORPUS_DIR`): test only, labelled per function.
     pub real: Vec<(String, IrUnit, Vec<(String, AccelKind)>)>,
+    /// The fresh held-out set (`data/accel/fresh/`): third-party functions
+    /// from the Debian source packages in `$NFC_CORPUS_DIR`, labelled by
+    /// hand in `fresh/labels.txt` before the classifier ever ran on them.
+    /// Test only; same shape as `real`.
+    pub fresh: Vec<(String, IrUnit, Vec<(String, AccelKind)>)>,
     pub failures: Vec<String>,
+}
+
+/// The text of the top-level C function definitions `names` in `src`,
+/// verbatim (return-type lines above the name included, up to the brace
+/// that closes the body), in the order asked. An error names what is
+/// missing, so a corpus version change is reported, not silently skipped.
+pub fn extract_functions(src: &str, names: &[&str]) -> Result<String, String> {
+    let lines: Vec<&str> = src.lines().collect();
+    let mut out = String::new();
+    for name in names {
+        // The definition: a line with `name(` not preceded by an identifier
+        // character, whose declaration goes on to a `{` before any `;`.
+        let starts = lines.iter().enumerate().filter(|(_, l)| {
+            !l.starts_with(' ')
+                && !l.starts_with('\t')
+                && !l.starts_with("//")
+                && !l.starts_with('*')
+                && !l.starts_with('#')
+                && l.match_indices(name).any(|(i, _)| {
+                    let before = l[..i].chars().next_back();
+                    !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                        && l[i + name.len()..].trim_start().starts_with('(')
+                })
+        });
+        let mut found = None;
+        for (i, _) in starts {
+            // Scan forward to the first `{` or `;` at nesting depth 0.
+            let mut j = i;
+            let mut body = None;
+            'scan: while j < lines.len() {
+                for c in lines[j].chars() {
+                    match c {
+                        ';' => break 'scan,
+                        '{' => {
+                            body = Some(j);
+                            break 'scan;
+                        }
+                        _ => {}
+                    }
+                }
+                j += 1;
+            }
+            if let Some(b) = body {
+                found = Some((i, b));
+                break;
+            }
+        }
+        let Some((i, b)) = found else {
+            return Err(format!("no definition of `{name}`"));
+        };
+        // Return-type lines above: up to a blank line or the end of the
+        // previous item.
+        let mut first = i;
+        while first > 0 {
+            let prev = lines[first - 1].trim_end();
+            if prev.is_empty()
+                || prev.ends_with('}')
+                || prev.ends_with(';')
+                || prev.ends_with("*/")
+                || prev.starts_with('#')
+            {
+                break;
+            }
+            first -= 1;
+        }
+        // The body: braces balanced from line `b` (strings and comments in
+        // C bodies rarely hold braces; a mismatch is an error below).
+        let mut depth = 0i32;
+        let mut last = None;
+        'body: for (k, l) in lines.iter().enumerate().skip(b) {
+            for c in l.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            last = Some(k);
+                            break 'body;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let Some(last) = last else {
+            return Err(format!("unbalanced braces in `{name}`"));
+        };
+        for l in &lines[first..=last] {
+            out.push_str(l);
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Expand a fresh-set file: each line `//@extract <path in the corpus>
+/// <function>…` becomes those functions' verbatim text, each line
+/// `//@include <path in the corpus>` the whole file.
+pub fn expand_fresh(text: &str, corpus: &Path) -> Result<String, String> {
+    let mut out = String::new();
+    for (n, line) in text.lines().enumerate() {
+        if let Some(file) = line.trim().strip_prefix("//@include ") {
+            let file = file.trim();
+            let src = std::fs::read_to_string(corpus.join(file))
+                .map_err(|e| format!("line {}: {file}: {e}", n + 1))?;
+            out.push_str(&src);
+            out.push('\n');
+        } else if let Some(rest) = line.trim().strip_prefix("//@extract ") {
+            let mut it = rest.split_whitespace();
+            let file = it
+                .next()
+                .ok_or_else(|| format!("line {}: `//@extract` names no file", n + 1))?;
+            let names: Vec<&str> = it.collect();
+            let src = std::fs::read_to_string(corpus.join(file))
+                .map_err(|e| format!("line {}: {file}: {e}", n + 1))?;
+            out.push_str(&format!("#line 1 \"{file}\"\n"));
+            out.push_str(
+                &extract_functions(&src, &names)
+                    .map_err(|e| format!("line {}: {file}: {e}", n + 1))?,
+            );
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+/// The hand labels of the fresh set: `file.c function crc|lpm|none`
+/// lines (`#` comments; `exclude` lines name functions left out, with
+/// the reason in the comment).
+pub fn fresh_labels(text: &str) -> Result<Vec<(String, String, Option<AccelKind>)>, String> {
+    let mut out = vec![];
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [file, function, label] = f[..] else {
+            return Err(format!(
+                "labels.txt:{}: expected `file function label`",
+                n + 1
+            ));
+        };
+        let kind = match label {
+            "crc" => Some(AccelKind::Crc),
+            "lpm" => Some(AccelKind::Lpm),
+            "none" => Some(AccelKind::None),
+            "exclude" => None,
+            _ => return Err(format!("labels.txt:{}: unknown label `{label}`", n + 1)),
+        };
+        out.push((file.to_string(), function.to_string(), kind));
+    }
+    Ok(out)
 }
 
 /// Where the accelerator corpus lives.
@@ -138,6 +299,7 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         train: vec![],
         test: vec![],
         real: vec![],
+        fresh: vec![],
         failures: vec![],
     };
     // The held-out files are listed (`heldout.txt`), so adding training
@@ -215,8 +377,70 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
                 }
             }
         }
+        fresh_set(&root, corpus, &mut c);
     }
     c
+}
+
+/// Lower the fresh held-out set (see [`AccelCorpus::fresh`]): each file of
+/// `data/accel/fresh/` expanded with the corpus functions it extracts,
+/// with `fresh/shim` and `real/shim` on the include path. Every labelled
+/// function must exist in its unit (a missing one is a failure, never a
+/// silent drop); an unlabelled, not excluded function is a failure too.
+fn fresh_set(root: &Path, corpus: &Path, c: &mut AccelCorpus) {
+    let dir = root.join("fresh");
+    let labels = match std::fs::read_to_string(dir.join("labels.txt"))
+        .map_err(|e| format!("{}: {e}", dir.join("labels.txt").display()))
+        .and_then(|t| fresh_labels(&t))
+    {
+        Ok(l) => l,
+        Err(e) => {
+            c.failures.push(e);
+            return;
+        }
+    };
+    let mut files: Vec<&str> = labels.iter().map(|l| l.0.as_str()).collect();
+    files.dedup();
+    let tmp = std::env::temp_dir().join(format!("nfc-accel-fresh-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&tmp);
+    for file in files {
+        let lowered = std::fs::read_to_string(dir.join(file))
+            .map_err(|e| format!("{file}: {e}"))
+            .and_then(|t| expand_fresh(&t, corpus).map_err(|e| format!("{file}: {e}")))
+            .and_then(|t| {
+                let p = tmp.join(file);
+                std::fs::write(&p, t).map_err(|e| format!("{}: {e}", p.display()))?;
+                lower_file(
+                    file.trim_end_matches(".c"),
+                    &p,
+                    &[dir.join("shim"), root.join("real/shim")],
+                    false,
+                )
+            });
+        match lowered {
+            Ok(u) => {
+                let mut ls = vec![];
+                for (_, function, kind) in labels.iter().filter(|l| l.0 == file) {
+                    if !u.functions.iter().any(|f| &f.name == function) {
+                        c.failures.push(format!(
+                            "{file}: labelled function `{function}` not in the IR"
+                        ));
+                    } else if let Some(k) = kind {
+                        ls.push((function.clone(), *k));
+                    }
+                }
+                for f in u.functions.iter().filter(|f| !f.framework) {
+                    if !labels.iter().any(|l| l.0 == file && l.1 == f.name) {
+                        c.failures
+                            .push(format!("{file}: function `{}` has no label", f.name));
+                    }
+                }
+                c.fresh.push((file.to_string(), u, ls));
+            }
+            Err(e) => c.failures.push(e),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 /// The synthesised NF-like programs the accelerator classifier trains on as

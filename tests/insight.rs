@@ -290,4 +290,84 @@ fn accelerator_signals_tell_idioms_from_look_alikes() {
         "static uint32_t e[64];\nint bis(uint32_t a) { unsigned lo = 0, hi = 64; while (hi - lo > 1) { unsigned m = lo + ((hi - lo) >> 1); if (e[m] <= a) lo = m; else hi = m; } return (int)lo; }",
     );
     assert!(s.halving_in_loop > 0, "{s:?}");
+    // Two levels: the next index combines an entry with key bits
+    // (DIR-24-8, also through a pointer local as DPDK writes it); a hash
+    // chain's next node is an entry alone, RC4's index entries only.
+    let s = signals(
+        "dir",
+        "static uint16_t t24[1 << 24], t8[1 << 16];\nuint16_t dir(uint32_t ip) { uint16_t e = t24[ip >> 8]; if (e & 0x8000) e = t8[((uint32_t)(e & 0x7fff) << 8) | (ip & 0xff)]; return e; }",
+    );
+    assert!(s.two_level_lookup > 0, "{s:?}");
+    let s = signals(
+        "dirp",
+        "static uint32_t t24[1 << 24], t8[1 << 16];\nuint32_t dirp(uint32_t ip) { const uint32_t *p = &t24[ip >> 8]; uint32_t e = *p; if (e & 0x80000000u) { uint32_t i = (uint8_t)ip + (e & 0xffffff) * 256; p = &t8[i]; e = *p; } return e; }",
+    );
+    assert!(s.two_level_lookup > 0, "{s:?}");
+    let chain = "struct h { uint32_t key, next; };\nstatic uint32_t heads[64]; static struct h hosts[256];\nuint32_t hh(uint32_t k);\nstruct h *chain(uint32_t k) { uint32_t idx = heads[hh(k) & 63]; while (idx != 0xffffffffu && idx < 256) { struct h *e = &hosts[idx]; if (e->key == k) return e; idx = e->next; } return 0; }";
+    let s = signals("chain", chain);
+    assert!(
+        s.two_level_lookup == 0
+            && s.keyed_walk_in_loop == 0
+            && s.exact_match_exit_in_loop > 0
+            && s.walk_in_loop > 0
+            && s.best_update_in_loop == 0,
+        "a hash chain walks through a pointer local, keeps no best-so-far: {s:?}"
+    );
+    // A running minimum is a reduction, not a longest match's best-so-far.
+    let s = signals(
+        "minimum",
+        "static uint32_t cnt[4][64];\nuint32_t minimum(uint32_t h) { uint32_t est = 0xffffffffu; for (int r = 0; r < 4; r++) { uint32_t *c = &cnt[r][(h >> r) & 63]; if (*c < est) est = *c; } return est; }",
+    );
+    assert!(s.best_update_in_loop == 0, "{s:?}");
+    let s = signals(
+        "rc4",
+        "static uint8_t S[256];\nvoid rc4(uint8_t *d, int n) { uint8_t i = 0, j = 0; for (int k = 0; k < n; k++) { i = (i + 1) & 0xff; j = (j + S[i]) & 0xff; uint8_t t = S[i]; S[i] = S[j]; S[j] = t; d[k] ^= S[(S[i] + S[j]) & 0xff]; } }",
+    );
+    assert!(s.two_level_lookup == 0, "RC4: {s:?}");
+    // A trie walk is steered by key bits: by index or by a bit test at a
+    // variable position; a list walk is not.
+    let s = signals(
+        "trie",
+        "struct n { struct n *c[2]; int nh; };\nint trie(struct n *t, uint32_t a) { int best = -1; for (int d = 0; t && d < 32; d++) { if (t->nh >= 0) best = t->nh; t = t->c[(a >> (31 - d)) & 1]; } return best; }",
+    );
+    assert!(
+        s.keyed_walk_in_loop > 0 && s.exact_match_exit_in_loop == 0,
+        "{s:?}"
+    );
+    let s = signals(
+        "pat",
+        "struct n { uint16_t bit; struct n *l, *r; int nh; };\nint pat(struct n *t, const uint8_t *a, uint16_t len) { int best = -1; while (t && t->bit < len) { if (t->nh >= 0) best = t->nh; if (a[t->bit >> 3] & (0x80 >> (t->bit & 7))) t = t->r; else t = t->l; } return best; }",
+    );
+    assert!(s.keyed_walk_in_loop > 0, "{s:?}");
+    let s = signals(
+        "list",
+        "struct n { struct n *next; uint32_t a, m; int nh; };\nint list(struct n *t, uint32_t a) { for (; t; t = t->next) if ((a & t->m) == t->a) return t->nh; return -1; }",
+    );
+    assert!(
+        s.walk_in_loop > 0 && s.keyed_walk_in_loop == 0 && s.exact_match_exit_in_loop == 0,
+        "a prefix list compares masked keys: {s:?}"
+    );
+}
+
+/// The fresh held-out set's extraction: verbatim definitions (return-type
+/// lines included, prototypes and calls skipped), a missing function or a
+/// bad label an error, never a silent drop.
+#[test]
+fn fresh_set_extraction_is_verbatim_and_strict() {
+    let src = "static int\nf(int x);\n\nstatic int\nf (int x)\n{\n\tif (x) { return g(x); }\n\treturn 0;\n}\nint g(int y) { return y + 1; }\n";
+    let got = insight::extract_functions(src, &["g", "f"]).expect("extracts");
+    assert_eq!(
+        got,
+        "int g(int y) { return y + 1; }\n\nstatic int\nf (int x)\n{\n\tif (x) { return g(x); }\n\treturn 0;\n}\n\n"
+    );
+    assert!(insight::extract_functions(src, &["h"])
+        .unwrap_err()
+        .contains("`h`"));
+    let l = insight::fresh_labels("# c\na.c f crc # why\na.c g exclude\n").expect("parses");
+    assert_eq!(l.len(), 2);
+    assert_eq!(l[0].2, Some(AccelKind::Crc));
+    assert_eq!(l[1].2, None);
+    assert!(insight::fresh_labels("a.c f maybe\n")
+        .unwrap_err()
+        .contains(":1:"));
 }

@@ -133,7 +133,8 @@ pub struct AccelSignals {
     pub prefix_mask: u32,
     /// A data-dependent walk in a loop: a local variable (pointer or index)
     /// whose next value is loaded from memory addressed by its current
-    /// value, `node = node->child[bit]`, `i = next[i]` (trie, list and tree
+    /// value, also through a pointer local set from it (`h = &hosts[idx];
+    /// idx = h->next;`), `node = node->child[bit]`, `i = next[i]` (trie, list and tree
     /// walks; a table CRC mixes its load with an xor instead).
     #[serde(default)]
     pub walk_in_loop: u32,
@@ -146,15 +147,35 @@ pub struct AccelSignals {
     /// variable in the body of an `if` inside a loop, the loop going on
     /// (`if (n->nh >= 0) best = n->nh;` then continue), as a *longest*
     /// match does; a first match leaves the loop right after the store
-    /// (`action = r->action; break;`), a swap is not conditional.
+    /// (`action = r->action; break;`), a swap is not conditional, and a
+    /// running minimum or maximum (`if (*c < est) est = *c;`) compares
+    /// with the local it updates.
     #[serde(default)]
     pub best_update_in_loop: u32,
-    /// A two-level table: a load at an index computed from an entry loaded
-    /// from a table at a variable index, without an xor on the way
-    /// (DIR-24-8's `tbl8[tbl24[ip >> 8].group * 256 + (ip & 0xff)]`, node
-    /// arrays linked by index; a table CRC mixes its index with an xor).
+    /// The next level of a multi-level table: a load whose address combines
+    /// an entry of a level (a value loaded at an index that is key bits,
+    /// or depends on such an entry) with key bits that come from no entry:
+    /// next index = f(entry, key >> shift & mask), DIR-24-8's
+    /// `tbl8[(e << 8) | (ip & 0xff)]`, DIR-16-8-8's `l2[e].entry[(a >> 8) &
+    /// 0xff]`, following `-O0` pointer locals (`ptbl = &tbl24[i]; e =
+    /// *ptbl`). A hash chain's next node (`hosts[heads[h]]`: an entry
+    /// alone) and RC4's `S[(S[i] + S[j]) & 0xff]` (entries only) are not.
     #[serde(default)]
     pub two_level_lookup: u32,
+    /// A walk step in a loop ([`Self::walk_in_loop`]) steered by key bits:
+    /// the loaded address is indexed by key bits (`n = n->child[(k >> s) &
+    /// 1]`), or the step is taken under a test of one bit at a variable
+    /// position (`if (k & (1 << (31 - n->depth))) n = n->right;`): a trie.
+    /// A list or hash-chain walk (`n = n->next`) is not.
+    #[serde(default)]
+    pub keyed_walk_in_loop: u32,
+    /// An exact match leaving a loop: `==`/`!=` of a value read from a
+    /// field or element with a whole (unmasked, unshifted) non-constant
+    /// key, the branch on it leaving the loop (`if (h->src_ip == src_ip)
+    /// return h;`, `while (n && n->hash != hash)`): hash chains, buckets,
+    /// exact searches. An LPM compares masked keys.
+    #[serde(default)]
+    pub exact_match_exit_in_loop: u32,
 }
 
 impl IrFunction {

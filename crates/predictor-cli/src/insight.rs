@@ -44,6 +44,11 @@ pub struct TrainArgs {
     /// Override the hidden width of the networks.
     #[arg(long)]
     pub hidden: Option<i64>,
+    /// Choose each model's budget on the validation programs alike: up to
+    /// 30 epochs with early stopping and a learning-rate schedule, hidden
+    /// width from {32, 64}, the GBDT's depth/trees/rate from a grid.
+    #[arg(long, conflicts_with_all = ["tiny", "hidden"])]
+    pub select: bool,
     #[arg(long, default_value_t = 19)]
     pub seed: u64,
 }
@@ -76,6 +81,8 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             };
             let mut cfg = if a.tiny {
                 TrainConfig::tiny()
+            } else if a.select {
+                TrainConfig::selected()
             } else {
                 TrainConfig::standard()
             };

@@ -138,6 +138,24 @@ pub struct TrainConfig {
     /// Print each epoch's validation WMAPE on stderr.
     #[serde(default)]
     pub progress: bool,
+    /// Early stopping: stop after this many epochs without a better
+    /// validation WMAPE (0: run every epoch). The best epoch's weights are
+    /// kept either way.
+    #[serde(default)]
+    pub patience: usize,
+    /// Learning-rate schedule (reduce on plateau): after two epochs without
+    /// a better validation WMAPE the rate is multiplied by this (1: constant).
+    #[serde(default = "one")]
+    pub lr_decay: f64,
+    /// Hidden widths tried per network, the best chosen by validation WMAPE
+    /// (empty: `hidden` alone). The GBDT gets its own grid
+    /// ([`TreeParams::GRID`]) under the same rule when this is not empty.
+    #[serde(default)]
+    pub hidden_grid: Vec<i64>,
+}
+
+fn one() -> f64 {
+    1.0
 }
 
 impl TrainConfig {
@@ -149,6 +167,25 @@ impl TrainConfig {
             learning_rate: 3e-3,
             seed: 19,
             progress: false,
+            patience: 0,
+            lr_decay: 1.0,
+            hidden_grid: vec![],
+        }
+    }
+    /// The selection budget every network (and the GBDT) gets alike: up to
+    /// 30 epochs with early stopping (patience 4) on the validation
+    /// programs, the learning rate halved after every two epochs without
+    /// improvement, hidden width from {32, 64} (the GBDT: depth, learning
+    /// rate and trees from [`TreeParams::GRID`]), each choice by
+    /// validation WMAPE. (128 was left out for time: one LSTM epoch at
+    /// width 64 takes about a minute on the shared 2-core VM.)
+    pub fn selected() -> TrainConfig {
+        TrainConfig {
+            epochs: 30,
+            patience: 4,
+            lr_decay: 0.5,
+            hidden_grid: vec![32, 64],
+            ..TrainConfig::standard()
         }
     }
     pub fn tiny() -> TrainConfig {
@@ -159,6 +196,9 @@ impl TrainConfig {
             learning_rate: 5e-3,
             seed: 19,
             progress: false,
+            patience: 0,
+            lr_decay: 1.0,
+            hidden_grid: vec![],
         }
     }
 }
@@ -329,6 +369,8 @@ pub struct SeqModel {
     /// The epoch chosen on the validation programs, and its validation WMAPE.
     pub best_epoch: usize,
     pub val_wmape: f64,
+    /// Epochs actually run (fewer than `config.epochs` when early stopping ended training).
+    pub epochs_run: usize,
     vs: nn::VarStore,
     net: Net,
 }
@@ -352,6 +394,7 @@ impl SeqModel {
             config,
             best_epoch: 0,
             val_wmape: f64::NAN,
+            epochs_run: 0,
             vs,
             net,
         }
@@ -377,7 +420,10 @@ impl SeqModel {
         let mut order: Vec<usize> = (0..train.len()).collect();
         let mut best: Option<(f64, usize, Vec<u8>)> = None;
         let val_y: Vec<f64> = val.iter().map(|s| s.y).collect();
+        let mut lr = config.learning_rate;
+        let mut since_best = 0usize;
         for epoch in 1..=config.epochs {
+            m.epochs_run = epoch;
             order.shuffle(&mut rng);
             for chunk in order.chunks(config.batch.max(1)) {
                 let batch: Vec<&Sample> = chunk.iter().map(|i| &train[*i]).collect();
@@ -393,8 +439,9 @@ impl SeqModel {
             };
             if config.progress {
                 eprintln!(
-                    "{} epoch {epoch}/{}: validation WMAPE {:.2}%",
+                    "{} h{} epoch {epoch}/{}: validation WMAPE {:.2}% (lr {lr:.2e})",
                     arch.name(),
+                    config.hidden,
                     config.epochs,
                     100.0 * score
                 );
@@ -404,6 +451,16 @@ impl SeqModel {
                 m.vs.save_to_stream(&mut buf)
                     .map_err(|e| PredictError::Model(format!("saving weights: {e}")))?;
                 best = Some((score, epoch, buf));
+                since_best = 0;
+            } else {
+                since_best += 1;
+                if config.patience > 0 && since_best >= config.patience {
+                    break;
+                }
+                if config.lr_decay != 1.0 && since_best % 2 == 0 {
+                    lr *= config.lr_decay;
+                    opt.set_lr(lr);
+                }
             }
         }
         if let Some((score, epoch, buf)) = best {
@@ -413,6 +470,43 @@ impl SeqModel {
             m.val_wmape = score;
         }
         Ok(m)
+    }
+
+    /// Train one network per width of `config.hidden_grid` (or
+    /// `config.hidden` alone) and keep the one with the best validation
+    /// WMAPE (ties: the smaller width); returns it with every candidate's
+    /// (width, chosen epoch, validation WMAPE).
+    pub fn train_selected(
+        arch: Arch,
+        vocab: Vocab,
+        config: &TrainConfig,
+        train: &[Sample],
+        val: &[Sample],
+    ) -> Result<(SeqModel, Vec<Candidate>), PredictError> {
+        let grid = if config.hidden_grid.is_empty() {
+            vec![config.hidden]
+        } else {
+            config.hidden_grid.clone()
+        };
+        let mut best: Option<SeqModel> = None;
+        let mut tried = vec![];
+        for h in grid {
+            let c = TrainConfig {
+                hidden: h,
+                ..config.clone()
+            };
+            let m = SeqModel::train(arch, vocab.clone(), &c, train, val)?;
+            tried.push(Candidate {
+                params: format!("hidden {h}"),
+                epoch: m.best_epoch,
+                val_wmape: m.val_wmape,
+            });
+            if best.as_ref().is_none_or(|b| m.val_wmape < b.val_wmape) {
+                best = Some(m);
+            }
+        }
+        let m = best.ok_or_else(|| PredictError::Model("empty hidden grid".into()))?;
+        Ok((m, tried))
     }
 
     /// Predicted compute instructions per sample.
@@ -489,6 +583,65 @@ impl SeqModel {
     }
 }
 
+/// One candidate of a validation-fold selection.
+#[derive(Debug, Clone, Serialize)]
+pub struct Candidate {
+    pub params: String,
+    /// The epoch early stopping kept (0 for the GBDT).
+    pub epoch: usize,
+    pub val_wmape: f64,
+}
+
+/// The GBDT's hyper-parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct TreeParams {
+    pub iterations: usize,
+    pub depth: usize,
+    pub learning_rate: f32,
+}
+
+impl TreeParams {
+    /// The fixed setting (no selection).
+    pub const DEFAULT: TreeParams = TreeParams {
+        iterations: 300,
+        depth: 5,
+        learning_rate: 0.1,
+    };
+    /// The grid chosen from on the validation programs.
+    pub const GRID: [TreeParams; 6] = [
+        TreeParams {
+            iterations: 300,
+            depth: 3,
+            learning_rate: 0.1,
+        },
+        TreeParams {
+            iterations: 300,
+            depth: 5,
+            learning_rate: 0.1,
+        },
+        TreeParams {
+            iterations: 300,
+            depth: 7,
+            learning_rate: 0.1,
+        },
+        TreeParams {
+            iterations: 1000,
+            depth: 3,
+            learning_rate: 0.05,
+        },
+        TreeParams {
+            iterations: 1000,
+            depth: 5,
+            learning_rate: 0.05,
+        },
+        TreeParams {
+            iterations: 1000,
+            depth: 7,
+            learning_rate: 0.05,
+        },
+    ];
+}
+
 /// Gradient-boosted trees on the bag of words (the AutoML random-forest stand-in).
 pub struct TreeModel {
     vocab_len: usize,
@@ -497,6 +650,44 @@ pub struct TreeModel {
 
 impl TreeModel {
     pub fn train(vocab: &Vocab, train: &[Sample], seed: u64) -> Result<TreeModel, PredictError> {
+        TreeModel::train_with(vocab, train, seed, TreeParams::DEFAULT)
+    }
+
+    /// The best of [`TreeParams::GRID`] by validation WMAPE, with every candidate.
+    pub fn train_selected(
+        vocab: &Vocab,
+        train: &[Sample],
+        val: &[Sample],
+        seed: u64,
+    ) -> Result<(TreeModel, TreeParams, Vec<Candidate>), PredictError> {
+        let vy: Vec<f64> = val.iter().map(|s| s.y).collect();
+        let mut best: Option<(f64, TreeModel, TreeParams)> = None;
+        let mut tried = vec![];
+        for p in TreeParams::GRID {
+            let m = TreeModel::train_with(vocab, train, seed, p)?;
+            let w = wmape(&m.predict(val), &vy);
+            tried.push(Candidate {
+                params: format!(
+                    "{} trees, depth {}, lr {}",
+                    p.iterations, p.depth, p.learning_rate
+                ),
+                epoch: 0,
+                val_wmape: w,
+            });
+            if best.as_ref().is_none_or(|b| w < b.0) {
+                best = Some((w, m, p));
+            }
+        }
+        let (_, m, p) = best.ok_or_else(|| PredictError::Model("empty GBDT grid".into()))?;
+        Ok((m, p, tried))
+    }
+
+    pub fn train_with(
+        vocab: &Vocab,
+        train: &[Sample],
+        seed: u64,
+        params: TreeParams,
+    ) -> Result<TreeModel, PredictError> {
         let v = vocab.len();
         let refs: Vec<&Sample> = train.iter().collect();
         let x = bag(&refs, v);
@@ -510,9 +701,9 @@ impl TreeModel {
         let y: Vec<f64> = train.iter().map(|s| s.y).collect();
         let mut g = GradientBooster::default()
             .set_objective_type(ObjectiveType::SquaredLoss)
-            .set_iterations(300)
-            .set_learning_rate(0.1)
-            .set_max_depth(5)
+            .set_iterations(params.iterations)
+            .set_learning_rate(params.learning_rate)
+            .set_max_depth(params.depth)
             .set_seed(seed)
             .set_parallel(false);
         g.fit_unweighted(&Matrix::new(&data, train.len(), v), &y, None)
@@ -580,6 +771,9 @@ pub struct Evaluation {
     pub validation: BTreeMap<String, (f64, usize)>,
     /// Per-NF accuracy of counting memory accesses, 1 − |ir−proxy|/proxy, pooled.
     pub memory_accuracy: f64,
+    /// Every model's candidates on the validation programs (hidden width
+    /// and early-stopped epoch; the GBDT's grid), in the order tried.
+    pub selection: BTreeMap<String, Vec<Candidate>>,
 }
 
 /// Train every model on `synth` (split by program for validation) and score on `heldout`.
@@ -602,8 +796,10 @@ pub fn evaluate(
     let mut preds: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let mut validation = BTreeMap::new();
     let mut lstm = None;
+    let mut selection = BTreeMap::new();
     for arch in [Arch::Lstm, Arch::Dnn, Arch::Cnn] {
-        let m = SeqModel::train(arch, vocab.clone(), config, &tr, &va)?;
+        let (m, tried) = SeqModel::train_selected(arch, vocab.clone(), config, &tr, &va)?;
+        selection.insert(arch.name().to_string(), tried);
         validation.insert(arch.name().to_string(), (m.val_wmape, m.best_epoch));
         preds.insert(arch.name().to_string(), m.predict(&te));
         if let Some(d) = save_dir {
@@ -613,7 +809,13 @@ pub fn evaluate(
             lstm = Some(m);
         }
     }
-    let tree = TreeModel::train(&vocab, &tr, config.seed)?;
+    let tree = if config.hidden_grid.is_empty() {
+        TreeModel::train(&vocab, &tr, config.seed)?
+    } else {
+        let (t, _, tried) = TreeModel::train_selected(&vocab, &tr, &va, config.seed)?;
+        selection.insert("GBDT".into(), tried);
+        t
+    };
     let vy: Vec<f64> = va.iter().map(|s| s.y).collect();
     validation.insert("GBDT".into(), (wmape(&tree.predict(&va), &vy), 0));
     preds.insert("GBDT".into(), tree.predict(&te));
@@ -670,6 +872,7 @@ pub fn evaluate(
         } else {
             f64::NAN
         },
+        selection,
     };
     Ok((
         eval,

@@ -82,6 +82,9 @@ fn cfg() -> TrainConfig {
         learning_rate: 1e-2,
         seed: 7,
         progress: false,
+        patience: 0,
+        lr_decay: 1.0,
+        hidden_grid: vec![],
     }
 }
 
@@ -129,4 +132,36 @@ fn seeded_training_is_reproducible() {
     let (a, _) = evaluate(&synth, &held, &c, None).expect("trains");
     let (b, _) = evaluate(&synth, &held, &c, None).expect("trains");
     assert_eq!(a.overall, b.overall);
+}
+
+#[test]
+fn early_stopping_and_the_hidden_grid_are_chosen_on_validation() {
+    let (synth, held) = data(4);
+    let c = TrainConfig {
+        epochs: 30,
+        patience: 2,
+        lr_decay: 0.5,
+        hidden_grid: vec![4, 12],
+        ..cfg()
+    };
+    let (eval, lstm) = evaluate(&synth, &held, &c, None).expect("trains");
+    for m in ["LSTM", "DNN", "CNN"] {
+        let tried = &eval.selection[m];
+        assert_eq!(tried.len(), 2, "{m}: {tried:?}");
+        let best = tried
+            .iter()
+            .map(|t| t.val_wmape)
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(eval.validation[m].0, best, "{m} keeps the best candidate");
+    }
+    assert_eq!(eval.selection["GBDT"].len(), 6);
+    // Early stopping: training ended `patience` epochs after the kept epoch
+    // (or at the last epoch).
+    assert!(
+        lstm.epochs_run == c.epochs || lstm.epochs_run == lstm.best_epoch + c.patience,
+        "ran {} epochs, kept {}",
+        lstm.epochs_run,
+        lstm.best_epoch
+    );
+    assert!(eval.overall["LSTM"] < 0.2, "{:?}", eval.overall);
 }

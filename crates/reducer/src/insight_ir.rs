@@ -18,7 +18,7 @@
 //! Plain data ([`nfc_core::insight`]) leaves this module; no LLVM type does.
 
 use crate::error::ReduceError;
-use crate::llvm_util::{self as u, Opcode, Val};
+use crate::llvm_util::{self as u, IntPred, Opcode, Val};
 use inkwell::context::Context;
 use inkwell::llvm_sys::core as c;
 use inkwell::llvm_sys::prelude::LLVMTypeRef;
@@ -779,7 +779,14 @@ fn addressed_by(v: Val, a: Val, depth: u32) -> bool {
         return false;
     }
     match v.opcode() {
-        Some(Opcode::LLVMLoad) => v.pointer_operand() == Some(a),
+        // Directly, or through another local set from `a` (`h =
+        // &hosts[idx]; idx = h->next;`: the walk goes through a pointer).
+        Some(Opcode::LLVMLoad) => {
+            v.pointer_operand() == Some(a)
+                || depth < 6
+                    && local_values(v)
+                        .is_some_and(|vs| vs.into_iter().any(|x| addressed_by(x, a, depth + 2)))
+        }
         Some(
             Opcode::LLVMGetElementPtr
             | Opcode::LLVMBitCast
@@ -853,15 +860,124 @@ fn shifted1_via_local(v: Val) -> bool {
     }
 }
 
-/// Whether an integer index is computed (through arithmetic other than
-/// xor, casts and `-O0` locals) from an entry loaded from a table at a
-/// variable index: the second level of a multi-level table (DIR-24-8's
-/// `tbl8[entry.group * 256 + (ip & 0xff)]`, a node array's child index).
-fn from_table_entry(v: Val, depth: u32) -> bool {
+/// The values stored into the `-O0` local variable that `v` loads (None
+/// when `v` is no load of a local).
+fn local_values(v: Val) -> Option<Vec<Val>> {
+    if v.opcode() != Some(Opcode::LLVMLoad) {
+        return None;
+    }
+    let a = v.pointer_operand()?;
+    if a.opcode() != Some(Opcode::LLVMAlloca) {
+        return None;
+    }
+    Some(
+        a.users()
+            .into_iter()
+            .filter(|u| u.opcode() == Some(Opcode::LLVMStore) && u.pointer_operand() == Some(a))
+            .filter_map(|u| u.operand(0))
+            .collect(),
+    )
+}
+
+/// Whether an integer is *bits of a key*: a value narrowed by a constant
+/// mask, a constant shift or a truncation, a byte or half-word read from
+/// memory, or an or/shift combination of such (`(ip[0] << 16) | (ip[1] <<
+/// 8) | ip[2]`), through casts and `-O0` locals. What selects a level or
+/// a child in an LPM structure, `ip >> 8`, `ip & 0xff`, `(uint8_t)ip`.
+fn key_bits(v: Val, depth: u32) -> bool {
     if depth > 6 {
         return false;
     }
     match v.opcode() {
+        Some(Opcode::LLVMAnd) => const_operand(v).is_some(),
+        Some(Opcode::LLVMLShr | Opcode::LLVMAShr) => {
+            v.operand(1).and_then(Val::const_int).is_some()
+        }
+        Some(Opcode::LLVMTrunc) => v.int_width() <= 16,
+        Some(Opcode::LLVMZExt | Opcode::LLVMSExt) => v.operand(0).is_some_and(|x| {
+            (x.opcode() == Some(Opcode::LLVMLoad)
+                && x.int_width() <= 16
+                && x.pointer_operand()
+                    .is_some_and(|p| p.opcode() != Some(Opcode::LLVMAlloca)))
+                || key_bits(x, depth + 1)
+        }),
+        Some(Opcode::LLVMOr) => v.operands().into_iter().all(|x| key_bits(x, depth + 1)),
+        Some(Opcode::LLVMShl) => {
+            v.operand(1).and_then(Val::const_int).is_some()
+                && v.operand(0).is_some_and(|x| key_bits(x, depth + 1))
+        }
+        Some(Opcode::LLVMLoad) => local_values(v)
+            .is_some_and(|vs| !vs.is_empty() && vs.iter().any(|x| key_bits(*x, depth + 1))),
+        _ => false,
+    }
+}
+
+/// The GEPs an address is made of: the GEP itself and its base's, through
+/// bitcasts and `-O0` pointer locals (`ptbl = &tbl24[i]; e = *ptbl;`).
+fn address_geps(p: Val, depth: u32, out: &mut Vec<Val>) {
+    if depth > 6 {
+        return;
+    }
+    if is_gep(p) {
+        out.push(p);
+        if let Some(b) = p.operand(0) {
+            address_geps(b, depth + 1, out);
+        }
+    } else if matches!(p.opcode(), Some(Opcode::LLVMBitCast)) {
+        if let Some(b) = p.operand(0) {
+            address_geps(b, depth + 1, out);
+        }
+    } else if let Some(vs) = local_values(p) {
+        for x in vs {
+            address_geps(x, depth + 1, out);
+        }
+    }
+}
+
+/// The variable indices of an address (every GEP of [`address_geps`]).
+fn address_indices(p: Val) -> Vec<Val> {
+    let mut geps = vec![];
+    address_geps(p, 0, &mut geps);
+    geps.into_iter()
+        .flat_map(|g| g.operands().into_iter().skip(1))
+        .filter(|x| x.const_int().is_none())
+        .collect()
+}
+
+/// An entry of a table *level*: a value loaded from an address whose index
+/// is key bits, or depends on such an entry in turn (the next level),
+/// through casts, `-O0` locals and pointer locals. `tbl24[ip >> 8]` is
+/// one; `heads[hash(k)]`, `next[i]` and `S[i]` with `i` a counter are not.
+fn level_entry(v: Val, depth: u32) -> bool {
+    if depth > 5 {
+        return false;
+    }
+    let v = uncast(v);
+    if v.opcode() != Some(Opcode::LLVMLoad) {
+        return false;
+    }
+    if let Some(vs) = local_values(v) {
+        return vs.into_iter().any(|x| level_entry(x, depth + 1));
+    }
+    let Some(p) = v.pointer_operand() else {
+        return false;
+    };
+    address_indices(p)
+        .into_iter()
+        .any(|i| key_bits(i, 0) || on_level_entry(i, depth + 1))
+}
+
+/// Whether an integer is computed from a level entry ([`level_entry`]).
+fn on_level_entry(v: Val, depth: u32) -> bool {
+    if depth > 5 {
+        return false;
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMLoad) => {
+            level_entry(v, depth)
+                || local_values(v)
+                    .is_some_and(|vs| vs.into_iter().any(|x| on_level_entry(x, depth + 1)))
+        }
         Some(
             Opcode::LLVMAdd
             | Opcode::LLVMSub
@@ -876,24 +992,124 @@ fn from_table_entry(v: Val, depth: u32) -> bool {
         ) => v
             .operands()
             .into_iter()
-            .any(|o| from_table_entry(o, depth + 1)),
-        Some(Opcode::LLVMLoad) => match v.pointer_operand() {
-            Some(a) if a.opcode() == Some(Opcode::LLVMAlloca) => a.users().into_iter().any(|u| {
-                u.opcode() == Some(Opcode::LLVMStore)
-                    && u.pointer_operand() == Some(a)
-                    && u.operand(0).is_some_and(|x| from_table_entry(x, depth + 1))
-            }),
-            Some(p) if is_gep(p) => {
-                !v.is_ptr_type()
-                    && p.operands()
-                        .into_iter()
-                        .skip(1)
-                        .any(|x| x.const_int().is_none())
-            }
-            _ => false,
-        },
+            .any(|o| on_level_entry(o, depth + 1)),
         _ => false,
     }
+}
+
+/// The additive terms of an index (`a + b`, `a | b`), through zero/sign
+/// extensions and a local variable stored once (`tbl8_index = …`).
+fn index_terms(v: Val, depth: u32, out: &mut Vec<Val>) {
+    let mut v = v;
+    while matches!(v.opcode(), Some(Opcode::LLVMZExt | Opcode::LLVMSExt)) {
+        match v.operand(0) {
+            Some(x) => v = x,
+            None => break,
+        }
+    }
+    if depth < 4 {
+        match v.opcode() {
+            Some(Opcode::LLVMAdd | Opcode::LLVMOr) => {
+                for o in v.operands() {
+                    index_terms(o, depth + 1, out);
+                }
+                return;
+            }
+            Some(Opcode::LLVMLoad) => {
+                if let Some(vs) = local_values(v) {
+                    if vs.len() == 1 {
+                        index_terms(vs[0], depth + 1, out);
+                        return;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out.push(v);
+}
+
+/// The next level of a multi-level table: an address whose index terms
+/// combine an entry of the previous level with key bits that do not come
+/// from an entry, `tbl8[(e << 8) | (ip & 0xff)]`, `l2[e].entry[(a >> 8) &
+/// 0xff]` (next index = f(entry, key >> shift & mask)). A hash chain's
+/// next node (`hosts[idx]`, idx an entry alone) and RC4's `S[(S[i] +
+/// S[j]) & 0xff]` (entries only) are not.
+fn keyed_next_level(p: Val) -> bool {
+    let mut terms = vec![];
+    for i in address_indices(p) {
+        index_terms(i, 0, &mut terms);
+    }
+    terms.iter().any(|t| on_level_entry(*t, 0))
+        && terms
+            .iter()
+            .any(|t| key_bits(*t, 0) && !on_level_entry(*t, 0))
+}
+
+/// A test of one bit at a variable position, `x & (1 << (31 - d))`, `a[b
+/// >> 3] & (0x80 >> (b & 7))`, `(k >> b) & 1`: what steers a trie walk.
+fn variable_bit_test(cond: Val) -> bool {
+    let var_shift = |x: Val| {
+        let x = uncast(x);
+        matches!(
+            x.opcode(),
+            Some(Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr)
+        ) && x.operand(1).is_some_and(|s| s.const_int().is_none())
+    };
+    let c = uncast(cond);
+    let and = if c.opcode() == Some(Opcode::LLVMICmp) {
+        c.operands()
+            .into_iter()
+            .map(uncast)
+            .find(|o| o.opcode() == Some(Opcode::LLVMAnd))
+    } else if c.opcode() == Some(Opcode::LLVMAnd) {
+        Some(c)
+    } else {
+        None
+    };
+    and.is_some_and(|a| a.operands().into_iter().any(var_shift))
+}
+
+/// A key compared whole with a stored one: `icmp eq/ne` of a value read
+/// from a field or element and a non-constant value that is not masked,
+/// shifted or mixed (`h->src_ip == src_ip`, `node->hash != hash`); an
+/// LPM compares *masked* keys (`(addr & mask) == prefix`).
+fn whole_key_compare(i: Val) -> bool {
+    let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
+    if ops.len() != 2 {
+        return false;
+    }
+    let stored = |x: Val| {
+        x.opcode() == Some(Opcode::LLVMLoad)
+            && !x.is_ptr_type()
+            && x.pointer_operand()
+                .is_some_and(|p| p.opcode() != Some(Opcode::LLVMAlloca))
+    };
+    let whole = |x: Val| {
+        x.const_int().is_none()
+            && !x.is_null_ptr()
+            && !x.is_ptr_type()
+            && !matches!(
+                x.opcode(),
+                Some(
+                    Opcode::LLVMAnd
+                        | Opcode::LLVMOr
+                        | Opcode::LLVMXor
+                        | Opcode::LLVMShl
+                        | Opcode::LLVMLShr
+                        | Opcode::LLVMAShr
+                )
+            )
+            && !local_values(x).is_some_and(|vs| {
+                vs.iter().any(|v| {
+                    matches!(
+                        uncast(*v).opcode(),
+                        Some(Opcode::LLVMAnd | Opcode::LLVMShl | Opcode::LLVMLShr)
+                    )
+                })
+            })
+    };
+    (stored(ops[0]) && whole(ops[1])) || (stored(ops[1]) && whole(ops[0]))
 }
 
 /// `(q & 0xf) * P` or `(q & 0xff) * P`: the shifted-out bits' reduction
@@ -981,6 +1197,30 @@ fn accel_signals(f: Val) -> AccelSignals {
                     .all(|x| index.get(x).is_some_and(|&k| in_loop[k]))
         })
         .collect();
+    // The condition of the branch that alone leads to a block.
+    let guard_condition = |bi: usize| -> Option<Val> {
+        let p = preds[bi].as_slice();
+        if p.len() != 1 {
+            return None;
+        }
+        blocks[p[0]].terminator().and_then(|t| t.branch_condition())
+    };
+    // A block that leaves the loop: outside it, or returning, or jumping
+    // straight out (`-O0` puts `if (…) return x;`'s block inside the loop).
+    let leaves_loop = |k: usize| -> bool {
+        if !in_loop[k] {
+            return true;
+        }
+        match blocks[k].terminator() {
+            Some(t) if t.opcode() == Some(Opcode::LLVMRet) => true,
+            Some(t) if t.opcode() == Some(Opcode::LLVMBr) && !t.is_conditional_branch() => blocks
+                [k]
+                .successors()
+                .iter()
+                .all(|x| index.get(x).is_some_and(|&j| !in_loop[j])),
+            _ => false,
+        }
+    };
     let mut s = AccelSignals::default();
     for (bi, b) in blocks.iter().enumerate() {
         let lp = in_loop[bi];
@@ -1023,14 +1263,44 @@ fn accel_signals(f: Val) -> AccelSignals {
                 Some(Opcode::LLVMStore) if lp => {
                     let walk = is_walk_step(i);
                     s.walk_in_loop += u32::from(walk);
+                    // A walk steered by key bits: the loaded address
+                    // indexes with key bits (`n->child[(k >> s) & 1]`), or
+                    // the step is taken under a test of a bit at a variable
+                    // position (`if (bit(k, n->bit)) n = n->r;`).
+                    if walk {
+                        let keyed_address = i.operand(0).is_some_and(|v| {
+                            let mut loads = vec![];
+                            loaded_values(v, 0, &mut loads);
+                            loads.into_iter().any(|l| {
+                                l.pointer_operand().is_some_and(|p| {
+                                    address_indices(p).into_iter().any(|x| key_bits(x, 0))
+                                })
+                            })
+                        });
+                        let steered = guard_condition(bi).is_some_and(variable_bit_test);
+                        s.keyed_walk_in_loop += u32::from(keyed_address || steered);
+                    }
                     // Best-so-far: a loaded value kept in a local while the
                     // loop goes on (the block's successors stay in the loop).
                     let stays = b
                         .successors()
                         .iter()
                         .all(|x| index.get(x).is_some_and(|&k| in_loop[k]));
-                    s.best_update_in_loop +=
-                        u32::from(!walk && stays && guarded[bi] && stores_loaded_field(i));
+                    // A running minimum or maximum (`if (*c < est) est =
+                    // *c;`) compares with the local it updates: a
+                    // reduction, not a longest match's best-so-far, which
+                    // tests the node (`if (n->nh >= 0) best = n->nh;`).
+                    let reduction = guard_condition(bi).is_some_and(|c| {
+                        let c = uncast(c);
+                        c.opcode() == Some(Opcode::LLVMICmp)
+                            && c.operands().into_iter().map(uncast).any(|o| {
+                                o.opcode() == Some(Opcode::LLVMLoad)
+                                    && o.pointer_operand() == i.pointer_operand()
+                            })
+                    });
+                    s.best_update_in_loop += u32::from(
+                        !walk && !reduction && stays && guarded[bi] && stores_loaded_field(i),
+                    );
                 }
                 Some(Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr) if lp => {
                     s.shift1_in_loop += u32::from(i.operand(1).and_then(Val::const_int) == Some(1));
@@ -1049,6 +1319,19 @@ fn accel_signals(f: Val) -> AccelSignals {
                     s.halving_in_loop += 1;
                 }
                 Some(Opcode::LLVMICmp) if lp => {
+                    // A whole key compared with a stored one, the loop left
+                    // on the outcome: an exact match (hash chains, buckets).
+                    if matches!(i.icmp_predicate(), IntPred::LLVMIntEQ | IntPred::LLVMIntNE)
+                        && whole_key_compare(i)
+                        && b.terminator().is_some_and(|t| {
+                            t.branch_condition().is_some_and(|c| uncast(c) == i)
+                                && b.successors()
+                                    .into_iter()
+                                    .any(|x| index.get(&x).is_some_and(|&k| leaves_loop(k)))
+                        })
+                    {
+                        s.exact_match_exit_in_loop += 1;
+                    }
                     let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
                     let masked = |a: Val| {
                         a.opcode() == Some(Opcode::LLVMAnd)
@@ -1083,15 +1366,12 @@ fn accel_signals(f: Val) -> AccelSignals {
                     let Some(p) = i.pointer_operand() else {
                         continue;
                     };
+                    if p.opcode() != Some(Opcode::LLVMAlloca) {
+                        s.two_level_lookup += u32::from(keyed_next_level(p));
+                    }
                     if !is_gep(p) {
                         continue;
                     }
-                    s.two_level_lookup += u32::from(
-                        p.operands()
-                            .into_iter()
-                            .skip(1)
-                            .any(|x| x.const_int().is_none() && from_table_entry(x, 0)),
-                    );
                     let Some(idx) = p.operand(p.num_operands().saturating_sub(1)) else {
                         continue;
                     };

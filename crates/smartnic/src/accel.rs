@@ -98,7 +98,7 @@ fn ngrams(f: &IrFunction) -> BTreeSet<String> {
 }
 
 /// Names of the hand features, in vector order.
-pub const HAND_FEATURES: [&str; 25] = [
+pub const HAND_FEATURES: [&str; 27] = [
     "xor_density",
     "shift_density",
     "xor_shift_loop",
@@ -124,12 +124,14 @@ pub const HAND_FEATURES: [&str; 25] = [
     "arx_mix",
     "best_update_loop",
     "two_level_lookup",
+    "keyed_walk_loop",
+    "exact_match_exit_loop",
 ];
 
 /// The value-level signals (constants and data flow from `insight_ir`)
 /// among [`HAND_FEATURES`], with the function's size: what a CRC, an LPM
 /// and a hash *do*, as opposed to token densities and windows.
-pub const SIGNAL_FEATURES: [&str; 12] = [
+pub const SIGNAL_FEATURES: [&str; 14] = [
     "log_length",
     "crc_poly_shift_loop",
     "crc_table_step",
@@ -142,6 +144,8 @@ pub const SIGNAL_FEATURES: [&str; 12] = [
     "arx_mix",
     "best_update_loop",
     "two_level_lookup",
+    "keyed_walk_loop",
+    "exact_match_exit_loop",
 ];
 
 /// A candidate feature set: mined patterns or not, and which hand features.
@@ -301,6 +305,8 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
         flag(sig.arx_mix > 0),
         flag(sig.best_update_in_loop > 0),
         flag(sig.two_level_lookup > 0),
+        flag(sig.keyed_walk_in_loop > 0),
+        flag(sig.exact_match_exit_in_loop > 0),
     ]
 }
 
