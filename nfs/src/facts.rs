@@ -117,9 +117,9 @@ pub fn parse_facts(text: &str, path: &Path) -> Result<Facts, NfsError> {
         ));
     }
     if f.stateful {
-        if f.flow_key.is_empty() {
-            return Err(bad("a stateful NF needs a non-empty flow_key".into()));
-        }
+        // An empty flow_key on a stateful NF is global state (no field set
+        // keeps every entry on one core, e.g. a MAC table learned by source
+        // and read by destination): the placer keeps such an NF shared.
         if f.intensity == Intensity::None {
             return Err(bad("a stateful NF cannot have intensity `none`".into()));
         }
