@@ -73,6 +73,46 @@ pub fn leave_experiment_out(
         .collect()
 }
 
+/// The same split with its validation fold made of whole training
+/// experiments instead of a random quarter of their rows: every fourth of
+/// the training experiments (seeded order), at least one, when there are at
+/// least four; with fewer the split is returned unchanged (holding one of
+/// two or three out would take a third or more of the training rows). A
+/// row-wise validation fold shares its experiments with training, so it
+/// cannot see how a model does on an experiment it never saw, which is what
+/// the test fold asks.
+pub fn validate_by_experiment(frame: &Frame, split: &Split, seed: u64) -> Split {
+    let mut exps: Vec<usize> = split
+        .train
+        .iter()
+        .chain(&split.validation)
+        .map(|&i| frame.experiment[i])
+        .collect();
+    exps.sort_unstable();
+    exps.dedup();
+    if exps.len() < 4 {
+        return split.clone();
+    }
+    exps.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    let held = &exps[..exps.len() / 4];
+    let (mut train, mut validation) = (vec![], vec![]);
+    for &i in split.train.iter().chain(&split.validation) {
+        if held.contains(&frame.experiment[i]) {
+            validation.push(i);
+        } else {
+            train.push(i);
+        }
+    }
+    train.sort_unstable();
+    validation.sort_unstable();
+    Split {
+        name: split.name.clone(),
+        train,
+        validation,
+        test: split.test.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
