@@ -398,8 +398,9 @@ fn main() {
             if sc.target != Target::Throughput {
                 continue;
             }
-            let pearson_columns =
-                select_pearson(&tr.measured(), DEFAULT_PEARSON_THRESHOLD).selected.len();
+            let pearson_columns = select_pearson(&tr.measured(), DEFAULT_PEARSON_THRESHOLD)
+                .selected
+                .len();
             let sel = select_pearson(&tr.measured(), 0.0);
             let dir = out.join("splits").join(format!("s{si}-k{k}"));
             std::fs::create_dir_all(&dir).expect("split dir");

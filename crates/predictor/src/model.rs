@@ -489,10 +489,8 @@ pub fn train(
             let mut best = best.ok_or_else(|| PredictError::Model("empty MLP grid".into()))?;
             // The best configurations again on every non-constant counter
             // (same input transform); the validation fold keeps one set.
-            if let (k @ 1.., Some(fs)) = (
-                opts.grid.unfiltered,
-                unfiltered_set(&train_m, &features),
-            ) {
+            if let (k @ 1.., Some(fs)) = (opts.grid.unfiltered, unfiltered_set(&train_m, &features))
+            {
                 let mut ranked = best.tried.clone();
                 ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
                 let configs: Vec<MlpConfig> = ranked
@@ -503,22 +501,20 @@ pub fn train(
                         ..c
                     })
                     .collect();
-                let range = InputRange::fit(&project(&train_m, &fs.selection.selected)?.x);
                 let ftr = project(&train_m, &fs.selection.selected)?;
+                let range = InputRange::fit(&ftr.x);
                 let fva = project(&val_m, &fs.selection.selected)?;
-                let raw_v = if fva.is_empty() { ftr.x.clone() } else { range.clamp(&fva.x) };
+                let raw_v = if fva.is_empty() {
+                    ftr.x.clone()
+                } else {
+                    range.clamp(&fva.x)
+                };
                 let tx = log_rows(&ftr.x, best.log);
                 let sc = Scaler::fit(&tx);
                 let (x, v) = (sc.transform(&tx), sc.transform(&log_rows(&raw_v, best.log)));
-                if let Some((mlp, score, tried)) = Mlp::search_configs(
-                    &opts.grid,
-                    &configs,
-                    &x,
-                    &ys,
-                    &v,
-                    &val_accuracy,
-                    opts.seed,
-                ) {
+                if let Some((mlp, score, tried)) =
+                    Mlp::search_configs(&opts.grid, &configs, &x, &ys, &v, &val_accuracy, opts.seed)
+                {
                     configurations += tried.len();
                     if score > best.score {
                         best = MlpBest {
@@ -557,10 +553,7 @@ pub fn train(
                 &mut tried,
             );
             configurations += tried.len() - before;
-            let s = tried
-                .iter()
-                .map(|(_, s)| *s)
-                .fold(score, f64::max);
+            let s = tried.iter().map(|(_, s)| *s).fold(score, f64::max);
             if let Some((fs, range)) = set {
                 meta.features = fs.selection.selected.clone();
                 meta.selection = Some(fs.selection);

@@ -157,4 +157,42 @@ mod tests {
             assert_eq!(f.test.len() + f.train.len() + f.validation.len(), 30);
         }
     }
+
+    #[test]
+    fn validation_by_experiment_holds_out_whole_training_experiments() {
+        let frame = Frame {
+            experiment: (0..60).map(|i| i % 6).collect(),
+            y: vec![1.0; 60],
+            ..Frame::default()
+        };
+        let names: Vec<String> = (0..6).map(|e| format!("e{e}")).collect();
+        let folds = leave_experiment_out(&frame, &names, 5, 1);
+        for f in &folds {
+            let g = validate_by_experiment(&frame, f, 2);
+            assert_eq!(g.test, f.test);
+            let exp = |rows: &[usize]| {
+                let mut e: Vec<usize> = rows.iter().map(|&i| frame.experiment[i]).collect();
+                e.sort_unstable();
+                e.dedup();
+                e
+            };
+            let (tr, va) = (exp(&g.train), exp(&g.validation));
+            assert_eq!(va.len(), exp(&f.train).len() / 4, "{va:?}");
+            assert!(va
+                .iter()
+                .all(|e| !tr.contains(e) && !exp(&f.test).contains(e)));
+            assert_eq!(
+                g.train.len() + g.validation.len(),
+                f.train.len() + f.validation.len()
+            );
+        }
+        // Three training experiments: unchanged.
+        let four = Frame {
+            experiment: (0..40).map(|i| i % 4).collect(),
+            y: vec![1.0; 40],
+            ..Frame::default()
+        };
+        let three = leave_experiment_out(&four, &names[..4], 5, 1);
+        assert_eq!(validate_by_experiment(&four, &three[0], 2), three[0]);
+    }
 }
