@@ -261,6 +261,9 @@ fn tensor(x: &[Vec<f64>]) -> Tensor {
     Tensor::from_slice(&flat).reshape([x.len() as i64, cols])
 }
 
+/// Every (configuration, validation score) a search tried.
+pub type Tried = Vec<(MlpConfig, f64)>;
+
 /// Training results of one configuration.
 struct Run {
     mlp: Mlp,
@@ -414,7 +417,7 @@ impl Mlp {
         val_x: &[Vec<f64>],
         score: &dyn Fn(&[f64]) -> f64,
         seed: u64,
-    ) -> Option<(Mlp, f64, Vec<(MlpConfig, f64)>)> {
+    ) -> Option<(Mlp, f64, Tried)> {
         tch::set_num_threads(1);
         let mut best: Option<Run> = None;
         let mut tried = vec![];

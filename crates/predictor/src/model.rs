@@ -408,7 +408,7 @@ pub fn train(
             // MLP to try it (`Grid::unfiltered` > 0), on every non-constant
             // counter too, whichever the validation fold prefers: the same
             // choice as the MLP's.
-            let mut best: Option<(f64, GradientBooster, (usize, f32), Option<FeatureSet>)> = None;
+            let mut best: Option<GbrBest> = None;
             let mut configurations = 0;
             let mut sets = vec![None];
             if opts.grid.unfiltered > 0 {
@@ -584,6 +584,13 @@ pub fn train(
     Ok(model)
 }
 
+/// Rows of model inputs.
+type Rows = Vec<Vec<f64>>;
+
+/// GBR's best so far: validation score, trees, (depth, learning rate), and
+/// the feature set when it is not the Pearson selection.
+type GbrBest = (f64, GradientBooster, (usize, f32), Option<FeatureSet>);
+
 /// The MLP search's best so far: its network, validation score, input
 /// transform and scaled rows, and the feature set when it is not the
 /// Pearson selection (with its input range).
@@ -622,11 +629,7 @@ fn unfiltered_set(train_m: &Frame, pearson: &[String]) -> Option<FeatureSet> {
 impl FeatureSet {
     /// Training and validation rows on this set, standardised (GBR's
     /// inputs: no clamping, no log).
-    fn scaled(
-        &self,
-        train_m: &Frame,
-        val_m: &Frame,
-    ) -> Result<(Vec<Vec<f64>>, Vec<Vec<f64>>), PredictError> {
+    fn scaled(&self, train_m: &Frame, val_m: &Frame) -> Result<(Rows, Rows), PredictError> {
         let tr = project(train_m, &self.selection.selected)?;
         let va = project(val_m, &self.selection.selected)?;
         Ok((self.scaler.transform(&tr.x), self.scaler.transform(&va.x)))
