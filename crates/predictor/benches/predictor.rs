@@ -391,11 +391,17 @@ fn main() {
                 );
             }
             // The same rows for scikit-learn (throughput scenarios, for
-            // time): the features our selection picked on this fold.
+            // time): every non-constant counter, by decreasing |r|, so the
+            // Pearson selection is the first `pearson_columns` (the script
+            // offers its models the same two feature sets nfc's choose
+            // between on the validation fold).
             if sc.target != Target::Throughput {
                 continue;
             }
-            let sel = select_pearson(&tr.measured(), DEFAULT_PEARSON_THRESHOLD);
+            let pearson_columns = select_pearson(&tr.measured(), DEFAULT_PEARSON_THRESHOLD)
+                .selected
+                .len();
+            let sel = select_pearson(&tr.measured(), 0.0);
             let dir = out.join("splits").join(format!("s{si}-k{k}"));
             std::fs::create_dir_all(&dir).expect("split dir");
             for (name, fr) in [
@@ -408,7 +414,7 @@ fn main() {
                     &project(&fr, &sel.selected).expect("selected features"),
                 );
             }
-            exports.push(json!({"dir": dir, "scenario": sc.name, "split": split.name}));
+            exports.push(json!({"dir": dir, "scenario": sc.name, "split": split.name, "pearson_columns": pearson_columns, "unfiltered": grid.unfiltered > 0}));
         }
         if si == 5 {
             let view = pca(&frame);

@@ -4,7 +4,10 @@ the same Pearson-selected features nfc's models used), for comparison.
 Usage: python sklearn_compare.py <manifest.json> <seed>; prints JSON.
 Per split: StandardScaler fitted on train (inputs and target), then
 MLPRegressor and GradientBoostingRegressor, each with a small grid scored
-on the validation fold only; metrics on the test fold.
+on the validation fold only, over the same feature sets nfc's models choose
+between (the Pearson selection: the first `pearson_columns` columns; and
+every exported non-constant counter when `unfiltered`); metrics on the test
+fold.
 """
 import csv, itertools, json, sys, warnings
 
@@ -44,15 +47,18 @@ MLP_GRID = list(itertools.product([(64,), (64, 64)], ["relu", "tanh"], [1e-3]))
 GBR_GRID = list(itertools.product([3, 5], [0.1, 0.05]))
 
 
-def best(make, grid, xtr, ytr, xva, yva):
+def best(make, grid, sets, xtr, ytr, xva, yva):
+    """The best (model, columns) over the grid and the feature sets, by
+    validation accuracy."""
     top = None
-    for params in grid:
-        m = make(*params)
-        m.fit(xtr, ytr)
-        s = metrics(m.predict(xva), yva)["accuracy"] if len(yva) else 0.0
-        if top is None or s > top[0]:
-            top = (s, m)
-    return top[1]
+    for cols in sets:
+        for params in grid:
+            m = make(*params)
+            m.fit(xtr[:, cols], ytr)
+            s = metrics(m.predict(xva[:, cols]), yva)["accuracy"] if len(yva) else 0.0
+            if top is None or s > top[0]:
+                top = (s, m, cols)
+    return top[1], top[2]
 
 
 def main():
@@ -77,10 +83,17 @@ def main():
             return make_pipeline(StandardScaler(), GradientBoostingRegressor(
                 n_estimators=300, max_depth=depth, learning_rate=lr, random_state=seed))
 
-        m = best(mlp, MLP_GRID, xtr, ytr, xva, yva)
-        g = best(gbr, GBR_GRID, xtr, ytr, xva, yva)
+        # The Pearson selection (the first columns) and, when nfc's models
+        # were offered it too, every non-constant counter.
+        k = entry.get("pearson_columns", xtr.shape[1])
+        sets = [list(range(k))]
+        if entry.get("unfiltered") and k < xtr.shape[1]:
+            sets.append(list(range(xtr.shape[1])))
+        m, mc = best(mlp, MLP_GRID, sets, xtr, ytr, xva, yva)
+        g, gc = best(gbr, GBR_GRID, sets, xtr, ytr, xva, yva)
         results.append({"scenario": entry["scenario"], "split": entry["split"],
-                        "mlp": metrics(m.predict(xte), yte), "gbr": metrics(g.predict(xte), yte)})
+                        "mlp": metrics(m.predict(xte[:, mc]), yte), "gbr": metrics(g.predict(xte[:, gc]), yte),
+                        "mlp_features": len(mc), "gbr_features": len(gc)})
     print(json.dumps({"version": sklearn.__version__, "mlp_grid": len(MLP_GRID),
                       "gbr_grid": len(GBR_GRID), "results": results}))
 

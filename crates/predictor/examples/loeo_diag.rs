@@ -11,7 +11,7 @@ use nfc_predictor::features::{common_counters, Frame, Target};
 use nfc_predictor::metrics::Metrics;
 use nfc_predictor::mlp::{Grid, Loss, Optimizer};
 use nfc_predictor::model::{project, train, ModelKind, TrainOptions, DEFAULT_PEARSON_THRESHOLD};
-use nfc_predictor::split::leave_experiment_out;
+use nfc_predictor::split::{leave_experiment_out, validate_by_experiment};
 use std::path::{Path, PathBuf};
 
 fn csvs(dir: &Path) -> Vec<PathBuf> {
@@ -70,6 +70,9 @@ fn grid() -> Grid {
     if let Some(v) = list("DIAG_LOGX") {
         g.log_inputs = v.iter().map(|s| s == "1").collect();
     }
+    if let Ok(v) = std::env::var("DIAG_UNFILTERED") {
+        g.unfiltered = v.parse().expect("unfiltered");
+    }
     if let Ok(v) = std::env::var("DIAG_ENSEMBLE") {
         g.ensemble = v.parse().expect("ensemble");
     }
@@ -102,7 +105,13 @@ fn main() {
         let frame = Frame::build(&exps, &counters, Target::Throughput).expect("frame");
         let names: Vec<String> = exps.iter().map(|e| e.name.clone()).collect();
         let mut sums = vec![(0.0, 0.0); kinds.len()];
-        let folds = leave_experiment_out(&frame, &names, 5, 2024);
+        let mut folds = leave_experiment_out(&frame, &names, 5, 2024);
+        if std::env::var_os("DIAG_GROUPVAL").is_some() {
+            folds = folds
+                .iter()
+                .map(|s| validate_by_experiment(&frame, s, 2024))
+                .collect();
+        }
         for (k, s) in folds.iter().enumerate() {
             let (tr, va, te) = (
                 frame.subset(&s.train),

@@ -404,18 +404,43 @@ pub fn train(
         }
         ModelKind::Gbr => {
             let t = Instant::now();
-            let mut best: Option<(f64, GradientBooster, (usize, f32))> = None;
-            for &(depth, lr) in GBR_GRID {
-                let g = gbr_fit(&xs, &ys, ObjectiveType::SquaredLoss, depth, lr, opts.seed)?;
-                let s = val_accuracy(&gbr_predict(&g, &sel_x));
-                if best.as_ref().is_none_or(|b| s > b.0) {
-                    best = Some((s, g, (depth, lr)));
+            // On the Pearson-selected counters and, when the grid asks the
+            // MLP to try it (`Grid::unfiltered` > 0), on every non-constant
+            // counter too, whichever the validation fold prefers: the same
+            // choice as the MLP's.
+            let mut best: Option<GbrBest> = None;
+            let mut configurations = 0;
+            let mut sets = vec![None];
+            if opts.grid.unfiltered > 0 {
+                sets.extend(unfiltered_set(&train_m, &features).map(Some));
+            }
+            for set in sets {
+                let (gx, gvx) = match &set {
+                    None => (xs.clone(), sel_x.clone()),
+                    Some(fs) => {
+                        let (x, v) = fs.scaled(&train_m, &val_m)?;
+                        let v = if v.is_empty() { x.clone() } else { v };
+                        (x, v)
+                    }
+                };
+                for &(depth, lr) in GBR_GRID {
+                    let g = gbr_fit(&gx, &ys, ObjectiveType::SquaredLoss, depth, lr, opts.seed)?;
+                    let s = val_accuracy(&gbr_predict(&g, &gvx));
+                    configurations += 1;
+                    if best.as_ref().is_none_or(|b| s > b.0) {
+                        best = Some((s, g, (depth, lr), set.clone()));
+                    }
                 }
             }
-            let (s, g, (depth, lr)) =
+            let (s, g, (depth, lr), set) =
                 best.ok_or_else(|| PredictError::Model("empty GBR grid".into()))?;
+            if let Some(fs) = set {
+                meta.features = fs.selection.selected.clone();
+                meta.scaler = fs.scaler.clone();
+                meta.selection = Some(fs.selection);
+            }
             meta.search = Some(SearchSummary {
-                configurations: GBR_GRID.len(),
+                configurations,
                 seconds: t.elapsed().as_secs_f64(),
                 best_validation_accuracy: s,
             });
@@ -429,39 +454,117 @@ pub fn train(
         ModelKind::Mlp => {
             let t = Instant::now();
             // Raw counters or ln(1 + counter), whichever the validation fold
-            // prefers (each with the whole grid).
+            // prefers (each with the whole grid), on the Pearson selection.
             let sel_raw = if va.is_empty() { &tr.x } else { &va.x };
-            let mut best: Option<(f64, Mlp, Scaler, bool)> = None;
+            let mut best: Option<MlpBest> = None;
             let mut configurations = 0;
             for &log in &opts.grid.log_inputs {
                 let tx = log_rows(&tr.x, log);
                 let sc = Scaler::fit(&tx);
-                let (mlp, tried) = Mlp::search(
+                let (x, v) = (sc.transform(&tx), sc.transform(&log_rows(sel_raw, log)));
+                let (mlp, score, tried) = Mlp::search_configs(
                     &opts.grid,
-                    &sc.transform(&tx),
+                    &opts.grid.configs(),
+                    &x,
                     &ys,
-                    &sc.transform(&log_rows(sel_raw, log)),
+                    &v,
                     &val_accuracy,
                     opts.seed,
                 )
                 .ok_or_else(|| PredictError::Model("empty MLP grid".into()))?;
                 configurations += tried.len();
-                let s = tried
-                    .iter()
-                    .map(|(_, s)| *s)
-                    .fold(f64::NEG_INFINITY, f64::max);
-                if best.as_ref().is_none_or(|b| s > b.0) {
-                    best = Some((s, mlp, sc, log));
+                if best.as_ref().is_none_or(|b| score > b.score) {
+                    best = Some(MlpBest {
+                        score,
+                        mlp,
+                        scaler: sc,
+                        log,
+                        tried,
+                        x,
+                        v,
+                        set: None,
+                    });
                 }
             }
-            let (s, mlp, sc, log) =
-                best.ok_or_else(|| PredictError::Model("empty MLP grid".into()))?;
+            let mut best = best.ok_or_else(|| PredictError::Model("empty MLP grid".into()))?;
+            // The best configurations again on every non-constant counter
+            // (same input transform); the validation fold keeps one set.
+            if let (k @ 1.., Some(fs)) = (opts.grid.unfiltered, unfiltered_set(&train_m, &features))
+            {
+                let mut ranked = best.tried.clone();
+                ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+                let configs: Vec<MlpConfig> = ranked
+                    .into_iter()
+                    .take(k)
+                    .map(|(c, _)| MlpConfig {
+                        epochs: opts.grid.max_epochs,
+                        ..c
+                    })
+                    .collect();
+                let ftr = project(&train_m, &fs.selection.selected)?;
+                let range = InputRange::fit(&ftr.x);
+                let fva = project(&val_m, &fs.selection.selected)?;
+                let raw_v = if fva.is_empty() {
+                    ftr.x.clone()
+                } else {
+                    range.clamp(&fva.x)
+                };
+                let tx = log_rows(&ftr.x, best.log);
+                let sc = Scaler::fit(&tx);
+                let (x, v) = (sc.transform(&tx), sc.transform(&log_rows(&raw_v, best.log)));
+                if let Some((mlp, score, tried)) =
+                    Mlp::search_configs(&opts.grid, &configs, &x, &ys, &v, &val_accuracy, opts.seed)
+                {
+                    configurations += tried.len();
+                    if score > best.score {
+                        best = MlpBest {
+                            score,
+                            mlp,
+                            scaler: sc,
+                            log: best.log,
+                            tried,
+                            x,
+                            v,
+                            set: Some((fs, range)),
+                        };
+                    }
+                }
+            }
+            let MlpBest {
+                score,
+                mlp,
+                scaler,
+                log,
+                mut tried,
+                x,
+                v,
+                set,
+            } = best;
+            let before = tried.len();
+            let mlp = Mlp::ensemble_of(
+                &opts.grid,
+                mlp,
+                score,
+                &x,
+                &ys,
+                &v,
+                &val_accuracy,
+                opts.seed,
+                &mut tried,
+            );
+            configurations += tried.len() - before;
+            let s = tried.iter().map(|(_, s)| *s).fold(score, f64::max);
+            if let Some((fs, range)) = set {
+                meta.features = fs.selection.selected.clone();
+                meta.selection = Some(fs.selection);
+                meta.input_range = Some(range);
+            }
             meta.search = Some(SearchSummary {
                 configurations,
                 seconds: t.elapsed().as_secs_f64(),
                 best_validation_accuracy: s,
             });
-            meta.scaler = sc;
+            meta.scaler = scaler;
             meta.log_inputs = log;
             meta.mlp = Some(mlp.config.clone());
             model.mlp = Some(mlp);
@@ -474,11 +577,63 @@ pub fn train(
     }
     meta.train_seconds = started.elapsed().as_secs_f64();
     model.meta = meta;
-    if !va.is_empty() {
-        let p = model.predict(&va)?;
-        model.meta.validation = Some(Metrics::compute(&p, &va.y));
+    if !val_m.is_empty() {
+        let p = model.predict(&val_m)?;
+        model.meta.validation = Some(Metrics::compute(&p, &val_m.y));
     }
     Ok(model)
+}
+
+/// Rows of model inputs.
+type Rows = Vec<Vec<f64>>;
+
+/// GBR's best so far: validation score, trees, (depth, learning rate), and
+/// the feature set when it is not the Pearson selection.
+type GbrBest = (f64, GradientBooster, (usize, f32), Option<FeatureSet>);
+
+/// The MLP search's best so far: its network, validation score, input
+/// transform and scaled rows, and the feature set when it is not the
+/// Pearson selection (with its input range).
+struct MlpBest {
+    score: f64,
+    mlp: Mlp,
+    scaler: Scaler,
+    log: bool,
+    tried: Vec<(MlpConfig, f64)>,
+    x: Vec<Vec<f64>>,
+    v: Vec<Vec<f64>>,
+    set: Option<(FeatureSet, InputRange)>,
+}
+
+/// Every non-constant counter of the training fold as a feature set (the
+/// alternative to the Pearson selection), with its scaler; None when it is
+/// the same set as `pearson`.
+#[derive(Clone)]
+struct FeatureSet {
+    selection: Selection,
+    scaler: Scaler,
+}
+
+fn unfiltered_set(train_m: &Frame, pearson: &[String]) -> Option<FeatureSet> {
+    let selection = select_pearson(train_m, 0.0);
+    if selection.selected.len() == pearson.len() {
+        return None;
+    }
+    let x = project(train_m, &selection.selected).ok()?.x;
+    Some(FeatureSet {
+        scaler: Scaler::fit(&x),
+        selection,
+    })
+}
+
+impl FeatureSet {
+    /// Training and validation rows on this set, standardised (GBR's
+    /// inputs: no clamping, no log).
+    fn scaled(&self, train_m: &Frame, val_m: &Frame) -> Result<(Rows, Rows), PredictError> {
+        let tr = project(train_m, &self.selection.selected)?;
+        let va = project(val_m, &self.selection.selected)?;
+        Ok((self.scaler.transform(&tr.x), self.scaler.transform(&va.x)))
+    }
 }
 
 fn train_censored(

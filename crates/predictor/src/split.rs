@@ -73,6 +73,46 @@ pub fn leave_experiment_out(
         .collect()
 }
 
+/// The same split with its validation fold made of whole training
+/// experiments instead of a random quarter of their rows: every fourth of
+/// the training experiments (seeded order), at least one, when there are at
+/// least four; with fewer the split is returned unchanged (holding one of
+/// two or three out would take a third or more of the training rows). A
+/// row-wise validation fold shares its experiments with training, so it
+/// cannot see how a model does on an experiment it never saw, which is what
+/// the test fold asks.
+pub fn validate_by_experiment(frame: &Frame, split: &Split, seed: u64) -> Split {
+    let mut exps: Vec<usize> = split
+        .train
+        .iter()
+        .chain(&split.validation)
+        .map(|&i| frame.experiment[i])
+        .collect();
+    exps.sort_unstable();
+    exps.dedup();
+    if exps.len() < 4 {
+        return split.clone();
+    }
+    exps.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    let held = &exps[..exps.len() / 4];
+    let (mut train, mut validation) = (vec![], vec![]);
+    for &i in split.train.iter().chain(&split.validation) {
+        if held.contains(&frame.experiment[i]) {
+            validation.push(i);
+        } else {
+            train.push(i);
+        }
+    }
+    train.sort_unstable();
+    validation.sort_unstable();
+    Split {
+        name: split.name.clone(),
+        train,
+        validation,
+        test: split.test.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,5 +156,43 @@ mod tests {
                 .all(|&i| frame.experiment[i] != k));
             assert_eq!(f.test.len() + f.train.len() + f.validation.len(), 30);
         }
+    }
+
+    #[test]
+    fn validation_by_experiment_holds_out_whole_training_experiments() {
+        let frame = Frame {
+            experiment: (0..60).map(|i| i % 6).collect(),
+            y: vec![1.0; 60],
+            ..Frame::default()
+        };
+        let names: Vec<String> = (0..6).map(|e| format!("e{e}")).collect();
+        let folds = leave_experiment_out(&frame, &names, 5, 1);
+        for f in &folds {
+            let g = validate_by_experiment(&frame, f, 2);
+            assert_eq!(g.test, f.test);
+            let exp = |rows: &[usize]| {
+                let mut e: Vec<usize> = rows.iter().map(|&i| frame.experiment[i]).collect();
+                e.sort_unstable();
+                e.dedup();
+                e
+            };
+            let (tr, va) = (exp(&g.train), exp(&g.validation));
+            assert_eq!(va.len(), exp(&f.train).len() / 4, "{va:?}");
+            assert!(va
+                .iter()
+                .all(|e| !tr.contains(e) && !exp(&f.test).contains(e)));
+            assert_eq!(
+                g.train.len() + g.validation.len(),
+                f.train.len() + f.validation.len()
+            );
+        }
+        // Three training experiments: unchanged.
+        let four = Frame {
+            experiment: (0..40).map(|i| i % 4).collect(),
+            y: vec![1.0; 40],
+            ..Frame::default()
+        };
+        let three = leave_experiment_out(&four, &names[..4], 5, 1);
+        assert_eq!(validate_by_experiment(&four, &three[0], 2), three[0]);
     }
 }

@@ -199,3 +199,56 @@ fn an_mlp_ensemble_clamps_to_the_training_range_and_reloads_identically() {
     assert_eq!(back.meta, m.meta);
     assert_eq!(back.predict(&te).unwrap(), p);
 }
+
+/// Throughput depends on `a_clock` only through a V shape (Pearson r ≈ 0,
+/// below any threshold) and on `a_load` weakly (r ≈ 0.4, selected).
+fn v_shaped(seed: u64, rows: usize) -> Experiment {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut s = String::from(",input_rate,output_rate,latency,a_load,a_clock\n");
+    for i in 0..rows {
+        let clock: f64 = rng.gen_range(1.0e9..3.0e9);
+        let load: f64 = rng.gen_range(0.0..1.0);
+        let out = 1000.0 + 800.0 * ((clock - 2.0e9) / 1.0e9).abs() + 300.0 * load;
+        s.push_str(&format!(
+            "{i},2000,{out:.3},10,{:.0},{clock:.0}\n",
+            load * 1e6
+        ));
+    }
+    parse(
+        Path::new(&format!("v-{seed}.csv")),
+        s.as_bytes(),
+        ConflictPolicy::Reject,
+    )
+    .unwrap()
+    .remove(0)
+}
+
+#[test]
+fn the_validation_fold_can_keep_a_counter_pearson_drops() {
+    let exps = vec![v_shaped(1, 300), v_shaped(2, 300)];
+    let f = Frame::build(&exps, &common_counters(&exps), Target::Throughput).unwrap();
+    let s = random_60_20_20(f.len(), 3);
+    let (tr, va, te) = (
+        f.subset(&s.train),
+        f.subset(&s.validation),
+        f.subset(&s.test),
+    );
+    for kind in [ModelKind::Mlp, ModelKind::Gbr] {
+        let mut opts = options(kind, Target::Throughput);
+        opts.grid.max_epochs = 60;
+        let pearson_only = train(&tr, &va, vec![], &opts).unwrap();
+        assert_eq!(pearson_only.meta.features, vec!["a_load"], "{kind:?}");
+        opts.grid.unfiltered = 1;
+        let m = train(&tr, &va, vec![], &opts).unwrap();
+        assert_eq!(m.meta.features.len(), 2, "{kind:?}: {:?}", m.meta.features);
+        assert_eq!(m.meta.selection.as_ref().unwrap().threshold, 0.0);
+        let acc = |m: &TrainedModel| Metrics::compute(&m.predict(&te).unwrap(), &te.y).accuracy;
+        let (before, after) = (acc(&pearson_only), acc(&m));
+        assert!(after > before + 0.05, "{kind:?}: {before} → {after}");
+        let dir = tempfile::tempdir().unwrap();
+        m.save(dir.path()).unwrap();
+        let back = TrainedModel::load(dir.path()).unwrap();
+        assert_eq!(back.meta, m.meta);
+        assert_eq!(back.predict(&te).unwrap(), m.predict(&te).unwrap());
+    }
+}
