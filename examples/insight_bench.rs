@@ -365,16 +365,7 @@ fn accel(out: &Path, with_fresh: bool) -> anyhow::Result<(serde_json::Value, Str
         ));
     }
     let mut misses = format!("{cv_md}\nValue-level signals in the training functions (functions where each fires):\n\n{prevalence}\n{} training functions ({} mined patterns), {} held-out own and {} held-out real (DPDK) functions.\n\nMisclassified held-out functions:\n\n", train_functions, model.patterns.len(), own_eval.rows.len(), real_eval.rows.len());
-    for ((n, a, p, conf), (_, l)) in all_eval.rows.iter().zip(&test) {
-        if a != p {
-            misses.push_str(&format!(
-                "- `{n}`: actual {}, predicted {} (confidence {conf:.2}); signals {:?}\n",
-                a.name(),
-                p.name(),
-                l.function.signals
-            ));
-        }
-    }
+    push_misclassified(&mut misses, &all_eval, &test);
     if with_fresh {
         misses.push_str(&format!(
         "\n#### Fresh held-out set (third-party, labelled before the first run; `data/accel/fresh/labels.txt`)\n\n{} functions: precision {:.3}, recall {:.3}\n\n{}\nMisclassified:\n\n",
@@ -383,16 +374,7 @@ fn accel(out: &Path, with_fresh: bool) -> anyhow::Result<(serde_json::Value, Str
         fresh_eval.recall,
         table(&fresh_eval)
     ));
-        for ((n, a, p, conf), (_, l)) in fresh_eval.rows.iter().zip(&fresh) {
-            if a != p {
-                misses.push_str(&format!(
-                    "- `{n}`: actual {}, predicted {} (confidence {conf:.2}); signals {:?}\n",
-                    a.name(),
-                    p.name(),
-                    l.function.signals
-                ));
-            }
-        }
+        push_misclassified(&mut misses, &fresh_eval, &fresh);
     }
     misses.push_str(&format!(
         "\nBuilt-in NF functions flagged (unlabelled; for inspection): {}\n",
@@ -613,4 +595,23 @@ fn main() -> anyhow::Result<()> {
         }))?
     );
     Ok(())
+}
+
+/// One line per misclassified function of `eval` (rows in the order of
+/// `set`), with the signals that drove it.
+fn push_misclassified(
+    out: &mut String,
+    eval: &nfc_smartnic::accel::AccelEvaluation,
+    set: &[(String, Labelled<'_>)],
+) {
+    for ((n, a, p, conf), (_, l)) in eval.rows.iter().zip(set) {
+        if a != p {
+            out.push_str(&format!(
+                "- `{n}`: actual {}, predicted {} (confidence {conf:.2}); signals {:?}\n",
+                a.name(),
+                p.name(),
+                l.function.signals
+            ));
+        }
+    }
 }

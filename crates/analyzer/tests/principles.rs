@@ -645,6 +645,19 @@ int count(struct rte_mbuf *pkt, struct hosts *t) {{
     assert!(!f.splittable(), "{f:?}");
 }
 
+/// Stateful, with a key the code decides is empty (not unknown): kept
+/// shared.
+fn assert_decided_no_key(f: &Facts) {
+    assert!(f.stateful, "{f:?}");
+    assert!(f.flow_key.is_empty(), "{f:?}");
+    assert!(
+        !f.unknown.iter().any(|u| u.question == Question::FlowKey),
+        "{:?}",
+        f.unknown
+    );
+    assert!(!f.splittable(), "{f:?}");
+}
+
 #[test]
 fn keys_that_already_share_no_field_decide_over_payload_located_accesses() {
     // A server cache found by the source address here and the destination
@@ -666,14 +679,7 @@ int inspect(struct rte_mbuf *pkt, struct module *m, int from_server) {{
     return 0;
 }}"
     ));
-    assert!(f.stateful, "{f:?}");
-    assert!(f.flow_key.is_empty(), "{f:?}");
-    assert!(
-        !f.unknown.iter().any(|u| u.question == Question::FlowKey),
-        "{:?}",
-        f.unknown
-    );
-    assert!(!f.splittable(), "{f:?}");
+    assert_decided_no_key(&f);
 }
 
 #[test]
@@ -730,14 +736,7 @@ int classify(struct rte_mbuf *pkt) {{
     return 0;
 }}"
     ));
-    assert!(f.stateful, "{f:?}");
-    assert!(f.flow_key.is_empty(), "{f:?}");
-    assert!(
-        !f.unknown.iter().any(|u| u.question == Question::FlowKey),
-        "{:?}",
-        f.unknown
-    );
-    assert!(!f.splittable(), "{f:?}");
+    assert_decided_no_key(&f);
 }
 
 #[test]
