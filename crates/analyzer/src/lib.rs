@@ -117,9 +117,14 @@ pub fn analyze(
 ) -> Result<(Facts, Vec<Diagnostic>), AnalyzeError> {
     let (closure, missing) = source::closure(&input.files, &opts.include_dirs)?;
     let tag = opts.backend.tag();
-    let key = cache::cache_key(&input.name, &closure, &tag);
-    if let Some(dir) = &opts.cache_dir {
-        if let Some((facts, diags)) = cache::load(dir, &input.name, &key) {
+    // Hashing the closure (a megabyte of headers for a DPDK unit) costs a
+    // tenth of an analysis: only done when there is a cache to consult.
+    let key = opts
+        .cache_dir
+        .as_ref()
+        .map(|_| cache::cache_key(&input.name, &closure, &tag));
+    if let (Some(dir), Some(key)) = (&opts.cache_dir, &key) {
+        if let Some((facts, diags)) = cache::load(dir, &input.name, key) {
             return Ok((facts, diags));
         }
     }
@@ -184,8 +189,8 @@ pub fn analyze(
     };
     // A budget verdict depends on the machine's speed, not only on the
     // sources: never cache it.
-    if let (Some(dir), false) = (&opts.cache_dir, over_budget) {
-        cache::store(dir, &input.name, &key, &facts, &diags)?;
+    if let (Some(dir), Some(key), false) = (&opts.cache_dir, &key, over_budget) {
+        cache::store(dir, &input.name, key, &facts, &diags)?;
     }
     Ok((facts, diags))
 }

@@ -17,6 +17,11 @@
 //! it cannot split safely (a declaration with unbalanced conditional
 //! directives, all directives but `#define`): keeping too much costs time
 //! only.
+//!
+//! Comments of included headers are blanked first. A comment is white
+//! space to C (removed before macros expand), so a name in it is not a use
+//! and its text cannot change what the analysis sees; library headers are
+//! about half documentation, which the parser would otherwise lex.
 
 use std::collections::HashSet;
 
@@ -24,6 +29,22 @@ use std::collections::HashSet;
 /// whole; included headers with the declarations nothing needs blanked, or
 /// `None` when nothing in them is needed.
 pub fn needed(sources: &[(&str, bool)]) -> Vec<Option<String>> {
+    let code: Vec<String> = sources
+        .iter()
+        .map(|(text, included)| {
+            if *included {
+                blank_comments(text)
+            } else {
+                String::new()
+            }
+        })
+        .collect();
+    let sources: Vec<(&str, bool)> = sources
+        .iter()
+        .zip(&code)
+        .map(|((text, included), code)| (if *included { code.as_str() } else { *text }, *included))
+        .collect();
+    let sources = &sources[..];
     let items: Vec<Vec<Item>> = sources
         .iter()
         .map(|(text, included)| if *included { items(text) } else { vec![] })
@@ -76,22 +97,81 @@ pub fn needed(sources: &[(&str, bool)]) -> Vec<Option<String>> {
             if !needed_any {
                 return None;
             }
-            let mut out = text.as_bytes().to_vec();
-            for (it, k) in its.iter().zip(&kept[f]) {
-                if !k {
-                    for b in &mut out[it.start..it.end] {
-                        if *b != b'\n' {
-                            *b = b' ';
-                        }
-                    }
-                }
-            }
-            // Blanked spans are whole tokens and comments: every byte of a
-            // multi-byte character in them became a space, so the text is
-            // still UTF-8 (the fallback keeps the file whole if not).
-            Some(String::from_utf8(out).unwrap_or_else(|_| text.to_string()))
+            let dropped = its
+                .iter()
+                .zip(&kept[f])
+                .filter(|(_, k)| !**k)
+                .map(|(it, _)| (it.start, it.end));
+            Some(drop_spans(text, dropped))
         })
         .collect()
+}
+
+/// `text` with each span (ascending, disjoint, on character boundaries)
+/// replaced by its newlines, or by one space when it has none: line numbers
+/// do not move and no two tokens are joined. The spans are removed rather
+/// than overwritten with spaces because the parser's lexer pays per byte
+/// of white space about what it pays per byte of code.
+fn drop_spans(text: &str, spans: impl Iterator<Item = (usize, usize)>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end) in spans {
+        let (Some(keep), Some(gone)) = (text.get(at..start), text.get(start..end)) else {
+            continue;
+        };
+        out.push_str(keep);
+        let lines = gone.bytes().filter(|b| *b == b'\n').count();
+        if lines == 0 {
+            out.push(' ');
+        }
+        out.extend(std::iter::repeat_n('\n', lines));
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// `text` with every comment dropped (see [`drop_spans`]). String and
+/// character literals are skipped whole, so a `//` or `/*` inside one is
+/// not a comment.
+fn blank_comments(text: &str) -> String {
+    let b = text.as_bytes();
+    let n = b.len();
+    let mut spans = vec![];
+    let mut i = 0;
+    while i < n {
+        match b[i] {
+            b'/' if i + 1 < n && b[i + 1] == b'/' => {
+                let s = i;
+                // A line comment continues over a backslash-newline.
+                while i < n && !(b[i] == b'\n' && b[i - 1] != b'\\') {
+                    i += 1;
+                }
+                spans.push((s, i));
+            }
+            b'/' if i + 1 < n && b[i + 1] == b'*' => {
+                let s = i;
+                i += 2;
+                while i + 1 < n && !(b[i] == b'*' && b[i + 1] == b'/') {
+                    i += 1;
+                }
+                i = (i + 2).min(n);
+                spans.push((s, i));
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < n && b[i] != q && b[i] != b'\n' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    drop_spans(text, spans.into_iter())
 }
 
 fn is_ident_start(c: u8) -> bool {
@@ -553,6 +633,34 @@ RTE_DECLARE_PER_LCORE(int, _rte_errno);
         );
         assert_eq!(out[3], None);
         assert_eq!(out[4].as_deref(), Some(pkt));
+    }
+
+    #[test]
+    fn comments_are_blanked_in_place_but_literals_are_not() {
+        let h = "int a; // uses b_fn\n/* c_fn(\n d_fn */ int e = '\"'; const char *u = \"http://x /* y */\";\n";
+        let out = blank_comments(h);
+        assert_eq!(out.lines().count(), h.lines().count());
+        assert!(
+            !out.contains("b_fn") && !out.contains("c_fn") && !out.contains("d_fn"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\"http://x /* y */\"") && out.contains("int e = '\"'"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_name_mentioned_only_in_a_comment_is_not_a_use() {
+        let own = "#include \"a.h\"\nvoid nf(struct pkt *p) { a_lookup(p); }";
+        let a = "int a_lookup(struct pkt *p /* faster than a_slow_path */);\nint a_slow_path(struct pkt *p);\n";
+        let out = needed(&[(own, false), (a, true)]);
+        let a_out = out[1].as_deref().unwrap();
+        assert!(
+            a_out.contains("int a_lookup") && !a_out.contains("a_slow_path"),
+            "{a_out}"
+        );
+        assert_eq!(a_out.lines().count(), a.lines().count());
     }
 
     #[test]
