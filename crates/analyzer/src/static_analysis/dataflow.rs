@@ -12,7 +12,7 @@
 
 use super::headers::{self, Hdr};
 use super::narrowing::{self, Narrowing};
-use super::program::{norm_type, parse_int, text, FnDef, Program, TypeRef};
+use super::program::{norm_type, parse_int, text, FnDef, NodeExt, Program, TypeRef};
 use nfc_core::facts::{Accelerator, Field};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use tree_sitter::Node;
@@ -69,11 +69,27 @@ impl Val {
             ..Default::default()
         }
     }
-    /// Join `o` into self; returns true if self changed.
+    /// Join `o` into self; returns true if self changed. An empty value
+    /// counts as "nothing yet" and takes `o`'s constant.
     pub fn join(&mut self, o: &Val) -> bool {
+        let from_nothing = *self == Val::default();
+        self.join_with(o, from_nothing)
+    }
+
+    /// Join `o` into a slot that already holds a value, even an empty one:
+    /// an environment entry or a return slot after its first join. There an
+    /// empty value is "not one constant", so a constant joined later does
+    /// not replace it. Without this the constant of a slot assigned both a
+    /// constant and an unknown value flipped on every round and the
+    /// fixpoint never settled (every unit ran all its rounds).
+    fn join_existing(&mut self, o: &Val) -> bool {
+        self.join_with(o, false)
+    }
+
+    fn join_with(&mut self, o: &Val, from_nothing: bool) -> bool {
         // Sets only grow here, so a change shows in their sizes: no clone
         // of the value is needed to tell (this runs for every assignment).
-        let was_default = *self == Val::default();
+        let was_default = from_nothing;
         let shape = |v: &Val| {
             (
                 (v.fields.len(), v.objs.len(), v.from.len()),
@@ -514,13 +530,26 @@ fn is_address_width_int(t: &str) -> bool {
 }
 
 fn is_packet_type(t: &str) -> bool {
-    let t = t.to_ascii_lowercase();
-    t.contains("packet")
-        || t.contains("mbuf")
-        || t.contains("pkt")
-        || t.contains("xdp_md")
-        || t.contains("sk_buff")
-        || t.contains("vlib_buffer")
+    // Called for every member access: no allocation, and a needle is only
+    // compared where its first letter is.
+    const NEEDLES: [&[u8]; 6] = [
+        b"packet",
+        b"mbuf",
+        b"pkt",
+        b"xdp_md",
+        b"sk_buff",
+        b"vlib_buffer",
+    ];
+    let t = t.as_bytes();
+    (0..t.len()).any(|i| {
+        let c = t[i].to_ascii_lowercase();
+        matches!(c, b'p' | b'm' | b'x' | b's' | b'v')
+            && NEEDLES.iter().any(|n| {
+                n[0] == c
+                    && t.get(i..i + n.len())
+                        .is_some_and(|w| w.eq_ignore_ascii_case(n))
+            })
+    })
 }
 
 impl<'p, 't> Engine<'p, 't> {
@@ -628,12 +657,16 @@ impl<'p, 't> Engine<'p, 't> {
         if !self.env.contains_key(key) {
             self.budget.memory_used += key.len() as u64 + ENTRY_OVERHEAD;
         }
-        let e = match self.env.get_mut(key) {
-            Some(e) => e,
-            None => self.env.entry(key.to_string()).or_default(),
+        let (e, existed) = match self.env.get_mut(key) {
+            Some(e) => (e, true),
+            None => (self.env.entry(key.to_string()).or_default(), false),
         };
         let (had_objs, had_fields) = (e.objs.len(), e.fields.len());
-        let mut changed = e.join(v);
+        let mut changed = if existed {
+            e.join_existing(v)
+        } else {
+            e.join(v)
+        };
         let grown = e.objs.len().saturating_sub(had_objs);
         self.budget.memory_used += grown as u64 * 48;
         // A scalar slot fed by a field and (elsewhere) its mirror is direction-agnostic.
@@ -901,7 +934,7 @@ impl<'p, 't> Engine<'p, 't> {
 
     fn stmt(&mut self, n: Node<'t>, cost: bool) {
         if cost {
-            let w = match n.kind() {
+            let w = match n.kind_name() {
                 "expression_statement"
                 | "declaration"
                 | "return_statement"
@@ -915,7 +948,7 @@ impl<'p, 't> Engine<'p, 't> {
                 self.events.cost += w * 4u64.pow(self.loop_depth.min(2));
             }
         }
-        match n.kind() {
+        match n.kind_name() {
             "compound_statement"
             | "translation_unit"
             | "declaration_list"
@@ -926,12 +959,10 @@ impl<'p, 't> Engine<'p, 't> {
                 for k in kids {
                     self.stmt(k, cost);
                     // `if (hit) { ...; return; }` makes the rest of the block the miss path.
-                    if k.kind() == "if_statement" && k.child_by_field_name("alternative").is_none()
-                    {
-                        if let (Some(c), Some(cons)) = (
-                            k.child_by_field_name("condition"),
-                            k.child_by_field_name("consequence"),
-                        ) {
+                    if k.kind_name() == "if_statement" && k.field("alternative").is_none() {
+                        if let (Some(c), Some(cons)) =
+                            (k.field("condition"), k.field("consequence"))
+                        {
                             if always_exits(cons) && self.rare(c, true) {
                                 self.guard = true;
                             }
@@ -941,7 +972,7 @@ impl<'p, 't> Engine<'p, 't> {
                 self.guard = saved;
             }
             "if_statement" => {
-                let cond = n.child_by_field_name("condition");
+                let cond = n.field("condition");
                 if let Some(c) = cond {
                     let v = self.expr(c);
                     // `if (entry)`: an existence test, like `!entry`.
@@ -951,9 +982,7 @@ impl<'p, 't> Engine<'p, 't> {
                     if !existence {
                         self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                     }
-                    if self.loop_depth > 0
-                        && n.child_by_field_name("consequence").is_some_and(exits_loop)
-                    {
+                    if self.loop_depth > 0 && n.field("consequence").is_some_and(exits_loop) {
                         self.search_match(c);
                     }
                 }
@@ -964,10 +993,7 @@ impl<'p, 't> Engine<'p, 't> {
                 let scope = self.scope.clone();
                 let before = self.narrowing.as_ref().map(|nw| nw.snapshot(&scope));
                 let mut after_cons = None;
-                if let Some(cons) = n
-                    .child_by_field_name("consequence")
-                    .filter(|_| decided != Some(false))
-                {
+                if let Some(cons) = n.field("consequence").filter(|_| decided != Some(false)) {
                     if let Some(c) = cond {
                         self.guard = saved || self.rare(c, false);
                     }
@@ -980,7 +1006,7 @@ impl<'p, 't> Engine<'p, 't> {
                         nw.restore(&scope, b.clone());
                     }
                 }
-                let alt = n.child_by_field_name("alternative");
+                let alt = n.field("alternative");
                 if let Some(alt) = alt.filter(|_| decided != Some(true)) {
                     if let Some(c) = cond {
                         self.guard = saved || self.rare(c, true);
@@ -1018,7 +1044,7 @@ impl<'p, 't> Engine<'p, 't> {
             }
             "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
                 let cond_text = n
-                    .child_by_field_name("condition")
+                    .field("condition")
                     .map(|c| self.t(c).to_string())
                     .unwrap_or_default();
                 self.loop_conds.push(cond_text);
@@ -1052,11 +1078,13 @@ impl<'p, 't> Engine<'p, 't> {
                     }
                     match field {
                         Some("body") => self.stmt(k, cost),
-                        Some("initializer") if k.kind() == "declaration" => self.stmt(k, false),
-                        Some("right") if n.kind() == "for_range_loop" => {
+                        Some("initializer") if k.kind_name() == "declaration" => {
+                            self.stmt(k, false)
+                        }
+                        Some("right") if n.kind_name() == "for_range_loop" => {
                             // for (auto &e : container): e points into the container.
                             let v = self.expr(k);
-                            if let Some(d) = n.child_by_field_name("declarator") {
+                            if let Some(d) = n.field("declarator") {
                                 if let Some(name) = decl_name(d, self.src()) {
                                     let key = self.var_key(&name);
                                     self.narrow_define(&key, &v);
@@ -1065,7 +1093,9 @@ impl<'p, 't> Engine<'p, 't> {
                             }
                         }
                         _ => {
-                            if k.kind().ends_with("statement") || k.kind() == "compound_statement" {
+                            if k.kind_name().ends_with("statement")
+                                || k.kind_name() == "compound_statement"
+                            {
                                 self.stmt(k, cost)
                             } else {
                                 self.expr(k);
@@ -1087,7 +1117,7 @@ impl<'p, 't> Engine<'p, 't> {
                 let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
                 for k in kids {
                     let v = self.expr(k);
-                    if n.kind() == "return_statement" {
+                    if n.kind_name() == "return_statement" {
                         // The entry's return value is the verdict; a helper's
                         // return is only a value on its way somewhere.
                         if self.call_string.len() == 1 {
@@ -1106,15 +1136,18 @@ impl<'p, 't> Engine<'p, 't> {
                                 }
                             }
                         }
-                        let e = self.rets.entry(key).or_default();
-                        if e.join(&v) {
+                        let joined = match self.rets.get_mut(&key) {
+                            Some(e) => e.join_existing(&v),
+                            None => self.rets.entry(key).or_default().join(&v),
+                        };
+                        if joined {
                             self.dirty = true;
                         }
                     }
                 }
             }
             "switch_statement" => {
-                if let Some(c) = n.child_by_field_name("condition") {
+                if let Some(c) = n.field("condition") {
                     let v = self.expr(c);
                     self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                 }
@@ -1122,7 +1155,7 @@ impl<'p, 't> Engine<'p, 't> {
                 if let Some(nw) = self.narrowing.as_deref_mut() {
                     nw.enter_switch(&scope);
                 }
-                if let Some(b) = n.child_by_field_name("body") {
+                if let Some(b) = n.field("body") {
                     self.stmt(b, cost);
                 }
                 if let Some(nw) = self.narrowing.as_deref_mut() {
@@ -1130,7 +1163,7 @@ impl<'p, 't> Engine<'p, 't> {
                 }
             }
             "case_statement" | "labeled_statement" => {
-                if n.kind() == "case_statement" {
+                if n.kind_name() == "case_statement" {
                     let scope = self.scope.clone();
                     if let Some(nw) = self.narrowing.as_deref_mut() {
                         nw.case_label(&scope);
@@ -1138,13 +1171,14 @@ impl<'p, 't> Engine<'p, 't> {
                 }
                 let mut c = n.walk();
                 let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
-                for k in kids
-                    .into_iter()
-                    .skip(if n.kind() == "case_statement" { 0 } else { 1 })
-                {
-                    if k.kind().ends_with("statement")
-                        || k.kind() == "declaration"
-                        || k.kind() == "compound_statement"
+                for k in kids.into_iter().skip(if n.kind_name() == "case_statement" {
+                    0
+                } else {
+                    1
+                }) {
+                    if k.kind_name().ends_with("statement")
+                        || k.kind_name() == "declaration"
+                        || k.kind_name() == "compound_statement"
                     {
                         self.stmt(k, cost)
                     }
@@ -1155,18 +1189,18 @@ impl<'p, 't> Engine<'p, 't> {
                 let mut c = n.walk();
                 let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
                 for k in kids {
-                    if k.kind().ends_with("statement")
-                        || k.kind() == "declaration"
-                        || k.kind().starts_with("preproc")
+                    if k.kind_name().ends_with("statement")
+                        || k.kind_name() == "declaration"
+                        || k.kind_name().starts_with("preproc")
                     {
                         self.stmt(k, cost)
-                    } else if k.kind().ends_with("expression") {
+                    } else if k.kind_name().ends_with("expression") {
                         self.expr(k);
                     }
                 }
             }
             _ => {
-                if n.kind().ends_with("expression") {
+                if n.kind_name().ends_with("expression") {
                     self.expr(n);
                 } else {
                     let mut c = n.walk();
@@ -1180,13 +1214,13 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn declaration(&mut self, n: Node<'t>) {
-        let Some(ty) = n.child_by_field_name("type") else {
+        let Some(ty) = n.field("type") else {
             return;
         };
         let mut c = n.walk();
         let decls: Vec<Node<'t>> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
-            if d.kind() == "function_declarator" {
+            if d.kind_name() == "function_declarator" {
                 // C++ `T x(a, b);` parsed as a prototype: a constructor call.
                 if let Some((name, args)) = self.ctor_from_prototype(d) {
                     let tname = program_norm(self.t(ty));
@@ -1200,17 +1234,17 @@ impl<'p, 't> Engine<'p, 't> {
             let (name, tr) = self.prog.declarator_type(self.file(), ty, d);
             let Some(name) = name else { continue };
             let key = self.var_key(&name);
-            if d.kind() != "init_declarator" {
+            if d.kind_name() != "init_declarator" {
                 // Declared without a value: nothing reaches it yet.
                 if let Some(nw) = self.narrowing.as_deref_mut() {
                     nw.forget(&key);
                 }
                 continue;
             }
-            let Some(value) = d.child_by_field_name("value") else {
+            let Some(value) = d.field("value") else {
                 continue;
             };
-            let mut v = match value.kind() {
+            let mut v = match value.kind_name() {
                 "argument_list" => {
                     // C++ constructor call: T x(args)
                     let args = self.args(value);
@@ -1253,7 +1287,7 @@ impl<'p, 't> Engine<'p, 't> {
                 }
             }
             if let Some(fields) = self.flow_id_fields(&tr.name) {
-                if value.kind() != "argument_list" && v.fields.is_empty() && v.hdr.is_some() {
+                if value.kind_name() != "argument_list" && v.fields.is_empty() && v.hdr.is_some() {
                     v.fields.extend(fields.iter().copied());
                 }
             }
@@ -1276,22 +1310,21 @@ impl<'p, 't> Engine<'p, 't> {
     /// `T x(a, b)` misparsed as a function prototype inside a body: the
     /// variable name and the argument values (names of variables, literals).
     fn ctor_from_prototype(&mut self, d: Node<'t>) -> Option<(String, Vec<Val>)> {
-        let nm = d.child_by_field_name("declarator")?;
-        if nm.kind() != "identifier" {
+        let nm = d.field("declarator")?;
+        if nm.kind_name() != "identifier" {
             return None;
         }
         let name = self.t(nm).to_string();
-        let pl = d.child_by_field_name("parameters")?;
+        let pl = d.field("parameters")?;
         let mut c = pl.walk();
         let params: Vec<Node<'t>> = pl.named_children(&mut c).collect();
         let mut args = vec![];
         for p in params {
-            if p.kind() != "parameter_declaration" || p.child_by_field_name("declarator").is_some()
-            {
+            if p.kind_name() != "parameter_declaration" || p.field("declarator").is_some() {
                 return None;
             }
             let t = p
-                .child_by_field_name("type")
+                .field("type")
                 .map(|t| self.t(t).trim().to_string())
                 .unwrap_or_default();
             let v = match t.as_str() {
@@ -1329,11 +1362,11 @@ impl<'p, 't> Engine<'p, 't> {
         let mut c = list.walk();
         let items: Vec<Node<'t>> = list.named_children(&mut c).collect();
         for (i, it) in items.into_iter().enumerate() {
-            if it.kind() == "initializer_pair" {
+            if it.kind_name() == "initializer_pair" {
                 let designator = it
-                    .child_by_field_name("designator")
+                    .field("designator")
                     .map(|d| self.t(d).trim_start_matches('.').to_string());
-                if let (Some(dn), Some(v)) = (designator, it.child_by_field_name("value")) {
+                if let (Some(dn), Some(v)) = (designator, it.field("value")) {
                     let val = self.expr(v);
                     let mk = format!("{key}.{dn}");
                     self.narrow_define(&mk, &val);
@@ -1413,28 +1446,25 @@ impl<'p, 't> Engine<'p, 't> {
 
     /// The env key of an lvalue-ish expression.
     fn path_key(&self, n: Node<'t>) -> Option<String> {
-        match n.kind() {
+        match n.kind_name() {
             "identifier" => Some(self.var_key(self.t(n))),
             "this" => Some("g|this".into()),
             "field_expression" => {
-                let base = n.child_by_field_name("argument")?;
-                let field = n.child_by_field_name("field")?;
+                let base = n.field("argument")?;
+                let field = n.field("field")?;
                 let fname = self.t(field);
-                if base.kind() == "this" {
+                if base.kind_name() == "this" {
                     return Some(format!("g|{fname}"));
                 }
                 Some(format!("{}.{}", self.path_key(base)?, fname))
             }
             "subscript_expression" => {
-                let base = n.child_by_field_name("argument")?;
+                let base = n.field("argument")?;
                 Some(format!("{}.[]", self.path_key(base)?))
             }
             "pointer_expression" => {
-                let arg = n.child_by_field_name("argument")?;
-                let op = n
-                    .child_by_field_name("operator")
-                    .map(|o| self.t(o))
-                    .unwrap_or("");
+                let arg = n.field("argument")?;
+                let op = n.field("operator").map(|o| self.t(o)).unwrap_or("");
                 let _ = op;
                 self.path_key(arg)
             }
@@ -1443,7 +1473,7 @@ impl<'p, 't> Engine<'p, 't> {
                 let inner = n.named_children(&mut c).next()?;
                 self.path_key(inner)
             }
-            "cast_expression" => self.path_key(n.child_by_field_name("value")?),
+            "cast_expression" => self.path_key(n.field("value")?),
             _ => None,
         }
     }
@@ -1497,19 +1527,15 @@ impl<'p, 't> Engine<'p, 't> {
     /// array element: an assignment to it replaces what it held.
     fn is_direct_local(&self, n: Node<'t>) -> bool {
         let n = strip(n);
-        match n.kind() {
+        match n.kind_name() {
             "identifier" => self.is_local(self.t(n)),
             "field_expression" => {
-                n.child_by_field_name("operator")
-                    .is_some_and(|o| self.t(o) == ".")
-                    && n.child_by_field_name("argument")
-                        .is_some_and(|a| self.is_direct_local(a))
+                n.field("operator").is_some_and(|o| self.t(o) == ".")
+                    && n.field("argument").is_some_and(|a| self.is_direct_local(a))
             }
             "pointer_expression" => {
-                n.child_by_field_name("operator")
-                    .is_some_and(|o| self.t(o) == "&")
-                    && n.child_by_field_name("argument")
-                        .is_some_and(|a| self.is_direct_local(a))
+                n.field("operator").is_some_and(|o| self.t(o) == "&")
+                    && n.field("argument").is_some_and(|a| self.is_direct_local(a))
             }
             _ => false,
         }
@@ -1517,7 +1543,7 @@ impl<'p, 't> Engine<'p, 't> {
 
     /// State reference of an access path: (objects, suffix below the object).
     fn state_ref(&mut self, n: Node<'t>) -> Option<(BTreeSet<String>, String, Val, bool)> {
-        match n.kind() {
+        match n.kind_name() {
             "identifier" => {
                 let name = self.t(n).to_string();
                 if self.is_local(&name) {
@@ -1532,14 +1558,14 @@ impl<'p, 't> Engine<'p, 't> {
                 })
             }
             "field_expression" => {
-                let base = n.child_by_field_name("argument")?;
-                let fname = self.t(n.child_by_field_name("field")?).to_string();
+                let base = n.field("argument")?;
+                let fname = self.t(n.field("field")?).to_string();
                 let arrow = n
-                    .child_by_field_name("operator")
+                    .field("operator")
                     .map(|o| self.t(o) == "->")
                     .unwrap_or(false)
                     || self.t(n).contains("->");
-                if base.kind() == "this" {
+                if base.kind_name() == "this" {
                     return self.global_state(&fname).map(|(objs, root)| {
                         if root {
                             (BTreeSet::new(), String::new(), Val::default(), true)
@@ -1570,7 +1596,7 @@ impl<'p, 't> Engine<'p, 't> {
                 None
             }
             "subscript_expression" => {
-                let base = n.child_by_field_name("argument")?;
+                let base = n.field("argument")?;
                 let idx = self.subscript_index(n);
                 let iv = idx.map(|i| self.expr_quiet(i)).unwrap_or_default();
                 if let Some((objs, suffix, mut key, root)) = self.state_ref(base) {
@@ -1588,11 +1614,8 @@ impl<'p, 't> Engine<'p, 't> {
                 None
             }
             "pointer_expression" => {
-                let arg = n.child_by_field_name("argument")?;
-                let op = n
-                    .child_by_field_name("operator")
-                    .map(|o| self.t(o))
-                    .unwrap_or("");
+                let arg = n.field("argument")?;
+                let op = n.field("operator").map(|o| self.t(o)).unwrap_or("");
                 if op == "&" {
                     return self.state_ref(arg);
                 }
@@ -1612,13 +1635,13 @@ impl<'p, 't> Engine<'p, 't> {
                 let inner = n.named_children(&mut c).next()?;
                 self.state_ref(inner)
             }
-            "cast_expression" => self.state_ref(n.child_by_field_name("value")?),
+            "cast_expression" => self.state_ref(n.field("value")?),
             _ => None,
         }
     }
 
     fn is_ref_or_ptr(&self, n: Node<'t>) -> bool {
-        if n.kind() == "identifier" {
+        if n.kind_name() == "identifier" {
             return self
                 .var_type(self.t(n))
                 .map(|t| t.is_pointerish() || t.name == "auto" || t.name.contains("iterator"))
@@ -1663,10 +1686,10 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn subscript_index(&self, n: Node<'t>) -> Option<Node<'t>> {
-        if let Some(i) = n.child_by_field_name("index") {
+        if let Some(i) = n.field("index") {
             return Some(i);
         }
-        let il = n.child_by_field_name("indices")?;
+        let il = n.field("indices")?;
         let mut c = il.walk();
         let x = il.named_children(&mut c).next();
         x
@@ -1686,19 +1709,17 @@ impl<'p, 't> Engine<'p, 't> {
     /// How many times the value of `n` can be dereferenced (pointer levels
     /// plus array dimensions), when the declarations say.
     fn pointer_depth(&self, n: Node<'t>) -> Option<i64> {
-        match n.kind() {
+        match n.kind_name() {
             "identifier" | "field_expression" => self.static_type(n).and_then(|t| {
                 if t.reference {
                     return None;
                 }
                 Some(i64::from(t.ptr) + t.dims.len() as i64)
             }),
-            "subscript_expression" => {
-                Some(self.pointer_depth(n.child_by_field_name("argument")?)? - 1)
-            }
+            "subscript_expression" => Some(self.pointer_depth(n.field("argument")?)? - 1),
             "pointer_expression" => {
-                let arg = n.child_by_field_name("argument")?;
-                let op = n.child_by_field_name("operator").map(|o| self.t(o))?;
+                let arg = n.field("argument")?;
+                let op = n.field("operator").map(|o| self.t(o))?;
                 let d = self.pointer_depth(arg)?;
                 Some(if op == "&" { d + 1 } else { d - 1 })
             }
@@ -1708,7 +1729,7 @@ impl<'p, 't> Engine<'p, 't> {
                 self.pointer_depth(inner)
             }
             "cast_expression" => {
-                let ty = n.child_by_field_name("type")?;
+                let ty = n.field("type")?;
                 Some(self.t(ty).matches('*').count() as i64)
             }
             _ => None,
@@ -1721,11 +1742,11 @@ impl<'p, 't> Engine<'p, 't> {
     fn in_inactive_ifdef(&self, n: Node<'t>) -> bool {
         let mut cur = n;
         while let Some(p) = cur.parent() {
-            if p.kind() == "preproc_ifdef"
-                && p.child_by_field_name("alternative")
+            if p.kind_name() == "preproc_ifdef"
+                && p.field("alternative")
                     .is_none_or(|alt| alt.id() != cur.id())
             {
-                if let Some(name) = p.child_by_field_name("name") {
+                if let Some(name) = p.field("name") {
                     let defined = self.prog.defined.contains(self.t(name));
                     let ifndef = p
                         .child(0)
@@ -1743,9 +1764,9 @@ impl<'p, 't> Engine<'p, 't> {
     /// Is this lvalue packet memory (a header member or frame bytes)?
     fn writes_packet(&mut self, left: Node<'t>) -> bool {
         let l = strip(left);
-        let base = match l.kind() {
-            "field_expression" | "subscript_expression" => l.child_by_field_name("argument"),
-            "pointer_expression" => l.child_by_field_name("argument"),
+        let base = match l.kind_name() {
+            "field_expression" | "subscript_expression" => l.field("argument"),
+            "pointer_expression" => l.field("argument"),
             _ => None,
         };
         base.is_some_and(|b| {
@@ -1836,7 +1857,7 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn expr_inner(&mut self, n: Node<'t>) -> Val {
-        match n.kind() {
+        match n.kind_name() {
             "number_literal" => parse_int(self.t(n)).map(Val::konst).unwrap_or_default(),
             "char_literal"
             | "string_literal"
@@ -1847,7 +1868,7 @@ impl<'p, 't> Engine<'p, 't> {
             | "concatenated_string" => Val::default(),
             "sizeof_expression" | "alignof_expression" => {
                 let v = n
-                    .child_by_field_name("type")
+                    .field("type")
                     .map(|t| {
                         let tt = self.t(t);
                         let tr = TypeRef {
@@ -1899,23 +1920,18 @@ impl<'p, 't> Engine<'p, 't> {
                 })
             }
             "comma_expression" => {
-                let l = n.child_by_field_name("left").map(|x| self.expr(x));
+                let l = n.field("left").map(|x| self.expr(x));
                 let _ = l;
-                n.child_by_field_name("right")
-                    .map(|x| self.expr(x))
-                    .unwrap_or_default()
+                n.field("right").map(|x| self.expr(x)).unwrap_or_default()
             }
             "cast_expression" => self.cast(n),
             "field_expression" => self.field_expr(n),
             "subscript_expression" => self.subscript(n),
             "pointer_expression" => {
-                let Some(arg) = n.child_by_field_name("argument") else {
+                let Some(arg) = n.field("argument") else {
                     return Val::default();
                 };
-                let op = n
-                    .child_by_field_name("operator")
-                    .map(|o| self.t(o))
-                    .unwrap_or("");
+                let op = n.field("operator").map(|o| self.t(o)).unwrap_or("");
                 if op == "&" {
                     if let Some(v) = self.member_address(arg) {
                         return v;
@@ -1928,7 +1944,7 @@ impl<'p, 't> Engine<'p, 't> {
             }
             "assignment_expression" => self.assign(n),
             "update_expression" => {
-                let Some(arg) = n.child_by_field_name("argument") else {
+                let Some(arg) = n.field("argument") else {
                     return Val::default();
                 };
                 let v = self.expr(arg);
@@ -1938,13 +1954,10 @@ impl<'p, 't> Engine<'p, 't> {
             "binary_expression" => self.binary(n),
             "unary_expression" => {
                 let v = n
-                    .child_by_field_name("argument")
+                    .field("argument")
                     .map(|a| self.expr(a))
                     .unwrap_or_default();
-                let op = n
-                    .child_by_field_name("operator")
-                    .map(|o| self.t(o))
-                    .unwrap_or("");
+                let op = n.field("operator").map(|o| self.t(o)).unwrap_or("");
                 let konst = v.konst.and_then(|k| match op {
                     "-" => Some(-k),
                     "~" => Some(!k),
@@ -1964,16 +1977,16 @@ impl<'p, 't> Engine<'p, 't> {
                 out
             }
             "conditional_expression" => {
-                if let Some(c) = n.child_by_field_name("condition") {
+                if let Some(c) = n.field("condition") {
                     let v = self.expr(c);
                     self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                 }
                 let a = n
-                    .child_by_field_name("consequence")
+                    .field("consequence")
                     .map(|x| self.expr(x))
                     .unwrap_or_default();
                 let b = n
-                    .child_by_field_name("alternative")
+                    .field("alternative")
                     .map(|x| self.expr(x))
                     .unwrap_or_default();
                 let mixed = a.fields.iter().any(|f| {
@@ -1988,7 +2001,7 @@ impl<'p, 't> Engine<'p, 't> {
             "call_expression" => self.call(n),
             "new_expression" => {
                 let mut v = Val::default();
-                if let Some(a) = n.child_by_field_name("arguments") {
+                if let Some(a) = n.field("arguments") {
                     for x in self.args(a) {
                         v.join(&x.taint());
                     }
@@ -2005,17 +2018,16 @@ impl<'p, 't> Engine<'p, 't> {
                 }
                 v
             }
-            "compound_literal_expression" => n
-                .child_by_field_name("value")
-                .map(|v| self.expr(v))
-                .unwrap_or_default(),
+            "compound_literal_expression" => {
+                n.field("value").map(|v| self.expr(v)).unwrap_or_default()
+            }
             "lambda_expression" => Val::default(),
             _ => {
                 let mut c = n.walk();
                 let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
                 let mut v = Val::default();
                 for k in kids {
-                    if k.kind().ends_with("expression") || k.kind() == "identifier" {
+                    if k.kind_name().ends_with("expression") || k.kind_name() == "identifier" {
                         let x = self.expr(k);
                         v.join(&x.taint());
                     }
@@ -2026,12 +2038,12 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn cast(&mut self, n: Node<'t>) -> Val {
-        let Some(value) = n.child_by_field_name("value") else {
+        let Some(value) = n.field("value") else {
             return Val::default();
         };
         let mut v = self.expr(value);
         let ty_text = n
-            .child_by_field_name("type")
+            .field("type")
             .map(|t| self.t(t).to_string())
             .unwrap_or_default();
         let ptr = ty_text.matches('*').count();
@@ -2059,14 +2071,14 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn field_expr(&mut self, n: Node<'t>) -> Val {
-        let Some(base) = n.child_by_field_name("argument") else {
+        let Some(base) = n.field("argument") else {
             return Val::default();
         };
-        let Some(field) = n.child_by_field_name("field") else {
+        let Some(field) = n.field("field") else {
             return Val::default();
         };
         let fname = self.t(field).to_string();
-        if base.kind() == "this" {
+        if base.kind_name() == "this" {
             let key = format!("g|{fname}");
             let mut v = self.env_read(&key);
             if let Some((objs, root)) = self.global_state(&fname) {
@@ -2188,11 +2200,11 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn static_type(&self, n: Node<'t>) -> Option<TypeRef> {
-        match n.kind() {
+        match n.kind_name() {
             "identifier" => self.var_type(self.t(n)),
             "field_expression" => {
-                let bt = self.static_type(n.child_by_field_name("argument")?)?;
-                let f = self.t(n.child_by_field_name("field")?);
+                let bt = self.static_type(n.field("argument")?)?;
+                let f = self.t(n.field("field")?);
                 self.prog.field_type(&bt.name, f).cloned()
             }
             "parenthesized_expression" => {
@@ -2200,14 +2212,14 @@ impl<'p, 't> Engine<'p, 't> {
                 let inner = n.named_children(&mut c).next()?;
                 self.static_type(inner)
             }
-            "pointer_expression" => self.static_type(n.child_by_field_name("argument")?),
-            "subscript_expression" => self.static_type(n.child_by_field_name("argument")?),
+            "pointer_expression" => self.static_type(n.field("argument")?),
+            "subscript_expression" => self.static_type(n.field("argument")?),
             _ => None,
         }
     }
 
     fn subscript(&mut self, n: Node<'t>) -> Val {
-        let Some(base) = n.child_by_field_name("argument") else {
+        let Some(base) = n.field("argument") else {
             return Val::default();
         };
         let bv = self.expr(base);
@@ -2278,7 +2290,7 @@ impl<'p, 't> Engine<'p, 't> {
     fn elem_width(&self, base: Node<'t>) -> i64 {
         let b = {
             let mut cur = base;
-            while cur.kind() == "parenthesized_expression" {
+            while cur.kind_name() == "parenthesized_expression" {
                 let mut c = cur.walk();
                 let inner = cur.named_children(&mut c).next();
                 match inner {
@@ -2290,9 +2302,9 @@ impl<'p, 't> Engine<'p, 't> {
         };
         // Through typedefs: `unaligned_uint64_t *` reads 8 bytes.
         let width = |ty: &str| headers::scalar_width(self.prog.resolve_type(ty));
-        match b.kind() {
+        match b.kind_name() {
             "cast_expression" => b
-                .child_by_field_name("type")
+                .field("type")
                 .map(|t| norm_type(&self.t(t).replace('*', " ")))
                 .and_then(|t| width(&t))
                 .unwrap_or(1),
@@ -2312,23 +2324,17 @@ impl<'p, 't> Engine<'p, 't> {
     /// `&&`. False for anything else (`||`, orderings, `!=`).
     fn equality_terms(&self, n: Node<'t>, out: &mut Vec<Node<'t>>) -> bool {
         let n = strip(n);
-        match n.kind() {
+        match n.kind_name() {
             "binary_expression" => {
-                let op = n
-                    .child_by_field_name("operator")
-                    .map(|o| self.t(o))
-                    .unwrap_or("");
-                let (Some(l), Some(r)) = (
-                    n.child_by_field_name("left"),
-                    n.child_by_field_name("right"),
-                ) else {
+                let op = n.field("operator").map(|o| self.t(o)).unwrap_or("");
+                let (Some(l), Some(r)) = (n.field("left"), n.field("right")) else {
                     return false;
                 };
                 match op {
                     "&&" => self.equality_terms(l, out) && self.equality_terms(r, out),
                     "==" => {
                         let zero = |x: Node<'t>| matches!(self.t(strip(x)), "0" | "NULL" | "false");
-                        match (strip(l).kind(), strip(r).kind()) {
+                        match (strip(l).kind_name(), strip(r).kind_name()) {
                             ("call_expression", _) if zero(r) => {
                                 self.comparator_call(strip(l), out)
                             }
@@ -2347,14 +2353,11 @@ impl<'p, 't> Engine<'p, 't> {
                 }
             }
             "unary_expression" => {
-                let op = n
-                    .child_by_field_name("operator")
-                    .map(|o| self.t(o))
-                    .unwrap_or("");
-                let arg = n.child_by_field_name("argument").map(strip);
+                let op = n.field("operator").map(|o| self.t(o)).unwrap_or("");
+                let arg = n.field("argument").map(strip);
                 op == "!"
                     && arg.is_some_and(|a| {
-                        a.kind() == "call_expression" && self.comparator_call(a, out)
+                        a.kind_name() == "call_expression" && self.comparator_call(a, out)
                     })
             }
             "call_expression" => self.comparator_call(n, out),
@@ -2366,10 +2369,10 @@ impl<'p, 't> Engine<'p, 't> {
     /// element read, or the address of one (never a bare handle on a table
     /// or a context), and a visible body holds no `||`.
     fn comparator_call(&self, call: Node<'t>, out: &mut Vec<Node<'t>>) -> bool {
-        let Some(args) = call.child_by_field_name("arguments") else {
+        let Some(args) = call.field("arguments") else {
             return false;
         };
-        let callee = call.child_by_field_name("function").map(|f| self.t(f));
+        let callee = call.field("function").map(|f| self.t(f));
         if let Some(fs) = callee.and_then(|f| self.prog.fn_index.get(f)) {
             let disjunctive = fs.iter().any(|fi| {
                 let f = &self.prog.fns[*fi];
@@ -2384,7 +2387,7 @@ impl<'p, 't> Engine<'p, 't> {
         let list: Vec<Node<'t>> = args.named_children(&mut c).collect();
         for a in &list {
             let a = strip(*a);
-            if a.kind() == "identifier" {
+            if a.kind_name() == "identifier" {
                 // A handle on a table, an entry or a packet descriptor
                 // (`insert(tbl, pkt, …)`): the call does more than compare.
                 let held = self
@@ -2420,22 +2423,21 @@ impl<'p, 't> Engine<'p, 't> {
         let mut cursors: Vec<Node<'t>> = vec![];
         let mut stack = operands.clone();
         while let Some(x) = stack.pop() {
-            match x.kind() {
+            match x.kind_name() {
                 // `tbl[i].key`: `i` is the cursor, unless the array lies in
                 // an entry already located by packet data (`h->ports[i]`
                 // in a host's entry: a slot within it, whose own match
                 // says nothing about which entry it is).
                 "subscript_expression" => {
                     if let Some(i) = self.subscript_index(x).map(strip) {
-                        if i.kind() == "identifier" && self.is_local(self.t(i)) {
-                            let in_keyed_entry =
-                                x.child_by_field_name("argument").is_some_and(|b| {
-                                    let saved = self.collect;
-                                    self.collect = false;
-                                    let bv = self.expr(b);
-                                    self.collect = saved;
-                                    bv.keyed()
-                                });
+                        if i.kind_name() == "identifier" && self.is_local(self.t(i)) {
+                            let in_keyed_entry = x.field("argument").is_some_and(|b| {
+                                let saved = self.collect;
+                                self.collect = false;
+                                let bv = self.expr(b);
+                                self.collect = saved;
+                                bv.keyed()
+                            });
                             if !in_keyed_entry {
                                 cursors.push(i);
                             }
@@ -2447,17 +2449,15 @@ impl<'p, 't> Engine<'p, 't> {
                 // through the table, and `tbl->flows` is no entry).
                 "field_expression" => {
                     let is_table = x.parent().is_some_and(|p| {
-                        p.kind() == "subscript_expression"
-                            && p.child_by_field_name("argument") == Some(x)
+                        p.kind_name() == "subscript_expression" && p.field("argument") == Some(x)
                     });
-                    if let Some(b) = x.child_by_field_name("argument").map(strip) {
+                    if let Some(b) = x.field("argument").map(strip) {
                         let name = self.t(b);
                         if !is_table
-                            && b.kind() == "identifier"
+                            && b.kind_name() == "identifier"
                             && self.is_local(name)
                             && !self.f().params.iter().any(|p| p.name == name)
-                            && x.child_by_field_name("operator")
-                                .is_some_and(|o| self.t(o) == "->")
+                            && x.field("operator").is_some_and(|o| self.t(o) == "->")
                         {
                             cursors.push(b);
                         }
@@ -2504,13 +2504,13 @@ impl<'p, 't> Engine<'p, 't> {
     /// wider read through it (`*(uint64_t *)&ip->src_addr`) covers the
     /// fields that follow.
     fn member_address(&mut self, arg: Node<'t>) -> Option<Val> {
-        if arg.kind() != "field_expression" {
+        if arg.kind_name() != "field_expression" {
             return None;
         }
-        let base = arg.child_by_field_name("argument")?;
-        let field = arg.child_by_field_name("field")?;
+        let base = arg.field("argument")?;
+        let field = arg.field("field")?;
         if !matches!(
-            base.kind(),
+            base.kind_name(),
             "identifier" | "field_expression" | "parenthesized_expression"
         ) {
             return None;
@@ -2579,13 +2579,10 @@ impl<'p, 't> Engine<'p, 't> {
 
     fn binary(&mut self, n: Node<'t>) -> Val {
         let op = n
-            .child_by_field_name("operator")
+            .field("operator")
             .map(|o| self.t(o).to_string())
             .unwrap_or_default();
-        let (Some(ln), Some(rn)) = (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-        ) else {
+        let (Some(ln), Some(rn)) = (n.field("left"), n.field("right")) else {
             return Val::default();
         };
         let l = self.expr(ln);
@@ -2788,14 +2785,11 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn assign(&mut self, n: Node<'t>) -> Val {
-        let (Some(left), Some(right)) = (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-        ) else {
+        let (Some(left), Some(right)) = (n.field("left"), n.field("right")) else {
             return Val::default();
         };
         let op = n
-            .child_by_field_name("operator")
+            .field("operator")
             .map(|o| self.t(o).to_string())
             .unwrap_or_else(|| "=".into());
         let mut v = self.expr(right);
@@ -2820,7 +2814,7 @@ impl<'p, 't> Engine<'p, 't> {
         let rhs_objs = v.objs.clone();
         if let Some(k) = self.path_key(left) {
             // Declared header pointer variables keep their kind.
-            if left.kind() == "identifier" {
+            if left.kind_name() == "identifier" {
                 if let Some(tr) = self.var_type(self.t(left)) {
                     if tr.ptr == 0
                         && tr.dims.is_empty()
@@ -2849,9 +2843,9 @@ impl<'p, 't> Engine<'p, 't> {
             // `*p = value` stores a value where `p` points; `p` and `*p`
             // share a path, so a non-pointer store must not make `p` point
             // into the state the value was read from.
-            let deref_of_value_pointer = strip(left).kind() == "pointer_expression"
+            let deref_of_value_pointer = strip(left).kind_name() == "pointer_expression"
                 && strip(left)
-                    .child_by_field_name("argument")
+                    .field("argument")
                     .and_then(|p| self.pointer_depth(p))
                     == Some(1);
             if deref_of_value_pointer {
@@ -2862,7 +2856,7 @@ impl<'p, 't> Engine<'p, 't> {
             let direct = self.is_direct_local(left);
             // `*p = v` stores where `p` points and shares `p`'s path: what
             // `p` itself was defined as is unchanged.
-            let through_pointer = strip(left).kind() == "pointer_expression";
+            let through_pointer = strip(left).kind_name() == "pointer_expression";
             if direct {
                 self.narrow_define(&k, &v);
             }
@@ -2878,13 +2872,13 @@ impl<'p, 't> Engine<'p, 't> {
             self.env_join(&k, &v);
             // Pointer chasing: a loop cursor re-assigned from a state read.
             if self.collect
-                && left.kind() == "identifier"
+                && left.kind_name() == "identifier"
                 && !self.loop_conds.is_empty()
                 && !rhs_objs.is_empty()
             {
                 let name = self.t(left).to_string();
                 let is_read = matches!(
-                    strip(right).kind(),
+                    strip(right).kind_name(),
                     "field_expression" | "subscript_expression"
                 );
                 if is_read && self.loop_conds.iter().any(|c| has_word(c, &name)) {
@@ -2967,7 +2961,7 @@ impl<'p, 't> Engine<'p, 't> {
         let mut c = al.walk();
         let kids: Vec<Node<'t>> = al
             .named_children(&mut c)
-            .filter(|k| k.kind() != "comment")
+            .filter(|k| k.kind_name() != "comment")
             .collect();
         kids.into_iter().map(|k| self.expr(k)).collect()
     }
@@ -3022,18 +3016,17 @@ impl<'p, 't> Engine<'p, 't> {
             if let Some(body) = self.prog.fns[fn_idx].body {
                 let mut stack = vec![body];
                 while let Some(x) = stack.pop() {
-                    let target = match x.kind() {
-                        "assignment_expression" => x.child_by_field_name("left"),
-                        "update_expression" => x.child_by_field_name("argument"),
+                    let target = match x.kind_name() {
+                        "assignment_expression" => x.field("left"),
+                        "update_expression" => x.field("argument"),
                         "pointer_expression"
-                            if x.child_by_field_name("operator")
-                                .is_some_and(|o| text(o, src) == "&") =>
+                            if x.field("operator").is_some_and(|o| text(o, src) == "&") =>
                         {
-                            x.child_by_field_name("argument")
+                            x.field("argument")
                         }
                         _ => None,
                     };
-                    if let Some(t) = target.map(strip).filter(|t| t.kind() == "identifier") {
+                    if let Some(t) = target.map(strip).filter(|t| t.kind_name() == "identifier") {
                         set.insert(text(t, src).to_string());
                     }
                     let mut c = x.walk();
@@ -3049,7 +3042,7 @@ impl<'p, 't> Engine<'p, 't> {
     /// no local (an enumerator, a `#define`d number).
     fn literal_value(&self, x: Node<'t>) -> Option<i64> {
         let x = strip(x);
-        match x.kind() {
+        match x.kind_name() {
             "number_literal" => parse_int(self.t(x)),
             "true" => Some(1),
             "false" => Some(0),
@@ -3065,7 +3058,7 @@ impl<'p, 't> Engine<'p, 't> {
         let c = strip(c);
         let param = |x: Node<'t>| -> Option<i64> {
             let x = strip(x);
-            if x.kind() != "identifier" {
+            if x.kind_name() != "identifier" {
                 return None;
             }
             let name = self.t(x);
@@ -3075,19 +3068,16 @@ impl<'p, 't> Engine<'p, 't> {
             *self.param_consts.get(&self.var_key(name))?
         };
         let literal = |x: Node<'t>| self.literal_value(x);
-        match c.kind() {
+        match c.kind_name() {
             "identifier" => param(c).map(|k| k != 0),
             "unary_expression" => {
-                let op = c.child_by_field_name("operator").map(|o| self.t(o))?;
-                let arg = c.child_by_field_name("argument")?;
+                let op = c.field("operator").map(|o| self.t(o))?;
+                let arg = c.field("argument")?;
                 (op == "!").then(|| param(arg).map(|k| k == 0)).flatten()
             }
             "binary_expression" => {
-                let op = c.child_by_field_name("operator").map(|o| self.t(o))?;
-                let (l, r) = (
-                    c.child_by_field_name("left")?,
-                    c.child_by_field_name("right")?,
-                );
+                let op = c.field("operator").map(|o| self.t(o))?;
+                let (l, r) = (c.field("left")?, c.field("right")?);
                 let (p, k) = match (param(l), param(r)) {
                     (Some(p), None) => (p, literal(r)?),
                     (None, Some(p)) => (p, literal(l)?),
@@ -3104,16 +3094,16 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn callee_name(&self, f: Node<'t>) -> (String, Option<Node<'t>>) {
-        match f.kind() {
+        match f.kind_name() {
             "identifier" => (self.t(f).to_string(), None),
             "field_expression" => {
                 let name = f
-                    .child_by_field_name("field")
+                    .field("field")
                     .map(|x| self.t(x).to_string())
                     .unwrap_or_default();
                 (
                     name.rsplit("::").next().unwrap_or("").to_string(),
-                    f.child_by_field_name("argument"),
+                    f.field("argument"),
                 )
             }
             "qualified_identifier" => (
@@ -3122,7 +3112,7 @@ impl<'p, 't> Engine<'p, 't> {
             ),
             "template_function" => {
                 let n = f
-                    .child_by_field_name("name")
+                    .field("name")
                     .map(|x| self.t(x).to_string())
                     .unwrap_or_default();
                 (n.rsplit("::").next().unwrap_or("").to_string(), None)
@@ -3140,17 +3130,17 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     fn call(&mut self, n: Node<'t>) -> Val {
-        let Some(fnode) = n.child_by_field_name("function") else {
+        let Some(fnode) = n.field("function") else {
             return Val::default();
         };
         let (name, receiver) = self.callee_name(fnode);
         let arg_nodes: Vec<Node<'t>> = n
-            .child_by_field_name("arguments")
+            .field("arguments")
             .map(|al| {
                 let mut c = al.walk();
                 let v: Vec<Node<'t>> = al
                     .named_children(&mut c)
-                    .filter(|k| k.kind() != "comment")
+                    .filter(|k| k.kind_name() != "comment")
                     .collect();
                 v
             })
@@ -3339,8 +3329,8 @@ impl<'p, 't> Engine<'p, 't> {
                         let pk = format!("{callee_scope}|{}", p.name);
                         self.copy_members(&pk, &ak, false);
                         let a = strip(*an);
-                        let addr_of = a.kind() == "pointer_expression"
-                            && a.child_by_field_name("operator")
+                        let addr_of = a.kind_name() == "pointer_expression"
+                            && a.field("operator")
                                 .map(|o| self.t(o) == "&")
                                 .unwrap_or(false);
                         if addr_of && p.ty.ptr > 0 {
@@ -3388,8 +3378,8 @@ impl<'p, 't> Engine<'p, 't> {
             .iter()
             .map(|an| {
                 let a = strip(*an);
-                let addr_of = a.kind() == "pointer_expression"
-                    && a.child_by_field_name("operator")
+                let addr_of = a.kind_name() == "pointer_expression"
+                    && a.field("operator")
                         .map(|o| self.t(o) == "&")
                         .unwrap_or(false);
                 !addr_of
@@ -3471,13 +3461,13 @@ impl<'p, 't> Engine<'p, 't> {
             // Out-parameters: `&x`, `&x.m`, and local arrays/buffers.
             for (an, av) in arg_nodes.iter().zip(arg_vals.iter()) {
                 let a = strip(*an);
-                let target = if a.kind() == "pointer_expression"
-                    && a.child_by_field_name("operator")
+                let target = if a.kind_name() == "pointer_expression"
+                    && a.field("operator")
                         .map(|o| self.t(o) == "&")
                         .unwrap_or(false)
                 {
-                    a.child_by_field_name("argument").map(strip)
-                } else if a.kind() == "identifier"
+                    a.field("argument").map(strip)
+                } else if a.kind_name() == "identifier"
                     && self.is_local(self.t(a))
                     && av.objs.is_empty()
                     && av.hdr.is_none()
@@ -3516,7 +3506,7 @@ impl<'p, 't> Engine<'p, 't> {
                 if objs.is_empty() && packet_pointer_in {
                     out.opaque |= out.fields.is_empty();
                     // A header pointer filled in by an accessor.
-                    if target.kind() == "identifier" {
+                    if target.kind_name() == "identifier" {
                         if let Some(tr) = self.var_type(self.t(target)) {
                             if tr.ptr > 0 {
                                 out.hdr = headers::hdr_of_type(&tr.name).or(Some(Hdr::Frame));
@@ -3603,18 +3593,14 @@ impl<'p, 't> Engine<'p, 't> {
     /// array nor a container: one storage cell.
     fn is_address_of_one_cell(&self, arg: Node<'t>) -> bool {
         let a = strip(arg);
-        let addr_of = a.kind() == "pointer_expression"
-            && a.child_by_field_name("operator")
+        let addr_of = a.kind_name() == "pointer_expression"
+            && a.field("operator")
                 .map(|o| self.t(o) == "&")
                 .unwrap_or(false);
-        let Some(target) = addr_of
-            .then(|| a.child_by_field_name("argument"))
-            .flatten()
-            .map(strip)
-        else {
+        let Some(target) = addr_of.then(|| a.field("argument")).flatten().map(strip) else {
             return false;
         };
-        if !matches!(target.kind(), "field_expression" | "identifier") {
+        if !matches!(target.kind_name(), "field_expression" | "identifier") {
             return false;
         }
         self.static_type(target).is_some_and(|t| {
@@ -3628,17 +3614,17 @@ impl<'p, 't> Engine<'p, 't> {
         let Some(parent) = call.parent() else {
             return false;
         };
-        let target = match parent.kind() {
-            "assignment_expression" => parent.child_by_field_name("left"),
-            "init_declarator" => parent.child_by_field_name("declarator"),
+        let target = match parent.kind_name() {
+            "assignment_expression" => parent.field("left"),
+            "init_declarator" => parent.field("declarator"),
             _ => None,
         };
         let Some(target) = target.map(strip) else {
             return false;
         };
-        let name = if target.kind() == "pointer_declarator" {
-            target.child_by_field_name("declarator").map(|d| self.t(d))
-        } else if target.kind() == "identifier" {
+        let name = if target.kind_name() == "pointer_declarator" {
+            target.field("declarator").map(|d| self.t(d))
+        } else if target.kind_name() == "identifier" {
             Some(self.t(target))
         } else {
             None
@@ -3744,26 +3730,23 @@ impl<'p, 't> Engine<'p, 't> {
     /// or a TCP connection-setup/teardown flag?
     fn rare(&mut self, cond: Node<'t>, negated: bool) -> bool {
         let c = strip(cond);
-        match c.kind() {
+        match c.kind_name() {
             "unary_expression"
-                if c.child_by_field_name("operator")
+                if c.field("operator")
                     .map(|o| self.t(o) == "!")
                     .unwrap_or(false) =>
             {
-                let Some(a) = c.child_by_field_name("argument") else {
+                let Some(a) = c.field("argument") else {
                     return false;
                 };
                 self.rare(a, !negated)
             }
             "binary_expression" => {
                 let op = c
-                    .child_by_field_name("operator")
+                    .field("operator")
                     .map(|o| self.t(o).to_string())
                     .unwrap_or_default();
-                let (Some(l), Some(r)) = (
-                    c.child_by_field_name("left"),
-                    c.child_by_field_name("right"),
-                ) else {
+                let (Some(l), Some(r)) = (c.field("left"), c.field("right")) else {
                     return false;
                 };
                 match op.as_str() {
@@ -3849,22 +3832,23 @@ impl<'p, 't> Engine<'p, 't> {
     /// Does the expression have pointer (or iterator) type, as opposed to a status code?
     fn is_pointer_expr(&self, n: Node<'t>) -> bool {
         let n = strip(n);
-        match n.kind() {
+        match n.kind_name() {
             "identifier" => self
                 .var_type(self.t(n))
                 .map(|t| t.is_pointerish() || t.name == "auto" || t.name.contains("iterator"))
                 .unwrap_or(true),
             "call_expression" => {
-                let Some(f) = n.child_by_field_name("function") else {
+                let Some(f) = n.field("function") else {
                     return true;
                 };
                 let (name, recv) = self.callee_name(f);
                 if let Some(ix) = self.prog.fn_index.get(&name).and_then(|v| v.first()) {
                     let fd = &self.prog.fns[*ix];
-                    let decl = fd.node.child_by_field_name("declarator");
+                    let decl = fd.node.field("declarator");
                     return decl
                         .map(|d| {
-                            d.kind() == "pointer_declarator" || d.kind() == "reference_declarator"
+                            d.kind_name() == "pointer_declarator"
+                                || d.kind_name() == "reference_declarator"
                         })
                         .unwrap_or(false);
                 }
@@ -3905,14 +3889,14 @@ impl<'p, 't> Engine<'p, 't> {
             _ => return false,
         };
         let d = strip(diff);
-        if d.kind() != "binary_expression"
-            || d.child_by_field_name("operator")
+        if d.kind_name() != "binary_expression"
+            || d.field("operator")
                 .map(|o| self.t(o) != "-")
                 .unwrap_or(true)
         {
             return false;
         }
-        let Some(sub) = d.child_by_field_name("right") else {
+        let Some(sub) = d.field("right") else {
             return false;
         };
         self.is_state_slot(sub)
@@ -3920,7 +3904,7 @@ impl<'p, 't> Engine<'p, 't> {
 
     fn is_state_slot(&mut self, n: Node<'t>) -> bool {
         let n = strip(n);
-        matches!(n.kind(), "field_expression" | "subscript_expression")
+        matches!(n.kind_name(), "field_expression" | "subscript_expression")
             && self
                 .state_ref_quiet(n)
                 .map(|(o, _, _, root)| !o.is_empty() && !root)
@@ -4069,7 +4053,7 @@ fn is_from_packet(v: &Val) -> bool {
 
 fn is_plain(n: Node) -> bool {
     matches!(
-        strip(n).kind(),
+        strip(n).kind_name(),
         "identifier" | "field_expression" | "call_expression" | "subscript_expression"
     )
 }
@@ -4077,16 +4061,18 @@ fn is_plain(n: Node) -> bool {
 pub fn strip(n: Node) -> Node {
     let mut cur = n;
     loop {
-        match cur.kind() {
+        match cur.kind_name() {
             "parenthesized_expression" | "condition_clause" => {
                 let mut c = cur.walk();
-                let inner = cur.named_children(&mut c).find(|k| k.kind() != "comment");
+                let inner = cur
+                    .named_children(&mut c)
+                    .find(|k| k.kind_name() != "comment");
                 match inner {
                     Some(i) => cur = i,
                     None => return cur,
                 }
             }
-            "cast_expression" => match cur.child_by_field_name("value") {
+            "cast_expression" => match cur.field("value") {
                 Some(v) => cur = v,
                 None => return cur,
             },
@@ -4113,21 +4099,19 @@ fn is_constant_like(v: &Val) -> bool {
 /// The statement ends its path with a `return` (the code after it, and the
 /// join after an enclosing branch, are not reached from here).
 fn ends_in_return(n: Node) -> bool {
-    match n.kind() {
+    match n.kind_name() {
         "return_statement" => true,
         "compound_statement" | "else_clause" => {
             let mut c = n.walk();
             let last = n
                 .named_children(&mut c)
-                .filter(|k| k.kind() != "comment")
+                .filter(|k| k.kind_name() != "comment")
                 .last();
             last.is_some_and(ends_in_return)
         }
         "if_statement" => {
-            n.child_by_field_name("consequence")
-                .is_some_and(ends_in_return)
-                && n.child_by_field_name("alternative")
-                    .is_some_and(ends_in_return)
+            n.field("consequence").is_some_and(ends_in_return)
+                && n.field("alternative").is_some_and(ends_in_return)
         }
         _ => false,
     }
@@ -4144,16 +4128,16 @@ fn exits_loop(n: Node) -> bool {
 
 /// The statement is, or a block ending in, one of `kinds`.
 fn ends_with(n: Node, kinds: &[&str]) -> bool {
-    if kinds.contains(&n.kind()) {
+    if kinds.contains(&n.kind_name()) {
         return true;
     }
-    if n.kind() != "compound_statement" {
+    if n.kind_name() != "compound_statement" {
         return false;
     }
     let mut c = n.walk();
     let last = n
         .named_children(&mut c)
-        .filter(|k| k.kind() != "comment")
+        .filter(|k| k.kind_name() != "comment")
         .last();
     last.is_some_and(|l| ends_with(l, kinds))
 }
@@ -4173,12 +4157,12 @@ fn always_exits(n: Node) -> bool {
 fn decl_name(d: Node, src: &str) -> Option<String> {
     let mut cur = d;
     for _ in 0..6 {
-        if matches!(cur.kind(), "identifier" | "field_identifier") {
+        if matches!(cur.kind_name(), "identifier" | "field_identifier") {
             return Some(text(cur, src).to_string());
         }
         let mut c = cur.walk();
         let next = cur
-            .child_by_field_name("declarator")
+            .field("declarator")
             .or_else(|| cur.named_children(&mut c).next());
         cur = next?;
     }
@@ -4220,6 +4204,45 @@ fn has_word_part(hay: &str, w: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::{is_packet_type, Val};
+
+    #[test]
+    fn a_slot_that_lost_its_constant_does_not_take_one_back() {
+        // Round 1: `x = 0;` then `x = unknown();` — not one constant.
+        let mut slot = Val::default();
+        assert!(slot.join(&Val::konst(0)));
+        assert!(slot.join_existing(&Val::default()));
+        assert_eq!(slot.konst, None);
+        // Round 2 sees the same assignments: nothing may change, or the
+        // fixpoint never settles.
+        assert!(!slot.join_existing(&Val::konst(0)));
+        assert!(!slot.join_existing(&Val::default()));
+        assert_eq!(slot.konst, None);
+    }
+
+    #[test]
+    fn packet_types_are_recognised_in_any_case() {
+        for t in [
+            "struct rte_mbuf",
+            "Packet",
+            "struct xdp_md",
+            "struct __sk_buff",
+            "vlib_buffer_t",
+            "PKT_T",
+        ] {
+            assert!(is_packet_type(t), "{t}");
+        }
+        for t in [
+            "struct flow",
+            "uint32_t",
+            "struct ndpi_flow_struct",
+            "pk",
+            "",
+        ] {
+            assert!(!is_packet_type(t), "{t}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -6,7 +6,70 @@
 //! state entries can be sized without a compiler.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::{Language, Node, Parser, Tree};
+
+/// Node accessors that look names up once per grammar and thread. The
+/// engine asks every node its kind and its children by field name, often
+/// several times: `Node::kind` converts (and UTF-8 checks) the grammar's C
+/// string on each call, and `Node::child_by_field_name` compares the name
+/// with each of the grammar's field names. Together they were a sixth of
+/// the analysis of an nDPI unit.
+pub trait NodeExt<'t> {
+    /// The child in field `name`.
+    fn field(&self, name: &'static str) -> Option<Node<'t>>;
+    /// The node's kind (as `Node::kind`).
+    fn kind_name(&self) -> &'static str;
+}
+
+#[derive(Default)]
+struct GrammarNames {
+    fields: HashMap<&'static str, Option<std::num::NonZeroU16>>,
+    kinds: Vec<Option<&'static str>>,
+}
+
+thread_local! {
+    static GRAMMAR_NAMES: std::cell::RefCell<Vec<(Language, GrammarNames)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn with_grammar_names<R>(lang: &Language, f: impl FnOnce(&mut GrammarNames) -> R) -> R {
+    GRAMMAR_NAMES.with(|all| {
+        let mut all = all.borrow_mut();
+        let at = match all.iter().position(|(l, _)| l == lang) {
+            Some(at) => at,
+            None => {
+                all.push((lang.clone(), GrammarNames::default()));
+                all.len() - 1
+            }
+        };
+        f(&mut all[at].1)
+    })
+}
+
+impl<'t> NodeExt<'t> for Node<'t> {
+    fn field(&self, name: &'static str) -> Option<Node<'t>> {
+        let lang = self.language();
+        let id = with_grammar_names(&lang, |g| {
+            *g.fields
+                .entry(name)
+                .or_insert_with(|| lang.field_id_for_name(name))
+        })?;
+        self.child_by_field_id(id.get())
+    }
+
+    fn kind_name(&self) -> &'static str {
+        let id = self.kind_id();
+        let lang = self.language();
+        let name = with_grammar_names(&lang, |g| {
+            let i = usize::from(id);
+            if g.kinds.len() <= i {
+                g.kinds.resize(i + 1, None);
+            }
+            *g.kinds[i].get_or_insert_with(|| lang.node_kind_for_id(id).unwrap_or(""))
+        });
+        name
+    }
+}
 
 /// One parsed source file.
 pub struct ParsedFile {
@@ -270,22 +333,19 @@ impl<'t> Program<'t> {
 
     fn collect_defines(&mut self, fi: usize, n: Node<'t>) {
         let src = &self.files[fi].text;
-        if matches!(n.kind(), "preproc_function_def" | "preproc_def") {
-            if let Some(name) = n.child_by_field_name("name") {
+        if matches!(n.kind_name(), "preproc_function_def" | "preproc_def") {
+            if let Some(name) = n.field("name") {
                 self.defined.insert(text(name, src).to_string());
             }
         }
-        if n.kind() == "preproc_function_def" {
-            if let Some(name) = n.child_by_field_name("name") {
+        if n.kind_name() == "preproc_function_def" {
+            if let Some(name) = n.field("name") {
                 self.fn_macros.insert(text(name, src).to_string());
             }
             return;
         }
-        if n.kind() == "preproc_def" {
-            if let (Some(name), Some(val)) = (
-                n.child_by_field_name("name"),
-                n.child_by_field_name("value"),
-            ) {
+        if n.kind_name() == "preproc_def" {
+            if let (Some(name), Some(val)) = (n.field("name"), n.field("value")) {
                 let name = text(name, src).to_string();
                 let v = text(val, src).trim().to_string();
                 if let Some(x) = parse_int(&v) {
@@ -296,17 +356,17 @@ impl<'t> Program<'t> {
             }
             return;
         }
-        if n.kind() == "enumerator_list" {
+        if n.kind_name() == "enumerator_list" {
             let mut next = 0i64;
             let mut c = n.walk();
             for e in n.named_children(&mut c) {
-                if e.kind() != "enumerator" {
+                if e.kind_name() != "enumerator" {
                     continue;
                 }
-                let Some(name) = e.child_by_field_name("name") else {
+                let Some(name) = e.field("name") else {
                     continue;
                 };
-                if let Some(v) = e.child_by_field_name("value") {
+                if let Some(v) = e.field("value") {
                     if let Some(x) = self.eval_const_text(text(v, src)) {
                         next = x;
                     }
@@ -316,7 +376,10 @@ impl<'t> Program<'t> {
             }
         }
         // Tokens and expressions hold no definitions: do not descend.
-        if n.child_count() == 0 || n.kind().ends_with("expression") || n.kind() == "argument_list" {
+        if n.child_count() == 0
+            || n.kind_name().ends_with("expression")
+            || n.kind_name() == "argument_list"
+        {
             return;
         }
         let mut c = n.walk();
@@ -450,7 +513,7 @@ impl<'t> Program<'t> {
     }
 
     fn walk_top(&mut self, fi: usize, n: Node<'t>, class: Option<&str>) {
-        match n.kind() {
+        match n.kind_name() {
             "function_definition" => {
                 self.add_function(fi, n, class);
                 return;
@@ -458,9 +521,7 @@ impl<'t> Program<'t> {
             "class_specifier" | "struct_specifier" | "union_specifier" => {
                 self.add_struct(fi, n, None);
                 let src = &self.files[fi].text;
-                if let (Some(name), Some(body)) =
-                    (n.child_by_field_name("name"), n.child_by_field_name("body"))
-                {
+                if let (Some(name), Some(body)) = (n.field("name"), n.field("body")) {
                     let cname = text(name, src).to_string();
                     let mut c = body.walk();
                     for ch in body.named_children(&mut c) {
@@ -496,7 +557,7 @@ impl<'t> Program<'t> {
 
     fn add_typedef(&mut self, fi: usize, n: Node<'t>) {
         let src = &self.files[fi].text;
-        let Some(ty) = n.child_by_field_name("type") else {
+        let Some(ty) = n.field("type") else {
             return;
         };
         let mut c = n.walk();
@@ -504,15 +565,15 @@ impl<'t> Program<'t> {
         for d in decls {
             let (name, tr) = self.declarator_type(fi, ty, d);
             let Some(name) = name else { continue };
-            if matches!(ty.kind(), "struct_specifier" | "union_specifier")
-                && ty.child_by_field_name("body").is_some()
+            if matches!(ty.kind_name(), "struct_specifier" | "union_specifier")
+                && ty.field("body").is_some()
             {
                 let packed = text(n, src).contains("/*packed*/");
                 if let Some(mut def) = self.struct_layout(fi, ty) {
                     def.packed |= packed;
                     self.structs.insert(name.clone(), def);
                 }
-                if let Some(tn) = ty.child_by_field_name("name") {
+                if let Some(tn) = ty.field("name") {
                     let tname = text(tn, src).to_string();
                     if tname != name {
                         self.typedefs.insert(name.clone(), tname.clone());
@@ -529,12 +590,12 @@ impl<'t> Program<'t> {
 
     fn add_struct(&mut self, fi: usize, n: Node<'t>, forced_name: Option<String>) {
         let src = &self.files[fi].text;
-        let name = match (forced_name, n.child_by_field_name("name")) {
+        let name = match (forced_name, n.field("name")) {
             (Some(f), _) => f,
             (None, Some(nm)) => text(nm, src).to_string(),
             _ => return,
         };
-        if n.child_by_field_name("body").is_none() {
+        if n.field("body").is_none() {
             return;
         }
         if let Some(def) = self.struct_layout(fi, n) {
@@ -542,7 +603,7 @@ impl<'t> Program<'t> {
                 || n.parent()
                     .filter(|p| {
                         matches!(
-                            p.kind(),
+                            p.kind_name(),
                             "declaration" | "type_definition" | "field_declaration"
                         )
                     })
@@ -554,11 +615,11 @@ impl<'t> Program<'t> {
             self.structs
                 .insert(name.clone(), StructDef { packed, ..def });
         }
-        if n.kind() == "class_specifier" || n.kind() == "struct_specifier" {
+        if n.kind_name() == "class_specifier" || n.kind_name() == "struct_specifier" {
             let mut bases = vec![];
             let mut c = n.walk();
             for ch in n.children(&mut c) {
-                if ch.kind() == "base_class_clause" {
+                if ch.kind_name() == "base_class_clause" {
                     let t = text(ch, src).trim_start_matches(':').to_string();
                     for b in split_top_commas(&t) {
                         let b = b
@@ -579,31 +640,31 @@ impl<'t> Program<'t> {
     /// members are registered under a synthetic name.
     fn struct_layout(&mut self, fi: usize, n: Node<'t>) -> Option<StructDef> {
         let src = &self.files[fi].text;
-        let body = n.child_by_field_name("body")?;
+        let body = n.field("body")?;
         let mut fields = vec![];
         let mut bitfields = false;
         let mut c = body.walk();
         let members: Vec<Node> = body.named_children(&mut c).collect();
         for m in members {
-            if m.kind() != "field_declaration" {
+            if m.kind_name() != "field_declaration" {
                 continue;
             }
             let mut cc = m.walk();
             bitfields |= m
                 .named_children(&mut cc)
-                .any(|x| x.kind() == "bitfield_clause");
-            let Some(ty) = m.child_by_field_name("type") else {
+                .any(|x| x.kind_name() == "bitfield_clause");
+            let Some(ty) = m.field("type") else {
                 continue;
             };
-            if matches!(ty.kind(), "struct_specifier" | "union_specifier")
-                && ty.child_by_field_name("body").is_some()
+            if matches!(ty.kind_name(), "struct_specifier" | "union_specifier")
+                && ty.field("body").is_some()
             {
                 let anon = ty
-                    .child_by_field_name("name")
+                    .field("name")
                     .map(|nm| text(nm, src).to_string())
                     .unwrap_or_else(|| format!("anon@{}:{}", fi, ty.start_byte()));
                 if let Some(def) = self.struct_layout(fi, ty) {
-                    let def = if ty.kind() == "union_specifier" {
+                    let def = if ty.kind_name() == "union_specifier" {
                         union_as_struct(self, def)
                     } else {
                         def
@@ -630,7 +691,7 @@ impl<'t> Program<'t> {
             let mut cc = m.walk();
             let decls: Vec<Node> = m.children_by_field_name("declarator", &mut cc).collect();
             for d in decls {
-                if d.kind() == "function_declarator" {
+                if d.kind_name() == "function_declarator" {
                     continue;
                 }
                 let (name, tr) = self.declarator_type(fi, ty, d);
@@ -656,15 +717,15 @@ impl<'t> Program<'t> {
             ..Default::default()
         };
         if let Some(resolved) = ty
-            .child_by_field_name("name")
-            .filter(|_| ty.kind().ends_with("_specifier"))
+            .field("name")
+            .filter(|_| ty.kind_name().ends_with("_specifier"))
         {
             tr.name = text(resolved, src).to_string();
         }
         let mut cur = d;
         let mut dims_rev = vec![];
         loop {
-            match cur.kind() {
+            match cur.kind_name() {
                 "identifier" | "field_identifier" | "type_identifier" => {
                     dims_rev.reverse();
                     tr.dims = dims_rev;
@@ -687,7 +748,7 @@ impl<'t> Program<'t> {
                 }
                 "array_declarator" => {
                     let size = cur
-                        .child_by_field_name("size")
+                        .field("size")
                         .and_then(|s| self.eval_const_text(text(s, src)))
                         .map(|v| v as u64);
                     dims_rev.push(size);
@@ -699,7 +760,7 @@ impl<'t> Program<'t> {
                     return (None, tr);
                 }
             }
-            let next = cur.child_by_field_name("declarator").or_else(|| {
+            let next = cur.field("declarator").or_else(|| {
                 let mut c = cur.walk();
                 let x = cur.named_children(&mut c).next();
                 x
@@ -713,7 +774,7 @@ impl<'t> Program<'t> {
 
     fn add_global_decl(&mut self, fi: usize, n: Node<'t>, class: Option<&str>) {
         let src = &self.files[fi].text;
-        let Some(ty) = n.child_by_field_name("type") else {
+        let Some(ty) = n.field("type") else {
             return;
         };
         let full = text(n, src);
@@ -727,11 +788,11 @@ impl<'t> Program<'t> {
             || head.contains("thread_local")
             || head.contains("RTE_DEFINE_PER_LCORE");
         if matches!(
-            ty.kind(),
+            ty.kind_name(),
             "struct_specifier" | "union_specifier" | "class_specifier"
-        ) && ty.child_by_field_name("body").is_some()
+        ) && ty.field("body").is_some()
         {
-            let forced = if ty.child_by_field_name("name").is_none() {
+            let forced = if ty.field("name").is_none() {
                 Some(format!("anon@{}:{}", fi, ty.start_byte()))
             } else {
                 None
@@ -741,12 +802,12 @@ impl<'t> Program<'t> {
         let mut c = n.walk();
         let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
-            if d.kind() == "function_declarator" {
+            if d.kind_name() == "function_declarator" {
                 continue;
             }
             let (name, mut tr) = self.declarator_type(fi, ty, d);
-            if matches!(ty.kind(), "struct_specifier" | "union_specifier")
-                && ty.child_by_field_name("name").is_none()
+            if matches!(ty.kind_name(), "struct_specifier" | "union_specifier")
+                && ty.field("name").is_none()
             {
                 tr.name = format!("anon@{}:{}", fi, ty.start_byte());
             }
@@ -754,7 +815,7 @@ impl<'t> Program<'t> {
             // Integer constants: `static const int N = 1024;`
             if is_const && tr.ptr == 0 && tr.dims.is_empty() {
                 if let Some(v) = d
-                    .child_by_field_name("value")
+                    .field("value")
                     .and_then(|v| self.eval_const_text(text(v, src)))
                 {
                     self.consts.insert(name.clone(), v);
@@ -784,38 +845,36 @@ impl<'t> Program<'t> {
 
     fn add_function(&mut self, fi: usize, n: Node<'t>, class: Option<&str>) {
         let src = &self.files[fi].text;
-        let Some(decl) = n.child_by_field_name("declarator") else {
+        let Some(decl) = n.field("declarator") else {
             return;
         };
         // Find the function_declarator (possibly under pointer/reference declarators).
         let mut fd = decl;
         let mut guard = 0;
-        while fd.kind() != "function_declarator" && guard < 8 {
+        while fd.kind_name() != "function_declarator" && guard < 8 {
             guard += 1;
-            match fd.child_by_field_name("declarator").or_else(|| {
+            match fd.field("declarator").or_else(|| {
                 let mut c = fd.walk();
                 let x = fd
                     .named_children(&mut c)
-                    .find(|ch| ch.kind().ends_with("declarator"));
+                    .find(|ch| ch.kind_name().ends_with("declarator"));
                 x
             }) {
                 Some(x) => fd = x,
                 None => break,
             }
         }
-        if fd.kind() != "function_declarator" {
+        if fd.kind_name() != "function_declarator" {
             return;
         }
-        let Some(name_node) = fd.child_by_field_name("declarator") else {
+        let Some(name_node) = fd.field("declarator") else {
             return;
         };
-        let (name, cls) = match name_node.kind() {
+        let (name, cls) = match name_node.kind_name() {
             "qualified_identifier" => {
-                let scope = name_node
-                    .child_by_field_name("scope")
-                    .map(|s| text(s, src).to_string());
+                let scope = name_node.field("scope").map(|s| text(s, src).to_string());
                 let nm = name_node
-                    .child_by_field_name("name")
+                    .field("name")
                     .map(|s| text(s, src).to_string())
                     .unwrap_or_default();
                 (nm, scope.or(class.map(str::to_string)))
@@ -824,16 +883,16 @@ impl<'t> Program<'t> {
         };
         let name = name.rsplit("::").next().unwrap_or("").to_string();
         let mut params = vec![];
-        if let Some(pl) = fd.child_by_field_name("parameters") {
+        if let Some(pl) = fd.field("parameters") {
             let mut c = pl.walk();
             for pd in pl.named_children(&mut c) {
-                if !pd.kind().contains("parameter_declaration") {
+                if !pd.kind_name().contains("parameter_declaration") {
                     continue;
                 }
-                let Some(ty) = pd.child_by_field_name("type") else {
+                let Some(ty) = pd.field("type") else {
                     continue;
                 };
-                let (pn, tr) = match pd.child_by_field_name("declarator") {
+                let (pn, tr) = match pd.field("declarator") {
                     Some(d) => self.declarator_type(fi, ty, d),
                     // `f(void)` declares no parameter; `f(int)` declares an
                     // unnamed one that still takes an argument position.
@@ -866,7 +925,7 @@ impl<'t> Program<'t> {
                 }
             }
         }
-        let body = n.child_by_field_name("body");
+        let body = n.field("body");
         let mut locals = HashMap::new();
         if let Some(b) = body {
             self.collect_locals(fi, b, &mut locals);
@@ -898,15 +957,15 @@ impl<'t> Program<'t> {
                 },
             );
         };
-        match n.kind() {
+        match n.kind_name() {
             "declaration" => {
-                if let Some(ty) = n.child_by_field_name("type") {
+                if let Some(ty) = n.field("type") {
                     let mut c = n.walk();
                     for d in n.children_by_field_name("declarator", &mut c) {
-                        if d.kind() == "function_declarator" {
+                        if d.kind_name() == "function_declarator" {
                             if let Some(nm) = d
-                                .child_by_field_name("declarator")
-                                .filter(|x| x.kind() == "identifier")
+                                .field("declarator")
+                                .filter(|x| x.kind_name() == "identifier")
                             {
                                 let tr = TypeRef {
                                     name: norm_type(text(ty, src)),
@@ -923,10 +982,7 @@ impl<'t> Program<'t> {
                 }
             }
             "for_range_loop" => {
-                if let (Some(ty), Some(d)) = (
-                    n.child_by_field_name("type"),
-                    n.child_by_field_name("declarator"),
-                ) {
+                if let (Some(ty), Some(d)) = (n.field("type"), n.field("declarator")) {
                     if let (Some(name), tr) = self.declarator_type(fi, ty, d) {
                         local(name, tr);
                     }

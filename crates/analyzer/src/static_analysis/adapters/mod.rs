@@ -10,7 +10,7 @@ mod nfc_c;
 mod vpp;
 
 use super::dataflow::Entry;
-use super::program::{self, Program};
+use super::program::{self, NodeExt, Program};
 use nfc_core::chain::Framework;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -203,8 +203,8 @@ fn called_by_own(
 }
 
 fn collect_calls(n: tree_sitter::Node, src: &str, out: &mut BTreeSet<String>) {
-    if n.kind() == "call_expression" {
-        if let Some(f) = n.child_by_field_name("function") {
+    if n.kind_name() == "call_expression" {
+        if let Some(f) = n.field("function") {
             let t = program::text(f, src);
             out.insert(
                 t.rsplit(['.', '>', ':'])
