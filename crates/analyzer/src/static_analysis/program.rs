@@ -21,10 +21,23 @@ pub trait NodeExt<'t> {
     fn kind_name(&self) -> &'static str;
 }
 
-#[derive(Default)]
+/// Slots of the field-id cache (a power of two).
+const FIELD_SLOTS: usize = 64;
+
 struct GrammarNames {
-    fields: HashMap<&'static str, Option<std::num::NonZeroU16>>,
+    /// Field ids by the address of the name literal, direct-mapped: a
+    /// lookup is one compare, a collision only costs a slow lookup.
+    fields: [(usize, Option<std::num::NonZeroU16>); FIELD_SLOTS],
     kinds: Vec<Option<&'static str>>,
+}
+
+impl Default for GrammarNames {
+    fn default() -> Self {
+        GrammarNames {
+            fields: [(0, None); FIELD_SLOTS],
+            kinds: vec![],
+        }
+    }
 }
 
 thread_local! {
@@ -49,10 +62,13 @@ fn with_grammar_names<R>(lang: &Language, f: impl FnOnce(&mut GrammarNames) -> R
 impl<'t> NodeExt<'t> for Node<'t> {
     fn field(&self, name: &'static str) -> Option<Node<'t>> {
         let lang = self.language();
+        let addr = name.as_ptr() as usize;
         let id = with_grammar_names(&lang, |g| {
-            *g.fields
-                .entry(name)
-                .or_insert_with(|| lang.field_id_for_name(name))
+            let slot = &mut g.fields[(addr >> 3) % FIELD_SLOTS];
+            if slot.0 != addr {
+                *slot = (addr, lang.field_id_for_name(name));
+            }
+            slot.1
         })?;
         self.child_by_field_id(id.get())
     }
