@@ -436,6 +436,33 @@ int prog(struct xdp_md *ctx) {{
 }
 
 #[test]
+fn a_cursor_in_a_per_cpu_map_is_already_per_core() {
+    // A round-robin cursor written on every packet and steering it: in a
+    // shared array it makes the NF unsplittable, in a per-CPU array each
+    // core already has its own, so per-core instances behave as the program.
+    let prog = |map_type: &str| {
+        facts(&format!(
+            "{XDP}
+struct {{ __uint(type, {map_type}); __uint(max_entries, 1); __type(key, __u32); __type(value, __u32); }} cursor SEC(\".maps\");
+SEC(\"xdp\")
+int prog(struct xdp_md *ctx) {{
+    __u32 zero = 0;
+    __u32 *c = bpf_map_lookup_elem(&cursor, &zero);
+    if (!c) return 0;
+    *c += 1;
+    if (*c == 4) {{ *c = 0; return 1; }}
+    return 2;
+}}"
+        ))
+    };
+    let shared = prog("BPF_MAP_TYPE_ARRAY");
+    assert!(!shared.splittable(), "{shared:?}");
+    let per_cpu = prog("BPF_MAP_TYPE_PERCPU_ARRAY");
+    assert!(per_cpu.split_hazards.is_empty(), "{per_cpu:?}");
+    assert!(per_cpu.splittable(), "{per_cpu:?}");
+}
+
+#[test]
 fn a_key_ordered_by_branches_serves_both_directions() {
     // `if (a < b) { lo = a; hi = b; } else { lo = b; hi = a; }`: each member
     // holds either address, the pair holds both in either direction.

@@ -740,6 +740,16 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         if !o.packet_write || per_flow_obj {
             continue;
         }
+        // A per-CPU BPF map already holds one copy per CPU in the program
+        // as written: N per-core instances, each with its own copy, behave
+        // as it does, whatever locates the entries.
+        let per_cpu = find_obj_decl(prog, name_o, &state_structs).is_some_and(|d| {
+            prog.bpf_map_type(prog.resolve_type(&d.ty.name))
+                .is_some_and(|t| t.contains("PERCPU"))
+        });
+        if per_cpu {
+            continue;
+        }
         if let Some((site, union)) = inconsistent_keys
             .iter()
             .find(|(n, _, _)| n == name_o)
