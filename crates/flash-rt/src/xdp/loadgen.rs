@@ -136,8 +136,12 @@ pub struct LoadGen {
     stamp: bool,
     stamp_at: usize,
     ip_id_seq: bool,
-    /// With [`LoadGenConfig::ip_id_seq`]: the IPv4 identifications of the
-    /// frames the last [`LoadGen::recv`] received (non-IPv4 frames none).
+    /// The identities (low 16 bits of the sequence number) of the frames
+    /// the last [`LoadGen::recv`] received: with
+    /// [`LoadGenConfig::ip_id_seq`] their IPv4 identification (non-IPv4
+    /// frames none), else with [`LoadGenConfig::stamp`] the stamped
+    /// sequence number; empty when frames carry neither
+    /// ([`LoadGen::identifies_frames`]).
     pub returned: Vec<u16>,
     /// Frames handed to the TX ring so far.
     pub sent: u64,
@@ -328,6 +332,13 @@ impl LoadGen {
         self.next_seq
     }
 
+    /// Whether received frames say which frame they are
+    /// ([`LoadGen::returned`]: IPv4 identification or stamp), as a
+    /// [`ClosedLoop`] needs.
+    pub fn identifies_frames(&self) -> bool {
+        self.ip_id_seq || self.stamp
+    }
+
     /// Kick the kernel until the TX ring is drained or it stops taking frames.
     pub fn kick(&mut self) {
         let mut last = u32::MAX;
@@ -356,10 +367,16 @@ impl LoadGen {
         let descs = std::mem::take(&mut self.scratch_desc);
         self.returned.clear();
         for d in &descs {
-            if self.ip_id_seq && d.len >= 34 {
-                if let Some(id) = ipv4_id(self.rx.frame(d.addr, 34)) {
-                    self.returned.push(id);
+            if self.ip_id_seq {
+                if d.len >= 34 {
+                    if let Some(id) = ipv4_id(self.rx.frame(d.addr, 34)) {
+                        self.returned.push(id);
+                    }
                 }
+            } else if self.stamp && d.len as usize >= self.stamp_at + 8 {
+                let at = self.stamp_at;
+                let f = self.rx.frame(d.addr, at + 8);
+                self.returned.push(u16::from_be_bytes([f[at + 6], f[at + 7]]));
             }
             if let Some(l) = lat.as_deref_mut() {
                 let at = self.stamp_at + 8;
@@ -452,8 +469,9 @@ fn set_ipv4_id(f: &mut [u8], id: u16) {
 }
 
 /// Closed-loop pacing for a generator whose frames a chain may drop: at
-/// most `window` frames in flight, where a frame still not back `timeout`
-/// after it was sent counts as lost and frees its slot.
+/// most `window` frames in flight, where a frame still not back a
+/// retransmission-style timeout after it was sent counts as lost and frees
+/// its slot.
 ///
 /// Counting in flight as sent − received (what the benches and `nfc
 /// profile` did) never frees the slot of a dropped frame while other
@@ -465,45 +483,113 @@ fn set_ipv4_id(f: &mut [u8], id: u16) {
 /// alone cannot tell which frame was lost while the others flow (a later
 /// frame's return covers for it), so frames carry their identity: the
 /// generator's sequence number, in the IPv4 identification field
-/// ([`LoadGenConfig::ip_id_seq`]); the loop keeps the frames out in send
-/// order, marks the ones that come back ([`ClosedLoop::on_returned`]),
-/// and a frame older than the timeout that is not back is lost. A frame
-/// that comes back after it was counted lost is ignored. The timeout must
-/// exceed the loop's round trip (1,024 frames at 20k pps: 51 ms).
+/// ([`LoadGenConfig::ip_id_seq`]) or the stamp; the loop keeps the frames
+/// out in send order, marks the ones that come back
+/// ([`ClosedLoop::on_returned`]), and a frame older than the timeout that
+/// is not back is lost. A frame that comes back after it was counted lost
+/// is not counted again.
+///
+/// The timeout adapts to the loop's round trip as TCP's does (RFC 6298:
+/// smoothed RTT + 4 × its mean deviation, over every returned frame, late
+/// ones included so that a stall backs it off), between
+/// [`ClosedLoop::MIN_TIMEOUT_NS`] and the `timeout` given (the value
+/// before any frame came back). A fixed timeout far above the round trip
+/// is its own slowdown for a chain that drops by rate: each lost frame
+/// holds a slot for the whole timeout, so a policer dropping 4% of 150k
+/// pps with a 100 ms timeout holds ~600 of 1,024 slots and the loop
+/// settles at the rate where the remaining window covers the round trip
+/// (flowmage-2nf: 141–150k pps on a quiet machine whatever the machine's
+/// state, docs/predictor.md). [`ClosedLoop::with_fixed_timeout`] keeps the
+/// fixed one (for comparison).
 #[derive(Debug, Clone)]
 pub struct ClosedLoop {
     window: u64,
     timeout_ns: u64,
+    adaptive: bool,
+    /// Smoothed round trip and its mean deviation, ns (0: no sample yet).
+    srtt_ns: f64,
+    rttvar_ns: f64,
     /// Frames out, in send order: (sequence number, send time).
     out: std::collections::VecDeque<(u64, u64)>,
     /// Per identification (sequence number mod 2^16): frames out with it.
     pending: Vec<u8>,
     /// Per identification: came back, still in `out`.
     back: Vec<bool>,
+    /// Per identification: when the last frame with it was sent.
+    sent_at: Vec<u64>,
     back_in_out: u64,
     /// Frames counted as lost so far.
     pub lost: u64,
     /// Frames that came back.
     pub returned: u64,
+    /// Frames that came back after they had been counted lost.
+    pub late: u64,
 }
 
 impl ClosedLoop {
     /// Default age after which a frame not back counts as lost.
     pub const TIMEOUT_NS: u64 = 100_000_000;
+    /// Shortest adaptive timeout: scheduling on a shared CPU delays a
+    /// frame by milliseconds without losing it.
+    pub const MIN_TIMEOUT_NS: u64 = 5_000_000;
+    /// Default frames in flight at most.
+    pub const WINDOW: u64 = 1024;
+    /// Frames sent and received per [`ClosedLoop::step`] at most.
+    pub const BATCH: usize = 256;
     /// More frames out than this (lost ones waiting for their timeout
     /// included) count the oldest as lost: identifications are 16 bits.
     const MAX_OUT: usize = 32_768;
 
+    /// At most `window` frames in flight; a frame not back after the
+    /// adaptive timeout (at most `timeout_ns`) is lost.
     pub fn new(window: u64, timeout_ns: u64) -> ClosedLoop {
         ClosedLoop {
             window,
             timeout_ns,
+            adaptive: true,
+            srtt_ns: 0.0,
+            rttvar_ns: 0.0,
             out: Default::default(),
             pending: vec![0; 1 << 16],
             back: vec![false; 1 << 16],
+            sent_at: vec![0; 1 << 16],
             back_in_out: 0,
             lost: 0,
             returned: 0,
+            late: 0,
+        }
+    }
+
+    /// [`ClosedLoop::new`] with a fixed timeout: a frame not back after
+    /// `timeout_ns` is lost, whatever the round trip.
+    pub fn with_fixed_timeout(window: u64, timeout_ns: u64) -> ClosedLoop {
+        ClosedLoop {
+            adaptive: false,
+            ..ClosedLoop::new(window, timeout_ns)
+        }
+    }
+
+    /// The age at which a frame not back counts as lost now.
+    pub fn timeout_ns(&self) -> u64 {
+        if !self.adaptive || self.srtt_ns == 0.0 {
+            return self.timeout_ns;
+        }
+        ((self.srtt_ns + 4.0 * self.rttvar_ns) as u64)
+            .clamp(Self::MIN_TIMEOUT_NS.min(self.timeout_ns), self.timeout_ns)
+    }
+
+    /// Smoothed round trip of the returned frames, ns (0 before any).
+    pub fn srtt_ns(&self) -> f64 {
+        self.srtt_ns
+    }
+
+    fn rtt_sample(&mut self, rtt: f64) {
+        if self.srtt_ns == 0.0 {
+            self.srtt_ns = rtt.max(1.0);
+            self.rttvar_ns = rtt / 2.0;
+        } else {
+            self.rttvar_ns = 0.75 * self.rttvar_ns + 0.25 * (self.srtt_ns - rtt).abs();
+            self.srtt_ns = 0.875 * self.srtt_ns + 0.125 * rtt;
         }
     }
 
@@ -516,13 +602,13 @@ impl ClosedLoop {
     /// at the head of the send order that came back or are older than the
     /// timeout (those are lost).
     pub fn room(&mut self, now_ns: u64) -> u64 {
+        let timeout = self.timeout_ns();
         while let Some(&(seq, t)) = self.out.front() {
             let id = (seq & 0xffff) as usize;
             if self.back[id] {
                 self.back[id] = false;
                 self.back_in_out -= 1;
-            } else if now_ns.saturating_sub(t) >= self.timeout_ns || self.out.len() > Self::MAX_OUT
-            {
+            } else if now_ns.saturating_sub(t) >= timeout || self.out.len() > Self::MAX_OUT {
                 self.lost += 1;
             } else {
                 break;
@@ -538,20 +624,126 @@ impl ClosedLoop {
         for seq in first_seq..first_seq + n {
             let id = (seq & 0xffff) as usize;
             self.pending[id] = self.pending[id].saturating_add(1);
+            self.sent_at[id] = now_ns;
             self.out.push_back((seq, now_ns));
         }
     }
 
-    /// Frames with these identifications came back.
-    pub fn on_returned(&mut self, ids: &[u16]) {
+    /// Send up to `max` frames through `g`, no more than the window has
+    /// room for at `now_ns`, and record them; returns how many went out.
+    pub fn send(&mut self, g: &mut LoadGen, max: usize, now_ns: u64) -> u64 {
+        let n = (self.room(now_ns) as usize).min(max);
+        self.send_unpaced(g, n, now_ns)
+    }
+
+    /// Send up to `n` frames through `g` whatever the window (an open-loop
+    /// phase), recording them so that a closed loop later starts from
+    /// what is really in flight; returns how many went out.
+    pub fn send_unpaced(&mut self, g: &mut LoadGen, n: usize, now_ns: u64) -> u64 {
+        if n == 0 {
+            return 0;
+        }
+        let first = g.next_seq();
+        let sent = g.send(n, now_ns) as u64;
+        self.on_sent(first, sent, now_ns);
+        sent
+    }
+
+    /// Receive up to `max` frames at `g`'s sink and mark them back (one
+    /// latency sample per frame into `lat` when given).
+    pub fn recv(&mut self, g: &mut LoadGen, max: usize, lat: Option<&mut Vec<u64>>) -> usize {
+        let now = crate::host::now_ns();
+        let r = g.recv(max, now, lat);
+        self.on_returned(&g.returned, now);
+        r
+    }
+
+    /// One step of the closed loop: send what the window has room for (at
+    /// most [`ClosedLoop::BATCH`]; a TX backlog is kicked instead when it
+    /// has none), receive, and when nothing moved wait up to 1 ms for
+    /// frames rather than spin (the timeout ages lost frames meanwhile).
+    /// Returns (sent, received).
+    pub fn step(&mut self, g: &mut LoadGen, lat: Option<&mut Vec<u64>>) -> (u64, usize) {
+        let s = self.send(g, Self::BATCH, crate::host::now_ns());
+        if s == 0 && g.tx_backlog() > 0 {
+            g.kick();
+        }
+        let r = self.recv(g, Self::BATCH, lat);
+        if r == 0 && s == 0 {
+            g.wait_rx(1);
+        }
+        (s, r)
+    }
+
+    /// Drive `g` closed loop for `secs`: what the chain sustains without
+    /// overload (and without the generator spending the CPUs on frames
+    /// the chain's ingress would drop).
+    pub fn run_for(
+        &mut self,
+        g: &mut LoadGen,
+        secs: f64,
+        mut lat: Option<&mut Vec<u64>>,
+    ) -> LoopWindow {
+        let start = crate::host::now_ns();
+        let end = start + (secs * 1e9) as u64;
+        let (sent0, got0, lost0) = (g.sent, g.received, self.lost);
+        while crate::host::now_ns() < end {
+            self.step(g, lat.as_deref_mut());
+        }
+        LoopWindow {
+            sent: g.sent - sent0,
+            received: g.received - got0,
+            lost: self.lost - lost0,
+            secs: (crate::host::now_ns() - start) as f64 / 1e9,
+        }
+    }
+
+    /// Frames with these identifications came back at `now_ns`.
+    pub fn on_returned(&mut self, ids: &[u16], now_ns: u64) {
         for &id in ids {
             let id = id as usize;
+            let rtt = now_ns.saturating_sub(self.sent_at[id]) as f64;
             if self.pending[id] > 0 && !self.back[id] {
                 self.back[id] = true;
                 self.back_in_out += 1;
                 self.returned += 1;
+                self.rtt_sample(rtt);
+            } else if self.pending[id] == 0 && rtt < 4.0 * self.timeout_ns as f64 {
+                // Back after it was counted lost: the timeout was too
+                // short; its round trip backs the timeout off.
+                self.late += 1;
+                self.rtt_sample(rtt);
             }
         }
+    }
+}
+
+/// What a [`ClosedLoop::run_for`] window moved.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LoopWindow {
+    pub sent: u64,
+    pub received: u64,
+    /// Frames counted lost in the window (sent in it or before).
+    pub lost: u64,
+    /// Its length, s.
+    pub secs: f64,
+}
+
+impl LoopWindow {
+    /// Frames per second out of the chain.
+    pub fn delivered_pps(&self) -> f64 {
+        self.received as f64 / self.secs.max(1e-9)
+    }
+    /// Frames per second into the chain.
+    pub fn offered_pps(&self) -> f64 {
+        self.sent as f64 / self.secs.max(1e-9)
+    }
+}
+
+impl Default for ClosedLoop {
+    /// [`ClosedLoop::WINDOW`] frames, [`ClosedLoop::TIMEOUT_NS`].
+    fn default() -> Self {
+        ClosedLoop::new(Self::WINDOW, Self::TIMEOUT_NS)
     }
 }
 
@@ -564,8 +756,27 @@ mod closed_loop_tests {
     /// steps of 10 µs: (delivered/s, frames it dropped, lost counted,
     /// in flight at the end, frames in the chain at the end).
     fn drive(drop_every: u64, rate: f64, secs: f64) -> (f64, u64, u64, u64, u64) {
-        let mut cl = ClosedLoop::new(1024, ClosedLoop::TIMEOUT_NS);
+        drive_with(
+            ClosedLoop::new(1024, ClosedLoop::TIMEOUT_NS),
+            drop_every,
+            rate,
+            0,
+            secs,
+        )
+    }
+
+    /// [`drive`] with a given loop and a fixed delay after the chain's
+    /// server (the hops, wake-ups and sink of a real chain: the round trip
+    /// a window must cover).
+    fn drive_with(
+        mut cl: ClosedLoop,
+        drop_every: u64,
+        rate: f64,
+        delay_ns: u64,
+        secs: f64,
+    ) -> (f64, u64, u64, u64, u64) {
         let mut queue = std::collections::VecDeque::new(); // sequence numbers in the chain
+        let mut wire = std::collections::VecDeque::new(); // (due, seq) after the server
         let (mut next, mut delivered, mut dropped, mut credit) = (0u64, 0u64, 0u64, 0.0f64);
         let step = 10_000u64;
         let mut now = 0u64;
@@ -577,7 +788,6 @@ mod closed_loop_tests {
                 next += 1;
             }
             credit += rate * step as f64 / 1e9;
-            let mut back = vec![];
             while credit >= 1.0 {
                 let Some(seq) = queue.pop_front() else {
                     credit = 0.0;
@@ -587,11 +797,19 @@ mod closed_loop_tests {
                 if (seq + 1) % drop_every == 0 {
                     dropped += 1;
                 } else {
-                    back.push(seq as u16);
+                    wire.push_back((now + delay_ns, seq));
                 }
             }
+            let mut back = vec![];
+            while let Some(&(due, seq)) = wire.front() {
+                if due > now {
+                    break;
+                }
+                back.push(seq as u16);
+                wire.pop_front();
+            }
             delivered += back.len() as u64;
-            cl.on_returned(&back);
+            cl.on_returned(&back, now);
             now += step;
         }
         (
@@ -599,8 +817,54 @@ mod closed_loop_tests {
             dropped,
             cl.lost,
             cl.in_flight(),
-            queue.len() as u64,
+            (queue.len() + wire.len()) as u64,
         )
+    }
+
+    #[test]
+    fn a_lost_frame_holds_its_slot_only_about_a_round_trip() {
+        // 200k frames/s, 5 ms of fixed delay (1,000 frames in flight to
+        // keep it busy), 5% dropped: with a fixed 100 ms timeout each lost
+        // frame holds a slot for 100 ms, ~1,000 slots at ~100k/s, and the
+        // loop settles near half the chain's rate (flowmage-2nf's
+        // policer); the adaptive timeout (a few round trips) keeps most of it.
+        let fixed = drive_with(
+            ClosedLoop::with_fixed_timeout(1024, ClosedLoop::TIMEOUT_NS),
+            20,
+            200_000.0,
+            5_000_000,
+            3.0,
+        );
+        let adaptive = drive_with(
+            ClosedLoop::new(1024, ClosedLoop::TIMEOUT_NS),
+            20,
+            200_000.0,
+            5_000_000,
+            3.0,
+        );
+        assert!(fixed.0 < 0.6 * 190_000.0, "fixed timeout: {fixed:?}");
+        assert!(adaptive.0 > 0.8 * 190_000.0, "adaptive: {adaptive:?}");
+        // Every frame the chain dropped and that is old enough is lost,
+        // none that came back.
+        assert!(adaptive.2 <= adaptive.1 && adaptive.2 + 200 >= adaptive.1, "{adaptive:?}");
+    }
+
+    #[test]
+    fn a_frame_back_after_its_timeout_backs_the_timeout_off() {
+        let mut cl = ClosedLoop::new(8, 100_000_000);
+        assert_eq!(cl.timeout_ns(), 100_000_000, "no round trip yet: the given timeout");
+        cl.on_sent(0, 1, 0);
+        cl.on_returned(&[0], 1_000_000);
+        assert_eq!(cl.timeout_ns(), ClosedLoop::MIN_TIMEOUT_NS, "1 ms round trips: the floor");
+        let before = cl.timeout_ns();
+        cl.on_sent(1, 1, 2_000_000);
+        assert_eq!(cl.room(2_000_000 + before), 8);
+        assert_eq!(cl.lost, 1);
+        // It comes back 40 ms after it was sent: counted late, not twice,
+        // and the timeout grows past that round trip's share.
+        cl.on_returned(&[1], 42_000_000);
+        assert_eq!((cl.late, cl.returned), (1, 1));
+        assert!(cl.timeout_ns() > 20_000_000, "{}", cl.timeout_ns());
     }
 
     #[test]
@@ -628,18 +892,18 @@ mod closed_loop_tests {
 
     #[test]
     fn frames_in_flight_never_exceed_the_window_and_late_ones_are_lost() {
-        let mut cl = ClosedLoop::new(8, 1_000);
+        let mut cl = ClosedLoop::with_fixed_timeout(8, 1_000);
         assert_eq!(cl.room(0), 8);
         cl.on_sent(0, 8, 0);
         assert_eq!(cl.room(10), 0);
         // Frames 0..3 and 4 come back; 3, 5, 6, 7 do not (yet).
-        cl.on_returned(&[0, 1, 2, 4]);
+        cl.on_returned(&[0, 1, 2, 4], 15);
         assert_eq!(cl.room(20), 4);
         // Past the timeout the missing ones are lost.
         assert_eq!(cl.room(1_000), 8);
         assert_eq!(cl.lost, 4);
         // A frame counted lost that comes back after all changes nothing.
-        cl.on_returned(&[5]);
+        cl.on_returned(&[5], 1_100);
         assert_eq!((cl.in_flight(), cl.returned), (0, 4));
     }
 
