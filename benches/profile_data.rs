@@ -169,23 +169,24 @@ fn window(g: &mut LoadGen, secs: f64) -> f64 {
 }
 
 /// Packets/s out of the chain (delivered) and into it (offered) over
-/// `secs`, frames counted lost and the loop's loss timeout (ms) at the
-/// end: closed loop (`ClosedLoop`, as `nfc profile`'s calibration: at
+/// `secs`, frames counted lost and the loop's reordering window (ms) at
+/// the end: closed loop (`ClosedLoop`, as `nfc profile`'s calibration: at
 /// most 1024 frames in flight; a frame, known by its IPv4 identification,
-/// not back after the loop's timeout counts as lost and frees its slot).
+/// counts as lost and frees its slot once frames sent after it came back
+/// and a reordering window passed, or after 100 ms).
 fn closed_window(g: &mut LoadGen, cl: &mut ClosedLoop, secs: f64) -> [f64; 4] {
     let w = cl.run_for(g, secs, None);
     [
         w.delivered_pps(),
         w.offered_pps(),
         w.lost as f64,
-        cl.timeout_ns() as f64 / 1e6,
+        cl.reorder_window_ns() as f64 / 1e6,
     ]
 }
 
-/// The generator's closed loop: adaptive timeout, or with
-/// `NFC_SAT_FIXED_TIMEOUT=1` the fixed 100 ms one (diagnosis: what the
-/// timeout does to a chain that drops).
+/// The generator's closed loop: RACK loss detection, or with
+/// `NFC_SAT_FIXED_TIMEOUT=1` the 100 ms timeout alone (diagnosis: what
+/// the timeout does to a chain that drops).
 fn new_loop() -> ClosedLoop {
     if std::env::var_os("NFC_SAT_FIXED_TIMEOUT").is_some() {
         ClosedLoop::with_fixed_timeout(ClosedLoop::WINDOW, ClosedLoop::TIMEOUT_NS)
@@ -200,7 +201,7 @@ enum GenRequest {
     /// Open loop, Mpps.
     Open(f64),
     /// Closed loop, seconds (answered delivered pps, offered pps, frames
-    /// lost, the loop's loss timeout in ms).
+    /// lost, the loop's reordering window in ms).
     Closed(f64),
     /// Send these frames from now on (answered 0).
     Traffic(Vec<Vec<u8>>),
@@ -519,7 +520,7 @@ fn measure_window(
     drop(served);
     let after_probe = probe();
     let p = (before_probe.ns_per_unit + after_probe.ns_per_unit) / 2.0;
-    serde_json::json!({"pps": x, "offered_pps": o, "lost": lost, "loss_timeout_ms": timeout_ms, "probe_ns_per_unit": p, "probe_before": before_probe, "probe_after": after_probe, "loadavg": loadavg()})
+    serde_json::json!({"pps": x, "offered_pps": o, "lost": lost, "reorder_window_ms": timeout_ms, "probe_ns_per_unit": p, "probe_before": before_probe, "probe_after": after_probe, "loadavg": loadavg()})
 }
 
 /// Closed-loop saturation (pps out) of every chain under machine
@@ -562,8 +563,8 @@ fn saturation(
                 secs,
             );
             eprintln!(
-                "{condition} round {r} {:<14} {:.0} pps out of {:.0} offered, {} lost (timeout {:.1} ms), probe {:.0} ns/unit (load {})",
-                chains[c].0, w["pps"].as_f64().unwrap_or(0.0), w["offered_pps"].as_f64().unwrap_or(0.0), w["lost"], w["loss_timeout_ms"].as_f64().unwrap_or(0.0), w["probe_ns_per_unit"].as_f64().unwrap_or(0.0),
+                "{condition} round {r} {:<14} {:.0} pps out of {:.0} offered, {} lost (reordering window {:.1} ms), probe {:.0} ns/unit (load {})",
+                chains[c].0, w["pps"].as_f64().unwrap_or(0.0), w["offered_pps"].as_f64().unwrap_or(0.0), w["lost"], w["reorder_window_ms"].as_f64().unwrap_or(0.0), w["probe_ns_per_unit"].as_f64().unwrap_or(0.0),
                 loadavg().split_whitespace().next().unwrap_or("?")
             );
             windows[c].push(w);

@@ -489,26 +489,33 @@ fn set_ipv4_id(f: &mut [u8], id: u16) {
 /// is not back is lost. A frame that comes back after it was counted lost
 /// is not counted again.
 ///
-/// The timeout adapts to the loop's round trip as TCP's does (RFC 6298:
-/// smoothed RTT + 4 × its mean deviation, over every returned frame, late
-/// ones included so that a stall backs it off), between
-/// [`ClosedLoop::MIN_TIMEOUT_NS`] and the `timeout` given (the value
-/// before any frame came back). A fixed timeout far above the round trip
-/// is its own slowdown for a chain that drops by rate: each lost frame
-/// holds a slot for the whole timeout, so a policer dropping 4% of 150k
-/// pps with a 100 ms timeout holds ~600 of 1,024 slots and the loop
-/// settles at the rate where the remaining window covers the round trip
-/// (flowmage-2nf: 141–150k pps on a quiet machine whatever the machine's
-/// state, docs/predictor.md). [`ClosedLoop::with_fixed_timeout`] keeps the
-/// fixed one (for comparison).
+/// Loss is detected as TCP's RACK does (RFC 8985), not by a timeout
+/// alone: a frame is lost once a frame sent after it has come back and
+/// the reordering window has passed beyond that frame's round trip
+/// (frames leave a linear chain in order; a DAG's branches may reorder
+/// them, and every frame counted lost that comes back after all doubles
+/// the window, up to the timeout); a frame with nothing sent after it
+/// back is lost after the `timeout` given. A fixed timeout alone is its
+/// own slowdown for a chain that drops by rate: each lost frame holds a
+/// slot for the whole timeout, so a policer dropping 3% of 115k pps with
+/// 100 ms holds ~350 of 1,024 slots (flowmage-2nf, docs/predictor.md).
+/// A timeout adapted to the round trip (RFC 6298: smoothed RTT + 4 ×
+/// deviation) was tried and is wrong here: NF hosts descheduled for tens
+/// of ms on a loaded 2-CPU machine stall every frame at once, and it
+/// counted most frames of a chain that drops nothing as lost. Under a
+/// stall no later frame returns, so RACK counts nothing.
+/// [`ClosedLoop::with_fixed_timeout`] keeps the timeout alone (for
+/// comparison).
 #[derive(Debug, Clone)]
 pub struct ClosedLoop {
     window: u64,
     timeout_ns: u64,
-    adaptive: bool,
-    /// Smoothed round trip and its mean deviation, ns (0: no sample yet).
-    srtt_ns: f64,
-    rttvar_ns: f64,
+    rack: bool,
+    /// Send time and round trip of the latest-sent frame that came back.
+    rack_sent_ns: u64,
+    rack_rtt_ns: u64,
+    /// Reordering window, ns.
+    reo_wnd_ns: u64,
     /// Frames out, in send order: (sequence number, send time).
     out: std::collections::VecDeque<(u64, u64)>,
     /// Per identification (sequence number mod 2^16): frames out with it.
@@ -529,9 +536,9 @@ pub struct ClosedLoop {
 impl ClosedLoop {
     /// Default age after which a frame not back counts as lost.
     pub const TIMEOUT_NS: u64 = 100_000_000;
-    /// Shortest adaptive timeout: scheduling on a shared CPU delays a
-    /// frame by milliseconds without losing it.
-    pub const MIN_TIMEOUT_NS: u64 = 5_000_000;
+    /// Initial reordering window: a frame later than this beyond the
+    /// round trip of a frame sent after it is lost.
+    pub const REORDER_NS: u64 = 2_000_000;
     /// Default frames in flight at most.
     pub const WINDOW: u64 = 1024;
     /// Frames sent and received per [`ClosedLoop::step`] at most.
@@ -540,15 +547,17 @@ impl ClosedLoop {
     /// included) count the oldest as lost: identifications are 16 bits.
     const MAX_OUT: usize = 32_768;
 
-    /// At most `window` frames in flight; a frame not back after the
-    /// adaptive timeout (at most `timeout_ns`) is lost.
+    /// At most `window` frames in flight; a frame is lost when a frame
+    /// sent after it came back and the reordering window has passed, or
+    /// after `timeout_ns`.
     pub fn new(window: u64, timeout_ns: u64) -> ClosedLoop {
         ClosedLoop {
             window,
             timeout_ns,
-            adaptive: true,
-            srtt_ns: 0.0,
-            rttvar_ns: 0.0,
+            rack: true,
+            rack_sent_ns: 0,
+            rack_rtt_ns: 0,
+            reo_wnd_ns: Self::REORDER_NS.min(timeout_ns),
             out: Default::default(),
             pending: vec![0; 1 << 16],
             back: vec![false; 1 << 16],
@@ -560,37 +569,26 @@ impl ClosedLoop {
         }
     }
 
-    /// [`ClosedLoop::new`] with a fixed timeout: a frame not back after
-    /// `timeout_ns` is lost, whatever the round trip.
+    /// [`ClosedLoop::new`] with the timeout alone: a frame not back after
+    /// `timeout_ns` is lost, whatever came back after it.
     pub fn with_fixed_timeout(window: u64, timeout_ns: u64) -> ClosedLoop {
         ClosedLoop {
-            adaptive: false,
+            rack: false,
             ..ClosedLoop::new(window, timeout_ns)
         }
     }
 
-    /// The age at which a frame not back counts as lost now.
-    pub fn timeout_ns(&self) -> u64 {
-        if !self.adaptive || self.srtt_ns == 0.0 {
-            return self.timeout_ns;
-        }
-        ((self.srtt_ns + 4.0 * self.rttvar_ns) as u64)
-            .clamp(Self::MIN_TIMEOUT_NS.min(self.timeout_ns), self.timeout_ns)
+    /// The reordering window now, ns.
+    pub fn reorder_window_ns(&self) -> u64 {
+        self.reo_wnd_ns
     }
 
-    /// Smoothed round trip of the returned frames, ns (0 before any).
-    pub fn srtt_ns(&self) -> f64 {
-        self.srtt_ns
-    }
-
-    fn rtt_sample(&mut self, rtt: f64) {
-        if self.srtt_ns == 0.0 {
-            self.srtt_ns = rtt.max(1.0);
-            self.rttvar_ns = rtt / 2.0;
-        } else {
-            self.rttvar_ns = 0.75 * self.rttvar_ns + 0.25 * (self.srtt_ns - rtt).abs();
-            self.srtt_ns = 0.875 * self.srtt_ns + 0.125 * rtt;
-        }
+    /// Whether the frame sent at `t` is lost at `now_ns`.
+    fn is_lost(&self, t: u64, now_ns: u64) -> bool {
+        now_ns.saturating_sub(t) >= self.timeout_ns
+            || (self.rack
+                && t < self.rack_sent_ns
+                && now_ns >= t + self.rack_rtt_ns + self.reo_wnd_ns)
     }
 
     /// Frames in flight: out, not back, not counted lost.
@@ -602,13 +600,12 @@ impl ClosedLoop {
     /// at the head of the send order that came back or are older than the
     /// timeout (those are lost).
     pub fn room(&mut self, now_ns: u64) -> u64 {
-        let timeout = self.timeout_ns();
         while let Some(&(seq, t)) = self.out.front() {
             let id = (seq & 0xffff) as usize;
             if self.back[id] {
                 self.back[id] = false;
                 self.back_in_out -= 1;
-            } else if now_ns.saturating_sub(t) >= timeout || self.out.len() > Self::MAX_OUT {
+            } else if self.is_lost(t, now_ns) || self.out.len() > Self::MAX_OUT {
                 self.lost += 1;
             } else {
                 break;
@@ -702,17 +699,20 @@ impl ClosedLoop {
     pub fn on_returned(&mut self, ids: &[u16], now_ns: u64) {
         for &id in ids {
             let id = id as usize;
-            let rtt = now_ns.saturating_sub(self.sent_at[id]) as f64;
+            let sent = self.sent_at[id];
             if self.pending[id] > 0 && !self.back[id] {
                 self.back[id] = true;
                 self.back_in_out += 1;
                 self.returned += 1;
-                self.rtt_sample(rtt);
-            } else if self.pending[id] == 0 && rtt < 4.0 * self.timeout_ns as f64 {
-                // Back after it was counted lost: the timeout was too
-                // short; its round trip backs the timeout off.
+                if sent >= self.rack_sent_ns {
+                    self.rack_sent_ns = sent;
+                    self.rack_rtt_ns = now_ns.saturating_sub(sent);
+                }
+            } else if self.pending[id] == 0 && now_ns.saturating_sub(sent) < 2 * self.timeout_ns {
+                // Back after it was counted lost: reordered more than the
+                // window allowed.
                 self.late += 1;
-                self.rtt_sample(rtt);
+                self.reo_wnd_ns = (2 * self.reo_wnd_ns).min(self.timeout_ns);
             }
         }
     }
@@ -827,7 +827,8 @@ mod closed_loop_tests {
         // keep it busy), 5% dropped: with a fixed 100 ms timeout each lost
         // frame holds a slot for 100 ms, ~1,000 slots at ~100k/s, and the
         // loop settles near half the chain's rate (flowmage-2nf's
-        // policer); the adaptive timeout (a few round trips) keeps most of it.
+        // policer); RACK (a lost frame found a round trip after a later
+        // one came back) keeps most of it.
         let fixed = drive_with(
             ClosedLoop::with_fixed_timeout(1024, ClosedLoop::TIMEOUT_NS),
             20,
@@ -850,21 +851,25 @@ mod closed_loop_tests {
     }
 
     #[test]
-    fn a_frame_back_after_its_timeout_backs_the_timeout_off() {
+    fn a_stall_loses_nothing_and_a_reordered_frame_widens_the_window() {
         let mut cl = ClosedLoop::new(8, 100_000_000);
-        assert_eq!(cl.timeout_ns(), 100_000_000, "no round trip yet: the given timeout");
-        cl.on_sent(0, 1, 0);
-        cl.on_returned(&[0], 1_000_000);
-        assert_eq!(cl.timeout_ns(), ClosedLoop::MIN_TIMEOUT_NS, "1 ms round trips: the floor");
-        let before = cl.timeout_ns();
-        cl.on_sent(1, 1, 2_000_000);
-        assert_eq!(cl.room(2_000_000 + before), 8);
+        cl.on_sent(0, 4, 0);
+        // A 50 ms stall: nothing came back, nothing sent later came back,
+        // so nothing is lost before the timeout.
+        assert_eq!(cl.room(50_000_000), 4);
+        assert_eq!(cl.lost, 0);
+        // Frames 1..3 come back at 51 ms (round trip 51 ms); frame 0 is
+        // lost once the reordering window passed beyond that.
+        cl.on_returned(&[1, 2, 3], 51_000_000);
+        cl.room(51_000_000 + ClosedLoop::REORDER_NS - 1);
+        assert_eq!(cl.lost, 0);
+        assert_eq!(cl.room(51_000_000 + ClosedLoop::REORDER_NS), 8);
         assert_eq!(cl.lost, 1);
-        // It comes back 40 ms after it was sent: counted late, not twice,
-        // and the timeout grows past that round trip's share.
-        cl.on_returned(&[1], 42_000_000);
-        assert_eq!((cl.late, cl.returned), (1, 1));
-        assert!(cl.timeout_ns() > 20_000_000, "{}", cl.timeout_ns());
+        // It was only reordered: counted late, not twice, and the window
+        // doubles.
+        cl.on_returned(&[0], 54_000_000);
+        assert_eq!((cl.late, cl.returned), (1, 3));
+        assert_eq!(cl.reorder_window_ns(), 2 * ClosedLoop::REORDER_NS);
     }
 
     #[test]
