@@ -376,7 +376,8 @@ impl LoadGen {
             } else if self.stamp && d.len as usize >= self.stamp_at + 8 {
                 let at = self.stamp_at;
                 let f = self.rx.frame(d.addr, at + 8);
-                self.returned.push(u16::from_be_bytes([f[at + 6], f[at + 7]]));
+                self.returned
+                    .push(u16::from_be_bytes([f[at + 6], f[at + 7]]));
             }
             if let Some(l) = lat.as_deref_mut() {
                 let at = self.stamp_at + 8;
@@ -836,7 +837,7 @@ mod closed_loop_tests {
             5_000_000,
             3.0,
         );
-        let adaptive = drive_with(
+        let rack = drive_with(
             ClosedLoop::new(1024, ClosedLoop::TIMEOUT_NS),
             20,
             200_000.0,
@@ -844,10 +845,10 @@ mod closed_loop_tests {
             3.0,
         );
         assert!(fixed.0 < 0.6 * 190_000.0, "fixed timeout: {fixed:?}");
-        assert!(adaptive.0 > 0.8 * 190_000.0, "adaptive: {adaptive:?}");
+        assert!(rack.0 > 0.8 * 190_000.0, "RACK: {rack:?}");
         // Every frame the chain dropped and that is old enough is lost,
         // none that came back.
-        assert!(adaptive.2 <= adaptive.1 && adaptive.2 + 200 >= adaptive.1, "{adaptive:?}");
+        assert!(rack.2 <= rack.1 && rack.2 + 200 >= rack.1, "{rack:?}");
     }
 
     #[test]
