@@ -512,9 +512,14 @@ pub struct ClosedLoop {
     window: u64,
     timeout_ns: u64,
     rack: bool,
-    /// Send time and round trip of the latest-sent frame that came back.
+    /// Send time, identification and round trip of the latest-sent frame
+    /// that came back (frames of one send batch share a send time: the
+    /// identification orders them).
     rack_sent_ns: u64,
+    rack_id: u16,
     rack_rtt_ns: u64,
+    /// A frame came back (the three fields above are set).
+    rack_valid: bool,
     /// Reordering window, ns.
     reo_wnd_ns: u64,
     /// Frames out, in send order: (sequence number, send time).
@@ -557,7 +562,9 @@ impl ClosedLoop {
             timeout_ns,
             rack: true,
             rack_sent_ns: 0,
+            rack_id: 0,
             rack_rtt_ns: 0,
+            rack_valid: false,
             reo_wnd_ns: Self::REORDER_NS.min(timeout_ns),
             out: Default::default(),
             pending: vec![0; 1 << 16],
@@ -584,12 +591,20 @@ impl ClosedLoop {
         self.reo_wnd_ns
     }
 
-    /// Whether the frame sent at `t` is lost at `now_ns`.
-    fn is_lost(&self, t: u64, now_ns: u64) -> bool {
+    /// Whether frame `seq`, sent at `t`, is lost at `now_ns`.
+    fn is_lost(&self, seq: u64, t: u64, now_ns: u64) -> bool {
         now_ns.saturating_sub(t) >= self.timeout_ns
             || (self.rack
-                && t < self.rack_sent_ns
+                && self.rack_valid
+                && self.sent_before_rack(t, seq as u16)
                 && now_ns >= t + self.rack_rtt_ns + self.reo_wnd_ns)
+    }
+
+    /// Whether the frame sent at `t` with identification `id` was sent
+    /// before the latest-sent frame that came back.
+    fn sent_before_rack(&self, t: u64, id: u16) -> bool {
+        t < self.rack_sent_ns
+            || (t == self.rack_sent_ns && (self.rack_id.wrapping_sub(id) as i16) > 0)
     }
 
     /// Frames in flight: out, not back, not counted lost.
@@ -606,7 +621,7 @@ impl ClosedLoop {
             if self.back[id] {
                 self.back[id] = false;
                 self.back_in_out -= 1;
-            } else if self.is_lost(t, now_ns) || self.out.len() > Self::MAX_OUT {
+            } else if self.is_lost(seq, t, now_ns) || self.out.len() > Self::MAX_OUT {
                 self.lost += 1;
             } else {
                 break;
@@ -705,8 +720,10 @@ impl ClosedLoop {
                 self.back[id] = true;
                 self.back_in_out += 1;
                 self.returned += 1;
-                if sent >= self.rack_sent_ns {
+                if !self.rack_valid || !self.sent_before_rack(sent, id as u16) {
+                    self.rack_valid = true;
                     self.rack_sent_ns = sent;
+                    self.rack_id = id as u16;
                     self.rack_rtt_ns = now_ns.saturating_sub(sent);
                 }
             } else if self.pending[id] == 0 && now_ns.saturating_sub(sent) < 2 * self.timeout_ns {
