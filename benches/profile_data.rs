@@ -21,7 +21,7 @@
 //!    `predictor-own` step trains and evaluates on them).
 //! 3. `saturation`: closed-loop saturation (at most 1024 frames in flight,
 //!    frames known by their IPv4 identification, a frame not back after
-//!    its round-trip timeout lost: `ClosedLoop`) of every example chain and the
+//!    RACK-style loss detection: `ClosedLoop`) of every example chain and the
 //!    calibration chains in `benches/flash-cost-chains/` (or `--chains`),
 //!    each driven with its own traffic profile (the packets the predict
 //!    stage's replay cycles through), under each machine condition of

@@ -8,9 +8,9 @@
 //! counted by its AF_XDP sink on the egress side.
 //!
 //! Closed loop (`flash_rt::xdp::loadgen::ClosedLoop`: at most 1024 frames
-//! in flight, frames known by their IPv4 identification, a frame not back
-//! after the loop's round-trip timeout lost and its slot freed), 1 s warm-up then 3 s
-//! measured per run (`--secs S`); the two configurations alternate, the
+//! in flight, frames known by their IPv4 identification, a missing frame
+//! lost and its slot freed once later frames came back, RACK-style), 1 s
+//! warm-up then 3 s measured per run (`--secs S`); the two configurations alternate, the
 //! first of each pair swapping every repeat (`--repeats N`, default 5).
 //! Reported: per-run Mpps, medians, and the reduced/original ratio per
 //! pair and its median. The VM has 2 CPUs shared with the generator and,
@@ -47,8 +47,9 @@ fn build(chain: &Path, cache: &Path, out: &Path, reduce: bool) -> usize {
 
 /// Closed-loop Mpps over `secs` after `warm` seconds: `ClosedLoop`, the
 /// one closed loop of the benches and `nfc profile` (at most 1024 frames
-/// in flight; a frame, known by its IPv4 identification, not back after
-/// the loop's round-trip timeout counts as lost and frees its slot).
+/// in flight; a frame, known by its IPv4 identification, still missing
+/// once later frames came back (RACK-style) counts as lost and frees its
+/// slot).
 fn throughput(g: &mut LoadGen, warm: f64, secs: f64) -> (f64, u64) {
     let mut cl = ClosedLoop::default();
     cl.run_for(g, warm, None);

@@ -49,9 +49,9 @@
 //! would burn a core on frames the chain drops at its ingress, so chains
 //! would be measured with half the machine. When the window is full the
 //! generator blocks in poll() on the sink socket instead of spinning; frames
-//! are known by their stamped sequence number and one not back after the
-//! loop's round-trip timeout counts as lost and frees its slot
-//! (`ClosedLoop`, reported). Latency is
+//! are known by their stamped sequence number and one still missing once
+//! frames sent after it came back (RACK-style) counts as lost and frees
+//! its slot (`ClosedLoop`, reported). Latency is
 //! reported twice: under that load (send-to-sink time of every frame in the
 //! window, p50/p99: mostly queueing behind the window) and unloaded (round
 //! trip of single frames). Where CPU went is printed per run: the bench
@@ -593,10 +593,10 @@ fn quantiles_us(lat: &mut [u64]) -> (f64, f64) {
 /// at most `WINDOW` frames in flight, each known by its stamped sequence
 /// number; when the window is full the generator blocks in poll() on the
 /// sink socket (so it does not steal a core from the chain), and a frame
-/// not back after the loop's round-trip timeout counts as lost and frees
-/// its slot (counting in
-/// flight as sent − received instead lets every dropped frame hold a slot
-/// for good while others keep returning).
+/// still missing once frames sent after it came back (RACK-style) counts
+/// as lost and frees its slot (counting in flight as sent − received
+/// instead lets every dropped frame hold a slot for good while others keep
+/// returning).
 fn throughput(g: &mut LoadGen, chain: &[u32], warm: f64, secs: f64) -> Load {
     assert!(g.identifies_frames(), "closed loop needs stamped frames");
     let mut lat = Vec::with_capacity(1 << 20);
