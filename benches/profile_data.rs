@@ -21,7 +21,7 @@
 //!    `predictor-own` step trains and evaluates on them).
 //! 3. `saturation`: closed-loop saturation (at most 1024 frames in flight,
 //!    frames known by their IPv4 identification, a frame not back after
-//!    100 ms lost: `ClosedLoop`) of every example chain and the
+//!    RACK-style loss detection: `ClosedLoop`) of every example chain and the
 //!    calibration chains in `benches/flash-cost-chains/` (or `--chains`),
 //!    each driven with its own traffic profile (the packets the predict
 //!    stage's replay cycles through), under each machine condition of
@@ -38,8 +38,10 @@
 //!    leave-one-chain-out error per condition (`own-data/cost-model.json`),
 //!    the shipped model's error on the same measurements, and, under each
 //!    condition, `nfc build <example> --target flash --emit prediction`
-//!    with the fresh model (which probes the machine) followed at once by
-//!    `--check-rounds` windows of that chain, predicted vs measured.
+//!    with the fresh model (`NFC_CHECK_MODEL=shipped`: the shipped one;
+//!    either probes the machine) followed at once by `--check-rounds`
+//!    windows of that chain, predicted vs measured. Without the
+//!    `saturation` step it reads `own-data/measured.json` of a previous run.
 //!
 //! Diagnosis: `NFC_SAT_STATS=1` prints the monitor's per-NF and per-socket
 //! counters before and after every window; `NFC_SAT_PROBE_CMD` runs a
@@ -169,40 +171,30 @@ fn window(g: &mut LoadGen, secs: f64) -> f64 {
 }
 
 /// Packets/s out of the chain (delivered) and into it (offered) over
-/// `secs`, closed loop (at most 1024 frames in flight, as `nfc profile`'s
-/// calibration; a frame, known by its IPv4 identification, not back after
-/// `ClosedLoop::TIMEOUT_NS` counts as lost and frees its slot): what the chain sustains without the
-/// generator spending CPU on frames the chain's ingress would drop.
-fn closed_window(g: &mut LoadGen, cl: &mut ClosedLoop, secs: f64) -> (f64, f64) {
-    let start = now_ns();
-    let end = start + (secs * 1e9) as u64;
-    let got0 = g.received;
-    let sent0 = g.sent;
-    loop {
-        let now = now_ns();
-        if now >= end {
-            break;
-        }
-        let want = cl.room(now).min(256) as usize;
-        if want > 0 {
-            let first = g.next_seq();
-            let n = g.send(want, now);
-            cl.on_sent(first, n as u64, now);
-        } else if g.tx_backlog() > 0 {
-            g.kick();
-        }
-        let r = g.recv(256, now_ns(), None);
-        cl.on_returned(&g.returned);
-        if r == 0 && want == 0 {
-            // Wait for frames rather than spin (the timeout ages the lost).
-            g.wait_rx(1);
-        }
+/// `secs`, frames counted lost and the loop's reordering window (ms) at
+/// the end: closed loop (`ClosedLoop`, as `nfc profile`'s calibration: at
+/// most 1024 frames in flight; a frame, known by its IPv4 identification,
+/// counts as lost and frees its slot once frames sent after it came back
+/// and a reordering window passed, or after 100 ms).
+fn closed_window(g: &mut LoadGen, cl: &mut ClosedLoop, secs: f64) -> [f64; 4] {
+    let w = cl.run_for(g, secs, None);
+    [
+        w.delivered_pps(),
+        w.offered_pps(),
+        w.lost as f64,
+        cl.reorder_window_ns() as f64 / 1e6,
+    ]
+}
+
+/// The generator's closed loop: RACK loss detection, or with
+/// `NFC_SAT_FIXED_TIMEOUT=1` the 100 ms timeout alone (diagnosis: what
+/// the timeout does to a chain that drops).
+fn new_loop() -> ClosedLoop {
+    if std::env::var_os("NFC_SAT_FIXED_TIMEOUT").is_some() {
+        ClosedLoop::with_fixed_timeout(ClosedLoop::WINDOW, ClosedLoop::TIMEOUT_NS)
+    } else {
+        ClosedLoop::default()
     }
-    let dt = (now_ns() - start) as f64 / 1e9;
-    (
-        (g.received - got0) as f64 / dt,
-        (g.sent - sent0) as f64 / dt,
-    )
 }
 
 /// The generator and sink in the peer namespace, on a thread of their own
@@ -210,7 +202,8 @@ fn closed_window(g: &mut LoadGen, cl: &mut ClosedLoop, secs: f64) -> (f64, f64) 
 enum GenRequest {
     /// Open loop, Mpps.
     Open(f64),
-    /// Closed loop, pps (answered delivered, then offered).
+    /// Closed loop, seconds (answered delivered pps, offered pps, frames
+    /// lost, the loop's reordering window in ms).
     Closed(f64),
     /// Send these frames from now on (answered 0).
     Traffic(Vec<Vec<u8>>),
@@ -258,20 +251,19 @@ fn generator(
         let mut g = Some(LoadGen::with_templates("vi0", "vo0", &frames, &cfg).expect("generator"));
         // One closed loop per generator: frames in flight at the end of a
         // window (or lost in it) are still accounted in the next.
-        let mut cl = ClosedLoop::new(1024, ClosedLoop::TIMEOUT_NS);
+        let mut cl = new_loop();
         for req in rx {
             let r = match req {
                 GenRequest::Open(s) => vec![window(g.as_mut().expect("generator"), s)],
                 GenRequest::Closed(s) => {
-                    let (d, o) = closed_window(g.as_mut().expect("generator"), &mut cl, s);
-                    vec![d, o]
+                    closed_window(g.as_mut().expect("generator"), &mut cl, s).to_vec()
                 }
                 GenRequest::Traffic(frames) => {
                     drop(g.take()); // its sockets close before the new ones bind
                     g = Some(
                         LoadGen::with_templates("vi0", "vo0", &frames, &cfg).expect("generator"),
                     );
-                    cl = ClosedLoop::new(1024, ClosedLoop::TIMEOUT_NS);
+                    cl = new_loop();
                     vec![0.0]
                 }
             };
@@ -494,8 +486,9 @@ fn measure_window(
     let served = Served::start(ns, dep, nfs);
     // Warm-up: the hosts leave interrupt mode, the rings fill.
     gen.send(GenRequest::Closed(1.0)).expect("generator");
-    rate.recv().expect("generator");
-    rate.recv().expect("generator");
+    for _ in 0..4 {
+        rate.recv().expect("generator");
+    }
     // `NFC_SAT_PROBE_CMD`: a shell command run beside the measured window
     // (diagnosis: strace, perf), with the NF hosts' pids in `$PIDS` and
     // the chain in `$CHAIN`.
@@ -516,6 +509,8 @@ fn measure_window(
     gen.send(GenRequest::Closed(secs)).expect("generator");
     let x = rate.recv().expect("generator");
     let o = rate.recv().expect("generator");
+    let lost = rate.recv().expect("generator");
+    let timeout_ms = rate.recv().expect("generator");
     if let Some(mut p) = cmd {
         let _ = p.wait();
     }
@@ -527,7 +522,7 @@ fn measure_window(
     drop(served);
     let after_probe = probe();
     let p = (before_probe.ns_per_unit + after_probe.ns_per_unit) / 2.0;
-    serde_json::json!({"pps": x, "offered_pps": o, "probe_ns_per_unit": p, "probe_before": before_probe, "probe_after": after_probe, "loadavg": loadavg()})
+    serde_json::json!({"pps": x, "offered_pps": o, "lost": lost, "reorder_window_ms": timeout_ms, "probe_ns_per_unit": p, "probe_before": before_probe, "probe_after": after_probe, "loadavg": loadavg()})
 }
 
 /// Closed-loop saturation (pps out) of every chain under machine
@@ -570,8 +565,8 @@ fn saturation(
                 secs,
             );
             eprintln!(
-                "{condition} round {r} {:<14} {:.0} pps out of {:.0} offered, probe {:.0} ns/unit (load {})",
-                chains[c].0, w["pps"].as_f64().unwrap_or(0.0), w["offered_pps"].as_f64().unwrap_or(0.0), w["probe_ns_per_unit"].as_f64().unwrap_or(0.0),
+                "{condition} round {r} {:<14} {:.0} pps out of {:.0} offered, {} lost (reordering window {:.1} ms), probe {:.0} ns/unit (load {})",
+                chains[c].0, w["pps"].as_f64().unwrap_or(0.0), w["offered_pps"].as_f64().unwrap_or(0.0), w["lost"], w["reorder_window_ms"].as_f64().unwrap_or(0.0), w["probe_ns_per_unit"].as_f64().unwrap_or(0.0),
                 loadavg().split_whitespace().next().unwrap_or("?")
             );
             windows[c].push(w);
@@ -1052,18 +1047,20 @@ fn main() {
                 let _hog = Hog::start(cond, examples.len() as u64 * 120 + 60);
                 for ((chain, yaml), (dep, nfs)) in examples.iter().zip(&deps) {
                     let dir = work.path().join(format!("predict-{chain}-{cond}"));
-                    let o = Command::new(NFC)
-                        .arg("build")
-                        .arg(yaml)
-                        .args([
-                            "--target",
-                            "flash",
-                            "--emit",
-                            "prediction",
-                            "--no-reduce",
-                            "--cost-model",
-                        ])
-                        .arg(&path)
+                    let mut build = Command::new(NFC);
+                    build.arg("build").arg(yaml).args([
+                        "--target",
+                        "flash",
+                        "--emit",
+                        "prediction",
+                        "--no-reduce",
+                    ]);
+                    // `NFC_CHECK_MODEL=shipped`: check the model nfc ships
+                    // (data/flash-cost-model.json) instead of this fit.
+                    if std::env::var("NFC_CHECK_MODEL").as_deref() != Ok("shipped") {
+                        build.arg("--cost-model").arg(&path);
+                    }
+                    let o = build
                         .arg("-o")
                         .arg(&dir)
                         .arg("--cache-dir")

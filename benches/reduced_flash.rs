@@ -7,8 +7,10 @@
 //! passes) from flash-rt's AF_XDP generator in the peer namespace and
 //! counted by its AF_XDP sink on the egress side.
 //!
-//! Closed loop, at most 1024 frames in flight, 1 s warm-up then 3 s
-//! measured per run (`--secs S`); the two configurations alternate, the
+//! Closed loop (`flash_rt::xdp::loadgen::ClosedLoop`: at most 1024 frames
+//! in flight, frames known by their IPv4 identification, a missing frame
+//! lost and its slot freed once later frames came back, RACK-style), 1 s
+//! warm-up then 3 s measured per run (`--secs S`); the two configurations alternate, the
 //! first of each pair swapping every repeat (`--repeats N`, default 5).
 //! Reported: per-run Mpps, medians, and the reduced/original ratio per
 //! pair and its median. The VM has 2 CPUs shared with the generator and,
@@ -19,14 +21,10 @@
 //! exits 0. Without `--bench` (`cargo test` mode) it does nothing. The JSON
 //! document is the last stdout line (`cargo xtask bench reduced-flash`).
 
-use flash_rt::host::now_ns;
 use flash_rt::trace::craft::PacketBuilder;
-use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
+use flash_rt::xdp::loadgen::{ClosedLoop, LoadGen, LoadGenConfig};
 use nfc::pipeline::{Pipeline, PipelineOptions, ReducePolicy, Target};
 use std::path::{Path, PathBuf};
-
-const WINDOW: u64 = 1024;
-const BATCH: usize = 64;
 
 #[path = "../crates/flash-rt/tests/netns_common/mod.rs"]
 mod netns_common;
@@ -47,41 +45,19 @@ fn build(chain: &Path, cache: &Path, out: &Path, reduce: bool) -> usize {
     p.deployed_chain().expect("deployed").nfs.len()
 }
 
-/// Closed-loop Mpps over `secs` after `warm` seconds.
-fn throughput(g: &mut LoadGen, warm: f64, secs: f64) -> f64 {
-    let (mut got, mut lost) = (0u64, 0u64);
-    let sent0 = g.sent;
-    let start = now_ns();
-    let t_warm = start + (warm * 1e9) as u64;
-    let t_end = t_warm + (secs * 1e9) as u64;
-    let mut at_warm = None;
-    loop {
-        let now = now_ns();
-        if now >= t_end {
-            break;
-        }
-        if at_warm.is_none() && now >= t_warm {
-            at_warm = Some((got, now));
-        }
-        let in_flight = (g.sent - sent0).saturating_sub(got + lost);
-        let room = WINDOW.saturating_sub(in_flight) as usize;
-        if room >= BATCH {
-            g.send(room.min(4 * BATCH), now);
-        } else if g.tx_backlog() > 0 {
-            g.kick();
-        }
-        let r = g.recv(4 * BATCH, now_ns(), None) as u64;
-        got += r;
-        if r == 0 && room < BATCH && !g.wait_rx(50) {
-            lost += in_flight;
-        }
-    }
-    let (g0, t0) = at_warm.unwrap_or((0, start));
-    let mpps = (got - g0) as f64 / ((now_ns() - t0) as f64 / 1e9) / 1e6;
+/// Closed-loop Mpps over `secs` after `warm` seconds: `ClosedLoop`, the
+/// one closed loop of the benches and `nfc profile` (at most 1024 frames
+/// in flight; a frame, known by its IPv4 identification, still missing
+/// once later frames came back (RACK-style) counts as lost and frees its
+/// slot).
+fn throughput(g: &mut LoadGen, warm: f64, secs: f64) -> (f64, u64) {
+    let mut cl = ClosedLoop::default();
+    cl.run_for(g, warm, None);
+    let w = cl.run_for(g, secs, None);
     while g.wait_rx(20) {
-        g.recv(usize::MAX, now_ns(), None);
+        cl.recv(g, usize::MAX, None);
     }
-    mpps
+    (w.delivered_pps() / 1e6, w.lost)
 }
 
 fn loadavg() -> String {
@@ -167,6 +143,7 @@ fn main() {
     let net = Topo::new();
     quiet(&net);
     let mut runs: Vec<Vec<f64>> = vec![vec![], vec![]];
+    let mut lost_frames = [0u64; 2];
     let mut ratios = vec![];
     for r in 0..repeats {
         let order: [usize; 2] = if r % 2 == 0 { [0, 1] } else { [1, 0] };
@@ -176,16 +153,18 @@ fn main() {
             let child =
                 nfc_run::serve(&net.dut.name, dir, *nfs, 300).unwrap_or_else(|e| panic!("{e}"));
             let f = frame.clone();
-            let mpps = in_netns(&net.peer.name, move || {
+            let (mpps, lost) = in_netns(&net.peer.name, move || {
                 let cfg = LoadGenConfig {
                     stamp: false,
+                    ip_id_seq: true,
                     ..LoadGenConfig::default()
                 };
                 let mut g = LoadGen::new("vi0", "vo0", &f, &cfg).expect("load generator");
                 throughput(&mut g, 1.0, secs)
             });
             nfc_run::stop(child);
-            eprintln!("repeat {r}: {name:<8} {mpps:.3} Mpps");
+            eprintln!("repeat {r}: {name:<8} {mpps:.3} Mpps, {lost} frames lost");
+            lost_frames[k] += lost;
             runs[k].push(mpps);
             pair[k] = mpps;
         }
@@ -217,8 +196,8 @@ fn main() {
             "chain": "examples/ids-firewall.yaml",
             "repeats": repeats,
             "secs": secs,
-            "original": {"nf_hosts": configs[0].2, "mpps": runs[0], "median_mpps": mo},
-            "reduced": {"nf_hosts": configs[1].2, "mpps": runs[1], "median_mpps": mr},
+            "original": {"nf_hosts": configs[0].2, "mpps": runs[0], "median_mpps": mo, "lost_frames": lost_frames[0]},
+            "reduced": {"nf_hosts": configs[1].2, "mpps": runs[1], "median_mpps": mr, "lost_frames": lost_frames[1]},
             "ratio_per_pair": ratios,
             "median_ratio": median(&ratios),
             "loadavg_after": after,

@@ -38,7 +38,7 @@ use crate::monitor::{cell, Sampler};
 use crate::Failure;
 use flash_rt::deploy::{Deployment, Endpoint, InterfaceSpec};
 use flash_rt::host::now_ns;
-use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
+use flash_rt::xdp::loadgen::{ClosedLoop, LoadGen, LoadGenConfig};
 use nfc_core::Diagnostic;
 use rand::{Rng, SeedableRng};
 use std::io::{BufRead, Write};
@@ -404,13 +404,9 @@ fn generate(kpi: Arc<Kpi>, ns: String, frames: Vec<Vec<u8>>) {
         };
         let mut g =
             LoadGen::with_templates("gen0", "sink0", &frames, &cfg).map_err(|e| e.to_string())?;
-        const WINDOW: u64 = 1024;
-        const BATCH: usize = 64;
-        let mut lat = Vec::with_capacity(1024);
-        let mut closed = flash_rt::xdp::loadgen::ClosedLoop::new(
-            WINDOW,
-            flash_rt::xdp::loadgen::ClosedLoop::TIMEOUT_NS,
-        );
+        const BATCH: usize = ClosedLoop::BATCH;
+        let mut lat = Vec::with_capacity(BATCH);
+        let mut closed = ClosedLoop::default();
         let mut rate_bits = u64::MAX;
         let (mut t0, mut sent0) = (now_ns(), 0u64);
         while !kpi.stop.load(Ordering::Relaxed) {
@@ -422,40 +418,35 @@ fn generate(kpi: Arc<Kpi>, ns: String, frames: Vec<Vec<u8>>) {
                 sent0 = g.sent;
             }
             let rate = f64::from_bits(bits);
-            // Retire returned and lost frames in every mode (the open-loop
-            // phases' frames are accounted too, so a later closed loop
-            // starts from what is really in flight).
-            let room = closed.room(now);
-            let want = if rate > 0.0 {
-                let due = (rate * (now - t0) as f64 / 1e9) as u64;
-                (due.saturating_sub(g.sent - sent0) as usize).min(4 * BATCH)
-            } else {
-                (room as usize).min(4 * BATCH)
-            };
-            if want > 0 {
-                let first = g.next_seq();
-                let s = g.send(want, now) as u64;
-                closed.on_sent(first, s, now);
-                kpi.sent.fetch_add(s, Ordering::Relaxed);
-            } else if g.tx_backlog() > 0 {
-                g.kick();
-            }
             lat.clear();
-            let r = g.recv(4 * BATCH, now_ns(), Some(&mut lat)) as u64;
-            closed.on_returned(&g.returned);
+            let (s, r) = if rate > 0.0 {
+                // Open loop at `rate`; the loop still records and retires
+                // the frames, so a later closed loop starts from what is
+                // really in flight.
+                closed.room(now);
+                let due = (rate * (now - t0) as f64 / 1e9) as u64;
+                let want = (due.saturating_sub(g.sent - sent0) as usize).min(BATCH);
+                let s = closed.send_unpaced(&mut g, want, now);
+                if s == 0 && g.tx_backlog() > 0 {
+                    g.kick();
+                }
+                let r = closed.recv(&mut g, BATCH, Some(&mut lat));
+                if s == 0 && r == 0 {
+                    std::thread::sleep(Duration::from_micros(50));
+                }
+                (s, r)
+            } else {
+                // Closed loop at saturation (waits for frames when the
+                // window is full; frames not back after the timeout free
+                // their slots).
+                closed.step(&mut g, Some(&mut lat))
+            };
+            kpi.sent.fetch_add(s, Ordering::Relaxed);
             if r > 0 {
-                kpi.received.fetch_add(r, Ordering::Relaxed);
+                kpi.received.fetch_add(r as u64, Ordering::Relaxed);
                 kpi.lat_sum_ns
                     .fetch_add(lat.iter().sum::<u64>(), Ordering::Relaxed);
                 kpi.lat_n.fetch_add(lat.len() as u64, Ordering::Relaxed);
-            } else if want == 0 {
-                if rate > 0.0 {
-                    std::thread::sleep(Duration::from_micros(50));
-                } else {
-                    // Closed loop, window full: wait for frames (frames
-                    // not back after the timeout free their slots).
-                    g.wait_rx(1);
-                }
             }
         }
         Ok(())

@@ -43,13 +43,15 @@
 //! range of each configuration's repeats, summed for the two compared).
 //!
 //! Throughput is closed-loop with a large window: at most `WINDOW` (1024)
-//! frames in flight, sent in batches of `BATCH` (64) whenever the window
-//! has room. Closed rather than open loop because this VM has 2 cores that
+//! frames in flight, sent in batches of up to `ClosedLoop::BATCH` (256)
+//! whenever the window has room. Closed rather than open loop because this VM has 2 cores that
 //! the generator, sink and chain share: an open-loop generator at full rate
 //! would burn a core on frames the chain drops at its ingress, so chains
 //! would be measured with half the machine. When the window is full the
-//! generator blocks in poll() on the sink socket instead of spinning, and a
-//! window stuck for 50 ms counts its frames as lost (reported). Latency is
+//! generator blocks in poll() on the sink socket instead of spinning; frames
+//! are known by their stamped sequence number and one still missing once
+//! frames sent after it came back (RACK-style) counts as lost and frees
+//! its slot (`ClosedLoop`, reported). Latency is
 //! reported twice: under that load (send-to-sink time of every frame in the
 //! window, p50/p99: mostly queueing behind the window) and unloaded (round
 //! trip of single frames). Where CPU went is printed per run: the bench
@@ -102,7 +104,7 @@ use flash_rt::deploy::{
     Placement, PollingConfig, XdpMode,
 };
 use flash_rt::host::now_ns;
-use flash_rt::xdp::loadgen::{LoadGen, LoadGenConfig};
+use flash_rt::xdp::loadgen::{ClosedLoop, LoadGen, LoadGenConfig};
 use netns_common::{
     disable_ipv6, in_netns, ip, nf_macs, open_tempdir, spawn_nf_host, spawn_ready, stderr_of, tag,
     NetNs, Proc, BIN, ETHERTYPE,
@@ -587,51 +589,31 @@ fn quantiles_us(lat: &mut [u64]) -> (f64, f64) {
 }
 
 /// Closed-loop throughput over `secs` (after `warm` seconds of warm-up):
-/// at most `WINDOW` frames in flight, sent in batches of `BATCH` whenever
-/// the window has room; when it has none the generator blocks in poll()
-/// on the sink socket (so it does not steal a core from the chain). A
-/// window stuck for 50 ms counts what is in flight as lost and reopens.
+/// [`ClosedLoop`], the one closed loop of the benches and `nfc profile` —
+/// at most `WINDOW` frames in flight, each known by its stamped sequence
+/// number; when the window is full the generator blocks in poll() on the
+/// sink socket (so it does not steal a core from the chain), and a frame
+/// still missing once frames sent after it came back (RACK-style) counts
+/// as lost and frees its slot (counting in flight as sent − received
+/// instead lets every dropped frame hold a slot for good while others keep
+/// returning).
 fn throughput(g: &mut LoadGen, chain: &[u32], warm: f64, secs: f64) -> Load {
+    assert!(g.identifies_frames(), "closed loop needs stamped frames");
     let mut lat = Vec::with_capacity(1 << 20);
-    let (mut lost, mut got) = (0u64, 0u64);
-    let sent0 = g.sent;
-    let start = now_ns();
-    let t_warm = start + (warm * 1e9) as u64;
-    let t_end = t_warm + (secs * 1e9) as u64;
-    let mut at_warm: Option<(u64, u64, (u64, u64, u64))> = None;
-    loop {
-        let now = now_ns();
-        if now >= t_end {
-            break;
-        }
-        if at_warm.is_none() && now >= t_warm {
-            at_warm = Some((got, now, cpu_snapshot(chain)));
-            lat.clear();
-        }
-        let in_flight = (g.sent - sent0).saturating_sub(got + lost);
-        let room = WINDOW.saturating_sub(in_flight) as usize;
-        if room >= BATCH {
-            g.send(room.min(4 * BATCH), now);
-        } else if g.tx_backlog() > 0 {
-            g.kick();
-        }
-        let r = g.recv(4 * BATCH, now_ns(), Some(&mut lat)) as u64;
-        got += r;
-        if r == 0 && room < BATCH && !g.wait_rx(50) {
-            lost += in_flight;
-        }
-    }
-    let (g0, t0, s0) = at_warm.unwrap_or((0, start, cpu_snapshot(chain)));
-    let cpu = cpu_since(chain, s0, t0);
-    let kpps = (got - g0) as f64 / ((now_ns() - t0) as f64 / 1e9) / 1e3;
+    let mut cl = ClosedLoop::new(WINDOW, ClosedLoop::TIMEOUT_NS);
+    let (got0, lost0) = (g.received, cl.lost);
+    cl.run_for(g, warm, None);
+    let s0 = cpu_snapshot(chain);
+    let w = cl.run_for(g, secs, Some(&mut lat));
+    let cpu = cpu_since(chain, s0, now_ns() - (w.secs * 1e9) as u64);
     // Drain what is still in flight so the next measurement starts clean.
     while g.wait_rx(20) {
-        g.recv(usize::MAX, now_ns(), None);
+        cl.recv(g, usize::MAX, None);
     }
     Load {
-        kpps,
-        lost,
-        received: got,
+        kpps: w.delivered_pps() / 1e3,
+        lost: cl.lost - lost0,
+        received: g.received - got0,
         loaded_us: quantiles_us(&mut lat),
         cpu,
     }

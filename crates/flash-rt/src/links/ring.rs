@@ -157,7 +157,10 @@ impl<T: Copy> ShmRing<T> {
         let mut head = head_w.load(Ordering::Relaxed);
         let n = loop {
             let cons = cons_w.load(Ordering::Acquire);
-            let free = self.cap - (head - cons);
+            let Some(free) = free_slots(self.cap, head, cons) else {
+                head = head_w.load(Ordering::Relaxed);
+                continue;
+            };
             let n = (items.len() as u64).min(free);
             if n == 0 {
                 return 0;
@@ -198,7 +201,10 @@ impl<T: Copy> ShmRing<T> {
         let mut head = head_w.load(Ordering::Relaxed);
         let n = loop {
             let cons = cons_w.load(Ordering::Acquire);
-            let free = self.cap - (head - cons);
+            let Some(free) = free_slots(self.cap, head, cons) else {
+                head = head_w.load(Ordering::Relaxed);
+                continue;
+            };
             let n = (items.len() as u64).min(free);
             if n == 0 {
                 log.state.store(LOG_IDLE, Ordering::Release);
@@ -379,6 +385,17 @@ impl<T: Copy> ShmRing<T> {
     }
 }
 
+/// Free slots for a producer that read the head as `head` when the
+/// consumer is at `cons`; None when that head is stale: with several
+/// producers, others may have reserved past it and the consumer consumed
+/// past it since it was read (the reservation's compare-exchange would fail
+/// anyway), so `head − cons` must not be taken — it underflowed and killed
+/// the NF host in debug builds (flash-dag's merge into `out`, two
+/// producers: the DAG stalled behind a dead `mon_a`, docs/predictor.md).
+fn free_slots(cap: u64, head: u64, cons: u64) -> Option<u64> {
+    cap.checked_sub(head.checked_sub(cons)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -489,6 +506,15 @@ mod tests {
             assert_eq!(r.dequeue_batch(&mut out, 8), 3);
             assert_eq!(out, vec![round, round + 100, round + 200]);
         }
+    }
+
+    #[test]
+    fn a_stale_head_behind_the_consumer_is_re_read_not_subtracted() {
+        assert_eq!(free_slots(64, 120, 100), Some(44));
+        assert_eq!(free_slots(64, 164, 100), Some(0));
+        // Read head 100; since then other producers reserved to 130 and
+        // the consumer consumed to 120.
+        assert_eq!(free_slots(64, 100, 120), None);
     }
 
     #[test]

@@ -136,8 +136,12 @@ pub struct LoadGen {
     stamp: bool,
     stamp_at: usize,
     ip_id_seq: bool,
-    /// With [`LoadGenConfig::ip_id_seq`]: the IPv4 identifications of the
-    /// frames the last [`LoadGen::recv`] received (non-IPv4 frames none).
+    /// The identities (low 16 bits of the sequence number) of the frames
+    /// the last [`LoadGen::recv`] received: with
+    /// [`LoadGenConfig::ip_id_seq`] their IPv4 identification (non-IPv4
+    /// frames none), else with [`LoadGenConfig::stamp`] the stamped
+    /// sequence number; empty when frames carry neither
+    /// ([`LoadGen::identifies_frames`]).
     pub returned: Vec<u16>,
     /// Frames handed to the TX ring so far.
     pub sent: u64,
@@ -328,6 +332,13 @@ impl LoadGen {
         self.next_seq
     }
 
+    /// Whether received frames say which frame they are
+    /// ([`LoadGen::returned`]: IPv4 identification or stamp), as a
+    /// [`ClosedLoop`] needs.
+    pub fn identifies_frames(&self) -> bool {
+        self.ip_id_seq || self.stamp
+    }
+
     /// Kick the kernel until the TX ring is drained or it stops taking frames.
     pub fn kick(&mut self) {
         let mut last = u32::MAX;
@@ -356,10 +367,17 @@ impl LoadGen {
         let descs = std::mem::take(&mut self.scratch_desc);
         self.returned.clear();
         for d in &descs {
-            if self.ip_id_seq && d.len >= 34 {
-                if let Some(id) = ipv4_id(self.rx.frame(d.addr, 34)) {
-                    self.returned.push(id);
+            if self.ip_id_seq {
+                if d.len >= 34 {
+                    if let Some(id) = ipv4_id(self.rx.frame(d.addr, 34)) {
+                        self.returned.push(id);
+                    }
                 }
+            } else if self.stamp && d.len as usize >= self.stamp_at + 8 {
+                let at = self.stamp_at;
+                let f = self.rx.frame(d.addr, at + 8);
+                self.returned
+                    .push(u16::from_be_bytes([f[at + 6], f[at + 7]]));
             }
             if let Some(l) = lat.as_deref_mut() {
                 let at = self.stamp_at + 8;
@@ -452,8 +470,9 @@ fn set_ipv4_id(f: &mut [u8], id: u16) {
 }
 
 /// Closed-loop pacing for a generator whose frames a chain may drop: at
-/// most `window` frames in flight, where a frame still not back `timeout`
-/// after it was sent counts as lost and frees its slot.
+/// most `window` frames in flight, where a frame still not back a
+/// retransmission-style timeout after it was sent counts as lost and frees
+/// its slot.
 ///
 /// Counting in flight as sent − received (what the benches and `nfc
 /// profile` did) never frees the slot of a dropped frame while other
@@ -465,46 +484,127 @@ fn set_ipv4_id(f: &mut [u8], id: u16) {
 /// alone cannot tell which frame was lost while the others flow (a later
 /// frame's return covers for it), so frames carry their identity: the
 /// generator's sequence number, in the IPv4 identification field
-/// ([`LoadGenConfig::ip_id_seq`]); the loop keeps the frames out in send
-/// order, marks the ones that come back ([`ClosedLoop::on_returned`]),
-/// and a frame older than the timeout that is not back is lost. A frame
-/// that comes back after it was counted lost is ignored. The timeout must
-/// exceed the loop's round trip (1,024 frames at 20k pps: 51 ms).
+/// ([`LoadGenConfig::ip_id_seq`]) or the stamp; the loop keeps the frames
+/// out in send order, marks the ones that come back
+/// ([`ClosedLoop::on_returned`]), and a frame older than the timeout that
+/// is not back is lost. A frame that comes back after it was counted lost
+/// is not counted again.
+///
+/// Loss is detected as TCP's RACK does (RFC 8985), not by a timeout
+/// alone: a frame is lost once a frame sent after it has come back and
+/// the reordering window has passed beyond that frame's round trip
+/// (frames leave a linear chain in order; a DAG's branches may reorder
+/// them, and every frame counted lost that comes back after all doubles
+/// the window, up to the timeout); a frame with nothing sent after it
+/// back is lost after the `timeout` given. A fixed timeout alone is its
+/// own slowdown for a chain that drops by rate: each lost frame holds a
+/// slot for the whole timeout, so a policer dropping 3% of 115k pps with
+/// 100 ms holds ~350 of 1,024 slots (flowmage-2nf, docs/predictor.md).
+/// A timeout adapted to the round trip (RFC 6298: smoothed RTT + 4 ×
+/// deviation) was tried and is wrong here: NF hosts descheduled for tens
+/// of ms on a loaded 2-CPU machine stall every frame at once, and it
+/// counted most frames of a chain that drops nothing as lost. Under a
+/// stall no later frame returns, so RACK counts nothing.
+/// [`ClosedLoop::with_fixed_timeout`] keeps the timeout alone (for
+/// comparison).
 #[derive(Debug, Clone)]
 pub struct ClosedLoop {
     window: u64,
     timeout_ns: u64,
+    rack: bool,
+    /// Send time, identification and round trip of the latest-sent frame
+    /// that came back (frames of one send batch share a send time: the
+    /// identification orders them).
+    rack_sent_ns: u64,
+    rack_id: u16,
+    rack_rtt_ns: u64,
+    /// A frame came back (the three fields above are set).
+    rack_valid: bool,
+    /// Reordering window, ns.
+    reo_wnd_ns: u64,
     /// Frames out, in send order: (sequence number, send time).
     out: std::collections::VecDeque<(u64, u64)>,
     /// Per identification (sequence number mod 2^16): frames out with it.
     pending: Vec<u8>,
     /// Per identification: came back, still in `out`.
     back: Vec<bool>,
+    /// Per identification: when the last frame with it was sent.
+    sent_at: Vec<u64>,
     back_in_out: u64,
     /// Frames counted as lost so far.
     pub lost: u64,
     /// Frames that came back.
     pub returned: u64,
+    /// Frames that came back after they had been counted lost.
+    pub late: u64,
 }
 
 impl ClosedLoop {
     /// Default age after which a frame not back counts as lost.
     pub const TIMEOUT_NS: u64 = 100_000_000;
+    /// Initial reordering window: a frame later than this beyond the
+    /// round trip of a frame sent after it is lost.
+    pub const REORDER_NS: u64 = 2_000_000;
+    /// Default frames in flight at most.
+    pub const WINDOW: u64 = 1024;
+    /// Frames sent and received per [`ClosedLoop::step`] at most.
+    pub const BATCH: usize = 256;
     /// More frames out than this (lost ones waiting for their timeout
     /// included) count the oldest as lost: identifications are 16 bits.
     const MAX_OUT: usize = 32_768;
 
+    /// At most `window` frames in flight; a frame is lost when a frame
+    /// sent after it came back and the reordering window has passed, or
+    /// after `timeout_ns`.
     pub fn new(window: u64, timeout_ns: u64) -> ClosedLoop {
         ClosedLoop {
             window,
             timeout_ns,
+            rack: true,
+            rack_sent_ns: 0,
+            rack_id: 0,
+            rack_rtt_ns: 0,
+            rack_valid: false,
+            reo_wnd_ns: Self::REORDER_NS.min(timeout_ns),
             out: Default::default(),
             pending: vec![0; 1 << 16],
             back: vec![false; 1 << 16],
+            sent_at: vec![0; 1 << 16],
             back_in_out: 0,
             lost: 0,
             returned: 0,
+            late: 0,
         }
+    }
+
+    /// [`ClosedLoop::new`] with the timeout alone: a frame not back after
+    /// `timeout_ns` is lost, whatever came back after it.
+    pub fn with_fixed_timeout(window: u64, timeout_ns: u64) -> ClosedLoop {
+        ClosedLoop {
+            rack: false,
+            ..ClosedLoop::new(window, timeout_ns)
+        }
+    }
+
+    /// The reordering window now, ns.
+    pub fn reorder_window_ns(&self) -> u64 {
+        self.reo_wnd_ns
+    }
+
+    /// Whether frame `seq`, sent at `t`, is lost at `now_ns`.
+    fn is_lost(&self, seq: u64, t: u64, now_ns: u64) -> bool {
+        now_ns.saturating_sub(t) >= self.timeout_ns
+            || (self.rack
+                && self.rack_valid
+                && self.sent_before_rack(t, seq as u16)
+                && now_ns >= t + self.rack_rtt_ns + self.reo_wnd_ns)
+    }
+
+    /// Whether the frame sent at `t` with identification `id` was sent
+    /// before the latest-sent frame that came back.
+    fn sent_before_rack(&self, t: u64, id: u16) -> bool {
+        t < self.rack_sent_ns
+            || (t == self.rack_sent_ns && (self.rack_id.wrapping_sub(id) as i16) > 0)
     }
 
     /// Frames in flight: out, not back, not counted lost.
@@ -521,8 +621,7 @@ impl ClosedLoop {
             if self.back[id] {
                 self.back[id] = false;
                 self.back_in_out -= 1;
-            } else if now_ns.saturating_sub(t) >= self.timeout_ns || self.out.len() > Self::MAX_OUT
-            {
+            } else if self.is_lost(seq, t, now_ns) || self.out.len() > Self::MAX_OUT {
                 self.lost += 1;
             } else {
                 break;
@@ -538,20 +637,131 @@ impl ClosedLoop {
         for seq in first_seq..first_seq + n {
             let id = (seq & 0xffff) as usize;
             self.pending[id] = self.pending[id].saturating_add(1);
+            self.sent_at[id] = now_ns;
             self.out.push_back((seq, now_ns));
         }
     }
 
-    /// Frames with these identifications came back.
-    pub fn on_returned(&mut self, ids: &[u16]) {
+    /// Send up to `max` frames through `g`, no more than the window has
+    /// room for at `now_ns`, and record them; returns how many went out.
+    pub fn send(&mut self, g: &mut LoadGen, max: usize, now_ns: u64) -> u64 {
+        let n = (self.room(now_ns) as usize).min(max);
+        self.send_unpaced(g, n, now_ns)
+    }
+
+    /// Send up to `n` frames through `g` whatever the window (an open-loop
+    /// phase), recording them so that a closed loop later starts from
+    /// what is really in flight; returns how many went out.
+    pub fn send_unpaced(&mut self, g: &mut LoadGen, n: usize, now_ns: u64) -> u64 {
+        if n == 0 {
+            return 0;
+        }
+        let first = g.next_seq();
+        let sent = g.send(n, now_ns) as u64;
+        self.on_sent(first, sent, now_ns);
+        sent
+    }
+
+    /// Receive up to `max` frames at `g`'s sink and mark them back (one
+    /// latency sample per frame into `lat` when given).
+    pub fn recv(&mut self, g: &mut LoadGen, max: usize, lat: Option<&mut Vec<u64>>) -> usize {
+        let now = crate::host::now_ns();
+        let r = g.recv(max, now, lat);
+        self.on_returned(&g.returned, now);
+        r
+    }
+
+    /// One step of the closed loop: send what the window has room for (at
+    /// most [`ClosedLoop::BATCH`]; a TX backlog is kicked instead when it
+    /// has none), receive, and when nothing moved wait up to 1 ms for
+    /// frames rather than spin (the timeout ages lost frames meanwhile).
+    /// Returns (sent, received).
+    pub fn step(&mut self, g: &mut LoadGen, lat: Option<&mut Vec<u64>>) -> (u64, usize) {
+        let s = self.send(g, Self::BATCH, crate::host::now_ns());
+        if s == 0 && g.tx_backlog() > 0 {
+            g.kick();
+        }
+        let r = self.recv(g, Self::BATCH, lat);
+        if r == 0 && s == 0 {
+            g.wait_rx(1);
+        }
+        (s, r)
+    }
+
+    /// Drive `g` closed loop for `secs`: what the chain sustains without
+    /// overload (and without the generator spending the CPUs on frames
+    /// the chain's ingress would drop).
+    pub fn run_for(
+        &mut self,
+        g: &mut LoadGen,
+        secs: f64,
+        mut lat: Option<&mut Vec<u64>>,
+    ) -> LoopWindow {
+        let start = crate::host::now_ns();
+        let end = start + (secs * 1e9) as u64;
+        let (sent0, got0, lost0) = (g.sent, g.received, self.lost);
+        while crate::host::now_ns() < end {
+            self.step(g, lat.as_deref_mut());
+        }
+        LoopWindow {
+            sent: g.sent - sent0,
+            received: g.received - got0,
+            lost: self.lost - lost0,
+            secs: (crate::host::now_ns() - start) as f64 / 1e9,
+        }
+    }
+
+    /// Frames with these identifications came back at `now_ns`.
+    pub fn on_returned(&mut self, ids: &[u16], now_ns: u64) {
         for &id in ids {
             let id = id as usize;
+            let sent = self.sent_at[id];
             if self.pending[id] > 0 && !self.back[id] {
                 self.back[id] = true;
                 self.back_in_out += 1;
                 self.returned += 1;
+                if !self.rack_valid || !self.sent_before_rack(sent, id as u16) {
+                    self.rack_valid = true;
+                    self.rack_sent_ns = sent;
+                    self.rack_id = id as u16;
+                    self.rack_rtt_ns = now_ns.saturating_sub(sent);
+                }
+            } else if self.pending[id] == 0 && now_ns.saturating_sub(sent) < 2 * self.timeout_ns {
+                // Back after it was counted lost: reordered more than the
+                // window allowed.
+                self.late += 1;
+                self.reo_wnd_ns = (2 * self.reo_wnd_ns).min(self.timeout_ns);
             }
         }
+    }
+}
+
+/// What a [`ClosedLoop::run_for`] window moved.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LoopWindow {
+    pub sent: u64,
+    pub received: u64,
+    /// Frames counted lost in the window (sent in it or before).
+    pub lost: u64,
+    /// Its length, s.
+    pub secs: f64,
+}
+
+impl LoopWindow {
+    /// Frames per second out of the chain.
+    pub fn delivered_pps(&self) -> f64 {
+        self.received as f64 / self.secs.max(1e-9)
+    }
+    /// Frames per second into the chain.
+    pub fn offered_pps(&self) -> f64 {
+        self.sent as f64 / self.secs.max(1e-9)
+    }
+}
+
+impl Default for ClosedLoop {
+    /// [`ClosedLoop::WINDOW`] frames, [`ClosedLoop::TIMEOUT_NS`].
+    fn default() -> Self {
+        ClosedLoop::new(Self::WINDOW, Self::TIMEOUT_NS)
     }
 }
 
@@ -564,8 +774,27 @@ mod closed_loop_tests {
     /// steps of 10 µs: (delivered/s, frames it dropped, lost counted,
     /// in flight at the end, frames in the chain at the end).
     fn drive(drop_every: u64, rate: f64, secs: f64) -> (f64, u64, u64, u64, u64) {
-        let mut cl = ClosedLoop::new(1024, ClosedLoop::TIMEOUT_NS);
+        drive_with(
+            ClosedLoop::new(1024, ClosedLoop::TIMEOUT_NS),
+            drop_every,
+            rate,
+            0,
+            secs,
+        )
+    }
+
+    /// [`drive`] with a given loop and a fixed delay after the chain's
+    /// server (the hops, wake-ups and sink of a real chain: the round trip
+    /// a window must cover).
+    fn drive_with(
+        mut cl: ClosedLoop,
+        drop_every: u64,
+        rate: f64,
+        delay_ns: u64,
+        secs: f64,
+    ) -> (f64, u64, u64, u64, u64) {
         let mut queue = std::collections::VecDeque::new(); // sequence numbers in the chain
+        let mut wire = std::collections::VecDeque::new(); // (due, seq) after the server
         let (mut next, mut delivered, mut dropped, mut credit) = (0u64, 0u64, 0u64, 0.0f64);
         let step = 10_000u64;
         let mut now = 0u64;
@@ -577,7 +806,6 @@ mod closed_loop_tests {
                 next += 1;
             }
             credit += rate * step as f64 / 1e9;
-            let mut back = vec![];
             while credit >= 1.0 {
                 let Some(seq) = queue.pop_front() else {
                     credit = 0.0;
@@ -587,11 +815,19 @@ mod closed_loop_tests {
                 if (seq + 1) % drop_every == 0 {
                     dropped += 1;
                 } else {
-                    back.push(seq as u16);
+                    wire.push_back((now + delay_ns, seq));
                 }
             }
+            let mut back = vec![];
+            while let Some(&(due, seq)) = wire.front() {
+                if due > now {
+                    break;
+                }
+                back.push(seq as u16);
+                wire.pop_front();
+            }
             delivered += back.len() as u64;
-            cl.on_returned(&back);
+            cl.on_returned(&back, now);
             now += step;
         }
         (
@@ -599,8 +835,59 @@ mod closed_loop_tests {
             dropped,
             cl.lost,
             cl.in_flight(),
-            queue.len() as u64,
+            (queue.len() + wire.len()) as u64,
         )
+    }
+
+    #[test]
+    fn a_lost_frame_holds_its_slot_only_about_a_round_trip() {
+        // 200k frames/s, 5 ms of fixed delay (1,000 frames in flight to
+        // keep it busy), 5% dropped: with a fixed 100 ms timeout each lost
+        // frame holds a slot for 100 ms, ~1,000 slots at ~100k/s, and the
+        // loop settles near half the chain's rate (flowmage-2nf's
+        // policer); RACK (a lost frame found a round trip after a later
+        // one came back) keeps most of it.
+        let fixed = drive_with(
+            ClosedLoop::with_fixed_timeout(1024, ClosedLoop::TIMEOUT_NS),
+            20,
+            200_000.0,
+            5_000_000,
+            3.0,
+        );
+        let rack = drive_with(
+            ClosedLoop::new(1024, ClosedLoop::TIMEOUT_NS),
+            20,
+            200_000.0,
+            5_000_000,
+            3.0,
+        );
+        assert!(fixed.0 < 0.6 * 190_000.0, "fixed timeout: {fixed:?}");
+        assert!(rack.0 > 0.8 * 190_000.0, "RACK: {rack:?}");
+        // Every frame the chain dropped and that is old enough is lost,
+        // none that came back.
+        assert!(rack.2 <= rack.1 && rack.2 + 200 >= rack.1, "{rack:?}");
+    }
+
+    #[test]
+    fn a_stall_loses_nothing_and_a_reordered_frame_widens_the_window() {
+        let mut cl = ClosedLoop::new(8, 100_000_000);
+        cl.on_sent(0, 4, 0);
+        // A 50 ms stall: nothing came back, nothing sent later came back,
+        // so nothing is lost before the timeout.
+        assert_eq!(cl.room(50_000_000), 4);
+        assert_eq!(cl.lost, 0);
+        // Frames 1..3 come back at 51 ms (round trip 51 ms); frame 0 is
+        // lost once the reordering window passed beyond that.
+        cl.on_returned(&[1, 2, 3], 51_000_000);
+        cl.room(51_000_000 + ClosedLoop::REORDER_NS - 1);
+        assert_eq!(cl.lost, 0);
+        assert_eq!(cl.room(51_000_000 + ClosedLoop::REORDER_NS), 8);
+        assert_eq!(cl.lost, 1);
+        // It was only reordered: counted late, not twice, and the window
+        // doubles.
+        cl.on_returned(&[0], 54_000_000);
+        assert_eq!((cl.late, cl.returned), (1, 3));
+        assert_eq!(cl.reorder_window_ns(), 2 * ClosedLoop::REORDER_NS);
     }
 
     #[test]
@@ -628,18 +915,18 @@ mod closed_loop_tests {
 
     #[test]
     fn frames_in_flight_never_exceed_the_window_and_late_ones_are_lost() {
-        let mut cl = ClosedLoop::new(8, 1_000);
+        let mut cl = ClosedLoop::with_fixed_timeout(8, 1_000);
         assert_eq!(cl.room(0), 8);
         cl.on_sent(0, 8, 0);
         assert_eq!(cl.room(10), 0);
         // Frames 0..3 and 4 come back; 3, 5, 6, 7 do not (yet).
-        cl.on_returned(&[0, 1, 2, 4]);
+        cl.on_returned(&[0, 1, 2, 4], 15);
         assert_eq!(cl.room(20), 4);
         // Past the timeout the missing ones are lost.
         assert_eq!(cl.room(1_000), 8);
         assert_eq!(cl.lost, 4);
         // A frame counted lost that comes back after all changes nothing.
-        cl.on_returned(&[5]);
+        cl.on_returned(&[5], 1_100);
         assert_eq!((cl.in_flight(), cl.returned), (0, 4));
     }
 
