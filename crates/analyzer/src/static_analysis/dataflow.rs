@@ -702,7 +702,10 @@ impl<'p, 't> Engine<'p, 't> {
         }
         let lo = format!("{key}.");
         let hi = format!("{key}/");
-        for (k, x) in self.env.range(lo..hi) {
+        for (k, x) in self.env.range::<str, _>((
+            std::ops::Bound::Included(lo.as_str()),
+            std::ops::Bound::Excluded(hi.as_str()),
+        )) {
             let mut x = x.taint();
             if let Some(nw) = &self.narrowing {
                 nw.narrow(k, &mut x.fields);
@@ -1486,11 +1489,17 @@ impl<'p, 't> Engine<'p, 't> {
         let hi = format!("{from}/");
         let items: Vec<(String, Val)> = self
             .env
-            .range(lo.clone()..hi)
+            .range::<str, _>((
+                std::ops::Bound::Included(lo.as_str()),
+                std::ops::Bound::Excluded(hi.as_str()),
+            ))
             .map(|(k, v)| (k[from.len()..].to_string(), v.clone()))
             .collect();
+        let mut tk = String::with_capacity(to.len() + 16);
         for (suffix, mut v) in items {
-            let tk = format!("{to}{suffix}");
+            tk.clear();
+            tk.push_str(to);
+            tk.push_str(&suffix);
             if let Some(nw) = self.narrowing.as_deref_mut() {
                 nw.narrow(&format!("{from}{suffix}"), &mut v.fields);
                 if certain {
