@@ -63,6 +63,18 @@ pub struct MlpConfig {
     /// seeds (1: a single network).
     #[serde(default = "one")]
     pub members: usize,
+    /// Standard deviation of Gaussian noise added to the (standardised)
+    /// inputs of every training batch (0: none). Seen during training
+    /// only: rows near the training rows, so the network is asked to be
+    /// smooth between and just beyond the runs it saw.
+    #[serde(default)]
+    pub input_noise: f64,
+    /// Mixup: every training batch is replaced by convex combinations of
+    /// its rows with a shuffled copy (inputs and standardised ln-target
+    /// alike, a weight drawn uniformly per row), so the network sees
+    /// combinations of counters between experiments.
+    #[serde(default)]
+    pub mixup: bool,
 }
 
 /// The values a grid search tries (the cartesian product); `max_epochs`
@@ -96,6 +108,26 @@ pub struct Grid {
     /// below the threshold and still carry what the target depends on.
     #[serde(default)]
     pub unfiltered: usize,
+    /// Input noise levels searched ([`MlpConfig::input_noise`]).
+    #[serde(default = "zero_noise")]
+    pub input_noise: Vec<f64>,
+    /// Mixup on or off, searched ([`MlpConfig::mixup`]).
+    #[serde(default = "no_mixup")]
+    pub mixup: Vec<bool>,
+    /// Counters divided by the sample's length, measured as the largest
+    /// `*_cycles` counter of the row (a busy-polling NF's cycles are the
+    /// sample's duration): [`crate::model::PerCycle`]. Applies to the MLP
+    /// and GBR trained with this grid alike.
+    #[serde(default)]
+    pub per_cycle: bool,
+}
+
+fn zero_noise() -> Vec<f64> {
+    vec![0.0]
+}
+
+fn no_mixup() -> Vec<bool> {
+    vec![false]
 }
 
 impl Grid {
@@ -143,6 +175,9 @@ impl Grid {
             ensemble: 5,
             log_inputs: vec![true],
             unfiltered: 4,
+            input_noise: zero_noise(),
+            mixup: no_mixup(),
+            per_cycle: false,
         }
     }
 
@@ -163,6 +198,9 @@ impl Grid {
             ensemble: 1,
             log_inputs: vec![false],
             unfiltered: 0,
+            input_noise: zero_noise(),
+            mixup: no_mixup(),
+            per_cycle: false,
         }
     }
 
@@ -178,6 +216,8 @@ impl Grid {
                                 for &dropout in &self.dropout {
                                     for &l2 in &self.l2 {
                                         for &loss in &self.loss {
+                                          for &input_noise in &self.input_noise {
+                                           for &mixup in &self.mixup {
                                             v.push(MlpConfig {
                                                 hidden_layers,
                                                 width,
@@ -190,7 +230,11 @@ impl Grid {
                                                 l2,
                                                 loss,
                                                 members: 1,
+                                                input_noise,
+                                                mixup,
                                             });
+                                           }
+                                          }
                                         }
                                     }
                                 }
@@ -355,8 +399,17 @@ impl Mlp {
             while start < n {
                 let len = (c.batch as i64).min(n - start);
                 let idx = perm.narrow(0, start, len);
-                let bx = xs.index_select(0, &idx);
-                let by = ys.index_select(0, &idx);
+                let mut bx = xs.index_select(0, &idx);
+                let mut by = ys.index_select(0, &idx);
+                if c.mixup && len > 1 {
+                    let other = Tensor::randperm(len, (Kind::Int64, Device::Cpu));
+                    let lam = Tensor::rand([len, 1], (Kind::Float, Device::Cpu));
+                    bx = &bx * &lam + bx.index_select(0, &other) * (1.0 - &lam);
+                    by = &by * &lam + by.index_select(0, &other) * (1.0 - &lam);
+                }
+                if c.input_noise > 0.0 {
+                    bx = &bx + bx.randn_like() * c.input_noise;
+                }
                 let out = current.nets[0].forward_t(&bx, true);
                 let loss = match c.loss {
                     Loss::Mse => out.mse_loss(&by, tch::Reduction::Mean),
