@@ -101,6 +101,9 @@ fn grid() -> Grid {
     if let Some(v) = list("DIAG_MIXUP") {
         g.mixup = v.iter().map(|s| s == "1").collect();
     }
+    if let Some(v) = list("DIAG_SKIP") {
+        g.linear_skip = v.iter().map(|s| s == "1").collect();
+    }
     if let Ok(v) = std::env::var("DIAG_PERCYCLE") {
         g.per_cycle = v == "1";
     }

@@ -75,6 +75,13 @@ pub struct MlpConfig {
     /// combinations of counters between experiments.
     #[serde(default)]
     pub mixup: bool,
+    /// A linear path from the inputs straight to the output, added to the
+    /// hidden layers' output: the network is a linear model (least squares
+    /// on ln counters, learnt jointly) plus a non-linear correction, so
+    /// between and beyond the runs it saw it leans on a monotone, additive
+    /// part rather than on whatever the hidden units do there.
+    #[serde(default)]
+    pub linear_skip: bool,
 }
 
 /// The values a grid search tries (the cartesian product); `max_epochs`
@@ -114,6 +121,9 @@ pub struct Grid {
     /// Mixup on or off, searched ([`MlpConfig::mixup`]).
     #[serde(default = "no_mixup")]
     pub mixup: Vec<bool>,
+    /// The linear path on or off, searched ([`MlpConfig::linear_skip`]).
+    #[serde(default = "no_mixup")]
+    pub linear_skip: Vec<bool>,
     /// Counters divided by the sample's length, measured as the largest
     /// `*_cycles` counter of the row (a busy-polling NF's cycles are the
     /// sample's duration): [`crate::model::PerCycle`]. Applies to the MLP
@@ -177,6 +187,7 @@ impl Grid {
             unfiltered: 4,
             input_noise: zero_noise(),
             mixup: no_mixup(),
+            linear_skip: no_mixup(),
             per_cycle: false,
         }
     }
@@ -200,6 +211,7 @@ impl Grid {
             unfiltered: 0,
             input_noise: zero_noise(),
             mixup: no_mixup(),
+            linear_skip: no_mixup(),
             per_cycle: false,
         }
     }
@@ -218,6 +230,7 @@ impl Grid {
                                         for &loss in &self.loss {
                                           for &input_noise in &self.input_noise {
                                            for &mixup in &self.mixup {
+                                            for &linear_skip in &self.linear_skip {
                                             v.push(MlpConfig {
                                                 hidden_layers,
                                                 width,
@@ -232,7 +245,9 @@ impl Grid {
                                                 members: 1,
                                                 input_noise,
                                                 mixup,
+                                                linear_skip,
                                             });
+                                            }
                                            }
                                           }
                                         }
@@ -254,7 +269,25 @@ pub struct Mlp {
     pub config: MlpConfig,
     pub inputs: i64,
     vs: nn::VarStore,
-    nets: Vec<nn::SequentialT>,
+    nets: Vec<Net>,
+}
+
+/// One network: the hidden layers and output, plus the optional linear
+/// path ([`MlpConfig::linear_skip`]).
+#[derive(Debug)]
+struct Net {
+    seq: nn::SequentialT,
+    skip: Option<nn::Linear>,
+}
+
+impl Net {
+    fn forward_t(&self, x: &Tensor, train: bool) -> Tensor {
+        let y = self.seq.forward_t(x, train);
+        match &self.skip {
+            Some(l) => y + x.apply(l),
+            None => y,
+        }
+    }
 }
 
 impl std::fmt::Debug for Mlp {
@@ -263,7 +296,25 @@ impl std::fmt::Debug for Mlp {
     }
 }
 
-fn build_one(root: &nn::Path, inputs: i64, c: &MlpConfig) -> nn::SequentialT {
+fn build_one(root: &nn::Path, inputs: i64, c: &MlpConfig) -> Net {
+    let skip = c.linear_skip.then(|| {
+        nn::linear(
+            root / "skip",
+            inputs,
+            1,
+            nn::LinearConfig {
+                bias: false,
+                ..Default::default()
+            },
+        )
+    });
+    Net {
+        seq: build_seq(root, inputs, c),
+        skip,
+    }
+}
+
+fn build_seq(root: &nn::Path, inputs: i64, c: &MlpConfig) -> nn::SequentialT {
     let mut net = nn::seq_t();
     let mut width_in = inputs;
     for layer in 0..c.hidden_layers {
@@ -289,7 +340,7 @@ fn build_one(root: &nn::Path, inputs: i64, c: &MlpConfig) -> nn::SequentialT {
 
 /// The networks of `c` in `vs`: a single network at the root (the layout of
 /// every model saved before ensembles), members under `m0`, `m1`, … .
-fn build(vs: &nn::VarStore, inputs: i64, c: &MlpConfig) -> Vec<nn::SequentialT> {
+fn build(vs: &nn::VarStore, inputs: i64, c: &MlpConfig) -> Vec<Net> {
     let root = vs.root();
     if c.members <= 1 {
         vec![build_one(&root, inputs, c)]
