@@ -16,8 +16,8 @@ use nfc_predictor::data::{load_files, ConflictPolicy};
 use nfc_predictor::features::{common_counters, Frame, Target};
 use nfc_predictor::metrics::Metrics;
 use nfc_predictor::mlp::{Activation, Grid, Loss, Optimizer};
-use nfc_predictor::split::Split;
 use nfc_predictor::model::{project, train, ModelKind, TrainOptions, DEFAULT_PEARSON_THRESHOLD};
+use nfc_predictor::split::Split;
 use nfc_predictor::split::{inner_folds, leave_experiment_out, validate_by_experiment};
 use std::path::{Path, PathBuf};
 
@@ -86,7 +86,13 @@ fn grid() -> Grid {
     if let Some(v) = list("DIAG_ACT") {
         g.activation = v
             .iter()
-            .map(|s| if s == "tanh" { Activation::Tanh } else { Activation::Relu })
+            .map(|s| {
+                if s == "tanh" {
+                    Activation::Tanh
+                } else {
+                    Activation::Relu
+                }
+            })
             .collect();
     }
     if let Some(v) = list("DIAG_WIDTH") {
@@ -140,7 +146,10 @@ fn nested(name: &str, frame: &Frame, folds: &[Split], kinds: &[ModelKind], all: 
             println!(
                 "{name} outer fold {k} {:<4} inner {} mean {mean:.4} ({:.0}s)",
                 kind.name(),
-                accs.iter().map(|a| format!("{a:.3}")).collect::<Vec<_>>().join(" "),
+                accs.iter()
+                    .map(|a| format!("{a:.3}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
                 t.elapsed().as_secs_f64()
             );
             sums[ki].push(mean);

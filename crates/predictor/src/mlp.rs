@@ -236,28 +236,28 @@ impl Grid {
                                 for &dropout in &self.dropout {
                                     for &l2 in &self.l2 {
                                         for &loss in &self.loss {
-                                          for &input_noise in &self.input_noise {
-                                           for &mixup in &self.mixup {
-                                            for &linear_skip in &self.linear_skip {
-                                            v.push(MlpConfig {
-                                                hidden_layers,
-                                                width,
-                                                activation,
-                                                optimizer,
-                                                learning_rate,
-                                                epochs: self.max_epochs,
-                                                batch,
-                                                dropout,
-                                                l2,
-                                                loss,
-                                                members: 1,
-                                                input_noise,
-                                                mixup,
-                                                linear_skip,
-                                            });
+                                            for &input_noise in &self.input_noise {
+                                                for &mixup in &self.mixup {
+                                                    for &linear_skip in &self.linear_skip {
+                                                        v.push(MlpConfig {
+                                                            hidden_layers,
+                                                            width,
+                                                            activation,
+                                                            optimizer,
+                                                            learning_rate,
+                                                            epochs: self.max_epochs,
+                                                            batch,
+                                                            dropout,
+                                                            l2,
+                                                            loss,
+                                                            members: 1,
+                                                            input_noise,
+                                                            mixup,
+                                                            linear_skip,
+                                                        });
+                                                    }
+                                                }
                                             }
-                                           }
-                                          }
                                         }
                                     }
                                 }

@@ -599,8 +599,7 @@ pub fn train(
             if let (k @ 1.., Some(fs)) = (
                 opts.grid.unfiltered,
                 unfiltered_set(&train_m, &features, per_cycle.as_ref()),
-            )
-            {
+            ) {
                 let mut ranked = best.tried.clone();
                 ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
                 let configs: Vec<MlpConfig> = ranked

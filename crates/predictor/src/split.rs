@@ -136,7 +136,12 @@ pub fn inner_folds(frame: &Frame, split: &Split, max_folds: usize, seed: u64) ->
     if exps.len() < 2 {
         return vec![];
     }
-    let mut rows: Vec<usize> = split.train.iter().chain(&split.validation).copied().collect();
+    let mut rows: Vec<usize> = split
+        .train
+        .iter()
+        .chain(&split.validation)
+        .copied()
+        .collect();
     rows.sort_unstable();
     (0..folds)
         .map(|fold| {
@@ -247,7 +252,12 @@ mod tests {
                 tested.extend(s.test.iter().copied());
             }
             tested.sort_unstable();
-            let mut all: Vec<usize> = outer.train.iter().chain(&outer.validation).copied().collect();
+            let mut all: Vec<usize> = outer
+                .train
+                .iter()
+                .chain(&outer.validation)
+                .copied()
+                .collect();
             all.sort_unstable();
             assert_eq!(tested, all, "every training row is tested once");
         }

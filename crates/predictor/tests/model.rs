@@ -273,7 +273,9 @@ fn per_cycle_inputs_ignore_the_sample_length_and_reload_identically() {
         // scaled alike; the prediction must not move.
         let f = nfc_predictor::model::project(&te, &m.meta.features).unwrap();
         let longer: Vec<Vec<f64>> =
-            f.x.iter().map(|r| r.iter().map(|v| v * 1.07).collect()).collect();
+            f.x.iter()
+                .map(|r| r.iter().map(|v| v * 1.07).collect())
+                .collect();
         for (a, b) in m.predict_raw(&f.x).iter().zip(m.predict_raw(&longer)) {
             assert!((a - b).abs() <= 1e-5 * a.abs().max(1.0), "{a} vs {b}");
         }
