@@ -5,13 +5,20 @@
 //!
 //! `cargo run --release -p nfc-predictor --example loeo_diag [scenario…]`
 //! (scenarios: load, resource, both; default all).
+//!
+//! `DIAG_NESTED=1`: the remedy-selection mode (docs/predictor.md, "Choosing
+//! remedies for extrapolation"): for every outer fold, only the inner
+//! leave-one-experiment-out folds of its training experiments
+//! (`split::inner_folds`) are trained and scored; the outer test rows are
+//! never trained on, predicted or printed.
 
 use nfc_predictor::data::{load_files, ConflictPolicy};
 use nfc_predictor::features::{common_counters, Frame, Target};
 use nfc_predictor::metrics::Metrics;
-use nfc_predictor::mlp::{Grid, Loss, Optimizer};
+use nfc_predictor::mlp::{Activation, Grid, Loss, Optimizer};
 use nfc_predictor::model::{project, train, ModelKind, TrainOptions, DEFAULT_PEARSON_THRESHOLD};
-use nfc_predictor::split::{leave_experiment_out, validate_by_experiment};
+use nfc_predictor::split::Split;
+use nfc_predictor::split::{inner_folds, leave_experiment_out, validate_by_experiment};
 use std::path::{Path, PathBuf};
 
 fn csvs(dir: &Path) -> Vec<PathBuf> {
@@ -76,7 +83,86 @@ fn grid() -> Grid {
     if let Ok(v) = std::env::var("DIAG_ENSEMBLE") {
         g.ensemble = v.parse().expect("ensemble");
     }
+    if let Some(v) = list("DIAG_ACT") {
+        g.activation = v
+            .iter()
+            .map(|s| {
+                if s == "tanh" {
+                    Activation::Tanh
+                } else {
+                    Activation::Relu
+                }
+            })
+            .collect();
+    }
+    if let Some(v) = list("DIAG_WIDTH") {
+        g.width = v.iter().map(|s| s.parse().expect("width")).collect();
+    }
+    if let Some(v) = list("DIAG_L2") {
+        g.l2 = v.iter().map(|s| s.parse().expect("l2")).collect();
+    }
+    if let Some(v) = list("DIAG_NOISE") {
+        g.input_noise = v.iter().map(|s| s.parse().expect("noise")).collect();
+    }
+    if let Some(v) = list("DIAG_MIXUP") {
+        g.mixup = v.iter().map(|s| s == "1").collect();
+    }
+    if let Some(v) = list("DIAG_SKIP") {
+        g.linear_skip = v.iter().map(|s| s == "1").collect();
+    }
+    if let Ok(v) = std::env::var("DIAG_PERCYCLE") {
+        g.per_cycle = v == "1";
+    }
     g
+}
+
+/// `DIAG_NESTED=1`: mean inner-fold test accuracy per kind over every
+/// outer fold's inner folds; the outer test folds are not used.
+fn nested(name: &str, frame: &Frame, folds: &[Split], kinds: &[ModelKind], all: &mut [Vec<f64>]) {
+    let mut sums = vec![vec![]; kinds.len()];
+    for (k, outer) in folds.iter().enumerate() {
+        let inner = inner_folds(frame, outer, 4, 2024);
+        for (ki, kind) in kinds.iter().enumerate() {
+            let t = std::time::Instant::now();
+            let mut accs = vec![];
+            for s in &inner {
+                let (tr, va, te) = (
+                    frame.subset(&s.train),
+                    frame.subset(&s.validation),
+                    frame.subset(&s.test),
+                );
+                let opts = TrainOptions {
+                    kind: *kind,
+                    target: Target::Throughput,
+                    grid: grid(),
+                    pearson_threshold: DEFAULT_PEARSON_THRESHOLD,
+                    seed: 2024,
+                };
+                let m = train(&tr, &va, vec![], &opts).expect("train");
+                let p = m.predict(&te).expect("predict");
+                accs.push(Metrics::compute(&p, &te.y).accuracy);
+            }
+            let mean = accs.iter().sum::<f64>() / accs.len().max(1) as f64;
+            println!(
+                "{name} outer fold {k} {:<4} inner {} mean {mean:.4} ({:.0}s)",
+                kind.name(),
+                accs.iter()
+                    .map(|a| format!("{a:.3}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                t.elapsed().as_secs_f64()
+            );
+            sums[ki].push(mean);
+            all[ki].push(mean);
+        }
+    }
+    for (ki, kind) in kinds.iter().enumerate() {
+        println!(
+            "{name} {} nested mean {:.4}",
+            kind.name(),
+            sums[ki].iter().sum::<f64>() / sums[ki].len().max(1) as f64
+        );
+    }
 }
 
 fn main() {
@@ -96,6 +182,8 @@ fn main() {
         Ok("mlp") => vec![ModelKind::Mlp],
         _ => vec![ModelKind::Mlp, ModelKind::Gbr],
     };
+    let nested_mode = std::env::var("DIAG_NESTED").is_ok_and(|v| v == "1");
+    let mut all = vec![vec![]; kinds.len()];
     for (name, files) in scen {
         if !want.is_empty() && !want.iter().any(|w| w == name) {
             continue;
@@ -111,6 +199,10 @@ fn main() {
                 .iter()
                 .map(|s| validate_by_experiment(&frame, s, 2024))
                 .collect();
+        }
+        if nested_mode {
+            nested(name, &frame, &folds, &kinds, &mut all);
+            continue;
         }
         for (k, s) in folds.iter().enumerate() {
             let (tr, va, te) = (
@@ -192,6 +284,17 @@ fn main() {
                 kind.name(),
                 sums[ki].0 / folds.len() as f64,
                 sums[ki].1 / folds.len() as f64
+            );
+        }
+    }
+    if nested_mode {
+        for (ki, kind) in kinds.iter().enumerate() {
+            println!(
+                "ALL {} nested mean over {} outer folds {:.4} (grid {:?})",
+                kind.name(),
+                all[ki].len(),
+                all[ki].iter().sum::<f64>() / all[ki].len().max(1) as f64,
+                grid()
             );
         }
     }

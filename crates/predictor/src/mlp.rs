@@ -63,6 +63,25 @@ pub struct MlpConfig {
     /// seeds (1: a single network).
     #[serde(default = "one")]
     pub members: usize,
+    /// Standard deviation of Gaussian noise added to the (standardised)
+    /// inputs of every training batch (0: none). Seen during training
+    /// only: rows near the training rows, so the network is asked to be
+    /// smooth between and just beyond the runs it saw.
+    #[serde(default)]
+    pub input_noise: f64,
+    /// Mixup: every training batch is replaced by convex combinations of
+    /// its rows with a shuffled copy (inputs and standardised ln-target
+    /// alike, a weight drawn uniformly per row), so the network sees
+    /// combinations of counters between experiments.
+    #[serde(default)]
+    pub mixup: bool,
+    /// A linear path from the inputs straight to the output, added to the
+    /// hidden layers' output: the network is a linear model (least squares
+    /// on ln counters, learnt jointly) plus a non-linear correction, so
+    /// between and beyond the runs it saw it leans on a monotone, additive
+    /// part rather than on whatever the hidden units do there.
+    #[serde(default)]
+    pub linear_skip: bool,
 }
 
 /// The values a grid search tries (the cartesian product); `max_epochs`
@@ -96,6 +115,29 @@ pub struct Grid {
     /// below the threshold and still carry what the target depends on.
     #[serde(default)]
     pub unfiltered: usize,
+    /// Input noise levels searched ([`MlpConfig::input_noise`]).
+    #[serde(default = "zero_noise")]
+    pub input_noise: Vec<f64>,
+    /// Mixup on or off, searched ([`MlpConfig::mixup`]).
+    #[serde(default = "no_mixup")]
+    pub mixup: Vec<bool>,
+    /// The linear path on or off, searched ([`MlpConfig::linear_skip`]).
+    #[serde(default = "no_mixup")]
+    pub linear_skip: Vec<bool>,
+    /// Counters divided by the sample's length, measured as the largest
+    /// `*_cycles` counter of the row (a busy-polling NF's cycles are the
+    /// sample's duration): [`crate::model::PerCycle`]. Applies to the MLP
+    /// and GBR trained with this grid alike.
+    #[serde(default)]
+    pub per_cycle: bool,
+}
+
+fn zero_noise() -> Vec<f64> {
+    vec![0.0]
+}
+
+fn no_mixup() -> Vec<bool> {
+    vec![false]
 }
 
 impl Grid {
@@ -105,7 +147,7 @@ impl Grid {
     /// chosen one then averaged over 5 seeds when validation prefers that.
     /// Depth 1/2/4 and ReLU/tanh from the paper's ranges; width 64 (the
     /// paper found width matters less than optimiser, activation and batch
-    /// size); Adam at 0.01 and 0.001; batch 32; dropout 0.1; L2 1e-4; MSE
+    /// size); Adam at 0.01 and 0.001; batch 32; dropout 0.1; L2 1e-2; MSE
     /// or L1 loss.
     ///
     /// Chosen on the validation folds of the linear chain's
@@ -127,6 +169,17 @@ impl Grid {
     /// Pearson drops `bridge_cycles` (r 0.03), the
     /// counter GBR splits on most: a busy-polling NF's cycles are the
     /// sample's length, by which every other count is scaled.
+    ///
+    /// L2 weight decay 1e-2 (was 1e-4) is the one extrapolation remedy
+    /// the nested leave-one-experiment-out folds chose (inner folds of the
+    /// training experiments only, `split::inner_folds`; mean inner accuracy
+    /// 0.8782 → 0.8861 over 8 outer folds with a reduced grid). Per-cycle
+    /// inputs, input noise 0.1, mixup, a linear skip path and width 16
+    /// did not raise it (docs/predictor.md, "Choosing remedies for
+    /// extrapolation"), so they are off here. The bench's test folds,
+    /// computed afterwards and not used to revise this, did worse with it
+    /// on the throughput leave-one-experiment-out rows (resource 0.905 →
+    /// 0.897, load + resource 0.898 → 0.876) and better on latency.
     pub fn standard() -> Grid {
         Grid {
             hidden_layers: vec![1, 2, 4],
@@ -136,13 +189,17 @@ impl Grid {
             learning_rate: vec![0.01, 0.001],
             batch: vec![32],
             dropout: vec![0.1],
-            l2: vec![1e-4],
+            l2: vec![1e-2],
             loss: vec![Loss::Mse, Loss::L1],
             max_epochs: 150,
             epoch_step: 10,
             ensemble: 5,
             log_inputs: vec![true],
             unfiltered: 4,
+            input_noise: zero_noise(),
+            mixup: no_mixup(),
+            linear_skip: no_mixup(),
+            per_cycle: false,
         }
     }
 
@@ -163,6 +220,10 @@ impl Grid {
             ensemble: 1,
             log_inputs: vec![false],
             unfiltered: 0,
+            input_noise: zero_noise(),
+            mixup: no_mixup(),
+            linear_skip: no_mixup(),
+            per_cycle: false,
         }
     }
 
@@ -178,19 +239,28 @@ impl Grid {
                                 for &dropout in &self.dropout {
                                     for &l2 in &self.l2 {
                                         for &loss in &self.loss {
-                                            v.push(MlpConfig {
-                                                hidden_layers,
-                                                width,
-                                                activation,
-                                                optimizer,
-                                                learning_rate,
-                                                epochs: self.max_epochs,
-                                                batch,
-                                                dropout,
-                                                l2,
-                                                loss,
-                                                members: 1,
-                                            });
+                                            for &input_noise in &self.input_noise {
+                                                for &mixup in &self.mixup {
+                                                    for &linear_skip in &self.linear_skip {
+                                                        v.push(MlpConfig {
+                                                            hidden_layers,
+                                                            width,
+                                                            activation,
+                                                            optimizer,
+                                                            learning_rate,
+                                                            epochs: self.max_epochs,
+                                                            batch,
+                                                            dropout,
+                                                            l2,
+                                                            loss,
+                                                            members: 1,
+                                                            input_noise,
+                                                            mixup,
+                                                            linear_skip,
+                                                        });
+                                                    }
+                                                }
+                                            }
                                         }
                                     }
                                 }
@@ -210,7 +280,25 @@ pub struct Mlp {
     pub config: MlpConfig,
     pub inputs: i64,
     vs: nn::VarStore,
-    nets: Vec<nn::SequentialT>,
+    nets: Vec<Net>,
+}
+
+/// One network: the hidden layers and output, plus the optional linear
+/// path ([`MlpConfig::linear_skip`]).
+#[derive(Debug)]
+struct Net {
+    seq: nn::SequentialT,
+    skip: Option<nn::Linear>,
+}
+
+impl Net {
+    fn forward_t(&self, x: &Tensor, train: bool) -> Tensor {
+        let y = self.seq.forward_t(x, train);
+        match &self.skip {
+            Some(l) => y + x.apply(l),
+            None => y,
+        }
+    }
 }
 
 impl std::fmt::Debug for Mlp {
@@ -219,7 +307,25 @@ impl std::fmt::Debug for Mlp {
     }
 }
 
-fn build_one(root: &nn::Path, inputs: i64, c: &MlpConfig) -> nn::SequentialT {
+fn build_one(root: &nn::Path, inputs: i64, c: &MlpConfig) -> Net {
+    let skip = c.linear_skip.then(|| {
+        nn::linear(
+            root / "skip",
+            inputs,
+            1,
+            nn::LinearConfig {
+                bias: false,
+                ..Default::default()
+            },
+        )
+    });
+    Net {
+        seq: build_seq(root, inputs, c),
+        skip,
+    }
+}
+
+fn build_seq(root: &nn::Path, inputs: i64, c: &MlpConfig) -> nn::SequentialT {
     let mut net = nn::seq_t();
     let mut width_in = inputs;
     for layer in 0..c.hidden_layers {
@@ -245,7 +351,7 @@ fn build_one(root: &nn::Path, inputs: i64, c: &MlpConfig) -> nn::SequentialT {
 
 /// The networks of `c` in `vs`: a single network at the root (the layout of
 /// every model saved before ensembles), members under `m0`, `m1`, … .
-fn build(vs: &nn::VarStore, inputs: i64, c: &MlpConfig) -> Vec<nn::SequentialT> {
+fn build(vs: &nn::VarStore, inputs: i64, c: &MlpConfig) -> Vec<Net> {
     let root = vs.root();
     if c.members <= 1 {
         vec![build_one(&root, inputs, c)]
@@ -355,8 +461,17 @@ impl Mlp {
             while start < n {
                 let len = (c.batch as i64).min(n - start);
                 let idx = perm.narrow(0, start, len);
-                let bx = xs.index_select(0, &idx);
-                let by = ys.index_select(0, &idx);
+                let mut bx = xs.index_select(0, &idx);
+                let mut by = ys.index_select(0, &idx);
+                if c.mixup && len > 1 {
+                    let other = Tensor::randperm(len, (Kind::Int64, Device::Cpu));
+                    let lam = Tensor::rand([len, 1], (Kind::Float, Device::Cpu));
+                    bx = &bx * &lam + bx.index_select(0, &other) * (1.0 - &lam);
+                    by = &by * &lam + by.index_select(0, &other) * (1.0 - &lam);
+                }
+                if c.input_noise > 0.0 {
+                    bx = &bx + bx.randn_like() * c.input_noise;
+                }
                 let out = current.nets[0].forward_t(&bx, true);
                 let loss = match c.loss {
                     Loss::Mse => out.mse_loss(&by, tch::Reduction::Mean),

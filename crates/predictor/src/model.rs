@@ -129,6 +129,98 @@ pub struct ModelMeta {
     /// raw they crowd most rows into a narrow band).
     #[serde(default)]
     pub log_inputs: bool,
+    /// Inputs divided by the sample's length first (None: raw counts;
+    /// models saved before this field).
+    #[serde(default)]
+    pub per_cycle: Option<PerCycle>,
+}
+
+/// Counters per sample length. A sample's counts scale with how long it
+/// lasted, and the cycles of an NF that busy-polls are that length (the
+/// onvm data: 2.71e9–2.89e9 per sample for every unthrottled NF); a
+/// resource-stimulus run throttles one NF's cycles to a fraction, never
+/// all of them. So each row's length is its largest `*_cycles` counter,
+/// and every counter (cycles included: a throttled NF's become its share
+/// of the sample) is divided by it and multiplied by the training fold's
+/// mean length, which keeps the units of counts per average sample. A
+/// count that only moved with the sample's length then stays within the
+/// range training saw.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PerCycle {
+    /// The reference counters (features of the model, by name).
+    pub columns: Vec<String>,
+    /// The training fold's mean of the row length.
+    pub scale: f64,
+}
+
+impl PerCycle {
+    /// The `*_cycles` columns among `features`, with the mean row length
+    /// of `x`; None when there is none or no row has a positive length.
+    pub fn fit(features: &[String], x: &[Vec<f64>]) -> Option<PerCycle> {
+        let idx = cycles_columns(features);
+        let lens: Vec<f64> = x
+            .iter()
+            .map(|r| row_length(r, &idx))
+            .filter(|v| *v > 0.0)
+            .collect();
+        if idx.is_empty() || lens.is_empty() {
+            return None;
+        }
+        Some(PerCycle {
+            columns: idx.iter().map(|&c| features[c].clone()).collect(),
+            scale: lens.iter().sum::<f64>() / lens.len() as f64,
+        })
+    }
+
+    /// Rows (columns named `features`, which must include every reference
+    /// column) divided by their length, times the scale. A row whose
+    /// length is not positive (no cycles counted) is left as it is.
+    pub fn apply(&self, features: &[String], x: &[Vec<f64>]) -> Vec<Vec<f64>> {
+        let idx: Vec<usize> = self
+            .columns
+            .iter()
+            .filter_map(|n| features.iter().position(|f| f == n))
+            .collect();
+        x.iter()
+            .map(|r| {
+                let len = row_length(r, &idx);
+                if len > 0.0 && len.is_finite() {
+                    r.iter().map(|v| v / len * self.scale).collect()
+                } else {
+                    r.clone()
+                }
+            })
+            .collect()
+    }
+
+    /// The same frame with its rows per sample length.
+    fn frame(&self, f: &Frame) -> Frame {
+        Frame {
+            x: self.apply(&f.features, &f.x),
+            ..f.clone()
+        }
+    }
+
+    /// `names` with every reference column appended that it lacks.
+    fn with_columns(&self, names: &[String]) -> Vec<String> {
+        let mut v = names.to_vec();
+        for c in &self.columns {
+            if !v.contains(c) {
+                v.push(c.clone());
+            }
+        }
+        v
+    }
+}
+
+fn cycles_columns(features: &[String]) -> Vec<usize> {
+    (0..features.len())
+        .filter(|&c| features[c].ends_with("_cycles"))
+        .collect()
+}
+
+fn row_length(r: &[f64], idx: &[usize]) -> f64 {
+    idx.iter().map(|&c| r[c]).fold(f64::NEG_INFINITY, f64::max)
 }
 
 /// ln(1 + |v|) with v's sign (counters are never negative; the sign keeps
@@ -271,6 +363,14 @@ pub fn train(
     let started = Instant::now();
     let train_m = train.measured();
     let val_m = val.measured();
+    // Counters per sample length, when the grid asks (MLP and GBR alike).
+    let per_cycle = (opts.grid.per_cycle && matches!(opts.kind, ModelKind::Mlp | ModelKind::Gbr))
+        .then(|| PerCycle::fit(&train_m.features, &train_m.x))
+        .flatten();
+    let (train_m, val_m) = match &per_cycle {
+        Some(pc) => (pc.frame(&train_m), pc.frame(&val_m)),
+        None => (train_m, val_m),
+    };
     if train_m.len() < 4 {
         return Err(PredictError::TooFewSamples(train_m.len()));
     }
@@ -298,7 +398,13 @@ pub fn train(
                     "every counter is constant in the training data".into(),
                 ));
             }
-            (s.selected.clone(), Some(s))
+            // The reference counters are inputs too (the model computes
+            // each row's length from them).
+            let selected = match &per_cycle {
+                Some(pc) => pc.with_columns(&s.selected),
+                None => s.selected.clone(),
+            };
+            (selected, Some(s))
         }
     };
     let tr = project(&train_m, &features)?;
@@ -363,6 +469,7 @@ pub fn train(
         censored: None,
         input_range,
         log_inputs: false,
+        per_cycle: per_cycle.clone(),
     };
     let mut model = TrainedModel {
         meta: meta.clone(),
@@ -412,7 +519,7 @@ pub fn train(
             let mut configurations = 0;
             let mut sets = vec![None];
             if opts.grid.unfiltered > 0 {
-                sets.extend(unfiltered_set(&train_m, &features).map(Some));
+                sets.extend(unfiltered_set(&train_m, &features, per_cycle.as_ref()).map(Some));
             }
             for set in sets {
                 let (gx, gvx) = match &set {
@@ -489,8 +596,10 @@ pub fn train(
             let mut best = best.ok_or_else(|| PredictError::Model("empty MLP grid".into()))?;
             // The best configurations again on every non-constant counter
             // (same input transform); the validation fold keeps one set.
-            if let (k @ 1.., Some(fs)) = (opts.grid.unfiltered, unfiltered_set(&train_m, &features))
-            {
+            if let (k @ 1.., Some(fs)) = (
+                opts.grid.unfiltered,
+                unfiltered_set(&train_m, &features, per_cycle.as_ref()),
+            ) {
                 let mut ranked = best.tried.clone();
                 ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
                 let configs: Vec<MlpConfig> = ranked
@@ -614,8 +723,15 @@ struct FeatureSet {
     scaler: Scaler,
 }
 
-fn unfiltered_set(train_m: &Frame, pearson: &[String]) -> Option<FeatureSet> {
-    let selection = select_pearson(train_m, 0.0);
+fn unfiltered_set(
+    train_m: &Frame,
+    pearson: &[String],
+    per_cycle: Option<&PerCycle>,
+) -> Option<FeatureSet> {
+    let mut selection = select_pearson(train_m, 0.0);
+    if let Some(pc) = per_cycle {
+        selection.selected = pc.with_columns(&selection.selected);
+    }
     if selection.selected.len() == pearson.len() {
         return None;
     }
@@ -679,9 +795,13 @@ impl TrainedModel {
     /// Predict from rows already in [`ModelMeta::features`] order (raw
     /// counter values).
     pub fn predict_raw(&self, x: &[Vec<f64>]) -> Vec<f64> {
-        let clamped = match &self.meta.input_range {
-            Some(r) => r.clamp(x),
+        let x = match &self.meta.per_cycle {
+            Some(pc) => pc.apply(&self.meta.features, x),
             None => x.to_vec(),
+        };
+        let clamped = match &self.meta.input_range {
+            Some(r) => r.clamp(&x),
+            None => x,
         };
         let xs = self
             .meta
@@ -691,7 +811,7 @@ impl TrainedModel {
             (Some(l), _, _) => l.predict(&xs),
             (_, Some(g), _) => gbr_predict(g, &xs),
             (_, _, Some(m)) => m.predict(&xs),
-            _ => vec![f64::NAN; x.len()],
+            _ => vec![f64::NAN; clamped.len()],
         };
         let (m, s) = (self.meta.y_scaler.mean[0], self.meta.y_scaler.std[0]);
         ys.into_iter()
@@ -762,10 +882,14 @@ impl TrainedModel {
                 .is_some_and(|r| r.min.len() != n || r.max.len() != n)
             || meta.y_scaler.mean.len() != 1
             || meta.y_scaler.std.len() != 1
+            || meta
+                .per_cycle
+                .as_ref()
+                .is_some_and(|pc| pc.columns.iter().any(|c| !meta.features.contains(c)))
         {
             return Err(PredictError::BadModel(
                 p,
-                "scaler sizes do not match the feature list".into(),
+                "scaler sizes or per-cycle reference counters do not match the feature list".into(),
             ));
         }
         let bad = |e: String| PredictError::BadModel(p.clone(), e);

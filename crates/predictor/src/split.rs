@@ -113,6 +113,66 @@ pub fn validate_by_experiment(frame: &Frame, split: &Split, seed: u64) -> Split 
     }
 }
 
+/// Nested leave-one-experiment-out inside a split's training experiments
+/// (its training and validation rows; its test rows are never used): the
+/// experiments, in order, dealt round-robin into min(#experiments,
+/// `max_folds`) inner folds; each inner split tests on one inner fold's
+/// whole experiments and trains on the rest, a seeded random quarter of
+/// which is its validation fold (as in [`leave_experiment_out`]). A
+/// validation design that faces what the test fold faces, runs it never
+/// saw, for choices a row-wise validation fold cannot make (docs/predictor.md,
+/// "Choosing remedies for extrapolation"). Empty with fewer than two
+/// training experiments.
+pub fn inner_folds(frame: &Frame, split: &Split, max_folds: usize, seed: u64) -> Vec<Split> {
+    let mut exps: Vec<usize> = split
+        .train
+        .iter()
+        .chain(&split.validation)
+        .map(|&i| frame.experiment[i])
+        .collect();
+    exps.sort_unstable();
+    exps.dedup();
+    let folds = exps.len().min(max_folds.max(2));
+    if exps.len() < 2 {
+        return vec![];
+    }
+    let mut rows: Vec<usize> = split
+        .train
+        .iter()
+        .chain(&split.validation)
+        .copied()
+        .collect();
+    rows.sort_unstable();
+    (0..folds)
+        .map(|fold| {
+            let held: Vec<usize> = exps
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| k % folds == fold)
+                .map(|(_, &e)| e)
+                .collect();
+            let test: Vec<usize> = rows
+                .iter()
+                .copied()
+                .filter(|&i| held.contains(&frame.experiment[i]))
+                .collect();
+            let mut rest: Vec<usize> = rows
+                .iter()
+                .copied()
+                .filter(|&i| !held.contains(&frame.experiment[i]))
+                .collect();
+            rest.shuffle(&mut ChaCha8Rng::seed_from_u64(seed ^ ((fold as u64) << 8)));
+            let cut = rest.len() * 3 / 4;
+            Split {
+                name: format!("{} / inner {fold}", split.name),
+                train: rest[..cut].to_vec(),
+                validation: rest[cut..].to_vec(),
+                test,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +215,51 @@ mod tests {
                 .chain(&f.validation)
                 .all(|&i| frame.experiment[i] != k));
             assert_eq!(f.test.len() + f.train.len() + f.validation.len(), 30);
+        }
+    }
+
+    #[test]
+    fn inner_folds_never_touch_the_outer_test_and_hold_out_whole_experiments() {
+        let frame = Frame {
+            experiment: (0..90).map(|i| i % 9).collect(),
+            y: vec![1.0; 90],
+            ..Frame::default()
+        };
+        let names: Vec<String> = (0..9).map(|e| format!("e{e}")).collect();
+        for outer in leave_experiment_out(&frame, &names, 5, 1) {
+            let inner = inner_folds(&frame, &outer, 4, 3);
+            assert_eq!(inner.len(), 4);
+            let mut tested = vec![];
+            for s in &inner {
+                assert!(s
+                    .train
+                    .iter()
+                    .chain(&s.validation)
+                    .chain(&s.test)
+                    .all(|i| !outer.test.contains(i)));
+                for &i in &s.test {
+                    let e = frame.experiment[i];
+                    assert!(s
+                        .train
+                        .iter()
+                        .chain(&s.validation)
+                        .all(|&j| frame.experiment[j] != e));
+                }
+                assert_eq!(
+                    s.train.len() + s.validation.len() + s.test.len(),
+                    outer.train.len() + outer.validation.len()
+                );
+                tested.extend(s.test.iter().copied());
+            }
+            tested.sort_unstable();
+            let mut all: Vec<usize> = outer
+                .train
+                .iter()
+                .chain(&outer.validation)
+                .copied()
+                .collect();
+            all.sort_unstable();
+            assert_eq!(tested, all, "every training row is tested once");
         }
     }
 

@@ -252,3 +252,41 @@ fn the_validation_fold_can_keep_a_counter_pearson_drops() {
         assert_eq!(back.predict(&te).unwrap(), m.predict(&te).unwrap());
     }
 }
+
+#[test]
+fn per_cycle_inputs_ignore_the_sample_length_and_reload_identically() {
+    let (tr, va, te) = frames(Target::Throughput);
+    for kind in [ModelKind::Mlp, ModelKind::Gbr] {
+        let mut opts = options(kind, Target::Throughput);
+        opts.grid.per_cycle = true;
+        opts.grid.input_noise = vec![0.1];
+        opts.grid.mixup = vec![true];
+        opts.grid.linear_skip = vec![true];
+        let m = train(&tr, &va, vec![], &opts).unwrap();
+        let pc = m.meta.per_cycle.clone().expect("per-cycle inputs recorded");
+        assert_eq!(pc.columns, vec!["fw_cycles", "nat_cycles"]);
+        assert!(pc.columns.iter().all(|c| m.meta.features.contains(c)));
+        let p = m.predict(&te).unwrap();
+        let acc = Metrics::compute(&p, &te.y).accuracy;
+        assert!(acc > 0.7, "{}: accuracy {acc}", kind.name());
+        // The same sample counted over a longer period: every counter
+        // scaled alike; the prediction must not move.
+        let f = nfc_predictor::model::project(&te, &m.meta.features).unwrap();
+        let longer: Vec<Vec<f64>> =
+            f.x.iter()
+                .map(|r| r.iter().map(|v| v * 1.07).collect())
+                .collect();
+        for (a, b) in m.predict_raw(&f.x).iter().zip(m.predict_raw(&longer)) {
+            assert!((a - b).abs() <= 1e-5 * a.abs().max(1.0), "{a} vs {b}");
+        }
+        if kind == ModelKind::Mlp {
+            let c = m.meta.mlp.clone().unwrap();
+            assert!(c.linear_skip && c.mixup && c.input_noise == 0.1, "{c:?}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        m.save(dir.path()).unwrap();
+        let back = TrainedModel::load(dir.path()).unwrap();
+        assert_eq!(back.meta, m.meta);
+        assert_eq!(back.predict(&te).unwrap(), p);
+    }
+}
