@@ -358,7 +358,11 @@ fn accelerator_signals_see_through_inlined_helpers() {
     let dir = tempfile::tempdir().expect("tmp");
     let lower = |name: &str, src: &str| {
         let p = dir.path().join(format!("{name}.c"));
-        std::fs::write(&p, format!("#include <stdint.h>\n#include \"nf.h\"\n{src}\n")).expect("write");
+        std::fs::write(
+            &p,
+            format!("#include <stdint.h>\n#include \"nf.h\"\n{src}\n"),
+        )
+        .expect("write");
         insight::lower_file(name, &p, &[], false).expect("lowers")
     };
     // Calls of the unit's own functions left in the classifier's view;
@@ -370,7 +374,11 @@ fn accelerator_signals_see_through_inlined_helpers() {
     };
     let trie = "struct n { struct n *c[2]; int nh; };\nstatic struct n *step(struct n *t, uint32_t a, int d) { return t->c[(a >> (31 - d)) & 1]; }\nint lookup(struct n *t, uint32_t a) { int best = -1; for (int d = 0; t && d < 32; d++) { if (t->nh >= 0) best = t->nh; t = step(t, a, d); } return best; }";
     let u = lower("trie", trie);
-    let f = u.functions.iter().find(|f| f.name == "lookup").expect("lookup");
+    let f = u
+        .functions
+        .iter()
+        .find(|f| f.name == "lookup")
+        .expect("lookup");
     assert!(
         f.signals.walk_in_loop > 0 && f.signals.keyed_walk_in_loop > 0,
         "the helper's keyed step is seen in the caller's loop: {:?}",
@@ -378,8 +386,15 @@ fn accelerator_signals_see_through_inlined_helpers() {
     );
     assert!(!f.inlined_blocks.is_empty() && calls(f) == 0);
     // The compute models' view is the function as written (one call).
-    assert!(f.blocks.iter().flat_map(|b| &b.words).any(|w| w.starts_with("call ")));
-    assert!(u.functions.iter().any(|f| f.name == "step" && f.inlined_blocks.is_empty()));
+    assert!(f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.words)
+        .any(|w| w.starts_with("call ")));
+    assert!(u
+        .functions
+        .iter()
+        .any(|f| f.name == "step" && f.inlined_blocks.is_empty()));
     // Recursion is never inlined (and lowering terminates).
     let u = lower(
         "rec",
@@ -392,8 +407,16 @@ fn accelerator_signals_see_through_inlined_helpers() {
         "fwdep",
         "static uint32_t key(uint32_t a) { return nf_ntohl(a) & 0xff; }\nuint32_t fwdep(uint32_t a) { return key(a) + 1; }",
     );
-    let f = u.functions.iter().find(|f| f.name == "fwdep").expect("fwdep");
-    assert!(f.inlined_blocks.is_empty() && calls(f) == 1, "{:?}", f.accel_blocks());
+    let f = u
+        .functions
+        .iter()
+        .find(|f| f.name == "fwdep")
+        .expect("fwdep");
+    assert!(
+        f.inlined_blocks.is_empty() && calls(f) == 1,
+        "{:?}",
+        f.accel_blocks()
+    );
     // A callee above the size bound stays a call.
     let big: String = (0..(nfc_reducer::insight_ir::INLINE_MAX_INSTRUCTIONS / 4 + 10))
         .map(|i| format!("x = (x ^ {i}u) * 3u; "))

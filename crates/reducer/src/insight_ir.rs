@@ -594,7 +594,10 @@ pub fn annotate(name: &str, ll: &[u8]) -> Result<IrUnit, ReduceError> {
         let (signals, inlined_blocks) = match u::get_function(inlined.as_mut_ptr(), &fname) {
             Some(g) => {
                 let ib = annotate_blocks(&mut ann_inlined, g, &defined);
-                let changed = ib.iter().map(|b| &b.words).ne(blocks.iter().map(|b| &b.words));
+                let changed = ib
+                    .iter()
+                    .map(|b| &b.words)
+                    .ne(blocks.iter().map(|b| &b.words));
                 (accel_signals(g), if changed { ib } else { vec![] })
             }
             None => (accel_signals(f), vec![]),
@@ -697,7 +700,10 @@ fn inlinable(m: LLVMModuleRef, framework: &BTreeSet<String>) -> BTreeSet<String>
             calls: vec![],
             framework: framework.contains(&f.name()),
         };
-        for i in insts.iter().filter(|i| i.opcode() == Some(Opcode::LLVMCall)) {
+        for i in insts
+            .iter()
+            .filter(|i| i.opcode() == Some(Opcode::LLVMCall))
+        {
             match i.called_function().map(|g| g.name()) {
                 Some(n) if framework.contains(&n) => ci.framework = true,
                 Some(n) if names.contains(&n) => ci.calls.push(n),
@@ -800,8 +806,7 @@ fn inline_subroutines(
         for f in u::functions(m).into_iter().filter(|f| !f.is_declaration()) {
             for i in f.instructions() {
                 let lifetime = i.opcode() == Some(Opcode::LLVMCall)
-                    && i
-                        .called_function()
+                    && i.called_function()
                         .is_some_and(|g| g.name().starts_with("llvm.lifetime."));
                 if lifetime {
                     i.erase();
