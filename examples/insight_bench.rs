@@ -484,19 +484,18 @@ fn main() -> anyhow::Result<()> {
     let (acc, acc_md) = accel(&out, std::env::var_os("INSIGHT_NO_FRESH").is_none())?;
     // The networks: nfc-predict (libtorch) in its own process.
     let t0 = std::time::Instant::now();
-    let status = Command::new("cargo")
-        .args([
-            "run",
-            "--release",
-            "-q",
-            "-p",
-            "nfc-predict",
-            "--",
-            "--format",
-            "json",
-            "insight",
-            "train",
-        ])
+    // NFC_PREDICT_BIN: a prebuilt nfc-predict (a long run must not rebuild
+    // it from a worktree that changes meanwhile); else `cargo run`.
+    let mut cmd = match std::env::var_os("NFC_PREDICT_BIN") {
+        Some(bin) => Command::new(bin),
+        None => {
+            let mut c = Command::new("cargo");
+            c.args(["run", "--release", "-q", "-p", "nfc-predict", "--"]);
+            c
+        }
+    };
+    let status = cmd
+        .args(["--format", "json", "insight", "train"])
         .args(if select {
             vec!["--select".to_string()]
         } else {

@@ -718,16 +718,40 @@ pub fn unknown_nf(nf: &str, reason: String) -> NfInsight {
     }
 }
 
-/// The functions the accelerator classifier flags (CRC or LPM), with where they are defined.
+/// The functions the accelerator classifier flags (CRC or LPM), with where
+/// they are defined. The classifier reads each function with its callees
+/// inlined, so a caller of a flagged function is flagged too; the caller is
+/// left out when a function it reaches through its calls is flagged with
+/// the same kind (the implementation is the callee's).
 pub fn accelerator_candidates(
     own: &[&nfc_core::insight::IrFunction],
     sources: &[PathBuf],
     model: &AccelModel,
 ) -> Vec<AccelCandidate> {
+    let verdicts: std::collections::BTreeMap<&str, _> = own
+        .iter()
+        .map(|f| (f.name.as_str(), model.classify(f)))
+        .collect();
+    let reaches_same_kind = |f: &nfc_core::insight::IrFunction, kind: AccelKind| {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut stack: Vec<&str> = f.callees.iter().map(String::as_str).collect();
+        while let Some(n) = stack.pop() {
+            if n == f.name || !seen.insert(n) {
+                continue;
+            }
+            if verdicts.get(n).is_some_and(|v| v.kind == kind) {
+                return true;
+            }
+            if let Some(g) = own.iter().find(|g| g.name == n) {
+                stack.extend(g.callees.iter().map(String::as_str));
+            }
+        }
+        false
+    };
     own.iter()
         .filter_map(|f| {
-            let v = model.classify(f);
-            (v.kind != AccelKind::None).then(|| {
+            let v = verdicts[f.name.as_str()];
+            (v.kind != AccelKind::None && !reaches_same_kind(f, v.kind)).then(|| {
                 let loc = definition_line(sources, &f.name);
                 AccelCandidate {
                     kind: v.kind,

@@ -349,6 +349,86 @@ fn accelerator_signals_tell_idioms_from_look_alikes() {
     );
 }
 
+/// Clara §3: small framework-independent callees are inlined before the
+/// accelerator signals are read, so a lookup whose step is a helper shows
+/// the step; a recursive callee and one that calls framework code (nf.h)
+/// stay calls, and the compute models' per-function blocks are unchanged.
+#[test]
+fn accelerator_signals_see_through_inlined_helpers() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let lower = |name: &str, src: &str| {
+        let p = dir.path().join(format!("{name}.c"));
+        std::fs::write(
+            &p,
+            format!("#include <stdint.h>\n#include \"nf.h\"\n{src}\n"),
+        )
+        .expect("write");
+        insight::lower_file(name, &p, &[], false).expect("lowers")
+    };
+    // Calls of the unit's own functions left in the classifier's view;
+    // no other call is added by inlining.
+    let calls = |f: &nfc_core::insight::IrFunction| {
+        let ws = || f.accel_blocks().iter().flat_map(|b| &b.words);
+        assert!(!ws().any(|w| w.contains("lifetime")), "{f:?}");
+        ws().filter(|w| w.starts_with("call internal")).count()
+    };
+    let trie = "struct n { struct n *c[2]; int nh; };\nstatic struct n *step(struct n *t, uint32_t a, int d) { return t->c[(a >> (31 - d)) & 1]; }\nint lookup(struct n *t, uint32_t a) { int best = -1; for (int d = 0; t && d < 32; d++) { if (t->nh >= 0) best = t->nh; t = step(t, a, d); } return best; }";
+    let u = lower("trie", trie);
+    let f = u
+        .functions
+        .iter()
+        .find(|f| f.name == "lookup")
+        .expect("lookup");
+    assert!(
+        f.signals.walk_in_loop > 0 && f.signals.keyed_walk_in_loop > 0,
+        "the helper's keyed step is seen in the caller's loop: {:?}",
+        f.signals
+    );
+    assert!(!f.inlined_blocks.is_empty() && calls(f) == 0);
+    // The compute models' view is the function as written (one call).
+    assert!(f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.words)
+        .any(|w| w.starts_with("call ")));
+    assert!(u
+        .functions
+        .iter()
+        .any(|f| f.name == "step" && f.inlined_blocks.is_empty()));
+    // Recursion is never inlined (and lowering terminates).
+    let u = lower(
+        "rec",
+        "struct n { struct n *c[2]; int nh; };\nstatic int depth(struct n *t) { return t ? 1 + depth(t->c[0]) : 0; }\nint rec(struct n *t) { return depth(t) + 1; }",
+    );
+    let f = u.functions.iter().find(|f| f.name == "rec").expect("rec");
+    assert!(f.inlined_blocks.is_empty() && calls(f) == 1);
+    // A helper that depends on the framework stays a call.
+    let u = lower(
+        "fwdep",
+        "static uint32_t key(uint32_t a) { return nf_ntohl(a) & 0xff; }\nuint32_t fwdep(uint32_t a) { return key(a) + 1; }",
+    );
+    let f = u
+        .functions
+        .iter()
+        .find(|f| f.name == "fwdep")
+        .expect("fwdep");
+    assert!(
+        f.inlined_blocks.is_empty() && calls(f) == 1,
+        "{:?}",
+        f.accel_blocks()
+    );
+    // A callee above the size bound stays a call.
+    let big: String = (0..(nfc_reducer::insight_ir::INLINE_MAX_INSTRUCTIONS / 4 + 10))
+        .map(|i| format!("x = (x ^ {i}u) * 3u; "))
+        .collect();
+    let u = lower(
+        "big",
+        &format!("static uint32_t mix(uint32_t x) {{ {big} return x; }}\nuint32_t big(uint32_t a) {{ return mix(a); }}"),
+    );
+    let f = u.functions.iter().find(|f| f.name == "big").expect("big");
+    assert!(f.inlined_blocks.is_empty() && calls(f) == 1);
+}
+
 /// The fresh held-out set's extraction: verbatim definitions (return-type
 /// lines included, prototypes and calls skipped), a missing function or a
 /// bad label an error, never a silent drop.

@@ -75,9 +75,16 @@ pub struct IrFunction {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub callees: Vec<String>,
     /// Value-level signals of accelerator code that the compacted words
-    /// drop (they write every constant as `const`).
+    /// drop (they write every constant as `const`), read after the
+    /// function's framework-independent callees were inlined (Clara §3).
     #[serde(default)]
     pub signals: AccelSignals,
+    /// The function's blocks with its framework-independent callees
+    /// inlined (what the accelerator classifier reads, [`Self::accel_blocks`]);
+    /// empty when nothing was inlined. The compute models read `blocks`,
+    /// which match the proxy compiler's per-function counts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inlined_blocks: Vec<IrBlock>,
 }
 
 /// Value-level evidence for accelerator identification (Clara §4.1), counted
@@ -179,6 +186,15 @@ pub struct AccelSignals {
 }
 
 impl IrFunction {
+    /// The blocks the accelerator classifier reads: with the callees
+    /// inlined when there were any.
+    pub fn accel_blocks(&self) -> &[IrBlock] {
+        if self.inlined_blocks.is_empty() {
+            &self.blocks
+        } else {
+            &self.inlined_blocks
+        }
+    }
     /// Every word of the function, blocks in order.
     pub fn words(&self) -> impl Iterator<Item = &str> {
         self.blocks

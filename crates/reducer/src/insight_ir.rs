@@ -21,7 +21,7 @@ use crate::error::ReduceError;
 use crate::llvm_util::{self as u, IntPred, Opcode, Val};
 use inkwell::context::Context;
 use inkwell::llvm_sys::core as c;
-use inkwell::llvm_sys::prelude::LLVMTypeRef;
+use inkwell::llvm_sys::prelude::{LLVMModuleRef, LLVMTypeRef};
 use inkwell::llvm_sys::LLVMTypeKind;
 use nfc_core::insight::{AccelSignals, InstrClass, IrBlock, IrFunction, IrUnit, ProxyCounts};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -560,7 +560,10 @@ fn ty_word(t: LLVMTypeRef) -> String {
     }
 }
 
-/// Annotate textual IR: per function (definitions only), per block, words and classes.
+/// Annotate textual IR: per function (definitions only), per block, words
+/// and classes; the accelerator signals (and the classifier's blocks) on a
+/// copy with the framework-independent callees inlined
+/// ([`inline_subroutines`]).
 pub fn annotate(name: &str, ll: &[u8]) -> Result<IrUnit, ReduceError> {
     let ctx = Context::create();
     let module = crate::ir::parse_ir(&ctx, name, ll)?;
@@ -570,8 +573,15 @@ pub fn annotate(name: &str, ll: &[u8]) -> Result<IrUnit, ReduceError> {
         .filter(|f| !f.is_declaration())
         .map(|f| f.name())
         .collect();
+    let framework = framework_functions();
+    let inlined = crate::ir::parse_ir(&ctx, name, ll)?;
+    inline_subroutines(&inlined, &framework, name)?;
     let mut ann = Annotator {
-        framework: framework_functions(),
+        framework: framework.clone(),
+        memo: HashMap::new(),
+    };
+    let mut ann_inlined = Annotator {
+        framework,
         memo: HashMap::new(),
     };
     let mut functions = vec![];
@@ -580,36 +590,18 @@ pub fn annotate(name: &str, ll: &[u8]) -> Result<IrUnit, ReduceError> {
             continue;
         }
         let fname = f.name();
-        let mut blocks = vec![];
-        for (bi, b) in f.blocks().into_iter().enumerate() {
-            let mut words = vec![];
-            let mut classes = vec![];
-            let mut memory_words = 0;
-            for i in b.instructions() {
-                let (class, word, mw) = ann.class_and_word(i, &defined);
-                words.push(word);
-                classes.push(class);
-                memory_words += mw;
+        let blocks = annotate_blocks(&mut ann, f, &defined);
+        let (signals, inlined_blocks) = match u::get_function(inlined.as_mut_ptr(), &fname) {
+            Some(g) => {
+                let ib = annotate_blocks(&mut ann_inlined, g, &defined);
+                let changed = ib
+                    .iter()
+                    .map(|b| &b.words)
+                    .ne(blocks.iter().map(|b| &b.words));
+                (accel_signals(g), if changed { ib } else { vec![] })
             }
-            let bname = unsafe {
-                let p = c::LLVMGetBasicBlockName(b.0);
-                if p.is_null() {
-                    String::new()
-                } else {
-                    CStr::from_ptr(p).to_string_lossy().into_owned()
-                }
-            };
-            blocks.push(IrBlock {
-                name: if bname.is_empty() {
-                    format!("bb{bi}")
-                } else {
-                    bname
-                },
-                words,
-                classes,
-                memory_words,
-            });
-        }
+            None => (accel_signals(f), vec![]),
+        };
         let mut callees: Vec<String> = f
             .instructions()
             .into_iter()
@@ -625,7 +617,8 @@ pub fn annotate(name: &str, ll: &[u8]) -> Result<IrUnit, ReduceError> {
             blocks,
             proxy: None,
             callees,
-            signals: accel_signals(f),
+            signals,
+            inlined_blocks,
         });
     }
     Ok(IrUnit {
@@ -633,6 +626,217 @@ pub fn annotate(name: &str, ll: &[u8]) -> Result<IrUnit, ReduceError> {
         target: PROXY_TRIPLE.to_string(),
         functions,
     })
+}
+
+/// The annotated blocks of one function.
+fn annotate_blocks(ann: &mut Annotator, f: Val, defined: &BTreeSet<String>) -> Vec<IrBlock> {
+    let mut blocks = vec![];
+    for (bi, b) in f.blocks().into_iter().enumerate() {
+        let mut words = vec![];
+        let mut classes = vec![];
+        let mut memory_words = 0;
+        for i in b.instructions() {
+            let (class, word, mw) = ann.class_and_word(i, defined);
+            words.push(word);
+            classes.push(class);
+            memory_words += mw;
+        }
+        let bname = unsafe {
+            let p = c::LLVMGetBasicBlockName(b.0);
+            if p.is_null() {
+                String::new()
+            } else {
+                CStr::from_ptr(p).to_string_lossy().into_owned()
+            }
+        };
+        blocks.push(IrBlock {
+            name: if bname.is_empty() {
+                format!("bb{bi}")
+            } else {
+                bname
+            },
+            words,
+            classes,
+            memory_words,
+        });
+    }
+    blocks
+}
+
+/// Subroutine inlining before the accelerator signals are read (Clara §3:
+/// "subroutines in the NF that do not depend on the host framework are
+/// directly inlined"). A callee is inlined when it is defined in the
+/// module, is not framework code (nf.h) and reaches none through its calls,
+/// is in no call cycle, and its body with everything inlined into it is at
+/// most [`INLINE_MAX_INSTRUCTIONS`] IR instructions, [`INLINE_MAX_DEPTH`]
+/// functions deep. LLVM's own `always-inline` pass does the inlining, on a
+/// second copy of the module (the per-function words and proxy counts the
+/// compute models use stay per function).
+pub const INLINE_MAX_INSTRUCTIONS: usize = 400;
+/// See [`INLINE_MAX_INSTRUCTIONS`].
+pub const INLINE_MAX_DEPTH: usize = 3;
+
+/// A defined function's shape for the inlining decision.
+struct CallInfo {
+    instructions: usize,
+    /// Defined callees, one entry per call site.
+    calls: Vec<String>,
+    /// Calls framework code directly.
+    framework: bool,
+}
+
+/// The defined functions [`inline_subroutines`] inlines into their callers.
+fn inlinable(m: LLVMModuleRef, framework: &BTreeSet<String>) -> BTreeSet<String> {
+    let fns: Vec<Val> = u::functions(m)
+        .into_iter()
+        .filter(|f| !f.is_declaration())
+        .collect();
+    let names: BTreeSet<String> = fns.iter().map(|f| f.name()).collect();
+    let mut info: BTreeMap<String, CallInfo> = BTreeMap::new();
+    for f in &fns {
+        let insts = f.instructions();
+        let mut ci = CallInfo {
+            instructions: insts.len(),
+            calls: vec![],
+            framework: framework.contains(&f.name()),
+        };
+        for i in insts
+            .iter()
+            .filter(|i| i.opcode() == Some(Opcode::LLVMCall))
+        {
+            match i.called_function().map(|g| g.name()) {
+                Some(n) if framework.contains(&n) => ci.framework = true,
+                Some(n) if names.contains(&n) => ci.calls.push(n),
+                _ => {}
+            }
+        }
+        info.insert(f.name(), ci);
+    }
+    // In a call cycle: reachable from itself.
+    let cyclic = |start: &str| -> bool {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<&str> = info[start].calls.iter().map(String::as_str).collect();
+        while let Some(n) = stack.pop() {
+            if n == start {
+                return true;
+            }
+            if seen.insert(n) {
+                stack.extend(info[n].calls.iter().map(String::as_str));
+            }
+        }
+        false
+    };
+    let cycles: BTreeSet<String> = names.iter().filter(|n| cyclic(n)).cloned().collect();
+    // (size with its inlinable callees inlined, depth, reaches framework
+    // code), bottom-up over the acyclic part of the call graph.
+    fn shape(
+        n: &str,
+        info: &BTreeMap<String, CallInfo>,
+        cycles: &BTreeSet<String>,
+        memo: &mut BTreeMap<String, (usize, usize, bool)>,
+    ) -> (usize, usize, bool) {
+        if let Some(r) = memo.get(n) {
+            return *r;
+        }
+        let ci = &info[n];
+        let (mut size, mut depth, mut fw) = (ci.instructions, 1, ci.framework);
+        for c in ci.calls.iter().filter(|c| !cycles.contains(*c)) {
+            let (s, d, cfw) = shape(c, info, cycles, memo);
+            fw |= cfw;
+            if !cfw && s <= INLINE_MAX_INSTRUCTIONS && d <= INLINE_MAX_DEPTH {
+                // The call instruction is replaced by the callee's body.
+                size += s.saturating_sub(1);
+                depth = depth.max(d + 1);
+            }
+        }
+        memo.insert(n.to_string(), (size, depth, fw));
+        (size, depth, fw)
+    }
+    let mut memo = BTreeMap::new();
+    names
+        .iter()
+        .filter(|n| !cycles.contains(*n))
+        .filter(|n| {
+            let (s, d, fw) = shape(n, &info, &cycles, &mut memo);
+            !fw && s <= INLINE_MAX_INSTRUCTIONS && d <= INLINE_MAX_DEPTH
+        })
+        .cloned()
+        .collect()
+}
+
+/// Inline [`inlinable`] callees into every function of `module` with
+/// LLVM's `always-inline` pass (clang's `-O0` marks every function
+/// `noinline`; that is dropped, and local functions are made external so
+/// the pass keeps them after inlining their last call). Returns the
+/// functions marked.
+fn inline_subroutines(
+    module: &inkwell::module::Module<'_>,
+    framework: &BTreeSet<String>,
+    unit: &str,
+) -> Result<BTreeSet<String>, ReduceError> {
+    use inkwell::attributes::{Attribute, AttributeLoc};
+    use inkwell::llvm_sys::LLVMLinkage;
+    let m = module.as_mut_ptr();
+    let marked = inlinable(m, framework);
+    let noinline = Attribute::get_named_enum_kind_id("noinline");
+    let optnone = Attribute::get_named_enum_kind_id("optnone");
+    let always = Attribute::get_named_enum_kind_id("alwaysinline");
+    let ctx = module.get_context();
+    for f in u::functions(m).into_iter().filter(|f| !f.is_declaration()) {
+        let Some(fv) = module.get_function(&f.name()) else {
+            continue;
+        };
+        fv.remove_enum_attribute(AttributeLoc::Function, noinline);
+        fv.remove_enum_attribute(AttributeLoc::Function, optnone);
+        if matches!(
+            f.linkage(),
+            LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage
+        ) {
+            f.set_linkage(LLVMLinkage::LLVMExternalLinkage);
+        }
+        if marked.contains(&f.name()) {
+            fv.add_attribute(AttributeLoc::Function, ctx.create_enum_attribute(always, 0));
+        }
+    }
+    if !marked.is_empty() {
+        crate::ir::run_pipeline(module, &proxy_machine(unit)?, "always-inline")?;
+        // The inliner brackets inlined allocas with lifetime markers, which
+        // clang's -O0 output never has: dropped, so an inlined body reads
+        // like the same code written inline.
+        for f in u::functions(m).into_iter().filter(|f| !f.is_declaration()) {
+            for i in f.instructions() {
+                let lifetime = i.opcode() == Some(Opcode::LLVMCall)
+                    && i.called_function()
+                        .is_some_and(|g| g.name().starts_with("llvm.lifetime."));
+                if lifetime {
+                    i.erase();
+                }
+            }
+        }
+    }
+    Ok(marked)
+}
+
+/// A target machine for the proxy triple (the pass manager's cost models).
+fn proxy_machine(unit: &str) -> Result<inkwell::targets::TargetMachine, ReduceError> {
+    use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetTriple};
+    Target::initialize_riscv(&InitializationConfig::default());
+    let triple = TargetTriple::create(PROXY_TRIPLE);
+    let err = |m: String| ReduceError::Llvm {
+        pipeline: format!("proxy target machine ({unit})"),
+        message: m,
+    };
+    Target::from_triple(&triple)
+        .map_err(|e| err(e.to_string()))?
+        .create_target_machine(
+            &triple,
+            "generic-rv32",
+            "",
+            inkwell::OptimizationLevel::None,
+            RelocMode::Default,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| err("cannot create the riscv32 target machine".into()))
 }
 
 /// A constant that can be a CRC polynomial: not zero and not a complement

@@ -73,7 +73,7 @@ fn token(word: &str, class: InstrClass) -> Option<String> {
 
 /// The token sequence of each block.
 fn block_tokens(f: &IrFunction) -> Vec<Vec<String>> {
-    f.blocks
+    f.accel_blocks()
         .iter()
         .map(|b| {
             b.words
@@ -256,8 +256,9 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
     let is_xor_const = |w: &str| w.starts_with("xor ") && w.ends_with(" const");
     let mut xor_const_loop = 0.0;
     let mut any_xor_const = false;
-    for (i, b) in f.blocks.iter().enumerate() {
-        let next = f.blocks.get(i + 1);
+    let fblocks = f.accel_blocks();
+    for (i, b) in fblocks.iter().enumerate() {
+        let next = fblocks.get(i + 1);
         let words = b
             .words
             .iter()

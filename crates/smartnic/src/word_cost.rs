@@ -214,6 +214,7 @@ mod tests {
                     }),
                     callees: vec![],
                     signals: Default::default(),
+                    inlined_blocks: vec![],
                 }
             })
             .collect()
