@@ -324,7 +324,7 @@ fn items(text: &str) -> Vec<Item<'_>> {
             let body = d.trim_start_matches('#').trim_start();
             let define = body
                 .strip_prefix("define")
-                .filter(|r| r.starts_with(|c: char| c == ' ' || c == '\t'));
+                .filter(|r| r.starts_with([' ', '\t']));
             out.push(Item {
                 start: toks[i].1,
                 end: toks[i].2,
