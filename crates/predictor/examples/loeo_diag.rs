@@ -41,8 +41,19 @@ fn grid() -> Grid {
             .ok()
             .map(|v| v.split(',').map(str::to_string).collect::<Vec<_>>())
     };
-    if let Some(v) = list("DIAG_DROPOUT") {
-        g.dropout = v.iter().map(|s| s.parse().expect("dropout")).collect();
+    // A comma-separated list of numbers; a bad one stops the tool, naming it.
+    fn numbers<T: std::str::FromStr>(k: &str) -> Option<Vec<T>> {
+        std::env::var(k).ok().map(|v| {
+            v.split(',')
+                .map(|s| {
+                    s.parse()
+                        .unwrap_or_else(|_| panic!("{k}: not a number: {s}"))
+                })
+                .collect()
+        })
+    }
+    if let Some(v) = numbers("DIAG_DROPOUT") {
+        g.dropout = v;
     }
     if let Some(v) = list("DIAG_LOSS") {
         g.loss = v
@@ -62,14 +73,14 @@ fn grid() -> Grid {
             })
             .collect();
     }
-    if let Some(v) = list("DIAG_LR") {
-        g.learning_rate = v.iter().map(|s| s.parse().expect("lr")).collect();
+    if let Some(v) = numbers("DIAG_LR") {
+        g.learning_rate = v;
     }
-    if let Some(v) = list("DIAG_BATCH") {
-        g.batch = v.iter().map(|s| s.parse().expect("batch")).collect();
+    if let Some(v) = numbers("DIAG_BATCH") {
+        g.batch = v;
     }
-    if let Some(v) = list("DIAG_DEPTH") {
-        g.hidden_layers = v.iter().map(|s| s.parse().expect("depth")).collect();
+    if let Some(v) = numbers("DIAG_DEPTH") {
+        g.hidden_layers = v;
     }
     if let Ok(v) = std::env::var("DIAG_EPOCHS") {
         g.max_epochs = v.parse().expect("epochs");
@@ -95,14 +106,14 @@ fn grid() -> Grid {
             })
             .collect();
     }
-    if let Some(v) = list("DIAG_WIDTH") {
-        g.width = v.iter().map(|s| s.parse().expect("width")).collect();
+    if let Some(v) = numbers("DIAG_WIDTH") {
+        g.width = v;
     }
-    if let Some(v) = list("DIAG_L2") {
-        g.l2 = v.iter().map(|s| s.parse().expect("l2")).collect();
+    if let Some(v) = numbers("DIAG_L2") {
+        g.l2 = v;
     }
-    if let Some(v) = list("DIAG_NOISE") {
-        g.input_noise = v.iter().map(|s| s.parse().expect("noise")).collect();
+    if let Some(v) = numbers("DIAG_NOISE") {
+        g.input_noise = v;
     }
     if let Some(v) = list("DIAG_MIXUP") {
         g.mixup = v.iter().map(|s| s == "1").collect();

@@ -73,6 +73,19 @@ pub fn leave_experiment_out(
         .collect()
 }
 
+/// The experiments of a split's training and validation rows, sorted.
+fn training_experiments(frame: &Frame, split: &Split) -> Vec<usize> {
+    let mut exps: Vec<usize> = split
+        .train
+        .iter()
+        .chain(&split.validation)
+        .map(|&i| frame.experiment[i])
+        .collect();
+    exps.sort_unstable();
+    exps.dedup();
+    exps
+}
+
 /// The same split with its validation fold made of whole training
 /// experiments instead of a random quarter of their rows: every fourth of
 /// the training experiments (seeded order), at least one, when there are at
@@ -82,14 +95,7 @@ pub fn leave_experiment_out(
 /// cannot see how a model does on an experiment it never saw, which is what
 /// the test fold asks.
 pub fn validate_by_experiment(frame: &Frame, split: &Split, seed: u64) -> Split {
-    let mut exps: Vec<usize> = split
-        .train
-        .iter()
-        .chain(&split.validation)
-        .map(|&i| frame.experiment[i])
-        .collect();
-    exps.sort_unstable();
-    exps.dedup();
+    let mut exps = training_experiments(frame, split);
     if exps.len() < 4 {
         return split.clone();
     }
@@ -124,14 +130,7 @@ pub fn validate_by_experiment(frame: &Frame, split: &Split, seed: u64) -> Split 
 /// "Choosing remedies for extrapolation"). Empty with fewer than two
 /// training experiments.
 pub fn inner_folds(frame: &Frame, split: &Split, max_folds: usize, seed: u64) -> Vec<Split> {
-    let mut exps: Vec<usize> = split
-        .train
-        .iter()
-        .chain(&split.validation)
-        .map(|&i| frame.experiment[i])
-        .collect();
-    exps.sort_unstable();
-    exps.dedup();
+    let exps = training_experiments(frame, split);
     let folds = exps.len().min(max_folds.max(2));
     if exps.len() < 2 {
         return vec![];
