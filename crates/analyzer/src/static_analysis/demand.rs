@@ -102,17 +102,18 @@ pub fn needed(sources: &[(&str, bool)]) -> Vec<Option<String>> {
                 .zip(&kept[f])
                 .filter(|(_, k)| !**k)
                 .map(|(it, _)| (it.start, it.end));
-            Some(drop_spans(text, dropped))
+            Some(drop_spans(text, dropped, "\n"))
         })
         .collect()
 }
 
 /// `text` with each span (ascending, disjoint, on character boundaries)
-/// replaced by its newlines, or by one space when it has none: line numbers
-/// do not move and no two tokens are joined. The spans are removed rather
-/// than overwritten with spaces because the parser's lexer pays per byte
-/// of white space about what it pays per byte of code.
-fn drop_spans(text: &str, spans: impl Iterator<Item = (usize, usize)>) -> String {
+/// replaced by one `line_break` per newline it held, or by one space when
+/// it held none: line numbers do not move and no two tokens are joined.
+/// The spans are removed rather than overwritten with spaces because the
+/// parser's lexer pays per byte of white space about what it pays per byte
+/// of code.
+fn drop_spans(text: &str, spans: impl Iterator<Item = (usize, usize)>, line_break: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for (start, end) in spans {
@@ -124,7 +125,7 @@ fn drop_spans(text: &str, spans: impl Iterator<Item = (usize, usize)>) -> String
         if lines == 0 {
             out.push(' ');
         }
-        out.extend(std::iter::repeat_n('\n', lines));
+        out.extend(std::iter::repeat_n(line_break, lines));
         at = end;
     }
     out.push_str(&text[at..]);
@@ -171,7 +172,9 @@ fn blank_comments(text: &str) -> String {
             _ => i += 1,
         }
     }
-    drop_spans(text, spans.into_iter())
+    // A comment is one space to C, so a comment over several lines inside
+    // a directive does not end it: its newlines become line splices.
+    drop_spans(text, spans.into_iter(), "\\\n")
 }
 
 fn is_ident_start(c: u8) -> bool {
@@ -648,6 +651,17 @@ RTE_DECLARE_PER_LCORE(int, _rte_errno);
             out.contains("\"http://x /* y */\"") && out.contains("int e = '\"'"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_comment_over_several_lines_does_not_end_a_directive() {
+        let h = "#define LIMIT /* the most\n entries */ 64\nint x;\n";
+        let out = blank_comments(h);
+        assert_eq!(out.lines().count(), h.lines().count());
+        // The directive's logical line (splices joined) still holds its value.
+        let logical = out.replace("\\\n", "");
+        let directive: Vec<&str> = logical.lines().next().unwrap().split_whitespace().collect();
+        assert_eq!(directive, ["#define", "LIMIT", "64"], "{out:?}");
     }
 
     #[test]
