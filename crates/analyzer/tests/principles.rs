@@ -792,3 +792,74 @@ int classify(struct rte_mbuf *pkt) {{
     let key: Vec<String> = f.flow_key.iter().map(|k| k.to_string()).collect();
     assert!(key != ["src_ip"] && key != ["dst_ip"], "{f:?}");
 }
+
+#[test]
+fn a_root_handed_the_raw_frame_is_a_packet_path_beside_descriptor_accessors() {
+    // A library whose public accessors take the parsed packet and write
+    // nothing, and whose real entry is handed the raw frame and keeps its
+    // packet in a context (nDPI's `ndpi_detection_process_packet`).
+    let f = facts(
+        r#"
+#include <stdint.h>
+struct my_iphdr { uint8_t ihl_ver, tos; uint16_t tot_len, id, frag_off; uint8_t ttl, protocol; uint16_t check; uint32_t saddr, daddr; };
+struct my_packet { const struct my_iphdr *iph; uint16_t len; };
+struct my_ctx { struct my_packet packet; };
+static uint32_t hosts[1024];
+int my_packet_src_eql(const struct my_packet *packet, uint32_t ip) { return packet->iph->saddr == ip; }
+int my_packet_dst_eql(const struct my_packet *packet, uint32_t ip) { return packet->iph->daddr == ip; }
+void my_process_packet(struct my_ctx *ctx, const unsigned char *packet_data, unsigned short len) {
+    struct my_packet *packet = &ctx->packet;
+    const struct my_iphdr *iph = (const struct my_iphdr *) (packet_data + 14);
+    packet->len = len;
+    hosts[iph->saddr % 1024]++;
+}
+"#,
+    );
+    assert!(f.stateful, "{f:?}");
+    let key: Vec<String> = f.flow_key.iter().map(|k| format!("{k:?}")).collect();
+    assert_eq!(key, ["SrcIp"], "{f:?}");
+}
+
+#[test]
+fn a_header_cast_from_the_address_of_a_frame_byte_is_that_header() {
+    // `(struct iphdr *) &packet[ip_offset]` points at the IPv4 header as
+    // much as `packet + ip_offset` does.
+    let f = facts(
+        r#"
+#include <stdint.h>
+struct my_iphdr { uint8_t ihl_ver, tos; uint16_t tot_len, id, frag_off; uint8_t ttl, protocol; uint16_t check; uint32_t saddr, daddr; };
+struct table { uint32_t counts[1024]; };
+static struct table tbl;
+void process(const unsigned char *packet, unsigned len, uint16_t ip_offset) {
+    const struct my_iphdr *iph = (const struct my_iphdr *) &packet[ip_offset];
+    uint32_t h = iph->saddr + iph->daddr;
+    tbl.counts[h % 1024]++;
+}
+"#,
+    );
+    assert!(f.stateful, "{f:?}");
+    let key: Vec<String> = f.flow_key.iter().map(|k| format!("{k:?}")).collect();
+    assert_eq!(key, ["SrcIp", "DstIp"], "{f:?}");
+    assert!(
+        f.symmetric,
+        "a sum of the address pair is direction-agnostic: {f:?}"
+    );
+}
+
+#[test]
+fn with_the_key_unknown_symmetry_is_unknown_too() {
+    // A flow struct the caller hands in: how it is located (by a key that
+    // serves both directions or not) is not in this code.
+    let f = facts(&format!(
+        "{MBUF}
+struct conn {{ uint64_t packets[2]; uint32_t state; }};
+void conn_update(struct conn *c, struct rte_mbuf *m, int reply) {{
+    if (c->state == 2)
+        return;
+    c->packets[reply ? 1 : 0]++;
+    c->state = 1;
+}}"
+    ));
+    assert!(f.is_unknown(Question::FlowKey), "{f:?}");
+    assert!(f.is_unknown(Question::Symmetric), "{f:?}");
+}

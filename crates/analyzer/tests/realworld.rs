@@ -46,10 +46,21 @@ fn no_answer_on_real_world_code_is_unsafe_for_placement() {
     let mut over_budget = std::collections::BTreeSet::new();
     for (i, u) in units.iter().enumerate() {
         let (facts, diags) = analyze_unit(&corpus, u);
+        let over = |d: &[nfc_core::Diagnostic]| {
+            d.iter()
+                .any(|d| d.code == nfc_analyzer::static_analysis::OVER_BUDGET)
+        };
         // The same sources give the same facts (every fourth unit, to keep
-        // the test short): no iteration order may leak into an answer.
+        // the test short): no iteration order may leak into an answer. A run
+        // cut by its time budget stops wherever the clock says, so only two
+        // complete runs are compared.
         if i % 4 == 0 {
-            let (again, _) = analyze_unit(&corpus, u);
+            let (again, again_diags) = analyze_unit(&corpus, u);
+            if over(&diags) || over(&again_diags) {
+                over_budget.insert(u.id.as_str());
+                report.add(u, &score(u, &facts));
+                continue;
+            }
             assert_eq!(
                 serde_json::to_string(&facts).unwrap(),
                 serde_json::to_string(&again).unwrap(),
@@ -57,10 +68,7 @@ fn no_answer_on_real_world_code_is_unsafe_for_placement() {
                 u.id
             );
         }
-        if diags
-            .iter()
-            .any(|d| d.code == nfc_analyzer::static_analysis::OVER_BUDGET)
-        {
+        if over(&diags) {
             over_budget.insert(u.id.as_str());
         }
         report.add(u, &score(u, &facts));

@@ -14,7 +14,8 @@ use super::headers::{self, Hdr};
 use super::narrowing::{self, Narrowing};
 use super::program::{norm_type, parse_int, text, FnDef, NodeExt, Program, TypeRef};
 use nfc_core::facts::{Accelerator, Field};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;
 
 /// Abstract value of an expression or access path.
@@ -307,10 +308,31 @@ pub struct KeySlots {
     pub line: u32,
 }
 
+/// An environment slot: its value and the change count at its last change.
+#[derive(Default)]
+struct Slot {
+    val: Val,
+    changed_at: u64,
+}
+
 /// Context handed to the engine.
 pub struct Engine<'p, 't> {
     pub prog: &'p Program<'t>,
-    env: BTreeMap<String, Val>,
+    env: BTreeMap<String, Slot>,
+    /// Counts the changes of `env`; a slot records the count at its last
+    /// change.
+    env_changes: u64,
+    /// `(from, to)` -> the change count when members of `from` were last
+    /// copied to `to`: a later copy joins only the members changed since
+    /// (the environment only grows, so the rest are already there).
+    copied: HashMap<(String, String), u64>,
+    /// Path -> the change count and the joined taint of its members when
+    /// last read (`None`: it had none): valid while nothing changed.
+    members_read: std::cell::RefCell<HashMap<String, (u64, Option<Val>)>>,
+    /// Path -> the change count of the last change of one of its members
+    /// (`a` for `a.b` and `a.b.c`): copying or reading the members of a path
+    /// none of whose members changed needs no walk over them.
+    members_changed: HashMap<String, u64>,
     rets: HashMap<String, Val>,
     ctx_ids: HashMap<Vec<usize>, usize>,
     visited: HashSet<String>,
@@ -557,14 +579,18 @@ impl<'p, 't> Engine<'p, 't> {
         Engine {
             prog,
             env: BTreeMap::new(),
-            rets: HashMap::new(),
-            ctx_ids: HashMap::new(),
-            visited: HashSet::new(),
-            param_consts: HashMap::new(),
-            mutated_params: HashMap::new(),
+            env_changes: 0,
+            copied: HashMap::default(),
+            members_read: Default::default(),
+            members_changed: HashMap::default(),
+            rets: HashMap::default(),
+            ctx_ids: HashMap::default(),
+            visited: HashSet::default(),
+            param_consts: HashMap::default(),
+            mutated_params: HashMap::default(),
             collect: false,
             events: Events::default(),
-            cost_seen: HashSet::new(),
+            cost_seen: HashSet::default(),
             fn_idx: 0,
             scope: String::new(),
             call_string: vec![],
@@ -654,13 +680,15 @@ impl<'p, 't> Engine<'p, 't> {
 
     fn env_join(&mut self, key: &str, v: &Val) {
         let key = k_limit(key);
-        if !self.env.contains_key(key) {
+        let existed = self.env.contains_key(key);
+        if !existed {
             self.budget.memory_used += key.len() as u64 + ENTRY_OVERHEAD;
+            self.env.insert(key.to_string(), Slot::default());
         }
-        let (e, existed) = match self.env.get_mut(key) {
-            Some(e) => (e, true),
-            None => (self.env.entry(key.to_string()).or_default(), false),
+        let Some(slot) = self.env.get_mut(key) else {
+            return;
         };
+        let e = &mut slot.val;
         let (had_objs, had_fields) = (e.objs.len(), e.fields.len());
         let mut changed = if existed {
             e.join_existing(v)
@@ -682,12 +710,33 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if changed {
             self.dirty = true;
+            self.env_changes += 1;
+            slot.changed_at = self.env_changes;
+            for (i, _) in key.match_indices('.') {
+                match self.members_changed.get_mut(&key[..i]) {
+                    Some(at) => *at = self.env_changes,
+                    None => {
+                        self.members_changed
+                            .insert(key[..i].to_string(), self.env_changes);
+                    }
+                }
+            }
         }
+    }
+
+    /// The change count of the last change of a member of `path`.
+    fn members_changed_at(&self, path: &str) -> u64 {
+        self.members_changed.get(path).copied().unwrap_or(0)
+    }
+
+    /// The value of an environment slot, if it has one.
+    fn env_get(&self, key: &str) -> Option<&Val> {
+        self.env.get(key).map(|s| &s.val)
     }
 
     /// Value of a path: the entry itself and every member below it.
     fn env_read(&self, key: &str) -> Val {
-        let mut v = self.env.get(key).cloned().unwrap_or_default();
+        let mut v = self.env_get(key).cloned().unwrap_or_default();
         if let Some(nw) = &self.narrowing {
             nw.narrow(key, &mut v.fields);
             if nw.points_to_no_state(key) {
@@ -702,15 +751,40 @@ impl<'p, 't> Engine<'p, 't> {
         }
         let lo = format!("{key}.");
         let hi = format!("{key}/");
-        for (k, x) in self.env.range::<str, _>((
+        let members = self.env.range::<str, _>((
             std::ops::Bound::Included(lo.as_str()),
             std::ops::Bound::Excluded(hi.as_str()),
-        )) {
-            let mut x = x.taint();
-            if let Some(nw) = &self.narrowing {
+        ));
+        if let Some(nw) = &self.narrowing {
+            for (k, x) in members {
+                let mut x = x.val.taint();
                 nw.narrow(k, &mut x.fields);
+                v.join(&x);
             }
-            v.join(&x);
+            return v;
+        }
+        // Outside the flow-sensitive pass the members' join depends only on
+        // the environment, so it is reused until a member changes (a struct
+        // of hundreds of members is read at every use).
+        let changed_at = self.members_changed_at(key);
+        let cached = match self.members_read.borrow().get(key) {
+            Some((at, m)) if *at >= changed_at => Some(m.clone()),
+            _ => None,
+        };
+        let joined = cached.unwrap_or_else(|| {
+            let mut joined: Option<Val> = None;
+            for (_, x) in members {
+                joined.get_or_insert_with(Val::default).join(&x.val.taint());
+            }
+            self.members_read
+                .borrow_mut()
+                .insert(key.to_string(), (self.env_changes, joined.clone()));
+            joined
+        });
+        // Joining the members one by one or their join at once is the same
+        // (taint carries no constant), as long as there is one.
+        if let Some(m) = joined {
+            v.join(&m);
         }
         v
     }
@@ -836,8 +910,7 @@ impl<'p, 't> Engine<'p, 't> {
             }) {
                 let k = format!("{scope}|{}", p.name);
                 if self
-                    .env
-                    .get(&k)
+                    .env_get(&k)
                     .is_none_or(|v| v.objs.is_empty() && !v.root)
                 {
                     let obj = format!("*{}", p.name);
@@ -864,7 +937,7 @@ impl<'p, 't> Engine<'p, 't> {
                     && !e.frame_params.contains(&p.name)
             }) {
                 let k = format!("{scope}|{}", p.name);
-                if self.env.get(&k).is_none_or(|v| v.hdr.is_none()) {
+                if self.env_get(&k).is_none_or(|v| v.hdr.is_none()) {
                     self.env_join(
                         &k,
                         &Val {
@@ -1487,28 +1560,45 @@ impl<'p, 't> Engine<'p, 't> {
     fn copy_members(&mut self, from: &str, to: &str, certain: bool) {
         let lo = format!("{from}.");
         let hi = format!("{from}/");
-        let items: Vec<(String, Val)> = self
+        // Members that did not change since the last copy from `from` to
+        // `to` are already joined there (the environment only grows); the
+        // flow-sensitive pass still defines every member anew.
+        let since = self
+            .copied
+            .insert((from.to_string(), to.to_string()), self.env_changes)
+            .unwrap_or(0);
+        let narrowing = self.narrowing.is_some();
+        if !narrowing && since != 0 && self.members_changed_at(from) <= since {
+            return;
+        }
+        // Owned: the joins below need the environment mutably.
+        let items: Vec<(String, Val, bool)> = self
             .env
             .range::<str, _>((
                 std::ops::Bound::Included(lo.as_str()),
                 std::ops::Bound::Excluded(hi.as_str()),
             ))
-            .map(|(k, v)| (k[from.len()..].to_string(), v.clone()))
+            .filter_map(|(k, s)| {
+                let changed = since == 0 || s.changed_at > since;
+                (changed || narrowing).then(|| (k.clone(), s.val.clone(), changed))
+            })
             .collect();
         let mut tk = String::with_capacity(to.len() + 16);
-        for (suffix, mut v) in items {
+        for (key, mut v, changed) in items {
             tk.clear();
             tk.push_str(to);
-            tk.push_str(&suffix);
+            tk.push_str(&key[from.len()..]);
             if let Some(nw) = self.narrowing.as_deref_mut() {
-                nw.narrow(&format!("{from}{suffix}"), &mut v.fields);
+                nw.narrow(&key, &mut v.fields);
                 if certain {
                     nw.define(&tk, &v.fields, !v.objs.is_empty() || v.root);
                 } else {
                     nw.may_define(&tk, &v.fields);
                 }
             }
-            self.env_join(&tk, &v);
+            if changed {
+                self.env_join(&tk, &v);
+            }
         }
     }
 
@@ -1945,6 +2035,9 @@ impl<'p, 't> Engine<'p, 't> {
                     if let Some(v) = self.member_address(arg) {
                         return v;
                     }
+                    if let Some(v) = self.packet_element_address(arg) {
+                        return v;
+                    }
                     return self.expr(arg);
                 }
                 let pv = self.expr(arg);
@@ -2187,12 +2280,12 @@ impl<'p, 't> Engine<'p, 't> {
         // Stored slot values (what was written into the state slot).
         if let Some((objs, suffix, _, false)) = self.state_ref_quiet(n) {
             for o in &objs {
-                if let Some(sv) = self.env.get(&format!("@{o}{suffix}")).cloned() {
+                if let Some(sv) = self.env_get(&format!("@{o}{suffix}")).cloned() {
                     out.fields.extend(sv.fields.iter().copied());
                     out.objs.extend(sv.objs.iter().cloned());
                     out.from.extend(sv.from.iter().cloned());
                 }
-                if let Some(whole) = self.env.get(&format!("@{o}")) {
+                if let Some(whole) = self.env_get(&format!("@{o}")) {
                     out.from.extend(whole.from.iter().cloned());
                 }
             }
@@ -2401,7 +2494,7 @@ impl<'p, 't> Engine<'p, 't> {
                 // (`insert(tbl, pkt, …)`): the call does more than compare.
                 let held = self
                     .path_key(a)
-                    .and_then(|k| self.env.get(&k))
+                    .and_then(|k| self.env_get(&k))
                     .is_some_and(|v| !v.objs.is_empty() || v.root || v.descriptor);
                 let global = !self.is_local(self.t(a)) && self.global_state(self.t(a)).is_some();
                 if held || global {
@@ -2548,6 +2641,34 @@ impl<'p, 't> Engine<'p, 't> {
         let mut v = bv;
         v.off = Some(off);
         Some(v)
+    }
+
+    /// `&p[i]` where `p` points into the packet: the address `p + i`, a
+    /// pointer into the packet like `p + i` (a header cast from
+    /// `&packet[ip_offset]` is that header), not the byte stored there.
+    fn packet_element_address(&mut self, arg: Node<'t>) -> Option<Val> {
+        if arg.kind_name() != "subscript_expression" {
+            return None;
+        }
+        let base = arg.field("argument")?;
+        let bv = self.expr_quiet(base);
+        if bv.hdr.is_none() || bv.descriptor {
+            return None;
+        }
+        let iv = self
+            .subscript_index(arg)
+            .map(|i| self.expr(i))
+            .unwrap_or_default();
+        let off = match (bv.off, iv.konst) {
+            (Some(off), Some(k)) => Some(off + k * self.elem_width(base)),
+            _ => None,
+        };
+        Some(Val {
+            hdr: bv.hdr,
+            off,
+            from: bv.from,
+            ..Default::default()
+        })
     }
 
     /// Read through a pointer value of `width` bytes.
@@ -2772,8 +2893,7 @@ impl<'p, 't> Engine<'p, 't> {
             }
             for o in &objs {
                 let stored = self
-                    .env
-                    .get(&format!("@{o}{suffix}"))
+                    .env_get(&format!("@{o}{suffix}"))
                     .cloned()
                     .unwrap_or_default();
                 for f in &stored.fields {
@@ -3019,7 +3139,7 @@ impl<'p, 't> Engine<'p, 't> {
     /// address taken in the function's body.
     fn param_mutated(&mut self, fn_idx: usize, name: &str) -> bool {
         if !self.mutated_params.contains_key(&fn_idx) {
-            let mut set = HashSet::new();
+            let mut set = HashSet::default();
             // The callee's own file: the text of its nodes lives there.
             let src = self.prog.src(self.prog.fns[fn_idx].file);
             if let Some(body) = self.prog.fns[fn_idx].body {
@@ -3343,7 +3463,7 @@ impl<'p, 't> Engine<'p, 't> {
                                 .map(|o| self.t(o) == "&")
                                 .unwrap_or(false);
                         if addr_of && p.ty.ptr > 0 {
-                            if let Some(raw) = self.env.get(&pk).cloned() {
+                            if let Some(raw) = self.env_get(&pk).cloned() {
                                 // Packet data, or a pointer into the packet
                                 // (a parser's `*hdr = pos`), comes back out.
                                 let stored = Val {
@@ -3672,14 +3792,14 @@ impl<'p, 't> Engine<'p, 't> {
             let mut slots: BTreeMap<String, BTreeSet<Field>> = BTreeMap::new();
             match self.path_key(*an) {
                 Some(k) => {
-                    if let Some(x) = self.env.get(&k) {
+                    if let Some(x) = self.env_get(&k) {
                         if !x.fields.is_empty() {
                             slots.insert(String::new(), x.fields.clone());
                         }
                     }
                     let lo = format!("{k}.");
                     let hi = format!("{k}/");
-                    for (kk, x) in self.env.range(lo..hi) {
+                    for (kk, x) in self.env.range(lo..hi).map(|(k, s)| (k, &s.val)) {
                         if !x.fields.is_empty() {
                             slots
                                 .entry(kk[k.len()..].to_string())

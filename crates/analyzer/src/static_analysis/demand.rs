@@ -23,7 +23,7 @@
 //! and its text cannot change what the analysis sees; library headers are
 //! about half documentation, which the parser would otherwise lex.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 /// The text to analyse for each source (`(text, included)`): own files
 /// whole; included headers with the declarations nothing needs blanked, or
@@ -49,7 +49,7 @@ pub fn needed(sources: &[(&str, bool)]) -> Vec<Option<String>> {
         .iter()
         .map(|(text, included)| if *included { items(text) } else { vec![] })
         .collect();
-    let mut used: HashSet<&str> = HashSet::new();
+    let mut used: HashSet<&str> = HashSet::default();
     for (text, included) in sources {
         if !included {
             used.extend(identifiers(text));

@@ -18,7 +18,8 @@
 //! object and line), never widened.
 
 use nfc_core::facts::Field;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A set of header fields as bits (there are few fields; the pass copies
 /// these sets at every branch).
@@ -63,7 +64,7 @@ impl Def {
 /// what its reaching definitions hold. A path absent here is not tracked
 /// (its flow-insensitive value stands).
 #[derive(Debug, Default, Clone, PartialEq)]
-pub(super) struct Defs(HashMap<String, Def>);
+pub(super) struct Defs(BTreeMap<String, Def>);
 
 impl Defs {
     /// Where two paths join: a tracked path keeps what both sides carry; a
@@ -77,7 +78,7 @@ impl Defs {
     /// narrowed (its flow-insensitive value stands).
     pub(super) fn meet(mut self, other: &Defs) -> Defs {
         fn parents(d: &Defs) -> HashMap<&str, Mask> {
-            let mut u: HashMap<&str, Mask> = HashMap::new();
+            let mut u: HashMap<&str, Mask> = HashMap::default();
             for (k, m) in &d.0 {
                 if let Some((p, _)) = k.rsplit_once('.') {
                     *u.entry(p).or_default() |= m.fields;
@@ -107,10 +108,23 @@ impl Defs {
         }
         self
     }
+    /// Drop `path` and its members (ordered keys: the members of `p` lie
+    /// between `p.` and `p/`, so a struct copy of n members costs n log n,
+    /// not n²).
     fn forget(&mut self, path: &str) {
-        let members = format!("{path}.");
-        self.0
-            .retain(|k, _| k != path && !k.starts_with(members.as_str()));
+        self.0.remove(path);
+        let (lo, hi) = (format!("{path}."), format!("{path}/"));
+        let members: Vec<String> = self
+            .0
+            .range::<str, _>((
+                std::ops::Bound::Included(lo.as_str()),
+                std::ops::Bound::Excluded(hi.as_str()),
+            ))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in members {
+            self.0.remove(&k);
+        }
     }
 }
 
@@ -296,7 +310,7 @@ pub(super) fn apply(
             a.what.clone(),
         )
     };
-    let mut sites: HashMap<Site, Mask> = HashMap::new();
+    let mut sites: HashMap<Site, Mask> = HashMap::default();
     for a in second {
         let m = mask(&a.key);
         sites.entry(site(a)).and_modify(|x| *x &= m).or_insert(m);
@@ -349,6 +363,27 @@ mod tests {
         let mut global = fs(&[Field::SrcIp]);
         n.narrow("g|k", &mut global);
         assert_eq!(global, fs(&[Field::SrcIp]));
+    }
+
+    #[test]
+    fn a_definition_drops_the_members_of_its_path_only() {
+        let mut n = Narrowing::default();
+        for path in [
+            "f1#0|k.a",
+            "f1#0|k.a.b",
+            "f1#0|k.b",
+            "f1#0|k.ab",
+            "f1#0|k.a-1",
+        ] {
+            n.define(path, &fs(&[Field::SrcIp]), false);
+        }
+        n.define("f1#0|k.a", &fs(&[Field::DstIp]), false);
+        let d = &n.scopes["f1#0"].0;
+        let kept: Vec<&str> = d.keys().map(String::as_str).collect();
+        // `k.a.b` was a member of `k.a` and goes; `k.ab` and `k.a-1` only
+        // share its prefix and stay.
+        assert_eq!(kept, ["k.a", "k.a-1", "k.ab", "k.b"]);
+        assert_eq!(d["k.a"].fields, mask(&fs(&[Field::DstIp])));
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! `const` globals. Also computes C struct sizes (alignment and `packed`) so
 //! state entries can be sized without a compiler.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::{Language, Node, Parser, Tree};
 
 /// Node accessors that look names up once per grammar and thread. The
@@ -269,13 +270,13 @@ impl<'t> Program<'t> {
         let mut p = Program {
             files,
             fns: vec![],
-            fn_index: HashMap::new(),
-            structs: HashMap::new(),
-            typedefs: HashMap::new(),
+            fn_index: HashMap::default(),
+            structs: HashMap::default(),
+            typedefs: HashMap::default(),
             globals: BTreeMap::new(),
             classes: BTreeMap::new(),
-            consts: HashMap::new(),
-            define_text: HashMap::new(),
+            consts: HashMap::default(),
+            define_text: HashMap::default(),
             fn_macros: BTreeSet::new(),
             defined: BTreeSet::new(),
             layouts: Default::default(),
@@ -942,7 +943,7 @@ impl<'t> Program<'t> {
             }
         }
         let body = n.field("body");
-        let mut locals = HashMap::new();
+        let mut locals = HashMap::default();
         if let Some(b) = body {
             self.collect_locals(fi, b, &mut locals);
         }
@@ -1151,7 +1152,7 @@ impl<'t> Program<'t> {
     pub fn class_bases(&self, class: &str) -> Vec<String> {
         let mut out = vec![];
         let mut todo = vec![class.to_string()];
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = rustc_hash::FxHashSet::default();
         while let Some(c) = todo.pop() {
             if !seen.insert(c.clone()) {
                 continue;

@@ -929,6 +929,16 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
             ),
         );
         facts.stateful = true;
+        if !symmetric {
+            // Symmetry is a property of how entries are located: with the
+            // key unknown, whether both directions reach one entry is too.
+            facts.mark_unknown(
+                Question::Symmetric,
+                format!(
+                    "`{o}` is located by packet data whose header fields the code does not name{at}, so whether both directions of a connection reach one entry is not decided"
+                ),
+            );
+        }
     }
     facts.symmetric = symmetric;
     facts.pointer_chasing = pointer_chasing;

@@ -22,10 +22,13 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
                 && (p.ty.is_pointerish() || !p.ty.dims.is_empty())
         })
     };
+    // A receive loop calls a receive function (a member named
+    // `tcp_mask->hdr.recv_ack` in a rule parser is no receive).
     let receives = |f: &program::FnDef| {
         f.body.is_some_and(|b| {
-            let t = program::text(b, prog.src(f.file));
-            t.contains("rx_burst") || t.contains("recv")
+            let mut calls = BTreeSet::new();
+            collect_calls(b, prog.src(f.file), &mut calls);
+            calls.iter().any(|c| is_receive_call(c))
         })
     };
     // The NF's own functions with a body, not init-like, not called by
@@ -101,5 +104,58 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
         // Receive loops, wherever they are called from.
         out = roots(&BTreeSet::new(), &receives);
     }
+    // A root handed the raw frame is as much a packet path as one handed a
+    // descriptor (nDPI's `ndpi_detection_process_packet(…, packet_data,
+    // packetlen, …)` beside public accessors taking the parsed packet).
+    // An entry found otherwise (a root reaching a packet descriptor through
+    // its locals) that is also handed the frame gets its frame parameter.
+    for e in super::generic_entries(prog, own, super::FrameTypes::UnsignedBytes) {
+        match out.iter_mut().find(|o| o.fn_idx == e.fn_idx) {
+            Some(o) => {
+                for p in e.frame_params {
+                    if !o.frame_params.contains(&p) {
+                        o.frame_params.push(p);
+                    }
+                }
+            }
+            None => out.push(e),
+        }
+    }
     out
+}
+
+/// A call that receives packets: a burst receive (`rte_eth_rx_burst`) or a
+/// socket receive (`recv`, `recvfrom`, `recvmsg`, `recvmmsg`, also behind a
+/// prefix such as `nl_recv`).
+fn is_receive_call(callee: &str) -> bool {
+    callee.contains("rx_burst")
+        || callee
+            .split('_')
+            .any(|t| matches!(t, "recv" | "recvfrom" | "recvmsg" | "recvmmsg"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_receive_call;
+
+    #[test]
+    fn receive_calls_are_told_from_names_that_mention_recv() {
+        for c in [
+            "rte_eth_rx_burst",
+            "recv",
+            "recvfrom",
+            "recvmmsg",
+            "nl_recv",
+        ] {
+            assert!(is_receive_call(c), "{c}");
+        }
+        for c in [
+            "received",
+            "precvalue",
+            "rte_eth_tx_burst",
+            "receive_window",
+        ] {
+            assert!(!is_receive_call(c), "{c}");
+        }
+    }
 }

@@ -48,7 +48,7 @@ pub(super) fn find_entries(
         Some(Framework::Dpdk) | None => c::entries(&input),
     };
     if out.is_empty() {
-        generic_entries(prog, own)
+        generic_entries(prog, own, FrameTypes::AnyByteBuffer)
     } else {
         out
     }
@@ -87,9 +87,21 @@ pub(super) fn init_like(name: &str) -> bool {
         || n.contains("load")
 }
 
-/// Framework-less C: root functions (called by no other function, not
-/// init-like) that take a raw byte buffer; the buffer is the frame.
-fn generic_entries(prog: &Program, own: &dyn Fn(usize) -> bool) -> Vec<Entry> {
+/// Which pointer types a root's parameter may have to be taken as the frame.
+#[derive(Clone, Copy, PartialEq)]
+enum FrameTypes {
+    /// Any byte buffer, `char *` and `void *` included: framework-less code
+    /// with no other packet path, where a buffer is the best evidence.
+    AnyByteBuffer,
+    /// Unsigned bytes only, beside a framework's own entries: there `char *`
+    /// is text (a rule parser's line) and `void *` an opaque argument (an
+    /// lcore's launch argument, a callback's cookie), not a frame.
+    UnsignedBytes,
+}
+
+/// Root functions (called by no other function, not init-like) that take a
+/// raw byte buffer; the buffer is the frame.
+fn generic_entries(prog: &Program, own: &dyn Fn(usize) -> bool, types: FrameTypes) -> Vec<Entry> {
     let called = called_by_own(prog, &|_| true, &|_| true);
     let mut out = vec![];
     for (i, f) in prog.fns.iter().enumerate() {
@@ -110,18 +122,17 @@ fn generic_entries(prog: &Program, own: &dyn Fn(usize) -> bool) -> Vec<Entry> {
                 mentions(body, &p.name)
                     && p.ty.ptr == 1
                     && p.ty.dims.is_empty()
-                    && matches!(
+                    && (matches!(
                         p.ty.name.as_str(),
                         "uint8_t"
                             | "u8"
                             | "unsigned char"
-                            | "char"
                             | "u_char"
-                            | "void"
                             | "__u8"
                             | "uchar"
                             | "u_int8_t"
-                    )
+                    ) || (types == FrameTypes::AnyByteBuffer
+                        && matches!(p.ty.name.as_str(), "char" | "void")))
             })
             .map(|p| p.name.clone())
             .collect();
