@@ -423,7 +423,11 @@ fn fresh_set(root: &Path, corpus: &Path, set: &str, failures: &mut Vec<String>) 
                 lower_file(
                     file.trim_end_matches(".c"),
                     &p,
-                    &[dir.join("shim"), root.join("fresh/shim"), root.join("real/shim")],
+                    &[
+                        dir.join("shim"),
+                        root.join("fresh/shim"),
+                        root.join("real/shim"),
+                    ],
                     false,
                 )
             });
@@ -441,8 +445,7 @@ fn fresh_set(root: &Path, corpus: &Path, set: &str, failures: &mut Vec<String>) 
                 }
                 for f in u.functions.iter().filter(|f| !f.framework) {
                     if !labels.iter().any(|l| l.0 == file && l.1 == f.name) {
-                        failures
-                            .push(format!("{file}: function `{}` has no label", f.name));
+                        failures.push(format!("{file}: function `{}` has no label", f.name));
                     }
                 }
                 out.push((file.to_string(), u, ls));
