@@ -669,6 +669,7 @@ fn main() -> anyhow::Result<()> {
         "{}",
         serde_json::to_string(&serde_json::json!({
             "wmape_overall": e["overall"], "similarity": sim, "accel_precision": acc["heldout_all"]["precision"], "accel_recall": acc["heldout_all"]["recall"],
+            "accel_fresh2_precision": acc["fresh2"]["precision"], "accel_fresh2_recall": acc["fresh2"]["recall"],
         }))?
     );
     Ok(())

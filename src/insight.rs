@@ -112,6 +112,10 @@ pub fn lower_file(
     insight_ir::prepare_c(name, src, &opts).map_err(|e| e.to_string())
 }
 
+/// Units of test-only files with hand labels per function: (file, unit,
+/// [(function, kind)]).
+pub type LabelledUnits = Vec<(String, IrUnit, Vec<(String, AccelKind)>)>;
+
 /// The accelerator corpus: implementations written for nfc
 /// (`crates/smartnic/data/accel/{crc,lpm,none}/*.c`), each function labelled
 /// by its directory, as (file stem, kind, unit); the files listed in
@@ -120,17 +124,17 @@ pub struct AccelCorpus {
     pub train: Vec<(String, AccelKind, IrUnit)>,
     pub test: Vec<(String, AccelKind, IrUnit)>,
     /// Real implementations (DPDK, from `$NFC_CORPUS_DIR`): test only, labelled per function.
-    pub real: Vec<(String, IrUnit, Vec<(String, AccelKind)>)>,
+    pub real: LabelledUnits,
     /// The fresh held-out set (`data/accel/fresh/`): third-party functions
     /// from the Debian source packages in `$NFC_CORPUS_DIR`, labelled by
     /// hand in `fresh/labels.txt` before the classifier ever ran on them.
     /// Test only; same shape as `real`.
-    pub fresh: Vec<(String, IrUnit, Vec<(String, AccelKind)>)>,
+    pub fresh: LabelledUnits,
     /// The second fresh held-out set (`data/accel/fresh2/`, sixth session):
     /// third-party functions from Debian source packages used nowhere else
     /// in the accelerator data, labelled in `fresh2/labels.txt` and
     /// committed before the classifier first ran on them. Test only.
-    pub fresh2: Vec<(String, IrUnit, Vec<(String, AccelKind)>)>,
+    pub fresh2: LabelledUnits,
     pub failures: Vec<String>,
 }
 
@@ -395,7 +399,6 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
 /// `real/shim` on the include path. Every labelled function must exist in
 /// its unit (a missing one is a failure, never a silent drop); an
 /// unlabelled, not excluded function is a failure too.
-type LabelledUnits = Vec<(String, IrUnit, Vec<(String, AccelKind)>)>;
 fn fresh_set(root: &Path, corpus: &Path, set: &str, failures: &mut Vec<String>) -> LabelledUnits {
     let mut out = vec![];
     let dir = root.join(set);
