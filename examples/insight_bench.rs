@@ -193,7 +193,11 @@ fn word_cost(
 
 /// `with_fresh`: also score the fresh held-out set (off while developing
 /// signals, so its results are not seen before the model is frozen).
-fn accel(out: &Path, with_fresh: bool) -> anyhow::Result<(serde_json::Value, String)> {
+fn accel(
+    out: &Path,
+    with_fresh: bool,
+    with_fresh2: bool,
+) -> anyhow::Result<(serde_json::Value, String)> {
     let corpus_dir = Some(
         std::env::var_os("NFC_CORPUS_DIR")
             .map(PathBuf::from)
@@ -323,7 +327,34 @@ fn accel(out: &Path, with_fresh: bool) -> anyhow::Result<(serde_json::Value, Str
             }
         }
     }
+    if std::env::var_os("ACCEL_DEBUG").is_some() {
+        // The first fresh set only (tainted: read after its runs); never the second.
+        for (n, l) in &fresh {
+            eprintln!(
+                "fresh {} {n} -> {:?} {:?}",
+                l.kind.name(),
+                model.classify(l.function).kind,
+                l.function.signals
+            );
+        }
+    }
+    // The second fresh set (sixth session; labels committed before its first run).
+    let mut fresh2: Vec<(String, Labelled<'_>)> = vec![];
+    for (file, u, labels) in c.fresh2.iter().filter(|_| with_fresh2) {
+        for (name, kind) in labels {
+            if let Some(f) = u.functions.iter().find(|f| &f.name == name) {
+                fresh2.push((
+                    format!("{file}::{name}"),
+                    Labelled {
+                        function: f,
+                        kind: *kind,
+                    },
+                ));
+            }
+        }
+    }
     let fresh_eval = evaluate(&model, &fresh);
+    let fresh2_eval = evaluate(&model, &fresh2);
     let own_eval = evaluate(&model, &test);
     test.extend(real.iter().cloned());
     let all_eval = evaluate(&model, &test);
@@ -376,6 +407,16 @@ fn accel(out: &Path, with_fresh: bool) -> anyhow::Result<(serde_json::Value, Str
     ));
         push_misclassified(&mut misses, &fresh_eval, &fresh);
     }
+    if with_fresh2 {
+        misses.push_str(&format!(
+        "\n#### Second fresh held-out set (third-party, labelled and committed before the first run; `data/accel/fresh2/labels.txt`)\n\n{} functions: precision {:.3}, recall {:.3}\n\n{}\nMisclassified:\n\n",
+        fresh2_eval.rows.len(),
+        fresh2_eval.precision,
+        fresh2_eval.recall,
+        table(&fresh2_eval)
+    ));
+        push_misclassified(&mut misses, &fresh2_eval, &fresh2);
+    }
     misses.push_str(&format!(
         "\nBuilt-in NF functions flagged (unlabelled; for inspection): {}\n",
         flagged.len()
@@ -390,6 +431,7 @@ fn accel(out: &Path, with_fresh: bool) -> anyhow::Result<(serde_json::Value, Str
         "heldout_real": real_eval,
         "heldout_all": all_eval,
         "fresh": fresh_eval,
+        "fresh2": fresh2_eval,
         "nf_flagged": flagged,
         "failures": c.failures,
     });
@@ -427,7 +469,7 @@ fn main() -> anyhow::Result<()> {
         let held = nfc::insight::builtin_nfs(&root.join("nfs"));
         let (cost, md) = word_cost(&train.units, &held.units)?;
         println!("{md}");
-        let (_, acc_md) = accel(&out, true)?;
+        let (_, acc_md) = accel(&out, true, true)?;
         println!("{acc_md}");
         let data = root.join("crates/smartnic/data/insight");
         std::fs::create_dir_all(&data)?;
@@ -457,15 +499,50 @@ fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     if args.first().map(String::as_str) == Some("accel") {
-        // Only the accelerator classifier (fast; no lowering of training programs).
-        let (_, md) = accel(&out, true)?;
+        // Only the accelerator classifier (fast; no lowering of training
+        // programs), scored on every held-out set.
+        let (_, md) = accel(&out, true, true)?;
         println!("{md}");
         return Ok(());
     }
     if args.first().map(String::as_str) == Some("accel-dev") {
-        // The same without the fresh held-out set (signal development).
-        let (_, md) = accel(&out, false)?;
+        // The same without the fresh held-out sets (signal development).
+        let (_, md) = accel(&out, false, false)?;
         println!("{md}");
+        return Ok(());
+    }
+    if args.first().map(String::as_str) == Some("accel-tainted") {
+        // Signal development on the old set and the first fresh set (both
+        // already read after a run, so tainted); never the second.
+        let (_, md) = accel(&out, true, false)?;
+        println!("{md}");
+        return Ok(());
+    }
+    if args.first().map(String::as_str) == Some("accel-lower") {
+        // Lower the accelerator corpus and both fresh sets and list what
+        // each fresh file holds against its labels; no model is trained or
+        // applied (a new held-out set is checked this way before its labels
+        // are committed).
+        let corpus = std::env::var_os("NFC_CORPUS_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/var/tmp/nfc-corpus"));
+        let c = nfc::insight::accel_corpus(Some(&corpus));
+        for (set, units) in [("fresh", &c.fresh), ("fresh2", &c.fresh2)] {
+            for (file, u, labels) in units {
+                println!(
+                    "{set}/{file}: {} functions, {} labelled (crc {}, lpm {}, none {})",
+                    own(u).len(),
+                    labels.len(),
+                    labels.iter().filter(|l| l.1 == AccelKind::Crc).count(),
+                    labels.iter().filter(|l| l.1 == AccelKind::Lpm).count(),
+                    labels.iter().filter(|l| l.1 == AccelKind::None).count()
+                );
+            }
+        }
+        for f in &c.failures {
+            println!("failure: {f}");
+        }
+        anyhow::ensure!(c.failures.is_empty(), "{} failures", c.failures.len());
         return Ok(());
     }
     let n: usize = args.first().map(|s| s.parse()).transpose()?.unwrap_or(400);
@@ -481,7 +558,8 @@ fn main() -> anyhow::Result<()> {
     let (cost, cost_md) = word_cost(&train_units, &held_units)?;
     // INSIGHT_NO_FRESH=1: leave the fresh held-out set out (a run made while
     // the accelerator signals are still being developed).
-    let (acc, acc_md) = accel(&out, std::env::var_os("INSIGHT_NO_FRESH").is_none())?;
+    let fresh = std::env::var_os("INSIGHT_NO_FRESH").is_none();
+    let (acc, acc_md) = accel(&out, fresh, fresh)?;
     // The networks: nfc-predict (libtorch) in its own process.
     let t0 = std::time::Instant::now();
     // NFC_PREDICT_BIN: a prebuilt nfc-predict (a long run must not rebuild
@@ -591,6 +669,7 @@ fn main() -> anyhow::Result<()> {
         "{}",
         serde_json::to_string(&serde_json::json!({
             "wmape_overall": e["overall"], "similarity": sim, "accel_precision": acc["heldout_all"]["precision"], "accel_recall": acc["heldout_all"]["recall"],
+            "accel_fresh2_precision": acc["fresh2"]["precision"], "accel_fresh2_recall": acc["fresh2"]["recall"],
         }))?
     );
     Ok(())

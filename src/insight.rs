@@ -112,6 +112,10 @@ pub fn lower_file(
     insight_ir::prepare_c(name, src, &opts).map_err(|e| e.to_string())
 }
 
+/// Units of test-only files with hand labels per function: (file, unit,
+/// [(function, kind)]).
+pub type LabelledUnits = Vec<(String, IrUnit, Vec<(String, AccelKind)>)>;
+
 /// The accelerator corpus: implementations written for nfc
 /// (`crates/smartnic/data/accel/{crc,lpm,none}/*.c`), each function labelled
 /// by its directory, as (file stem, kind, unit); the files listed in
@@ -120,12 +124,17 @@ pub struct AccelCorpus {
     pub train: Vec<(String, AccelKind, IrUnit)>,
     pub test: Vec<(String, AccelKind, IrUnit)>,
     /// Real implementations (DPDK, from `$NFC_CORPUS_DIR`): test only, labelled per function.
-    pub real: Vec<(String, IrUnit, Vec<(String, AccelKind)>)>,
+    pub real: LabelledUnits,
     /// The fresh held-out set (`data/accel/fresh/`): third-party functions
     /// from the Debian source packages in `$NFC_CORPUS_DIR`, labelled by
     /// hand in `fresh/labels.txt` before the classifier ever ran on them.
     /// Test only; same shape as `real`.
-    pub fresh: Vec<(String, IrUnit, Vec<(String, AccelKind)>)>,
+    pub fresh: LabelledUnits,
+    /// The second fresh held-out set (`data/accel/fresh2/`, sixth session):
+    /// third-party functions from Debian source packages used nowhere else
+    /// in the accelerator data, labelled in `fresh2/labels.txt` and
+    /// committed before the classifier first ran on them. Test only.
+    pub fresh2: LabelledUnits,
     pub failures: Vec<String>,
 }
 
@@ -300,6 +309,7 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         test: vec![],
         real: vec![],
         fresh: vec![],
+        fresh2: vec![],
         failures: vec![],
     };
     // The held-out files are listed (`heldout.txt`), so adding training
@@ -377,31 +387,34 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
                 }
             }
         }
-        fresh_set(&root, corpus, &mut c);
+        c.fresh = fresh_set(&root, corpus, "fresh", &mut c.failures);
+        c.fresh2 = fresh_set(&root, corpus, "fresh2", &mut c.failures);
     }
     c
 }
 
-/// Lower the fresh held-out set (see [`AccelCorpus::fresh`]): each file of
-/// `data/accel/fresh/` expanded with the corpus functions it extracts,
-/// with `fresh/shim` and `real/shim` on the include path. Every labelled
-/// function must exist in its unit (a missing one is a failure, never a
-/// silent drop); an unlabelled, not excluded function is a failure too.
-fn fresh_set(root: &Path, corpus: &Path, c: &mut AccelCorpus) {
-    let dir = root.join("fresh");
+/// Lower a fresh held-out set (see [`AccelCorpus::fresh`],
+/// [`AccelCorpus::fresh2`]): each file of `data/accel/<set>/` expanded with
+/// the corpus functions it extracts, with `<set>/shim`, `fresh/shim` and
+/// `real/shim` on the include path. Every labelled function must exist in
+/// its unit (a missing one is a failure, never a silent drop); an
+/// unlabelled, not excluded function is a failure too.
+fn fresh_set(root: &Path, corpus: &Path, set: &str, failures: &mut Vec<String>) -> LabelledUnits {
+    let mut out = vec![];
+    let dir = root.join(set);
     let labels = match std::fs::read_to_string(dir.join("labels.txt"))
         .map_err(|e| format!("{}: {e}", dir.join("labels.txt").display()))
         .and_then(|t| fresh_labels(&t))
     {
         Ok(l) => l,
         Err(e) => {
-            c.failures.push(e);
-            return;
+            failures.push(e);
+            return out;
         }
     };
     let mut files: Vec<&str> = labels.iter().map(|l| l.0.as_str()).collect();
     files.dedup();
-    let tmp = std::env::temp_dir().join(format!("nfc-accel-fresh-{}", std::process::id()));
+    let tmp = std::env::temp_dir().join(format!("nfc-accel-{set}-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&tmp);
     for file in files {
         let lowered = std::fs::read_to_string(dir.join(file))
@@ -413,7 +426,11 @@ fn fresh_set(root: &Path, corpus: &Path, c: &mut AccelCorpus) {
                 lower_file(
                     file.trim_end_matches(".c"),
                     &p,
-                    &[dir.join("shim"), root.join("real/shim")],
+                    &[
+                        dir.join("shim"),
+                        root.join("fresh/shim"),
+                        root.join("real/shim"),
+                    ],
                     false,
                 )
             });
@@ -422,7 +439,7 @@ fn fresh_set(root: &Path, corpus: &Path, c: &mut AccelCorpus) {
                 let mut ls = vec![];
                 for (_, function, kind) in labels.iter().filter(|l| l.0 == file) {
                     if !u.functions.iter().any(|f| &f.name == function) {
-                        c.failures.push(format!(
+                        failures.push(format!(
                             "{file}: labelled function `{function}` not in the IR"
                         ));
                     } else if let Some(k) = kind {
@@ -431,16 +448,16 @@ fn fresh_set(root: &Path, corpus: &Path, c: &mut AccelCorpus) {
                 }
                 for f in u.functions.iter().filter(|f| !f.framework) {
                     if !labels.iter().any(|l| l.0 == file && l.1 == f.name) {
-                        c.failures
-                            .push(format!("{file}: function `{}` has no label", f.name));
+                        failures.push(format!("{file}: function `{}` has no label", f.name));
                     }
                 }
-                c.fresh.push((file.to_string(), u, ls));
+                out.push((file.to_string(), u, ls));
             }
-            Err(e) => c.failures.push(e),
+            Err(e) => failures.push(e),
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
+    out
 }
 
 /// The synthesised NF-like programs the accelerator classifier trains on as

@@ -303,6 +303,46 @@ fn accelerator_signals_tell_idioms_from_look_alikes() {
         "static uint32_t t24[1 << 24], t8[1 << 16];\nuint32_t dirp(uint32_t ip) { const uint32_t *p = &t24[ip >> 8]; uint32_t e = *p; if (e & 0x80000000u) { uint32_t i = (uint8_t)ip + (e & 0xffffff) * 256; p = &t8[i]; e = *p; } return e; }",
     );
     assert!(s.two_level_lookup > 0, "{s:?}");
+    // A 64-bit entry: the index is computed in 64 bits and cast to pointer
+    // width (riscv32), which narrows no key bits; a 64-bit hash-chain index
+    // (an entry alone) stays silent.
+    let s = signals(
+        "dir64",
+        "static uint64_t t24[1 << 24]; static uint8_t t8[1 << 16];\nuint64_t dir64(uint32_t ip) { uint64_t e = t24[ip >> 8]; if (e & 1) e = t8[(uint8_t)ip + ((e >> 1) * 256)]; return e >> 1; }",
+    );
+    assert!(s.two_level_lookup > 0, "{s:?}");
+    let s = signals(
+        "chain64",
+        "struct h { uint64_t key, next; };\nstatic uint64_t heads[64]; static struct h hosts[256];\nstruct h *chain64(uint64_t k) { uint64_t idx = heads[k & 63]; while (idx < 256) { if (hosts[idx].key == k) return &hosts[idx]; idx = hosts[idx].next; } return 0; }",
+    );
+    assert!(s.two_level_lookup == 0, "{s:?}");
+    // The next level's address may leave a step helper through an
+    // out-parameter (`*next = &t8[…]`, inlined: a store through a pointer
+    // local holding the caller's local); a chain step written the same way
+    // (an entry alone) stays silent.
+    let s = signals(
+        "six",
+        "static uint32_t t24[1 << 24], t8[1 << 16];\nstatic int step(const uint32_t *t, const uint32_t **next, const uint8_t *ip, int b) { uint32_t e = *t; if (e & 0x80000000u) { *next = &t8[ip[b] + (e & 0xffff) * 256]; return 1; } return 0; }\nuint32_t six(const uint8_t *ip) { const uint32_t *t = &t24[(ip[0] << 16) | (ip[1] << 8) | ip[2]]; const uint32_t *n = 0; int b = 3; while (step(t, &n, ip, b++)) t = n; return *t; }",
+    );
+    assert!(s.two_level_lookup > 0, "{s:?}");
+    let s = signals(
+        "hop",
+        "struct h { uint32_t key, next; };\nstatic struct h hosts[256];\nstatic int nxt(const struct h *e, const struct h **out) { if (e->next < 256) { *out = &hosts[e->next]; return 1; } return 0; }\nconst struct h *hop(uint32_t k, uint32_t first) { const struct h *e = &hosts[first & 255]; const struct h *n = 0; while (e->key != k && nxt(e, &n)) e = n; return e; }",
+    );
+    assert!(s.two_level_lookup == 0, "{s:?}");
+    // The polynomial may sit in a local that is set once (`u32 poly =
+    // 0xedb88320; … c ^= poly;`); a Toeplitz key local, shifted every
+    // step, is no constant.
+    let s = signals(
+        "vid",
+        "uint32_t vid(uint16_t v) { uint32_t poly = 0xEDB88320u; uint32_t c = ~0u; for (int i = 0; i < 12; i++) { uint32_t t = (c ^ (v >> i)) & 1; c >>= 1; if (t) c ^= poly; } return c; }",
+    );
+    assert!(s.xor_poly_in_loop > 0, "{s:?}");
+    let s = signals(
+        "toe",
+        "uint32_t toe(const uint8_t *d, int n, uint32_t key) { uint32_t h = 0; for (int i = 0; i < n * 8; i++) { if (d[i / 8] & (0x80 >> (i % 8))) h ^= key; key <<= 1; } return h; }",
+    );
+    assert!(s.xor_poly_in_loop == 0, "{s:?}");
     let chain = "struct h { uint32_t key, next; };\nstatic uint32_t heads[64]; static struct h hosts[256];\nuint32_t hh(uint32_t k);\nstruct h *chain(uint32_t k) { uint32_t idx = heads[hh(k) & 63]; while (idx != 0xffffffffu && idx < 256) { struct h *e = &hosts[idx]; if (e->key == k) return e; idx = e->next; } return 0; }";
     let s = signals("chain", chain);
     assert!(

@@ -879,6 +879,19 @@ fn feeds_xor(v: Val, depth: u32) -> bool {
         })
 }
 
+/// A constant, or a `-O0` local that holds one: stored exactly once, with
+/// a constant (`u32 poly = 0xedb88320; … crc ^= poly;`). A local updated
+/// in the loop (a Toeplitz key, a running value) is no constant.
+fn const_value(v: Val) -> Option<u64> {
+    v.const_int().or_else(|| {
+        let vs = local_values(v)?;
+        match vs[..] {
+            [x] => uncast(x).const_int(),
+            _ => None,
+        }
+    })
+}
+
 fn const_operand(i: Val) -> Option<u64> {
     i.operand(0)
         .and_then(Val::const_int)
@@ -1074,13 +1087,38 @@ fn local_values(v: Val) -> Option<Vec<Val>> {
     if a.opcode() != Some(Opcode::LLVMAlloca) {
         return None;
     }
-    Some(
-        a.users()
-            .into_iter()
-            .filter(|u| u.opcode() == Some(Opcode::LLVMStore) && u.pointer_operand() == Some(a))
-            .filter_map(|u| u.operand(0))
-            .collect(),
-    )
+    let mut out: Vec<Val> = a
+        .users()
+        .into_iter()
+        .filter(|u| u.opcode() == Some(Opcode::LLVMStore) && u.pointer_operand() == Some(a))
+        .filter_map(|u| u.operand(0))
+        .collect();
+    // An out-parameter: `a`'s address stored in a pointer local `b` (an
+    // inlined `T **out` parameter, `p = &a`), and stores through `*b`
+    // (`*out = v`) set `a` too.
+    for u in a.users() {
+        let Some(b) = u.pointer_operand().filter(|b| {
+            u.opcode() == Some(Opcode::LLVMStore)
+                && u.operand(0) == Some(a)
+                && b.opcode() == Some(Opcode::LLVMAlloca)
+        }) else {
+            continue;
+        };
+        for l in b.users() {
+            if l.opcode() != Some(Opcode::LLVMLoad) || l.pointer_operand() != Some(b) {
+                continue;
+            }
+            out.extend(
+                l.users()
+                    .into_iter()
+                    .filter(|st| {
+                        st.opcode() == Some(Opcode::LLVMStore) && st.pointer_operand() == Some(l)
+                    })
+                    .filter_map(|st| st.operand(0)),
+            );
+        }
+    }
+    Some(out)
 }
 
 /// Whether an integer is *bits of a key*: a value narrowed by a constant
@@ -1110,8 +1148,16 @@ fn key_bits(v: Val, depth: u32) -> bool {
             v.operand(1).and_then(Val::const_int).is_some()
                 && v.operand(0).is_some_and(|x| key_bits(x, depth + 1))
         }
-        Some(Opcode::LLVMLoad) => local_values(v)
-            .is_some_and(|vs| !vs.is_empty() && vs.iter().any(|x| key_bits(*x, depth + 1))),
+        Some(Opcode::LLVMLoad) => match local_values(v) {
+            Some(vs) => !vs.is_empty() && vs.iter().any(|x| key_bits(*x, depth + 1)),
+            // A byte or half-word read from memory (`ip[b]`, the zero
+            // extension already looked through by the caller).
+            None => {
+                v.int_width() <= 16
+                    && v.pointer_operand()
+                        .is_some_and(|p| p.opcode() != Some(Opcode::LLVMAlloca))
+            }
+        },
         _ => false,
     }
 }
@@ -1135,6 +1181,42 @@ fn address_geps(p: Val, depth: u32, out: &mut Vec<Val>) {
         for x in vs {
             address_geps(x, depth + 1, out);
         }
+    }
+}
+
+/// The addresses `p` may be, each as its chain of GEPs (the GEP and its
+/// base's), through bitcasts and `-O0` pointer locals: one chain per value
+/// a pointer local is set to (`p = &t24[i]; … p = &t8[j];` is two).
+fn address_chains(p: Val, depth: u32) -> Vec<Vec<Val>> {
+    if depth > 6 {
+        return vec![vec![]];
+    }
+    if is_gep(p) {
+        let mut chains = match p.operand(0) {
+            Some(b) => address_chains(b, depth + 1),
+            None => vec![vec![]],
+        };
+        for c in &mut chains {
+            c.push(p);
+        }
+        chains
+    } else if matches!(p.opcode(), Some(Opcode::LLVMBitCast)) {
+        match p.operand(0) {
+            Some(b) => address_chains(b, depth + 1),
+            None => vec![vec![]],
+        }
+    } else if let Some(vs) = local_values(p) {
+        let chains: Vec<Vec<Val>> = vs
+            .into_iter()
+            .flat_map(|x| address_chains(x, depth + 1))
+            .collect();
+        if chains.is_empty() {
+            vec![vec![]]
+        } else {
+            chains
+        }
+    } else {
+        vec![vec![]]
     }
 }
 
@@ -1205,7 +1287,12 @@ fn on_level_entry(v: Val, depth: u32) -> bool {
 /// extensions and a local variable stored once (`tbl8_index = …`).
 fn index_terms(v: Val, depth: u32, out: &mut Vec<Val>) {
     let mut v = v;
-    while matches!(v.opcode(), Some(Opcode::LLVMZExt | Opcode::LLVMSExt)) {
+    // Extensions, and a truncation to at least pointer width (riscv32: a
+    // 64-bit index cast to 32 bits), only cast the whole index; a narrower
+    // truncation selects key bits and is a term of its own.
+    while matches!(v.opcode(), Some(Opcode::LLVMZExt | Opcode::LLVMSExt))
+        || (v.opcode() == Some(Opcode::LLVMTrunc) && v.int_width() >= 32)
+    {
         match v.operand(0) {
             Some(x) => v = x,
             None => break,
@@ -1239,15 +1326,25 @@ fn index_terms(v: Val, depth: u32, out: &mut Vec<Val>) {
 /// 0xff]` (next index = f(entry, key >> shift & mask)). A hash chain's
 /// next node (`hosts[idx]`, idx an entry alone) and RC4's `S[(S[i] +
 /// S[j]) & 0xff]` (entries only) are not.
+///
+/// Both terms must belong to one address (one chain of
+/// [`address_chains`]): a pointer local set once to a bucket at key bits
+/// and once to the next node of a chain (an entry alone) is no next level.
 fn keyed_next_level(p: Val) -> bool {
-    let mut terms = vec![];
-    for i in address_indices(p) {
-        index_terms(i, 0, &mut terms);
-    }
-    terms.iter().any(|t| on_level_entry(*t, 0))
-        && terms
+    address_chains(p, 0).into_iter().any(|chain| {
+        let mut terms = vec![];
+        for i in chain
             .iter()
-            .any(|t| key_bits(*t, 0) && !on_level_entry(*t, 0))
+            .flat_map(|g| g.operands().into_iter().skip(1))
+            .filter(|x| x.const_int().is_none())
+        {
+            index_terms(i, 0, &mut terms);
+        }
+        terms.iter().any(|t| on_level_entry(*t, 0))
+            && terms
+                .iter()
+                .any(|t| key_bits(*t, 0) && !on_level_entry(*t, 0))
+    })
 }
 
 /// A test of one bit at a variable position, `x & (1 << (31 - d))`, `a[b
@@ -1448,7 +1545,7 @@ fn accel_signals(f: Val) -> AccelSignals {
                                 // reaches the xor through the -O0 local
                                 // (with a constant polynomial only: a
                                 // Toeplitz hash xors a shifted *variable*).
-                                || (ops[1 - k].const_int().is_some_and(poly_like)
+                                || (const_value(ops[1 - k]).is_some_and(poly_like)
                                     && shifted1_via_local(ops[k]))
                                 || (shift_by(ops[k], Opcode::LLVMLShr)
                                     .or_else(|| shift_by(ops[k], Opcode::LLVMAShr))
