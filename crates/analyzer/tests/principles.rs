@@ -863,3 +863,28 @@ void conn_update(struct conn *c, struct rte_mbuf *m, int reply) {{
     assert!(f.is_unknown(Question::FlowKey), "{f:?}");
     assert!(f.is_unknown(Question::Symmetric), "{f:?}");
 }
+
+#[test]
+fn a_c_library_comparison_writes_no_state_whatever_header_is_missing() {
+    // With a project header missing, state handed to code whose body is not
+    // visible makes "stateless" a guess; `memcmp` is no such code: the C
+    // standard says it only reads.
+    let f = facts(&format!(
+        "{MBUF}
+#include \"not_shipped_with_this_nf.h\"
+int memcmp(const void *a, const void *b, unsigned long n);
+struct rte_ether_addr known[4];
+static uint64_t matched;
+void main_loop(void) {{
+    struct rte_mbuf *pkts[32];
+    uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
+    for (uint16_t i = 0; i < n; i++) {{
+        struct rte_ether_hdr *eth = rte_pktmbuf_mtod(pkts[i], struct rte_ether_hdr *);
+        if (memcmp(&known[i & 3], &eth->src_addr, 6) == 0)
+            rte_eth_tx_burst(1, 0, &pkts[i], 1);
+    }}
+}}"
+    ));
+    assert!(!f.is_unknown(Question::Stateful), "{:?}", f.unknown);
+    assert!(!f.stateful, "{f:?}");
+}

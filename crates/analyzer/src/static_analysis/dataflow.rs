@@ -2648,6 +2648,32 @@ impl<'p, 't> Engine<'p, 't> {
         Some(v)
     }
 
+    /// A callee without a visible body that cannot write the state it is
+    /// handed: a comparison or search function of the C library, whose
+    /// standard prototypes take `const` pointers (C11 7.24.4-7.24.5, POSIX
+    /// `strcasecmp`). Its body cannot be in a project header that was not
+    /// found.
+    fn callee_reads_only(name: &str) -> bool {
+        matches!(
+            name,
+            "memcmp"
+                | "memchr"
+                | "strcmp"
+                | "strncmp"
+                | "strcasecmp"
+                | "strncasecmp"
+                | "strcoll"
+                | "strlen"
+                | "strnlen"
+                | "strchr"
+                | "strrchr"
+                | "strstr"
+                | "strspn"
+                | "strcspn"
+                | "strpbrk"
+        )
+    }
+
     /// `&p[i]` where `p` points into the packet: the address `p + i`, a
     /// pointer into the packet like `p + i` (a header cast from
     /// `&packet[ip_offset]` is that header), not the byte stored there.
@@ -3656,7 +3682,11 @@ impl<'p, 't> Engine<'p, 't> {
                 self.env_join(&tk, &out);
             }
         }
-        if !objs.is_empty() && self.collect && self.kind == FnKind::Packet {
+        if !objs.is_empty()
+            && self.collect
+            && self.kind == FnKind::Packet
+            && !Self::callee_reads_only(&name)
+        {
             self.events
                 .hidden_state_calls
                 .push((name.clone(), self.file(), Self::line(n)));
