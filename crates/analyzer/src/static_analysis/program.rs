@@ -28,8 +28,7 @@ const FIELD_SLOTS: usize = 512;
 
 struct GrammarNames {
     /// Field ids by the address of the name literal, in an open-addressed
-    /// table that never evicts: a lookup is a hash and (nearly always) one
-    /// compare. A direct-mapped table made the cost depend on where the
+    /// table that never evicts: a lookup is (nearly always) one compare. A direct-mapped table made the cost depend on where the
     /// linker put the literals: two hot names sharing a slot evicted each
     /// other on every lookup (a slow lookup compares the name with each of
     /// the grammar's field names).
@@ -45,6 +44,29 @@ impl Default for GrammarNames {
             fields: [(0, 0, None); FIELD_SLOTS],
             kinds: vec![],
         }
+    }
+}
+
+impl GrammarNames {
+    /// The field id of `name` by linear probing from its home slot,
+    /// inserted when missing.
+    #[cold]
+    fn probe_field(&mut self, lang: &Language, name: &'static str) -> Option<std::num::NonZeroU16> {
+        let addr = name.as_ptr() as usize;
+        let mut at = addr % FIELD_SLOTS;
+        for _ in 0..FIELD_SLOTS {
+            let slot = &mut self.fields[at];
+            if slot.0 == addr && slot.1 == name.len() {
+                return slot.2;
+            }
+            if slot.0 == 0 {
+                *slot = (addr, name.len(), lang.field_id_for_name(name));
+                return slot.2;
+            }
+            at = (at + 1) % FIELD_SLOTS;
+        }
+        // Full (more distinct names than slots): look the name up.
+        lang.field_id_for_name(name)
     }
 }
 
@@ -72,22 +94,14 @@ impl<'t> NodeExt<'t> for Node<'t> {
         let lang = self.language();
         let addr = name.as_ptr() as usize;
         let id = with_grammar_names(&lang, |g| {
-            // Fibonacci hashing of the address; linear probing. Slot key 0
-            // is empty (no literal lives at address 0).
-            let mut at = (addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) % FIELD_SLOTS;
-            for _ in 0..FIELD_SLOTS {
-                let slot = &mut g.fields[at];
-                if slot.0 == addr && slot.1 == name.len() {
-                    return slot.2;
-                }
-                if slot.0 == 0 {
-                    *slot = (addr, name.len(), lang.field_id_for_name(name));
-                    return slot.2;
-                }
-                at = (at + 1) % FIELD_SLOTS;
+            // The name's home slot holds it on nearly every lookup; the
+            // probe for a taken slot stays out of this path.
+            let slot = g.fields[addr % FIELD_SLOTS];
+            if slot.0 == addr && slot.1 == name.len() {
+                slot.2
+            } else {
+                g.probe_field(&lang, name)
             }
-            // Full (more distinct names than slots): look the name up.
-            lang.field_id_for_name(name)
         })?;
         self.child_by_field_id(id.get())
     }
