@@ -196,7 +196,10 @@ pub fn closure(
             path: p.clone(),
             source: e,
         })?;
-        let text = String::from_utf8_lossy(&bytes).into_owned();
+        // Valid UTF-8 (nearly every source) is taken as it is, without the
+        // copy `from_utf8_lossy` makes.
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         let mut incs = vec![];
         for (inc, quoted, line) in includes(&text) {
             match resolve_include(&p, &inc, quoted, include_dirs) {

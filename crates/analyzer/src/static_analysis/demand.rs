@@ -144,19 +144,31 @@ fn blank_comments(text: &str) -> String {
         match b[i] {
             b'/' if i + 1 < n && b[i + 1] == b'/' => {
                 let s = i;
-                // A line comment continues over a backslash-newline.
-                while i < n && !(b[i] == b'\n' && b[i - 1] != b'\\') {
-                    i += 1;
-                }
+                // A line comment continues over a backslash-newline. (The
+                // ends are found with `str::find`, which skips through the
+                // text many bytes at a time.)
+                i = loop {
+                    match text[i..].find('\n') {
+                        Some(k) if b[i + k - 1] == b'\\' => i += k + 1,
+                        Some(k) => break i + k,
+                        None => break n,
+                    }
+                };
                 spans.push((s, i));
             }
             b'/' if i + 1 < n && b[i + 1] == b'*' => {
                 let s = i;
                 i += 2;
-                while i + 1 < n && !(b[i] == b'*' && b[i + 1] == b'/') {
-                    i += 1;
-                }
-                i = (i + 2).min(n);
+                // The first `*/` starting at `i` or later: a `/` after `i`
+                // that follows a `*`.
+                let mut from = i;
+                i = loop {
+                    match text[from..].find('/') {
+                        Some(k) if from + k > i && b[from + k - 1] == b'*' => break from + k + 1,
+                        Some(k) => from += k + 1,
+                        None => break n,
+                    }
+                };
                 spans.push((s, i));
             }
             q @ (b'"' | b'\'') => {

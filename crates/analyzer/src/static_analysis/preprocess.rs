@@ -21,8 +21,7 @@ pub struct TypeMacro {
 
 /// Collect `#define NAME(a, b) body` macros from a source text.
 pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
-    let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
-    for line in joined.lines() {
+    for line in directive_lines(text) {
         let t = line.trim_start();
         let Some(rest) = t.strip_prefix('#') else {
             continue;
@@ -134,6 +133,63 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
     }
 }
 
+/// The logical lines of `text` (each backslash-newline, `\r\n` line ends
+/// included, joined into one space, as
+/// `text.replace("\\\r\n", " ").replace("\\\n", " ").lines()` gives them)
+/// that can be directives: those whose first non-blank character, once
+/// joined, is `#`. A logical line whose first non-blank character is
+/// neither `#` nor a backslash (which may start a splice) cannot become one
+/// by joining, so it is skipped without being copied: most of a file is
+/// code, and joining the whole text copied it twice.
+fn directive_lines(text: &str) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
+    let b = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < b.len() {
+            let start = at;
+            // The end of the logical line: the first newline that follows
+            // neither a backslash nor a backslash and a carriage return.
+            let mut end = start;
+            let found = loop {
+                match text[end..].find('\n') {
+                    None => break None,
+                    Some(k) => {
+                        let nl = end + k;
+                        let spliced = (nl >= 1 && b[nl - 1] == b'\\')
+                            || (nl >= 2 && b[nl - 1] == b'\r' && b[nl - 2] == b'\\');
+                        if !spliced {
+                            break Some(nl);
+                        }
+                        end = nl + 1;
+                    }
+                }
+            };
+            let stop = found.unwrap_or(b.len());
+            at = found.map_or(b.len(), |nl| nl + 1);
+            let raw = &text[start..stop];
+            if !matches!(raw.trim_start().as_bytes().first(), Some(b'#' | b'\\')) {
+                continue;
+            }
+            let mut line = if raw.contains('\\') {
+                std::borrow::Cow::Owned(raw.replace("\\\r\n", " ").replace("\\\n", " "))
+            } else {
+                std::borrow::Cow::Borrowed(raw)
+            };
+            // `lines` drops the carriage return of a `\r\n` line end.
+            if found.is_some() && line.ends_with('\r') {
+                match &mut line {
+                    std::borrow::Cow::Owned(s) => {
+                        s.pop();
+                    }
+                    std::borrow::Cow::Borrowed(s) => *s = &s[..s.len() - 1],
+                }
+            }
+            return Some(line);
+        }
+        None
+    })
+}
+
 fn is_ident_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
@@ -186,10 +242,7 @@ fn split_args(s: &str) -> Vec<String> {
 /// One left-to-right pass expanding every use of a collected macro outside
 /// preprocessor directive lines. An expansion is put on one line; the
 /// newlines of the replaced text follow it so later lines keep their numbers.
-fn expand_round(
-    text: &str,
-    macros: &std::collections::HashMap<&str, &TypeMacro>,
-) -> (String, bool) {
+fn expand_round(text: &str, macros: &rustc_hash::FxHashMap<&str, &TypeMacro>) -> (String, bool) {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     let mut changed = false;
@@ -209,12 +262,22 @@ fn expand_round(
             directive = c == b'#';
             at_line_start = false;
         }
-        let word_start =
-            (c.is_ascii_alphabetic() || c == b'_') && (i == 0 || !is_ident_char(b[i - 1]));
-        if !word_start {
-            let len = text[i..].chars().next().map_or(1, char::len_utf8);
-            out.push_str(&text[i..i + len]);
-            i += len;
+        let word_start = |i: usize| {
+            (b[i].is_ascii_alphabetic() || b[i] == b'_') && (i == 0 || !is_ident_char(b[i - 1]))
+        };
+        if !word_start(i) {
+            // The run up to the next newline or word is copied whole (it
+            // ends on an ASCII byte, so on a character boundary). At the
+            // start of a line each byte is looked at alone: the first
+            // non-blank one decides whether the line is a directive.
+            let mut j = i + text[i..].chars().next().map_or(1, char::len_utf8);
+            if !at_line_start {
+                while j < b.len() && b[j] != b'\n' && !word_start(j) {
+                    j += 1;
+                }
+            }
+            out.push_str(&text[i..j]);
+            i = j;
             continue;
         }
         let mut j = i;
@@ -457,7 +520,7 @@ fn blank_trailing_attribute_macros(text: &mut String) {
 
 /// The identifiers of a text (one scan; the rewrites below skip the words
 /// a file does not contain instead of searching for each).
-fn identifiers(text: &str) -> std::collections::HashSet<&str> {
+fn identifiers(text: &str) -> rustc_hash::FxHashSet<&str> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
         .collect()
@@ -502,12 +565,22 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
         }
     }
     blank_trailing_attribute_macros(&mut text);
-    let mut from = 0;
+    // So far words were only blanked, never joined: a word not in the
+    // source is not in the text (the searches below are skipped for it).
+    let mut from = if present("__rte_packed") {
+        0
+    } else {
+        text.len()
+    };
     while let Some(s) = find_word(&text, "__rte_packed", from) {
         splice(&mut text, s, s + "__rte_packed".len(), "/*packed*/");
         from = s + 1;
     }
-    let mut from = 0;
+    let mut from = if present("static_always_inline") {
+        0
+    } else {
+        text.len()
+    };
     while let Some(s) = find_word(&text, "static_always_inline", from) {
         splice(
             &mut text,
@@ -552,15 +625,16 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
         });
     }
     // Wrappers whose argument stays: CLIB_PACKED(x), CLIB_UNUSED(x), CLICK_NAME(x).
-    for w in [
+    const WRAPPERS: [&str; 4] = [
         "CLIB_PACKED",
         "CLIB_UNUSED",
         "__rte_deprecated_msg",
         "CLIB_ALIGN_MARK",
-    ]
-    .into_iter()
-    .filter(|w| present(w))
-    {
+    ];
+    // Unwrapping may join an argument with the text after the call into a
+    // new word; until then no word appears that the source lacks.
+    let mut may_have_new_words = WRAPPERS.iter().any(|w| present(w));
+    for w in WRAPPERS.into_iter().filter(|w| present(w)) {
         rewrite_calls(&mut text, w, |text, _s, open, close| {
             let inner = text[open + 1..close].to_string();
             let keep = match w {
@@ -572,15 +646,17 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
         });
     }
     // VLIB_NODE_FN (name) (args) { ... }  ->  uword vlib_node_fn_name (args) { ... }
-    rewrite_calls(&mut text, "VLIB_NODE_FN", |text, _s, open, close| {
-        let name = text[open + 1..close].trim();
-        (close + 1, format!("uword vlib_node_fn_{name}"))
-    });
+    if may_have_new_words || present("VLIB_NODE_FN") {
+        rewrite_calls(&mut text, "VLIB_NODE_FN", |text, _s, open, close| {
+            let name = text[open + 1..close].trim();
+            (close + 1, format!("uword vlib_node_fn_{name}"))
+        });
+    }
     // Macros defined in the source closure, expanded left to right in one
     // pass over the text per round (rounds re-scan expansions for nested
     // macros). One pass keeps this linear in the text: splicing each use
     // in place moved the whole file per use.
-    let lookup: std::collections::HashMap<&str, &TypeMacro> =
+    let lookup: rustc_hash::FxHashMap<&str, &TypeMacro> =
         type_macros.iter().map(|(n, m)| (n.as_str(), m)).collect();
     // Nesting in real headers goes deep (OVS: miniflow_push_words ->
     // ... -> OVS_LIKELY); a pass is linear, so a dozen are cheap.
@@ -590,11 +666,15 @@ pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> Strin
         if !changed {
             break;
         }
+        may_have_new_words = true;
     }
     // `typeof(x) tmp;` (kernel/BPF READ_ONCE-style macros) does not parse
     // and takes the enclosing function down with it: a placeholder type
     // keeps the declaration a declaration.
-    for w in ["typeof", "__typeof__", "__typeof"] {
+    for w in ["typeof", "__typeof__", "__typeof"]
+        .into_iter()
+        .filter(|w| may_have_new_words || present(w))
+    {
         rewrite_calls(&mut text, w, |_, _, _, close| {
             (close + 1, "__auto_type".to_string())
         });
@@ -617,6 +697,29 @@ mod tests {
         );
         let squeezed: String = out.split_whitespace().collect::<Vec<_>>().join(" ");
         assert_eq!(squeezed, expect);
+    }
+
+    #[test]
+    fn directive_lines_are_the_joined_lines_that_start_with_a_hash() {
+        let texts = [
+            "#define A 1\nint x;\n  #define B(x) \\\n  (x)\nint y; \\\n#define C 2\n",
+            "#define D \\\r\n 3\r\n\\\n#define E 4\r\nx\r",
+            "\\\\\n#define F 5\n\t# define G\\\\\nH\n#define I\r",
+            "",
+            "\n\n#",
+        ];
+        for t in texts {
+            let joined = t.replace("\\\r\n", " ").replace("\\\n", " ");
+            let expect: Vec<&str> = joined
+                .lines()
+                .filter(|l| l.trim_start().starts_with('#'))
+                .collect();
+            let got: Vec<String> = directive_lines(t)
+                .map(|l| l.into_owned())
+                .filter(|l| l.trim_start().starts_with('#'))
+                .collect();
+            assert_eq!(got, expect, "{t:?}");
+        }
     }
 
     #[test]

@@ -22,22 +22,51 @@ pub trait NodeExt<'t> {
     fn kind_name(&self) -> &'static str;
 }
 
-/// Slots of the field-id cache (a power of two).
-const FIELD_SLOTS: usize = 64;
+/// Slots of the field-id cache (a power of two, well above the number of
+/// distinct field-name literals in the analyzer).
+const FIELD_SLOTS: usize = 512;
 
 struct GrammarNames {
-    /// Field ids by the address of the name literal, direct-mapped: a
-    /// lookup is one compare, a collision only costs a slow lookup.
-    fields: [(usize, Option<std::num::NonZeroU16>); FIELD_SLOTS],
+    /// Field ids by the address of the name literal, in an open-addressed
+    /// table that never evicts: a lookup is (nearly always) one compare. A direct-mapped table made the cost depend on where the
+    /// linker put the literals: two hot names sharing a slot evicted each
+    /// other on every lookup (a slow lookup compares the name with each of
+    /// the grammar's field names).
+    /// Keyed by address and length (a literal could share its address
+    /// with a longer one it is a prefix of).
+    fields: [(usize, usize, Option<std::num::NonZeroU16>); FIELD_SLOTS],
     kinds: Vec<Option<&'static str>>,
 }
 
 impl Default for GrammarNames {
     fn default() -> Self {
         GrammarNames {
-            fields: [(0, None); FIELD_SLOTS],
+            fields: [(0, 0, None); FIELD_SLOTS],
             kinds: vec![],
         }
+    }
+}
+
+impl GrammarNames {
+    /// The field id of `name` by linear probing from its home slot,
+    /// inserted when missing.
+    #[cold]
+    fn probe_field(&mut self, lang: &Language, name: &'static str) -> Option<std::num::NonZeroU16> {
+        let addr = name.as_ptr() as usize;
+        let mut at = addr % FIELD_SLOTS;
+        for _ in 0..FIELD_SLOTS {
+            let slot = &mut self.fields[at];
+            if slot.0 == addr && slot.1 == name.len() {
+                return slot.2;
+            }
+            if slot.0 == 0 {
+                *slot = (addr, name.len(), lang.field_id_for_name(name));
+                return slot.2;
+            }
+            at = (at + 1) % FIELD_SLOTS;
+        }
+        // Full (more distinct names than slots): look the name up.
+        lang.field_id_for_name(name)
     }
 }
 
@@ -65,11 +94,14 @@ impl<'t> NodeExt<'t> for Node<'t> {
         let lang = self.language();
         let addr = name.as_ptr() as usize;
         let id = with_grammar_names(&lang, |g| {
-            let slot = &mut g.fields[(addr >> 3) % FIELD_SLOTS];
-            if slot.0 != addr {
-                *slot = (addr, lang.field_id_for_name(name));
+            // The name's home slot holds it on nearly every lookup; the
+            // probe for a taken slot stays out of this path.
+            let slot = g.fields[addr % FIELD_SLOTS];
+            if slot.0 == addr && slot.1 == name.len() {
+                slot.2
+            } else {
+                g.probe_field(&lang, name)
             }
-            slot.1
         })?;
         self.child_by_field_id(id.get())
     }
@@ -282,7 +314,25 @@ impl<'t> Program<'t> {
             layouts: Default::default(),
         };
         for (fi, f) in files.iter().enumerate() {
-            p.collect_defines(fi, f.tree.root_node());
+            // One cursor walks the whole tree (pre-order, as a recursion
+            // over the children would): a cursor per node cost an
+            // allocation each.
+            let mut cursor = f.tree.walk();
+            loop {
+                if p.collect_defines(fi, cursor.node()) && cursor.goto_first_child() {
+                    continue;
+                }
+                let mut done = false;
+                while !cursor.goto_next_sibling() {
+                    if !cursor.goto_parent() {
+                        done = true;
+                        break;
+                    }
+                }
+                if done {
+                    break;
+                }
+            }
         }
         // Resolve defines that refer to other defines (a few rounds).
         for _ in 0..4 {
@@ -348,20 +398,22 @@ impl<'t> Program<'t> {
         &self.files[file].text
     }
 
-    fn collect_defines(&mut self, fi: usize, n: Node<'t>) {
+    /// The definitions node `n` makes; whether its children may hold more.
+    fn collect_defines(&mut self, fi: usize, n: Node<'t>) -> bool {
         let src = &self.files[fi].text;
-        if matches!(n.kind_name(), "preproc_function_def" | "preproc_def") {
+        let kind = n.kind_name();
+        if matches!(kind, "preproc_function_def" | "preproc_def") {
             if let Some(name) = n.field("name") {
                 self.defined.insert(text(name, src).to_string());
             }
         }
-        if n.kind_name() == "preproc_function_def" {
+        if kind == "preproc_function_def" {
             if let Some(name) = n.field("name") {
                 self.fn_macros.insert(text(name, src).to_string());
             }
-            return;
+            return false;
         }
-        if n.kind_name() == "preproc_def" {
+        if kind == "preproc_def" {
             if let (Some(name), Some(val)) = (n.field("name"), n.field("value")) {
                 let name = text(name, src).to_string();
                 let v = text(val, src).trim().to_string();
@@ -371,9 +423,9 @@ impl<'t> Program<'t> {
                     self.define_text.insert(name, v);
                 }
             }
-            return;
+            return false;
         }
-        if n.kind_name() == "enumerator_list" {
+        if kind == "enumerator_list" {
             let mut next = 0i64;
             let mut c = n.walk();
             for e in n.named_children(&mut c) {
@@ -393,16 +445,7 @@ impl<'t> Program<'t> {
             }
         }
         // Tokens and expressions hold no definitions: do not descend.
-        if n.child_count() == 0
-            || n.kind_name().ends_with("expression")
-            || n.kind_name() == "argument_list"
-        {
-            return;
-        }
-        let mut c = n.walk();
-        for ch in n.children(&mut c) {
-            self.collect_defines(fi, ch);
-        }
+        !(n.child_count() == 0 || kind.ends_with("expression") || kind == "argument_list")
     }
 
     /// Evaluate a small constant expression text (numbers, known names,
@@ -530,6 +573,40 @@ impl<'t> Program<'t> {
     }
 
     fn walk_top(&mut self, fi: usize, n: Node<'t>, class: Option<&str>) {
+        let mut cursor = n.walk();
+        self.walk_top_at(fi, &mut cursor, class);
+    }
+
+    /// [`Self::walk_top`] of the named children of the cursor's node, with
+    /// the one cursor (it ends where it started).
+    fn walk_top_children(
+        &mut self,
+        fi: usize,
+        cursor: &mut tree_sitter::TreeCursor<'t>,
+        class: Option<&str>,
+    ) {
+        if !cursor.goto_first_child() {
+            return;
+        }
+        loop {
+            if cursor.node().is_named() {
+                self.walk_top_at(fi, cursor, class);
+            }
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+        cursor.goto_parent();
+    }
+
+    /// [`Self::walk_top`] of the cursor's node (the cursor ends there).
+    fn walk_top_at(
+        &mut self,
+        fi: usize,
+        cursor: &mut tree_sitter::TreeCursor<'t>,
+        class: Option<&str>,
+    ) {
+        let n = cursor.node();
         match n.kind_name() {
             "function_definition" => {
                 self.add_function(fi, n, class);
@@ -541,9 +618,7 @@ impl<'t> Program<'t> {
                 if let (Some(name), Some(body)) = (n.field("name"), n.field("body")) {
                     let cname = text(name, src).to_string();
                     let mut c = body.walk();
-                    for ch in body.named_children(&mut c) {
-                        self.walk_top(fi, ch, Some(&cname));
-                    }
+                    self.walk_top_children(fi, &mut c, Some(&cname));
                     // Nested definitions inside template declarations etc.
                 }
                 return;
@@ -565,11 +640,7 @@ impl<'t> Program<'t> {
             }
             _ => {}
         }
-        let mut c = n.walk();
-        let children: Vec<Node<'t>> = n.named_children(&mut c).collect();
-        for ch in children {
-            self.walk_top(fi, ch, class);
-        }
+        self.walk_top_children(fi, cursor, class);
     }
 
     fn add_typedef(&mut self, fi: usize, n: Node<'t>) {
