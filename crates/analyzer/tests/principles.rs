@@ -888,3 +888,36 @@ void main_loop(void) {{
     assert!(!f.is_unknown(Question::Stateful), "{:?}", f.unknown);
     assert!(!f.stateful, "{f:?}");
 }
+
+#[test]
+fn a_prototype_taking_state_through_const_pointers_writes_none() {
+    // A library lookup whose body is not visible, with a project header
+    // missing: its prototype says it only reads the table it is handed; the
+    // result it fills is the caller's local, not state.
+    let src = |qual: &str| {
+        format!(
+            "{MBUF}
+#include \"not_shipped_with_this_nf.h\"
+struct sad;
+int sad_lookup({qual}struct sad *t, const uint32_t *key, void **res);
+struct sad *table;
+void main_loop(void) {{
+    struct rte_mbuf *pkts[32];
+    uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
+    for (uint16_t i = 0; i < n; i++) {{
+        void *res = 0;
+        sad_lookup(table, rte_pktmbuf_mtod(pkts[i], const uint32_t *), &res);
+        if (res != 0)
+            rte_eth_tx_burst(1, 0, &pkts[i], 1);
+    }}
+}}"
+        )
+    };
+    let f = facts(&src("const "));
+    assert!(!f.is_unknown(Question::Stateful), "{:?}", f.unknown);
+    assert!(!f.stateful, "{f:?}");
+    // Without `const` the callee may write the table: "stateless" would be
+    // a guess.
+    let f = facts(&src(""));
+    assert!(f.is_unknown(Question::Stateful), "{f:?}");
+}

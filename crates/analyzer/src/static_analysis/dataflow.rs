@@ -2649,11 +2649,23 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     /// A callee without a visible body that cannot write the state it is
-    /// handed: a comparison or search function of the C library, whose
-    /// standard prototypes take `const` pointers (C11 7.24.4-7.24.5, POSIX
+    /// handed (at argument positions `state_args`): its visible prototype
+    /// takes `const` pointers there, or, with no prototype visible, it is a
+    /// comparison or search function of the C library, whose standard
+    /// prototypes take `const` pointers (C11 7.24.4-7.24.5, POSIX
     /// `strcasecmp`). Its body cannot be in a project header that was not
     /// found.
-    fn callee_reads_only(name: &str) -> bool {
+    fn callee_reads_only(&self, name: &str, state_args: &[usize]) -> bool {
+        if let Some(params) = self.prog.prototypes.get(name) {
+            // The visible prototype says: every parameter handed state is a
+            // pointer to `const`.
+            return !state_args.is_empty()
+                && state_args.iter().all(|i| {
+                    params
+                        .get(*i)
+                        .is_some_and(|p| p.ty.is_pointerish() && p.is_const)
+                });
+        }
         matches!(
             name,
             "memcmp"
@@ -3616,6 +3628,28 @@ impl<'p, 't> Engine<'p, 't> {
                 }
             }
         }
+        // Argument positions handed state: not a scalar read from it, and
+        // not the caller's own storage holding pointers into it (a local
+        // array `void *res[n]` or `&res` filled by a lookup: the callee
+        // writes the local, not the state).
+        let state_positions: Vec<usize> = (0..arg_vals.len())
+            .filter(|i| {
+                let own_storage = arg_nodes.get(*i).is_some_and(|an| {
+                    let a = strip(*an);
+                    let local =
+                        |x: Node<'t>| x.kind_name() == "identifier" && self.is_local(self.t(x));
+                    let addr_of_local = a.kind_name() == "pointer_expression"
+                        && a.field("operator").is_some_and(|o| self.t(o) == "&")
+                        && a.field("argument").map(strip).is_some_and(local);
+                    addr_of_local
+                        || (local(a)
+                            && self.var_type(self.t(a)).is_some_and(|t| !t.dims.is_empty()))
+                });
+                !arg_vals[*i].objs.is_empty()
+                    && !by_value_scalar.get(*i).copied().unwrap_or(false)
+                    && !own_storage
+            })
+            .collect();
         let packet_in = v.keyed() || packet_pointer_in;
         if packet_in {
             // Out-parameters: `&x`, `&x.m`, and local arrays/buffers.
@@ -3685,7 +3719,7 @@ impl<'p, 't> Engine<'p, 't> {
         if !objs.is_empty()
             && self.collect
             && self.kind == FnKind::Packet
-            && !Self::callee_reads_only(&name)
+            && !self.callee_reads_only(&name, &state_positions)
         {
             self.events
                 .hidden_state_calls

@@ -233,6 +233,9 @@ pub struct Program<'t> {
     pub files: &'t [ParsedFile],
     pub fns: Vec<FnDef<'t>>,
     pub fn_index: HashMap<String, Vec<usize>>,
+    /// Parameters of file-scope prototypes by function name (the first
+    /// seen), for calls to functions whose body is not in the program.
+    pub prototypes: HashMap<String, Vec<VarDecl>>,
     pub structs: HashMap<String, StructDef>,
     pub typedefs: HashMap<String, String>,
     pub globals: BTreeMap<String, VarDecl>,
@@ -303,6 +306,7 @@ impl<'t> Program<'t> {
             files,
             fns: vec![],
             fn_index: HashMap::default(),
+            prototypes: HashMap::default(),
             structs: HashMap::default(),
             typedefs: HashMap::default(),
             globals: BTreeMap::new(),
@@ -629,6 +633,7 @@ impl<'t> Program<'t> {
             }
             "declaration" if class.is_none() => {
                 self.add_global_decl(fi, n, None);
+                self.add_prototype(fi, n);
             }
             "field_declaration" => {
                 if let Some(cl) = class {
@@ -970,6 +975,26 @@ impl<'t> Program<'t> {
             _ => (text(name_node, src).to_string(), class.map(str::to_string)),
         };
         let name = name.rsplit("::").next().unwrap_or("").to_string();
+        let params = self.params_of(fi, fd);
+        let body = n.field("body");
+        let mut locals = HashMap::default();
+        if let Some(b) = body {
+            self.collect_locals(fi, b, &mut locals);
+        }
+        self.fns.push(FnDef {
+            name,
+            class: cls,
+            file: fi,
+            node: n,
+            body,
+            params,
+            locals,
+        });
+    }
+
+    /// The parameters a function declarator declares, in argument order.
+    fn params_of(&self, fi: usize, fd: Node<'t>) -> Vec<VarDecl> {
+        let src = &self.files[fi].text;
         let mut params = vec![];
         if let Some(pl) = fd.field("parameters") {
             let mut c = pl.walk();
@@ -1013,20 +1038,41 @@ impl<'t> Program<'t> {
                 }
             }
         }
-        let body = n.field("body");
-        let mut locals = HashMap::default();
-        if let Some(b) = body {
-            self.collect_locals(fi, b, &mut locals);
+        params
+    }
+
+    /// A prototype at file scope (`int f(const struct t *a, void *b);`):
+    /// its parameters, for calls to a function whose body is not visible.
+    fn add_prototype(&mut self, fi: usize, n: Node<'t>) {
+        let mut c = n.walk();
+        let decls: Vec<Node<'t>> = n.children_by_field_name("declarator", &mut c).collect();
+        for d in decls {
+            // `T *f(...)`: the function declarator sits under pointer ones.
+            let mut fd = d;
+            for _ in 0..8 {
+                if fd.kind_name() == "function_declarator" {
+                    break;
+                }
+                match fd.field("declarator") {
+                    Some(x) => fd = x,
+                    None => break,
+                }
+            }
+            if fd.kind_name() != "function_declarator" {
+                continue;
+            }
+            let Some(name) = fd
+                .field("declarator")
+                .filter(|x| x.kind_name() == "identifier")
+            else {
+                continue;
+            };
+            let name = text(name, &self.files[fi].text).to_string();
+            if !self.prototypes.contains_key(&name) {
+                let params = self.params_of(fi, fd);
+                self.prototypes.insert(name, params);
+            }
         }
-        self.fns.push(FnDef {
-            name,
-            class: cls,
-            file: fi,
-            node: n,
-            body,
-            params,
-            locals,
-        });
     }
 
     fn collect_locals(&self, fi: usize, n: Node<'t>, out: &mut HashMap<String, VarDecl>) {
