@@ -300,6 +300,25 @@ pub fn norm_type(t: &str) -> String {
     }
 }
 
+/// The function declarator under a declarator (`T *f(...)` and `T &f(...)`
+/// nest it under pointer or reference declarators), if it is one.
+fn function_declarator(decl: Node<'_>) -> Option<Node<'_>> {
+    let mut fd = decl;
+    for _ in 0..8 {
+        if fd.kind_name() == "function_declarator" {
+            return Some(fd);
+        }
+        fd = fd.field("declarator").or_else(|| {
+            let mut c = fd.walk();
+            let x = fd
+                .named_children(&mut c)
+                .find(|ch| ch.kind_name().ends_with("declarator"));
+            x
+        })?;
+    }
+    (fd.kind_name() == "function_declarator").then_some(fd)
+}
+
 impl<'t> Program<'t> {
     pub fn build(files: &'t [ParsedFile]) -> Program<'t> {
         let mut p = Program {
@@ -941,25 +960,9 @@ impl<'t> Program<'t> {
         let Some(decl) = n.field("declarator") else {
             return;
         };
-        // Find the function_declarator (possibly under pointer/reference declarators).
-        let mut fd = decl;
-        let mut guard = 0;
-        while fd.kind_name() != "function_declarator" && guard < 8 {
-            guard += 1;
-            match fd.field("declarator").or_else(|| {
-                let mut c = fd.walk();
-                let x = fd
-                    .named_children(&mut c)
-                    .find(|ch| ch.kind_name().ends_with("declarator"));
-                x
-            }) {
-                Some(x) => fd = x,
-                None => break,
-            }
-        }
-        if fd.kind_name() != "function_declarator" {
+        let Some(fd) = function_declarator(decl) else {
             return;
-        }
+        };
         let Some(name_node) = fd.field("declarator") else {
             return;
         };
@@ -1047,20 +1050,9 @@ impl<'t> Program<'t> {
         let mut c = n.walk();
         let decls: Vec<Node<'t>> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
-            // `T *f(...)`: the function declarator sits under pointer ones.
-            let mut fd = d;
-            for _ in 0..8 {
-                if fd.kind_name() == "function_declarator" {
-                    break;
-                }
-                match fd.field("declarator") {
-                    Some(x) => fd = x,
-                    None => break,
-                }
-            }
-            if fd.kind_name() != "function_declarator" {
+            let Some(fd) = function_declarator(d) else {
                 continue;
-            }
+            };
             let Some(name) = fd
                 .field("declarator")
                 .filter(|x| x.kind_name() == "identifier")
