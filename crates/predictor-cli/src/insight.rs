@@ -5,7 +5,7 @@
 use super::{out, Format};
 use anyhow::Context;
 use nfc_core::insight::IrUnit;
-use nfc_predictor::insight::{evaluate, samples, Arch, SeqModel, TrainConfig};
+use nfc_predictor::insight::{evaluate_models, samples, Arch, LstmShape, SeqModel, TrainConfig, MODELS};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -51,6 +51,21 @@ pub struct TrainArgs {
     pub select: bool,
     #[arg(long, default_value_t = 19)]
     pub seed: u64,
+    /// The LSTM's architecture, comma-separated: `block` (one sequence per
+    /// block) or `function` (one per function), `bidir`, `layers<N>`,
+    /// `embed<N>`, `block-readout` (default: the configuration's).
+    #[arg(long)]
+    pub lstm: Option<String>,
+    /// Clip each step's gradient norm to this (every network alike).
+    #[arg(long)]
+    pub clip: Option<f64>,
+    /// Hidden widths to choose from on validation (every network alike),
+    /// comma-separated; overrides the configuration's grid.
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["tiny", "hidden"])]
+    pub hidden_grid: Vec<i64>,
+    /// Train only these models (LSTM, DNN, CNN, GBDT), comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -94,8 +109,32 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             if let Some(h) = a.hidden {
                 cfg.hidden = h;
             }
+            if !a.hidden_grid.is_empty() {
+                cfg.hidden_grid = a.hidden_grid.clone();
+            }
+            if let Some(spec) = &a.lstm {
+                match LstmShape::parse(spec) {
+                    Ok(s) => cfg.lstm = s,
+                    Err(e) => {
+                        eprintln!("error: --lstm: {e}");
+                        return Ok(ExitCode::from(2));
+                    }
+                }
+            }
+            if let Some(c) = a.clip {
+                if !(c.is_finite() && c >= 0.0) {
+                    eprintln!("error: --clip: expected a non-negative number, got {c}");
+                    return Ok(ExitCode::from(2));
+                }
+                cfg.clip = c;
+            }
+            let only: Vec<&str> = if a.only.is_empty() {
+                MODELS.to_vec()
+            } else {
+                a.only.iter().map(String::as_str).collect()
+            };
             let t0 = std::time::Instant::now();
-            let (eval, _) = match evaluate(&synth, &held, &cfg, Some(&a.out)) {
+            let (eval, _) = match evaluate_models(&synth, &held, &cfg, Some(&a.out), &only) {
                 Ok(x) => x,
                 Err(e) => {
                     eprintln!("error: {e}");

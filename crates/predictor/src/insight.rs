@@ -152,10 +152,114 @@ pub struct TrainConfig {
     /// ([`TreeParams::GRID`]) under the same rule when this is not empty.
     #[serde(default)]
     pub hidden_grid: Vec<i64>,
+    /// The LSTM's architecture (the other networks ignore it).
+    #[serde(default)]
+    pub lstm: LstmShape,
+    /// Clip the gradient's global L2 norm to this before each step (0: no clipping).
+    #[serde(default)]
+    pub clip: f64,
 }
 
 fn one() -> f64 {
     1.0
+}
+
+fn one_layer() -> i64 {
+    1
+}
+
+/// The LSTM's architecture: what is specific to a sequence model (the
+/// generic knobs — width, epochs, learning-rate schedule, clipping — are
+/// [`TrainConfig`]'s and offered to every network alike).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LstmShape {
+    /// One sequence per function (its blocks in order, a block-start bit
+    /// appended to every one-hot word) instead of one per block (cut into
+    /// chunks of [`CHUNK`] words): the LSTM sees the function's other blocks.
+    #[serde(default)]
+    pub function_sequence: bool,
+    /// A second LSTM reads the sequence backwards (outputs concatenated).
+    #[serde(default)]
+    pub bidirectional: bool,
+    /// Stacked LSTM layers.
+    #[serde(default = "one_layer")]
+    pub layers: i64,
+    /// Width of a learned linear embedding of the one-hot word before the
+    /// LSTM (0: the one-hot word goes in directly).
+    #[serde(default)]
+    pub embed: i64,
+    /// Clara's readout: one FC head per block on the LSTM output at the
+    /// block's last word (and, bidirectional, the backward output at its
+    /// first) instead of an FC head on every word, summed.
+    #[serde(default)]
+    pub block_readout: bool,
+}
+
+impl Default for LstmShape {
+    /// The first sessions' LSTM: per-block chunks, per-word heads.
+    fn default() -> LstmShape {
+        LstmShape {
+            function_sequence: false,
+            bidirectional: false,
+            layers: 1,
+            embed: 0,
+            block_readout: false,
+        }
+    }
+}
+
+impl LstmShape {
+    /// Parse a comma-separated list of `block` (the default shape),
+    /// `function`, `bidir`, `layers<N>`, `embed<N>`, `block-readout`.
+    pub fn parse(spec: &str) -> Result<LstmShape, String> {
+        let mut s = LstmShape::default();
+        for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match part {
+                "block" => {}
+                "function" => s.function_sequence = true,
+                "bidir" => s.bidirectional = true,
+                "block-readout" => s.block_readout = true,
+                p => {
+                    let num = |pre: &str| -> Result<Option<i64>, String> {
+                        match p.strip_prefix(pre) {
+                            None => Ok(None),
+                            Some(n) => match n.parse::<i64>() {
+                                Ok(v) if v >= 1 && v <= 1024 => Ok(Some(v)),
+                                _ => Err(format!("`{p}`: expected {pre}<1..1024>")),
+                            },
+                        }
+                    };
+                    if let Some(n) = num("layers")? {
+                        s.layers = n;
+                    } else if let Some(n) = num("embed")? {
+                        s.embed = n;
+                    } else {
+                        return Err(format!(
+                            "unknown LSTM option `{p}` (expected block, function, bidir, layers<N>, embed<N>, block-readout)"
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(s)
+    }
+    /// The spec [`LstmShape::parse`] reads back.
+    pub fn spec(&self) -> String {
+        let mut parts = vec![if self.function_sequence { "function" } else { "block" }.to_string()];
+        if self.bidirectional {
+            parts.push("bidir".into());
+        }
+        if self.layers != 1 {
+            parts.push(format!("layers{}", self.layers));
+        }
+        if self.embed > 0 {
+            parts.push(format!("embed{}", self.embed));
+        }
+        if self.block_readout {
+            parts.push("block-readout".into());
+        }
+        parts.join(",")
+    }
 }
 
 impl TrainConfig {
@@ -170,6 +274,8 @@ impl TrainConfig {
             patience: 0,
             lr_decay: 1.0,
             hidden_grid: vec![],
+            lstm: LstmShape::default(),
+            clip: 0.0,
         }
     }
     /// The selection budget every network (and the GBDT) gets alike: up to
@@ -199,6 +305,8 @@ impl TrainConfig {
             patience: 0,
             lr_decay: 1.0,
             hidden_grid: vec![],
+            lstm: LstmShape::default(),
+            clip: 0.0,
         }
     }
 }
@@ -206,6 +314,8 @@ impl TrainConfig {
 struct Net {
     arch: Arch,
     v: i64,
+    shape: LstmShape,
+    embed: Option<nn::Linear>,
     lstm: Option<nn::LSTM>,
     head1: nn::Linear,
     head2: nn::Linear,
@@ -214,13 +324,24 @@ struct Net {
     dnn_in: Option<nn::Linear>,
 }
 
+/// One run of consecutive words of a block inside an LSTM row: (function
+/// in the batch, block of the function, row, first position, end position).
+type Segment = (usize, usize, usize, usize, usize);
+
 impl Net {
-    fn new(vs: &nn::Path, arch: Arch, v: i64, h: i64) -> Net {
+    fn new(vs: &nn::Path, arch: Arch, v: i64, h: i64, shape: LstmShape) -> Net {
+        let dirs = if arch == Arch::Lstm && shape.bidirectional {
+            2
+        } else {
+            1
+        };
         let mut net = Net {
             arch,
             v,
+            shape,
+            embed: None,
             lstm: None,
-            head1: nn::linear(vs / "head1", h, 32, Default::default()),
+            head1: nn::linear(vs / "head1", h * dirs, 32, Default::default()),
             head2: nn::linear(vs / "head2", 32, 1, Default::default()),
             conv1: None,
             conv2: None,
@@ -228,12 +349,24 @@ impl Net {
         };
         match arch {
             Arch::Lstm => {
+                let mut input = v + i64::from(shape.function_sequence);
+                if shape.embed > 0 {
+                    net.embed = Some(nn::linear(
+                        vs / "embed",
+                        input,
+                        shape.embed,
+                        Default::default(),
+                    ));
+                    input = shape.embed;
+                }
                 net.lstm = Some(nn::lstm(
                     vs / "lstm",
-                    v,
+                    input,
                     h,
                     nn::RNNConfig {
                         batch_first: true,
+                        num_layers: shape.layers.max(1),
+                        bidirectional: shape.bidirectional,
                         ..Default::default()
                     },
                 ))
@@ -265,37 +398,112 @@ impl Net {
         net
     }
 
+    /// The LSTM's rows (word ids, and the block-start bit in function
+    /// mode) and the segments that map positions back to blocks.
+    fn lstm_rows(&self, batch: &[&Sample]) -> (Vec<Vec<i64>>, Vec<Vec<f32>>, Vec<Segment>) {
+        let (mut rows, mut starts, mut segs) = (vec![], vec![], vec![]);
+        for (fi, s) in batch.iter().enumerate() {
+            if self.shape.function_sequence {
+                let r = rows.len();
+                let (mut ids, mut st) = (vec![], vec![]);
+                for (bi, b) in s.blocks.iter().enumerate() {
+                    if b.is_empty() {
+                        continue;
+                    }
+                    segs.push((fi, bi, r, ids.len(), ids.len() + b.len()));
+                    ids.extend_from_slice(b);
+                    st.push(1.0);
+                    st.extend(std::iter::repeat_n(0.0, b.len() - 1));
+                }
+                if !ids.is_empty() {
+                    rows.push(ids);
+                    starts.push(st);
+                }
+            } else {
+                for (bi, b) in s.blocks.iter().enumerate() {
+                    for c in b.chunks(CHUNK) {
+                        segs.push((fi, bi, rows.len(), 0, c.len()));
+                        rows.push(c.to_vec());
+                        starts.push(vec![]);
+                    }
+                }
+            }
+        }
+        (rows, starts, segs)
+    }
+
     /// Per-block predictions (in block order of the batch) and the index of
     /// each block's function; function predictions are their sums.
     fn forward(&self, batch: &[&Sample]) -> (Tensor, Option<(Tensor, Vec<(usize, usize)>)>) {
         let nf = batch.len() as i64;
         match self.arch {
             Arch::Lstm => {
-                // Chunks of blocks: (function, block) owner of each row.
-                let mut rows: Vec<(usize, usize, &[i64])> = vec![];
-                for (fi, s) in batch.iter().enumerate() {
-                    for (bi, b) in s.blocks.iter().enumerate() {
-                        for c in b.chunks(CHUNK) {
-                            rows.push((fi, bi, c));
-                        }
-                    }
+                let (rows, starts, segs) = self.lstm_rows(batch);
+                let owners: Vec<(usize, usize)> = segs.iter().map(|s| (s.0, s.1)).collect();
+                if rows.is_empty() {
+                    let z = Tensor::zeros([nf], (Kind::Float, Device::Cpu));
+                    return (z, Some((Tensor::zeros([0], (Kind::Float, Device::Cpu)), owners)));
                 }
-                let (ids, mask, t) = pad(rows.iter().map(|r| r.2));
+                let (ids, _, t) = pad(rows.iter().map(Vec::as_slice));
                 let n = rows.len() as i64;
-                let x = Tensor::from_slice(&ids)
+                let mut x = Tensor::from_slice(&ids)
                     .view([n, t as i64])
                     .onehot(self.v)
                     .to_kind(Kind::Float);
-                let m = Tensor::from_slice(&mask).view([n, t as i64]);
+                if self.shape.function_sequence {
+                    let (st, _, _) = pad_f(starts.iter().map(Vec::as_slice), t);
+                    let st = Tensor::from_slice(&st).view([n, t as i64, 1]);
+                    x = Tensor::cat(&[x, st], 2);
+                }
+                if let Some(e) = &self.embed {
+                    x = e.forward(&x);
+                }
                 let lstm = self.lstm.as_ref().expect("lstm net");
                 let (out, _) = lstm.seq(&x);
-                let per_word = self
-                    .head2
-                    .forward(&self.head1.forward(&out).relu())
-                    .squeeze_dim(-1);
-                let (f, per_row) = sum_by_owner(&per_word, &m, rows.iter().map(|r| r.0), nf);
-                let blocks: Vec<(usize, usize)> = rows.iter().map(|r| (r.0, r.1)).collect();
-                (f, Some((per_row, blocks)))
+                let width = out.size()[2];
+                let flat = out.reshape([n * t as i64, width]);
+                let per_seg = if self.shape.block_readout {
+                    let last: Vec<i64> = segs
+                        .iter()
+                        .map(|s| (s.2 * t + s.4 - 1) as i64)
+                        .collect();
+                    let mut h = flat.index_select(0, &Tensor::from_slice(&last));
+                    if self.shape.bidirectional {
+                        let half = width / 2;
+                        let first: Vec<i64> =
+                            segs.iter().map(|s| (s.2 * t + s.3) as i64).collect();
+                        let b = flat.index_select(0, &Tensor::from_slice(&first));
+                        h = Tensor::cat(&[h.narrow(1, 0, half), b.narrow(1, half, half)], 1);
+                    }
+                    self.head2
+                        .forward(&self.head1.forward(&h).relu())
+                        .squeeze_dim(-1)
+                } else {
+                    let per_word = self
+                        .head2
+                        .forward(&self.head1.forward(&flat).relu())
+                        .squeeze_dim(-1);
+                    // Every real position's segment (padding is dropped).
+                    let (mut pos, mut seg) = (vec![], vec![]);
+                    for (k, s) in segs.iter().enumerate() {
+                        for p in s.3..s.4 {
+                            pos.push((s.2 * t + p) as i64);
+                            seg.push(k as i64);
+                        }
+                    }
+                    Tensor::zeros([segs.len() as i64], (Kind::Float, Device::Cpu)).index_add(
+                        0,
+                        &Tensor::from_slice(&seg),
+                        &per_word.index_select(0, &Tensor::from_slice(&pos)),
+                    )
+                };
+                let owner: Vec<i64> = segs.iter().map(|s| s.0 as i64).collect();
+                let f = Tensor::zeros([nf], (Kind::Float, Device::Cpu)).index_add(
+                    0,
+                    &Tensor::from_slice(&owner),
+                    &per_seg,
+                );
+                (f, Some((per_seg, owners)))
             }
             Arch::Cnn => {
                 let mut rows: Vec<(usize, Vec<i64>)> = vec![];
@@ -387,7 +595,7 @@ struct SavedMeta {
 impl SeqModel {
     fn empty(arch: Arch, vocab: Vocab, config: TrainConfig) -> SeqModel {
         let vs = nn::VarStore::new(Device::Cpu);
-        let net = Net::new(&vs.root(), arch, vocab.len() as i64, config.hidden);
+        let net = Net::new(&vs.root(), arch, vocab.len() as i64, config.hidden, config.lstm);
         SeqModel {
             arch,
             vocab,
@@ -430,7 +638,11 @@ impl SeqModel {
                 let y: Vec<f32> = batch.iter().map(|s| (s.y / SCALE) as f32).collect();
                 let (pred, _) = m.net.forward(&batch);
                 let loss = (pred - Tensor::from_slice(&y)).abs().mean(Kind::Float);
-                opt.backward_step(&loss);
+                if config.clip > 0.0 {
+                    opt.backward_step_clip_norm(&loss, config.clip);
+                } else {
+                    opt.backward_step(&loss);
+                }
             }
             let score = if val.is_empty() {
                 0.0
@@ -495,11 +707,21 @@ impl SeqModel {
                 hidden: h,
                 ..config.clone()
             };
+            let t0 = std::time::Instant::now();
             let m = SeqModel::train(arch, vocab.clone(), &c, train, val)?;
+            let mut params = format!("hidden {h}");
+            if arch == Arch::Lstm && c.lstm != LstmShape::default() {
+                params.push_str(&format!(", {}", c.lstm.spec()));
+            }
+            if c.clip > 0.0 {
+                params.push_str(&format!(", clip {}", c.clip));
+            }
             tried.push(Candidate {
-                params: format!("hidden {h}"),
+                params,
                 epoch: m.best_epoch,
                 val_wmape: m.val_wmape,
+                epochs_run: m.epochs_run,
+                seconds: t0.elapsed().as_secs_f64(),
             });
             if best.as_ref().is_none_or(|b| m.val_wmape < b.val_wmape) {
                 best = Some(m);
@@ -590,6 +812,12 @@ pub struct Candidate {
     /// The epoch early stopping kept (0 for the GBDT).
     pub epoch: usize,
     pub val_wmape: f64,
+    /// Epochs run before early stopping ended training (0 for the GBDT).
+    #[serde(default)]
+    pub epochs_run: usize,
+    /// Training time (noisy: the VM is shared).
+    #[serde(default)]
+    pub seconds: f64,
 }
 
 /// The GBDT's hyper-parameters.
@@ -664,6 +892,7 @@ impl TreeModel {
         let mut best: Option<(f64, TreeModel, TreeParams)> = None;
         let mut tried = vec![];
         for p in TreeParams::GRID {
+            let t0 = std::time::Instant::now();
             let m = TreeModel::train_with(vocab, train, seed, p)?;
             let w = wmape(&m.predict(val), &vy);
             tried.push(Candidate {
@@ -673,6 +902,8 @@ impl TreeModel {
                 ),
                 epoch: 0,
                 val_wmape: w,
+                epochs_run: 0,
+                seconds: t0.elapsed().as_secs_f64(),
             });
             if best.as_ref().is_none_or(|b| w < b.0) {
                 best = Some((w, m, p));
@@ -776,6 +1007,9 @@ pub struct Evaluation {
     pub selection: BTreeMap<String, Vec<Candidate>>,
 }
 
+/// Every model [`evaluate`] compares, by name.
+pub const MODELS: [&str; 4] = ["LSTM", "DNN", "CNN", "GBDT"];
+
 /// Train every model on `synth` (split by program for validation) and score on `heldout`.
 pub fn evaluate(
     synth: &[IrUnit],
@@ -783,6 +1017,29 @@ pub fn evaluate(
     config: &TrainConfig,
     save_dir: Option<&Path>,
 ) -> Result<(Evaluation, SeqModel), PredictError> {
+    let (eval, lstm) = evaluate_models(synth, heldout, config, save_dir, &MODELS)?;
+    Ok((
+        eval,
+        lstm.ok_or_else(|| PredictError::Model("no LSTM trained".into()))?,
+    ))
+}
+
+/// [`evaluate`] for the models named in `models` only (of [`MODELS`]);
+/// with an empty `heldout` it measures the validation programs alone (how
+/// candidates are explored without touching the held-out NFs).
+pub fn evaluate_models(
+    synth: &[IrUnit],
+    heldout: &[IrUnit],
+    config: &TrainConfig,
+    save_dir: Option<&Path>,
+    models: &[&str],
+) -> Result<(Evaluation, Option<SeqModel>), PredictError> {
+    if let Some(m) = models.iter().find(|m| !MODELS.contains(m)) {
+        return Err(PredictError::Model(format!(
+            "unknown model `{m}` (expected one of {})",
+            MODELS.join(", ")
+        )));
+    }
     let (tr_units, va_units) = split_by_program(synth, 5);
     let vocab = Vocab::build(
         tr_units
@@ -798,6 +1055,9 @@ pub fn evaluate(
     let mut lstm = None;
     let mut selection = BTreeMap::new();
     for arch in [Arch::Lstm, Arch::Dnn, Arch::Cnn] {
+        if !models.contains(&arch.name()) {
+            continue;
+        }
         let (m, tried) = SeqModel::train_selected(arch, vocab.clone(), config, &tr, &va)?;
         selection.insert(arch.name().to_string(), tried);
         validation.insert(arch.name().to_string(), (m.val_wmape, m.best_epoch));
@@ -809,16 +1069,18 @@ pub fn evaluate(
             lstm = Some(m);
         }
     }
-    let tree = if config.hidden_grid.is_empty() {
-        TreeModel::train(&vocab, &tr, config.seed)?
-    } else {
-        let (t, _, tried) = TreeModel::train_selected(&vocab, &tr, &va, config.seed)?;
-        selection.insert("GBDT".into(), tried);
-        t
-    };
-    let vy: Vec<f64> = va.iter().map(|s| s.y).collect();
-    validation.insert("GBDT".into(), (wmape(&tree.predict(&va), &vy), 0));
-    preds.insert("GBDT".into(), tree.predict(&te));
+    if models.contains(&"GBDT") {
+        let tree = if config.hidden_grid.is_empty() {
+            TreeModel::train(&vocab, &tr, config.seed)?
+        } else {
+            let (t, _, tried) = TreeModel::train_selected(&vocab, &tr, &va, config.seed)?;
+            selection.insert("GBDT".into(), tried);
+            t
+        };
+        let vy: Vec<f64> = va.iter().map(|s| s.y).collect();
+        validation.insert("GBDT".into(), (wmape(&tree.predict(&va), &vy), 0));
+        preds.insert("GBDT".into(), tree.predict(&te));
+    }
     let mut per_nf = vec![];
     let mut mem_err = 0.0;
     let mut mem_tot = 0.0;
@@ -874,10 +1136,7 @@ pub fn evaluate(
         },
         selection,
     };
-    Ok((
-        eval,
-        lstm.ok_or_else(|| PredictError::Model("no LSTM trained".into()))?,
-    ))
+    Ok((eval, lstm))
 }
 
 /// Rows of word ids padded to the longest row, with a mask of real words:
@@ -893,6 +1152,18 @@ fn pad<'a>(rows: impl ExactSizeIterator<Item = &'a [i64]> + Clone) -> (Vec<i64>,
         }
     }
     (ids, mask, t)
+}
+
+/// Float rows padded with zeros to `t` (rows longer than `t` are cut).
+fn pad_f<'a>(rows: impl ExactSizeIterator<Item = &'a [f32]>, t: usize) -> (Vec<f32>, usize, usize) {
+    let n = rows.len();
+    let mut out = vec![0f32; n * t];
+    for (r, c) in rows.enumerate() {
+        for (j, v) in c.iter().take(t).enumerate() {
+            out[r * t + j] = *v;
+        }
+    }
+    (out, n, t)
 }
 
 /// Per-word predictions summed per row (masked), and the rows summed into
