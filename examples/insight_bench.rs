@@ -594,7 +594,7 @@ fn main() -> anyhow::Result<()> {
     let e = &eval["evaluation"];
     let models = ["LSTM", "DNN", "CNN", "GBDT"];
     let mut md = format!("## SmartNIC insight (Clara §3, §4.1) on the proxy ISA (riscv32, llc-19 -O2)\n\n{n} synthesised NF-like programs ({} training / {} validation functions, split by program), {}, vocabulary {} words; held-out: the built-in NFs (never trained on). Training took {:.0} s.\n\n### WMAPE per held-out NF (compute instructions per function)\n\n| NF | functions | proxy instructions | LSTM | DNN | CNN | GBDT | memory IR / proxy |\n|---|---|---|---|---|---|---|---|\n",
-        e["train_functions"], e["val_functions"], if select { "budget chosen on validation (up to 30 epochs, early stopping, learning-rate schedule, hidden 32/64; GBDT grid)".to_string() } else { format!("{epochs} epochs") }, e["vocabulary"], t0.elapsed().as_secs_f64());
+        e["train_functions"], e["val_functions"], if select { format!("budget chosen on validation (up to 30 epochs, early stopping, learning-rate schedule, hidden {}; GBDT grid; LSTM `{}`)", eval["config"]["hidden_grid"], lstm_spec(&eval["config"]["lstm"])) } else { format!("{epochs} epochs") }, e["vocabulary"], t0.elapsed().as_secs_f64());
     for r in e["per_nf"].as_array().into_iter().flatten() {
         md.push_str(&format!(
             "| {} | {} | {} |",
@@ -673,6 +673,31 @@ fn main() -> anyhow::Result<()> {
         }))?
     );
     Ok(())
+}
+
+/// The LSTM architecture of a saved `TrainConfig` as `nfc-predict --lstm` reads it.
+fn lstm_spec(l: &serde_json::Value) -> String {
+    let mut parts = vec![if l["function_sequence"].as_bool() == Some(true) {
+        "function"
+    } else {
+        "block"
+    }
+    .to_string()];
+    if l["bidirectional"].as_bool() == Some(true) {
+        parts.push("bidir".into());
+    }
+    match l["layers"].as_i64() {
+        Some(n) if n != 1 => parts.push(format!("layers{n}")),
+        _ => {}
+    }
+    match l["embed"].as_i64() {
+        Some(n) if n > 0 => parts.push(format!("embed{n}")),
+        _ => {}
+    }
+    if l["block_readout"].as_bool() == Some(true) {
+        parts.push("block-readout".into());
+    }
+    parts.join(",")
 }
 
 /// One line per misclassified function of `eval` (rows in the order of

@@ -5,7 +5,9 @@
 use super::{out, Format};
 use anyhow::Context;
 use nfc_core::insight::IrUnit;
-use nfc_predictor::insight::{evaluate_models, samples, Arch, LstmShape, SeqModel, TrainConfig, MODELS};
+use nfc_predictor::insight::{
+    evaluate_models, samples, Arch, LstmShape, SeqModel, TrainConfig, MODELS,
+};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -209,6 +209,16 @@ impl Default for LstmShape {
 }
 
 impl LstmShape {
+    /// The architecture the ninth session chose on the validation programs
+    /// (docs/smartnic.md): one sequence per function, per-word heads.
+    pub const CHOSEN: LstmShape = LstmShape {
+        function_sequence: true,
+        bidirectional: false,
+        layers: 1,
+        embed: 0,
+        block_readout: false,
+    };
+
     /// Parse a comma-separated list of `block` (the default shape),
     /// `function`, `bidir`, `layers<N>`, `embed<N>`, `block-readout`.
     pub fn parse(spec: &str) -> Result<LstmShape, String> {
@@ -245,7 +255,12 @@ impl LstmShape {
     }
     /// The spec [`LstmShape::parse`] reads back.
     pub fn spec(&self) -> String {
-        let mut parts = vec![if self.function_sequence { "function" } else { "block" }.to_string()];
+        let mut parts = vec![if self.function_sequence {
+            "function"
+        } else {
+            "block"
+        }
+        .to_string()];
         if self.bidirectional {
             parts.push("bidir".into());
         }
@@ -317,6 +332,9 @@ struct Net {
     shape: LstmShape,
     embed: Option<nn::Linear>,
     lstm: Option<nn::LSTM>,
+    /// The backward LSTM (bidirectional): run on each row reversed, so
+    /// padding never precedes a row's words (a batch-independent prediction).
+    lstm_back: Option<nn::LSTM>,
     head1: nn::Linear,
     head2: nn::Linear,
     conv1: Option<nn::Conv1D>,
@@ -341,6 +359,7 @@ impl Net {
             shape,
             embed: None,
             lstm: None,
+            lstm_back: None,
             head1: nn::linear(vs / "head1", h * dirs, 32, Default::default()),
             head2: nn::linear(vs / "head2", 32, 1, Default::default()),
             conv1: None,
@@ -359,17 +378,15 @@ impl Net {
                     ));
                     input = shape.embed;
                 }
-                net.lstm = Some(nn::lstm(
-                    vs / "lstm",
-                    input,
-                    h,
-                    nn::RNNConfig {
-                        batch_first: true,
-                        num_layers: shape.layers.max(1),
-                        bidirectional: shape.bidirectional,
-                        ..Default::default()
-                    },
-                ))
+                let cfg = nn::RNNConfig {
+                    batch_first: true,
+                    num_layers: shape.layers.max(1),
+                    ..Default::default()
+                };
+                net.lstm = Some(nn::lstm(vs / "lstm", input, h, cfg));
+                if shape.bidirectional {
+                    net.lstm_back = Some(nn::lstm(vs / "lstm_back", input, h, cfg));
+                }
             }
             Arch::Cnn => {
                 net.conv1 = Some(nn::conv1d(
@@ -442,7 +459,10 @@ impl Net {
                 let owners: Vec<(usize, usize)> = segs.iter().map(|s| (s.0, s.1)).collect();
                 if rows.is_empty() {
                     let z = Tensor::zeros([nf], (Kind::Float, Device::Cpu));
-                    return (z, Some((Tensor::zeros([0], (Kind::Float, Device::Cpu)), owners)));
+                    return (
+                        z,
+                        Some((Tensor::zeros([0], (Kind::Float, Device::Cpu)), owners)),
+                    );
                 }
                 let (ids, _, t) = pad(rows.iter().map(Vec::as_slice));
                 let n = rows.len() as i64;
@@ -459,19 +479,37 @@ impl Net {
                     x = e.forward(&x);
                 }
                 let lstm = self.lstm.as_ref().expect("lstm net");
-                let (out, _) = lstm.seq(&x);
+                let (mut out, _) = lstm.seq(&x);
+                if let Some(back) = &self.lstm_back {
+                    // Position p of row r ↔ position len−1−p (padding stays put).
+                    let mut rev: Vec<i64> = (0..(n as usize * t) as i64).collect();
+                    for (r, row) in rows.iter().enumerate() {
+                        for p in 0..row.len() {
+                            rev[r * t + p] = (r * t + row.len() - 1 - p) as i64;
+                        }
+                    }
+                    let rev = Tensor::from_slice(&rev);
+                    let d = x.size()[2];
+                    let xr = x
+                        .reshape([n * t as i64, d])
+                        .index_select(0, &rev)
+                        .view([n, t as i64, d]);
+                    let (ob, _) = back.seq(&xr);
+                    let hb = ob.size()[2];
+                    let ob = ob
+                        .reshape([n * t as i64, hb])
+                        .index_select(0, &rev)
+                        .view([n, t as i64, hb]);
+                    out = Tensor::cat(&[out, ob], 2);
+                }
                 let width = out.size()[2];
                 let flat = out.reshape([n * t as i64, width]);
                 let per_seg = if self.shape.block_readout {
-                    let last: Vec<i64> = segs
-                        .iter()
-                        .map(|s| (s.2 * t + s.4 - 1) as i64)
-                        .collect();
+                    let last: Vec<i64> = segs.iter().map(|s| (s.2 * t + s.4 - 1) as i64).collect();
                     let mut h = flat.index_select(0, &Tensor::from_slice(&last));
                     if self.shape.bidirectional {
                         let half = width / 2;
-                        let first: Vec<i64> =
-                            segs.iter().map(|s| (s.2 * t + s.3) as i64).collect();
+                        let first: Vec<i64> = segs.iter().map(|s| (s.2 * t + s.3) as i64).collect();
                         let b = flat.index_select(0, &Tensor::from_slice(&first));
                         h = Tensor::cat(&[h.narrow(1, 0, half), b.narrow(1, half, half)], 1);
                     }
@@ -595,7 +633,13 @@ struct SavedMeta {
 impl SeqModel {
     fn empty(arch: Arch, vocab: Vocab, config: TrainConfig) -> SeqModel {
         let vs = nn::VarStore::new(Device::Cpu);
-        let net = Net::new(&vs.root(), arch, vocab.len() as i64, config.hidden, config.lstm);
+        let net = Net::new(
+            &vs.root(),
+            arch,
+            vocab.len() as i64,
+            config.hidden,
+            config.lstm,
+        );
         SeqModel {
             arch,
             vocab,
