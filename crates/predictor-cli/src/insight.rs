@@ -89,6 +89,22 @@ fn read_units(p: &Path) -> anyhow::Result<Result<Vec<IrUnit>, String>> {
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Train(a) => {
+            let mut lstm = None;
+            if let Some(spec) = &a.lstm {
+                match LstmShape::parse(spec) {
+                    Ok(s) => lstm = Some(s),
+                    Err(e) => {
+                        eprintln!("error: --lstm: {e}");
+                        return Ok(ExitCode::from(2));
+                    }
+                }
+            }
+            if let Some(c) = a.clip {
+                if !(c.is_finite() && c >= 0.0) {
+                    eprintln!("error: --clip: expected a non-negative number, got {c}");
+                    return Ok(ExitCode::from(2));
+                }
+            }
             let (synth, held) = match (read_units(&a.synth)?, read_units(&a.heldout)?) {
                 (Ok(s), Ok(h)) => (s, h),
                 (Err(e), _) | (_, Err(e)) => {
@@ -114,20 +130,10 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             if !a.hidden_grid.is_empty() {
                 cfg.hidden_grid = a.hidden_grid.clone();
             }
-            if let Some(spec) = &a.lstm {
-                match LstmShape::parse(spec) {
-                    Ok(s) => cfg.lstm = s,
-                    Err(e) => {
-                        eprintln!("error: --lstm: {e}");
-                        return Ok(ExitCode::from(2));
-                    }
-                }
+            if let Some(l) = lstm {
+                cfg.lstm = l;
             }
             if let Some(c) = a.clip {
-                if !(c.is_finite() && c >= 0.0) {
-                    eprintln!("error: --clip: expected a non-negative number, got {c}");
-                    return Ok(ExitCode::from(2));
-                }
                 cfg.clip = c;
             }
             let only: Vec<&str> = if a.only.is_empty() {

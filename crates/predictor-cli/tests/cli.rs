@@ -155,3 +155,29 @@ fn corrupted_csv_and_missing_model_exit_1_with_a_location() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("nope"));
 }
+
+/// `insight train` rejects a bad LSTM architecture or clipping value before
+/// reading any file: exit 2 and the offending option named.
+#[test]
+fn insight_train_rejects_a_bad_lstm_spec_and_clip() {
+    for (flag, value, says) in [
+        ("--lstm", "function,sideways", "sideways"),
+        ("--lstm", "layers0", "layers0"),
+        ("--clip", "nan", "--clip"),
+    ] {
+        let o = nfc()
+            .args(["insight", "train", "--synth", "/nonexistent/s.json"])
+            .args([
+                "--heldout",
+                "/nonexistent/h.json",
+                "--out",
+                "/nonexistent/o",
+            ])
+            .args([flag, value])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says) && err.contains("error"), "{err}");
+    }
+}
