@@ -58,6 +58,9 @@ pub struct TrainArgs {
     /// `embed<N>`, `block-readout` (default: the configuration's).
     #[arg(long)]
     pub lstm: Option<String>,
+    /// Early-stopping patience in epochs (every network alike; 0: run every epoch).
+    #[arg(long)]
+    pub patience: Option<usize>,
     /// Clip each step's gradient norm to this (every network alike).
     #[arg(long)]
     pub clip: Option<f64>,
@@ -132,6 +135,9 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             }
             if let Some(l) = lstm {
                 cfg.lstm = l;
+            }
+            if let Some(p) = a.patience {
+                cfg.patience = p;
             }
             if let Some(c) = a.clip {
                 cfg.clip = c;
