@@ -594,7 +594,7 @@ fn main() -> anyhow::Result<()> {
     let e = &eval["evaluation"];
     let models = ["LSTM", "DNN", "CNN", "GBDT"];
     let mut md = format!("## SmartNIC insight (Clara §3, §4.1) on the proxy ISA (riscv32, llc-19 -O2)\n\n{n} synthesised NF-like programs ({} training / {} validation functions, split by program), {}, vocabulary {} words; held-out: the built-in NFs (never trained on). Training took {:.0} s.\n\n### WMAPE per held-out NF (compute instructions per function)\n\n| NF | functions | proxy instructions | LSTM | DNN | CNN | GBDT | memory IR / proxy |\n|---|---|---|---|---|---|---|---|\n",
-        e["train_functions"], e["val_functions"], if select { format!("budget chosen on validation (up to 30 epochs, early stopping, learning-rate schedule, hidden {}; GBDT grid; LSTM `{}`)", eval["config"]["hidden_grid"], lstm_spec(&eval["config"]["lstm"])) } else { format!("{epochs} epochs") }, e["vocabulary"], t0.elapsed().as_secs_f64());
+        e["train_functions"], e["val_functions"], if select { format!("budget chosen on validation (up to {} epochs, early stopping with patience {}, learning-rate schedule, hidden {}; GBDT grid; LSTM `{}`)", eval["config"]["epochs"], eval["config"]["patience"], eval["config"]["hidden_grid"], lstm_spec(&eval["config"]["lstm"])) } else { format!("{epochs} epochs") }, e["vocabulary"], t0.elapsed().as_secs_f64());
     for r in e["per_nf"].as_array().into_iter().flatten() {
         md.push_str(&format!(
             "| {} | {} | {} |",
