@@ -955,9 +955,8 @@ fn byte_index(v: Val, depth: u32) -> bool {
         }
         // The index kept in an `-O0` local (`i = (crc ^ *p) & 0xff; crc =
         // t[i] ^ …`), as `from_xor` reads it.
-        Some(Opcode::LLVMLoad) => local_values(v).is_some_and(|vs| {
-            !vs.is_empty() && vs.into_iter().all(|x| byte_index(x, depth + 1))
-        }),
+        Some(Opcode::LLVMLoad) => local_values(v)
+            .is_some_and(|vs| !vs.is_empty() && vs.into_iter().all(|x| byte_index(x, depth + 1))),
         _ => false,
     }
 }
@@ -1878,9 +1877,9 @@ fn shorten_and_retry(
                 matches!(
                     i.opcode(),
                     Some(Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr)
-                ) && i.operand(1).is_some_and(|a| {
-                    a.const_int().is_none() && derived_from(uncast(a), p, 0)
-                })
+                ) && i
+                    .operand(1)
+                    .is_some_and(|a| a.const_int().is_none() && derived_from(uncast(a), p, 0))
             })
         };
         let inline = insts.iter().any(|(bi, i)| {
@@ -1902,12 +1901,10 @@ fn shorten_and_retry(
                 }
                 && blocks[*bi].terminator().is_some_and(|t| {
                     t.branch_condition().is_some_and(|c| uncast(c) == *i)
-                        && blocks[*bi].successors().into_iter().any(|x| {
-                            blocks
-                                .iter()
-                                .position(|b| *b == x)
-                                .is_some_and(|k| leaves_loop(k))
-                        })
+                        && blocks[*bi]
+                            .successors()
+                            .into_iter()
+                            .any(|x| blocks.iter().position(|b| *b == x).is_some_and(leaves_loop))
                 })
         });
         n += u32::from(by_call || inline);
