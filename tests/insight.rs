@@ -387,6 +387,62 @@ fn accelerator_signals_tell_idioms_from_look_alikes() {
         s.walk_in_loop > 0 && s.keyed_walk_in_loop == 0 && s.exact_match_exit_in_loop == 0,
         "a prefix list compares masked keys: {s:?}"
     );
+    // A table-step CRC whatever the register width: a 64-bit register's
+    // index is cast to pointer width (riscv32), which narrows nothing,
+    // reflected or not; a 64-bit tabulation hash indexes by key bytes that
+    // come from no xor and stays silent.
+    let s = signals(
+        "c64",
+        "static uint64_t t[256];\nuint64_t c64(const uint8_t *p, int n, uint64_t c) { while (n--) c = t[*p++ ^ (c & 0xff)] ^ (c >> 8); return c; }",
+    );
+    assert!(s.table_xor_index > 0, "{s:?}");
+    let s = signals(
+        "m64",
+        "static uint64_t t[256];\nuint64_t m64(const uint8_t *p, int n) { uint64_t c = ~0ull; for (int i = 0; i < n; i++) c = t[((c >> 56) ^ p[i]) & 0xff] ^ (c << 8); return c; }",
+    );
+    assert!(s.table_xor_index > 0, "{s:?}");
+    let s = signals(
+        "l64",
+        "static uint64_t t[256];\nuint64_t l64(const uint8_t *p, int n) { uint64_t c = ~0ull; while (n--) { unsigned i = (unsigned)((c >> 56) ^ *p++) & 0xff; c = t[i] ^ (c << 8); } return c; }",
+    );
+    assert!(s.table_xor_index > 0, "the index in a local: {s:?}");
+    let s = signals(
+        "tab64",
+        "static uint64_t T[8][256];\nuint64_t tab64(uint64_t k) { uint64_t h = 0; for (int i = 0; i < 8; i++) h ^= T[i][(k >> (8 * i)) & 0xff]; return h; }",
+    );
+    assert!(s.table_xor_index == 0, "{s:?}");
+    // Shorten and retry: a length counted down and handed to an exact
+    // lookup whose hit ends the loop, a prefix object shortened in place,
+    // and the same with the lookup inline (a masked key compared per
+    // length); a retry loop whose call never sees the counter, a reverse
+    // exact search and a hash-chain walk stay silent.
+    let s = signals(
+        "down",
+        "struct rt; void *find(struct rt *, uint32_t, int);\nvoid *down(struct rt *t, uint32_t a) { for (int l = 32; l >= 0; l--) { void *r = find(t, l ? a & (~0u << (32 - l)) : 0, l); if (r) return r; } return 0; }",
+    );
+    assert!(s.shorten_retry_in_loop > 0, "{s:?}");
+    let s = signals(
+        "inplace",
+        "struct pfx { uint32_t a; uint8_t len; }; void *exact(void *, struct pfx *);\nvoid *inplace(void *f, struct pfx *n) { void *r; while (!(r = exact(f, n)) && n->len > 0) { n->len--; n->a &= ~(0x80000000u >> n->len); } return r; }",
+    );
+    assert!(s.shorten_retry_in_loop > 0, "{s:?}");
+    let s = signals(
+        "perlen",
+        "struct e { uint32_t key; int nh; }; static struct e tab[33][256];\nint perlen(uint32_t a) { for (int len = 32; len >= 0; len--) { uint32_t key = len ? a & (~0u << (32 - len)) : 0; struct e *e = &tab[len][(key * 2654435761u) >> 24]; if (e->key == key) return e->nh; } return -1; }",
+    );
+    assert!(s.shorten_retry_in_loop > 0, "{s:?}");
+    let s = signals(
+        "retry",
+        "void *take(void *);\nvoid *retry(void *pool, int tries) { while (tries-- > 0) { void *p = take(pool); if (p) return p; } return 0; }",
+    );
+    assert!(s.shorten_retry_in_loop == 0, "{s:?}");
+    let s = signals(
+        "rfind",
+        "int rfind(const uint32_t *v, int n, uint32_t k) { for (int i = n - 1; i >= 0; i--) if (v[i] == k) return i; return -1; }",
+    );
+    assert!(s.shorten_retry_in_loop == 0, "{s:?}");
+    let s = signals("chain", chain);
+    assert!(s.shorten_retry_in_loop == 0, "{s:?}");
 }
 
 /// Clara §3: small framework-independent callees are inlined before the

@@ -301,18 +301,40 @@ impl Facts {
     pub fn unknown(nf: impl Into<String>, reason: impl Into<String>) -> Self {
         let reason = reason.into();
         let mut f = Facts::stateless(nf);
-        f.mark_unknown(Question::Stateful, reason.clone());
         f.mark_unknown(Question::FlowKey, reason.clone());
         f.mark_unknown(Question::Intensity, reason.clone());
         f.mark_unknown(Question::PointerChasing, reason.clone());
-        f.mark_unknown(Question::Symmetric, reason);
+        f.mark_unknown(Question::Symmetric, reason.clone());
+        f.mark_unknown(Question::Stateful, reason);
+        // Listed in question order, statefulness first.
+        f.unknown.rotate_right(1);
         f.confidence = 0.0;
         f
     }
 
     /// Record that the code does not decide `question` and set that answer to
     /// its conservative value (the one that permits the placer less).
+    ///
+    /// The key, write intensity, pointer chasing and symmetry describe the
+    /// NF's per-flow state: when whether it keeps any is unknown, so are
+    /// they (a default such as "no key" or "no writes" would be a guess).
     pub fn mark_unknown(&mut self, question: Question, reason: impl Into<String>) {
+        let reason = reason.into();
+        if question == Question::Stateful {
+            for q in [
+                Question::FlowKey,
+                Question::Intensity,
+                Question::PointerChasing,
+                Question::Symmetric,
+            ] {
+                if !self.is_unknown(q) {
+                    self.mark_unknown(
+                        q,
+                        format!("whether the NF keeps per-flow state is not decided: {reason}"),
+                    );
+                }
+            }
+        }
         match question {
             Question::Stateful => self.stateful = true,
             Question::FlowKey => {
@@ -325,10 +347,7 @@ impl Facts {
             _ => {}
         }
         if !self.is_unknown(question) {
-            self.unknown.push(Unknown {
-                question,
-                reason: reason.into(),
-            });
+            self.unknown.push(Unknown { question, reason });
         }
     }
 
@@ -437,6 +456,36 @@ mod merge_tests {
         f.flow_key = key.to_vec();
         f.intensity = Intensity::PerFlow;
         f
+    }
+
+    #[test]
+    fn an_unknown_statefulness_leaves_no_dependent_answer_decided() {
+        // A blind spot on the packet path: the key, intensity, chasing and
+        // symmetry of state nobody knows exists are not "none" or "false".
+        let mut f = Facts::stateless("nf");
+        f.mark_unknown(Question::Stateful, "macro `LOG` is not expanded");
+        for q in [
+            Question::Stateful,
+            Question::FlowKey,
+            Question::Intensity,
+            Question::PointerChasing,
+            Question::Symmetric,
+        ] {
+            assert!(f.is_unknown(q), "{q:?}: {f:?}");
+        }
+        assert!(f.stateful && f.pointer_chasing && f.intensity == Intensity::PerPacket);
+        assert!(!f.splittable());
+        let why = &f
+            .unknown
+            .iter()
+            .find(|u| u.question == Question::FlowKey)
+            .unwrap()
+            .reason;
+        assert!(why.contains("macro `LOG`"), "{why}");
+        // The all-unknown facts keep statefulness first and one reason.
+        let u = Facts::unknown("nf", "over budget");
+        assert_eq!(u.unknown[0].question, Question::Stateful);
+        assert!(u.unknown.iter().all(|x| x.reason == "over budget"));
     }
 
     #[test]

@@ -183,6 +183,18 @@ pub struct AccelSignals {
     /// exact searches. An LPM compares masked keys.
     #[serde(default)]
     pub exact_match_exit_in_loop: u32,
+    /// "Shorten and retry": a loop that shortens a value (`len--`,
+    /// `n->pxlen--`, `x >>= c`) and, each time round, looks it up and
+    /// tests for a hit — a call handed the shortened value (or the prefix
+    /// object whose length it is) whose result is tested against null or
+    /// zero (`for (i = 32; i >= 0; i--) if ((r = find(t, a, i))) return
+    /// r;`), or an equality of a stored key with one computed from it, the
+    /// length also building a mask, on a branch that leaves the loop. A
+    /// retry loop whose counter the call never sees, and a reverse exact
+    /// search (a decreasing index compared with nothing derived from it),
+    /// are not.
+    #[serde(default)]
+    pub shorten_retry_in_loop: u32,
 }
 
 impl IrFunction {

@@ -938,7 +938,13 @@ fn byte_index(v: Val, depth: u32) -> bool {
                     .and_then(Val::const_int)
                     .is_some_and(|c| c == 4 || c == 24 || c == 28 || c == 56)
         }
-        Some(Opcode::LLVMTrunc) => v.int_width() == 8,
+        // A truncation to a byte narrows; one to at least pointer width
+        // (riscv32: a 64-bit CRC's index cast to 32 bits) only casts the
+        // index, whatever the register width.
+        Some(Opcode::LLVMTrunc) => {
+            v.int_width() == 8
+                || (v.int_width() >= 32 && v.operand(0).is_some_and(|x| byte_index(x, depth + 1)))
+        }
         Some(Opcode::LLVMZExt | Opcode::LLVMSExt) => v
             .operand(0)
             .is_some_and(|x| x.int_width() == 8 || byte_index(x, depth + 1)),
@@ -947,6 +953,10 @@ fn byte_index(v: Val, depth: u32) -> bool {
             v.operand(0).is_some_and(|x| byte_index(x, depth + 1))
                 && v.operand(1).is_some_and(|x| byte_index(x, depth + 1))
         }
+        // The index kept in an `-O0` local (`i = (crc ^ *p) & 0xff; crc =
+        // t[i] ^ …`), as `from_xor` reads it.
+        Some(Opcode::LLVMLoad) => local_values(v)
+            .is_some_and(|vs| !vs.is_empty() && vs.into_iter().all(|x| byte_index(x, depth + 1))),
         _ => false,
     }
 }
@@ -1446,6 +1456,113 @@ fn stores_loaded_field(store: Val) -> bool {
         })
 }
 
+/// A constant integer sign-extended from its width.
+fn signed_const(v: Val) -> Option<i64> {
+    let c = v.const_int()?;
+    let w = v.int_width().clamp(1, 64);
+    Some(((c << (64 - w)) as i64) >> (64 - w))
+}
+
+/// A store that *shortens* the value it reads back from the same place:
+/// `x = x - c`, `x += -c` (`len--`, `n->pxlen--`) or `x >>= c`, c > 0,
+/// through integer casts. Returns the place (a local, or a field through a
+/// pointer).
+fn shortening_store(store: Val) -> Option<Val> {
+    let p = store.pointer_operand()?;
+    let v = uncast(store.operand(0)?);
+    let (x, c) = (uncast(v.operand(0)?), v.operand(1)?);
+    let shorter = match v.opcode()? {
+        Opcode::LLVMSub => signed_const(c).is_some_and(|c| c > 0),
+        Opcode::LLVMAdd => signed_const(c).is_some_and(|c| c < 0),
+        Opcode::LLVMLShr | Opcode::LLVMAShr => c.const_int().is_some_and(|c| c > 0),
+        _ => false,
+    };
+    (shorter && x.opcode() == Some(Opcode::LLVMLoad) && x.pointer_operand() == Some(p)).then_some(p)
+}
+
+/// Whether `v` is computed from the value at `p` (a load of it, through
+/// casts, integer arithmetic and `-O0` locals).
+fn derived_from(v: Val, p: Val, depth: u32) -> bool {
+    if depth > 6 {
+        return false;
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMLoad) => {
+            v.pointer_operand() == Some(p)
+                || local_values(v)
+                    .is_some_and(|vs| vs.into_iter().any(|x| derived_from(x, p, depth + 1)))
+        }
+        Some(
+            Opcode::LLVMZExt
+            | Opcode::LLVMSExt
+            | Opcode::LLVMTrunc
+            | Opcode::LLVMAdd
+            | Opcode::LLVMSub
+            | Opcode::LLVMMul
+            | Opcode::LLVMShl
+            | Opcode::LLVMLShr
+            | Opcode::LLVMAShr
+            | Opcode::LLVMAnd
+            | Opcode::LLVMOr
+            | Opcode::LLVMXor
+            | Opcode::LLVMSelect,
+        ) => v
+            .operands()
+            .into_iter()
+            .any(|o| derived_from(o, p, depth + 1)),
+        // `len ? a & mask(len) : 0` at `-O0` joins its arms in a phi.
+        Some(Opcode::LLVMPHI) => v
+            .phi_incoming()
+            .into_iter()
+            .any(|(x, _)| derived_from(x, p, depth + 1)),
+        _ => false,
+    }
+}
+
+/// A call's argument that hands the shortened value at `p` to the lookup:
+/// the value itself or something computed from it (`rib_get(rib, addr,
+/// len)`, `find(t, key & mask(len))`), or the object whose field `p` is
+/// (`n->pxlen--; … fib_find(f, n)`: the prefix travels with its length).
+fn passes_shortened(arg: Val, p: Val) -> bool {
+    let arg = uncast(arg);
+    if derived_from(arg, p, 0) {
+        return true;
+    }
+    // `p` = a field of `*n`, `n` a pointer local; the argument is `n`.
+    let mut geps = vec![];
+    address_geps(p, 0, &mut geps);
+    geps.into_iter().any(|g| {
+        g.operand(0).is_some_and(|base| {
+            base.opcode() == Some(Opcode::LLVMLoad)
+                && arg.opcode() == Some(Opcode::LLVMLoad)
+                && base.pointer_operand().is_some()
+                && base.pointer_operand() == arg.pointer_operand()
+        })
+    })
+}
+
+/// A comparison with null or zero (`r != NULL`, `!r`).
+fn null_test(i: Val) -> Option<Val> {
+    if i.opcode() != Some(Opcode::LLVMICmp)
+        || !matches!(i.icmp_predicate(), IntPred::LLVMIntEQ | IntPred::LLVMIntNE)
+    {
+        return None;
+    }
+    let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
+    let zero = |x: Val| x.is_null_ptr() || x.const_int() == Some(0);
+    match ops[..] {
+        [a, b] if zero(b) && !zero(a) => Some(a),
+        [a, b] if zero(a) && !zero(b) => Some(b),
+        _ => None,
+    }
+}
+
+/// Whether `v` is the result of the call `c` (directly, or loaded from the
+/// `-O0` local it was stored into).
+fn result_of(v: Val, c: Val) -> bool {
+    v == c || local_values(v).is_some_and(|vs| vs.into_iter().any(|x| uncast(x) == c))
+}
+
 /// An all-ones constant of the instruction's width.
 fn all_ones(v: Val) -> bool {
     let w = v.int_width();
@@ -1458,10 +1575,13 @@ fn accel_signals(f: Val) -> AccelSignals {
     let blocks = f.blocks();
     let index: HashMap<u::Block, usize> = blocks.iter().enumerate().map(|(i, b)| (*b, i)).collect();
     let mut in_loop = vec![false; blocks.len()];
+    // Each loop as the block range of a back edge, header to latch.
+    let mut loops: Vec<(usize, usize)> = vec![];
     for (j, b) in blocks.iter().enumerate() {
         for s in b.successors() {
             if let Some(&h) = index.get(&s) {
                 if h <= j {
+                    loops.push((h, j));
                     for l in in_loop.iter_mut().take(j + 1).skip(h) {
                         *l = true;
                     }
@@ -1711,7 +1831,85 @@ fn accel_signals(f: Val) -> AccelSignals {
             }
         }
     }
+    s.shorten_retry_in_loop = shorten_and_retry(&blocks, &loops, &leaves_loop);
     s
+}
+
+/// "Shorten and retry" loops ([`AccelSignals::shorten_retry_in_loop`]):
+/// in one loop (a back edge's block range), a store shortens a value
+/// ([`shortening_store`]) and a lookup uses it and tests for a hit: a call
+/// that is handed the shortened value ([`passes_shortened`]) and whose
+/// result is tested against null or zero in the loop, or an equality of a
+/// stored value with one computed from the shortened value on a branch
+/// that leaves the loop, the shortened value also building a mask (a
+/// variable shift: `key & (~0u << (32 - len))`).
+fn shorten_and_retry(
+    blocks: &[u::Block],
+    loops: &[(usize, usize)],
+    leaves_loop: &dyn Fn(usize) -> bool,
+) -> u32 {
+    let mut n = 0;
+    for &(h, j) in loops {
+        let insts: Vec<(usize, Val)> = (h..=j)
+            .flat_map(|bi| blocks[bi].instructions().into_iter().map(move |i| (bi, i)))
+            .collect();
+        let shortened: Vec<Val> = insts
+            .iter()
+            .filter(|(_, i)| i.opcode() == Some(Opcode::LLVMStore))
+            .filter_map(|(_, i)| shortening_store(*i))
+            .collect();
+        if shortened.is_empty() {
+            continue;
+        }
+        let tested: Vec<Val> = insts.iter().filter_map(|(_, i)| null_test(*i)).collect();
+        let by_call = insts.iter().any(|(_, c)| {
+            c.opcode() == Some(Opcode::LLVMCall)
+                && c.called_function()
+                    .is_some_and(|f| !f.name().starts_with("llvm."))
+                && tested.iter().any(|t| result_of(*t, *c))
+                && (0..c.num_arg_operands()).any(|k| {
+                    c.operand(k)
+                        .is_some_and(|a| shortened.iter().any(|p| passes_shortened(a, *p)))
+                })
+        });
+        let masks = |p: Val| {
+            insts.iter().any(|(_, i)| {
+                matches!(
+                    i.opcode(),
+                    Some(Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr)
+                ) && i
+                    .operand(1)
+                    .is_some_and(|a| a.const_int().is_none() && derived_from(uncast(a), p, 0))
+            })
+        };
+        let inline = insts.iter().any(|(bi, i)| {
+            i.opcode() == Some(Opcode::LLVMICmp)
+                && matches!(i.icmp_predicate(), IntPred::LLVMIntEQ | IntPred::LLVMIntNE)
+                && {
+                    let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
+                    let stored = |x: Val| {
+                        x.opcode() == Some(Opcode::LLVMLoad)
+                            && x.pointer_operand()
+                                .is_some_and(|q| q.opcode() != Some(Opcode::LLVMAlloca))
+                    };
+                    ops.len() == 2
+                        && shortened.iter().any(|p| {
+                            masks(*p)
+                                && ((stored(ops[0]) && derived_from(ops[1], *p, 0))
+                                    || (stored(ops[1]) && derived_from(ops[0], *p, 0)))
+                        })
+                }
+                && blocks[*bi].terminator().is_some_and(|t| {
+                    t.branch_condition().is_some_and(|c| uncast(c) == *i)
+                        && blocks[*bi]
+                            .successors()
+                            .into_iter()
+                            .any(|x| blocks.iter().position(|b| *b == x).is_some_and(leaves_loop))
+                })
+        });
+        n += u32::from(by_call || inline);
+    }
+    n
 }
 
 #[cfg(test)]

@@ -98,7 +98,7 @@ fn ngrams(f: &IrFunction) -> BTreeSet<String> {
 }
 
 /// Names of the hand features, in vector order.
-pub const HAND_FEATURES: [&str; 27] = [
+pub const HAND_FEATURES: [&str; 28] = [
     "xor_density",
     "shift_density",
     "xor_shift_loop",
@@ -126,12 +126,13 @@ pub const HAND_FEATURES: [&str; 27] = [
     "two_level_lookup",
     "keyed_walk_loop",
     "exact_match_exit_loop",
+    "shorten_retry_loop",
 ];
 
 /// The value-level signals (constants and data flow from `insight_ir`)
 /// among [`HAND_FEATURES`], with the function's size: what a CRC, an LPM
 /// and a hash *do*, as opposed to token densities and windows.
-pub const SIGNAL_FEATURES: [&str; 14] = [
+pub const SIGNAL_FEATURES: [&str; 15] = [
     "log_length",
     "crc_poly_shift_loop",
     "crc_table_step",
@@ -146,6 +147,7 @@ pub const SIGNAL_FEATURES: [&str; 14] = [
     "two_level_lookup",
     "keyed_walk_loop",
     "exact_match_exit_loop",
+    "shorten_retry_loop",
 ];
 
 /// A candidate feature set: mined patterns or not, and which hand features.
@@ -308,6 +310,7 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
         flag(sig.two_level_lookup > 0),
         flag(sig.keyed_walk_in_loop > 0),
         flag(sig.exact_match_exit_in_loop > 0),
+        flag(sig.shorten_retry_in_loop > 0),
     ]
 }
 

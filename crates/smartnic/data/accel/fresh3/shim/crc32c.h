@@ -1,0 +1,3 @@
+/* Shim for fresh3/utillinux_crc.c: what lib/crc32c.c needs from its header. */
+#include <stdint.h>
+#include <stddef.h>
