@@ -654,6 +654,11 @@ impl SeqModel {
         if train.is_empty() {
             return Err(PredictError::TooFewSamples(0));
         }
+        // One intra-op thread, as the counter MLP (`mlp::search_configs`):
+        // the order of float reductions depends on the thread count, and a
+        // different order moved the CNN's early stop by 15 epochs (1 vs 2
+        // threads). Pinned, the same seed trains the same network anywhere.
+        tch::set_num_threads(1);
         tch::manual_seed(config.seed as i64);
         let mut m = SeqModel::empty(arch, vocab, config.clone());
         let mut opt = nn::Adam::default()
