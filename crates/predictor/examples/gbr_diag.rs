@@ -98,16 +98,56 @@ fn main() {
         .nth(1)
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target/nfc-bench/predictor/splits/manifest.json"));
-    let entries: Vec<serde_json::Value> =
-        serde_json::from_str(&std::fs::read_to_string(&manifest).expect("manifest")).expect("json");
-    let variants = [
-        Variant { nbins: 256, l2: 1.0, log: true },
-        Variant { nbins: 65535, l2: 1.0, log: true },
-        Variant { nbins: 256, l2: 0.0, log: true },
-        Variant { nbins: 256, l2: 1.0, log: false },
-        Variant { nbins: 65535, l2: 0.0, log: true },
-        Variant { nbins: 65535, l2: 0.0, log: false },
-    ];
+    // A quick bench run (`NFC_PREDICTOR_BENCH_QUICK=1`) exports the splits
+    // but writes no manifest: then one is made from the directory (the
+    // Pearson selection recomputed on the training fold, as the bench does)
+    // and written for gbr_diag_sklearn.py.
+    let entries: Vec<serde_json::Value> = if manifest.exists() {
+        serde_json::from_str(&std::fs::read_to_string(&manifest).expect("manifest")).expect("json")
+    } else {
+        let dir = manifest.parent().expect("splits dir");
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
+            .expect("splits dir")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_dir())
+            .collect();
+        dirs.sort();
+        let v: Vec<serde_json::Value> = dirs
+            .iter()
+            .map(|d| {
+                let tr = load(&d.join("train.csv"));
+                let k = nfc_predictor::features::select_pearson(&tr, DEFAULT_PEARSON_THRESHOLD)
+                    .selected
+                    .len();
+                let name = d.file_name().unwrap_or_default().to_string_lossy().to_string();
+                serde_json::json!({"dir": d, "scenario": name, "split": "", "pearson_columns": k, "unfiltered": true})
+            })
+            .collect();
+        std::fs::write(&manifest, serde_json::to_string(&v).expect("json")).expect("write manifest");
+        v
+    };
+    // GBR_DIAG_SET=choice: the four (bins × target) cells, and per bin
+    // setting the target chosen per fit on the validation fold.
+    let choice = std::env::var("GBR_DIAG_SET").is_ok_and(|v| v == "choice");
+    let variants: Vec<Variant> = if choice {
+        vec![
+            Variant { nbins: 256, l2: 1.0, log: true },
+            Variant { nbins: 256, l2: 1.0, log: false },
+            Variant { nbins: 65535, l2: 1.0, log: true },
+            Variant { nbins: 65535, l2: 1.0, log: false },
+        ]
+    } else {
+        vec![
+            Variant { nbins: 256, l2: 1.0, log: true },
+            Variant { nbins: 65535, l2: 1.0, log: true },
+            Variant { nbins: 256, l2: 0.0, log: true },
+            Variant { nbins: 256, l2: 1.0, log: false },
+            Variant { nbins: 65535, l2: 0.0, log: true },
+            Variant { nbins: 65535, l2: 0.0, log: false },
+        ]
+    };
+    // (val, test) of the per-fit target choice, 256 bins and exact.
+    let mut chosen_sums = [(0.0, 0.0); 2];
     let mut sums = vec![(0.0, 0.0); variants.len()];
     for e in &entries {
         let dir = PathBuf::from(e["dir"].as_str().expect("dir"));
@@ -142,6 +182,7 @@ fn main() {
         );
         let all = tr.features.len();
         let sets: Vec<usize> = if k < all { vec![k, all] } else { vec![all] };
+        let mut results: Vec<(f64, f64)> = vec![];
         for (vi, v) in variants.iter().enumerate() {
             let z: Vec<f64> = tr.y.iter().map(|y| if v.log { y.ln() } else { *y }).collect();
             let mean = z.iter().sum::<f64>() / z.len() as f64;
@@ -172,6 +213,7 @@ fn main() {
                 }
             }
             let (sv, st, what) = best.expect("grid");
+            results.push((sv, st));
             sums[vi].0 += sv;
             sums[vi].1 += st;
             println!(
@@ -181,8 +223,33 @@ fn main() {
                 if v.log { "ln y" } else { "y" }
             );
         }
+        if choice {
+            for b in 0..2 {
+                let (l, y) = (results[2 * b], results[2 * b + 1]);
+                let c = if y.0 > l.0 { y } else { l };
+                chosen_sums[b].0 += c.0;
+                chosen_sums[b].1 += c.1;
+                println!(
+                    "   {} bins, target chosen: {} val {:.4} test {:.4}",
+                    if b == 0 { "256" } else { "exact" },
+                    if y.0 > l.0 { "y" } else { "ln y" },
+                    c.0,
+                    c.1
+                );
+            }
+        }
     }
     let n = entries.len().max(1) as f64;
+    if choice {
+        for (b, (sv, st)) in chosen_sums.iter().enumerate() {
+            println!(
+                "MEAN {} bins, target chosen per fit on validation: val {:.4} test {:.4}",
+                if b == 0 { "256" } else { "exact" },
+                sv / n,
+                st / n
+            );
+        }
+    }
     for (vi, v) in variants.iter().enumerate() {
         println!(
             "MEAN nbins {:>5} l2 {} {:<5} over {} splits: val {:.4} test {:.4}",

@@ -133,6 +133,14 @@ pub struct ModelMeta {
     /// models saved before this field).
     #[serde(default)]
     pub per_cycle: Option<PerCycle>,
+    /// The MLP's prediction is clamped to the training fold's target range
+    /// [min, max] (None: not clamped; GBR, OLS, Dobrescu, and models saved
+    /// before this field). The output side of `input_range`: a tree
+    /// ensemble answers within the targets it saw, a network extrapolates
+    /// past them on a run it never saw. Chosen on nested
+    /// leave-one-experiment-out folds (docs/predictor.md, "Third round").
+    #[serde(default)]
+    pub target_range: Option<(f64, f64)>,
 }
 
 /// Counters per sample length. A sample's counts scale with how long it
@@ -470,6 +478,12 @@ pub fn train(
         input_range,
         log_inputs: false,
         per_cycle: per_cycle.clone(),
+        target_range: (opts.kind == ModelKind::Mlp).then(|| {
+            tr.y.iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    (lo.min(*v), hi.max(*v))
+                })
+        }),
     };
     let mut model = TrainedModel {
         meta: meta.clone(),
@@ -815,7 +829,15 @@ impl TrainedModel {
         };
         let (m, s) = (self.meta.y_scaler.mean[0], self.meta.y_scaler.std[0]);
         ys.into_iter()
-            .map(|v| untransform(v * s + m, self.meta.log_target))
+            .map(|v| {
+                let y = untransform(v * s + m, self.meta.log_target);
+                match self.meta.target_range {
+                    // max/min, not clamp: a hand-edited model.json with lo > hi
+                    // must not panic.
+                    Some((lo, hi)) => y.max(lo).min(hi),
+                    None => y,
+                }
+            })
             .collect()
     }
 
