@@ -63,6 +63,14 @@ pub const DEFAULT_PEARSON_THRESHOLD: f64 = 0.3;
 /// each with 300 trees.
 const GBR_GRID: &[(usize, f32)] = &[(3, 0.1), (5, 0.1), (3, 0.05), (5, 0.05)];
 const GBR_TREES: usize = 300;
+/// GBR also tries y as the target (besides ln y) and keeps whichever the
+/// validation fold prefers.
+const GBR_TARGET_CHOICE: bool = true;
+/// Candidate cuts per counter for GBR regression: forust bins every
+/// column into at most this many quantile cuts; above the number of
+/// distinct training values (≤ 4,000 rows here) every value is a cut,
+/// i.e. exact splits, as scikit-learn makes them.
+const GBR_NBINS: u16 = u16::MAX;
 
 /// A grid search's size and cost.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -326,11 +334,18 @@ fn gbr_fit(
 ) -> Result<GradientBooster, PredictError> {
     let (data, rows, cols) = matrix_of(x);
     let m = Matrix::new(&data, rows, cols);
+    // Regression splits exactly (every distinct value a candidate cut);
+    // the censored classifier keeps forust's 256 bins.
+    let nbins = match objective {
+        ObjectiveType::SquaredLoss => GBR_NBINS,
+        ObjectiveType::LogLoss => 256,
+    };
     let mut g = GradientBooster::default()
         .set_objective_type(objective)
         .set_iterations(GBR_TREES)
         .set_learning_rate(lr)
         .set_max_depth(depth)
+        .set_nbins(nbins)
         .set_seed(seed)
         .set_parallel(false);
     g.fit_unweighted(&m, y, None)
@@ -535,26 +550,49 @@ pub fn train(
             if opts.grid.unfiltered > 0 {
                 sets.extend(unfiltered_set(&train_m, &features, per_cycle.as_ref()).map(Some));
             }
-            for set in sets {
-                let (gx, gvx) = match &set {
-                    None => (xs.clone(), sel_x.clone()),
-                    Some(fs) => {
-                        let (x, v) = fs.scaled(&train_m, &val_m)?;
-                        let v = if v.is_empty() { x.clone() } else { v };
-                        (x, v)
-                    }
+            // The target: ln(y) and, when every training target is
+            // positive, y as well, whichever the validation fold prefers
+            // (the rule OLS follows). ln(y) first, so a tie keeps it.
+            let targets: Vec<bool> = if log_target && GBR_TARGET_CHOICE {
+                vec![true, false]
+            } else {
+                vec![log_target]
+            };
+            for &log in &targets {
+                let z: Vec<f64> = tr.y.iter().map(|v| if log { v.ln() } else { *v }).collect();
+                let ysc = Scaler::fit_1d(&z);
+                let zs: Vec<f64> = z.iter().map(|v| (v - ysc.mean[0]) / ysc.std[0]).collect();
+                let score = |p: &[f64]| {
+                    let p: Vec<f64> = p
+                        .iter()
+                        .map(|v| untransform(v * ysc.std[0] + ysc.mean[0], log))
+                        .collect();
+                    Metrics::compute(&p, &sel_y).accuracy
                 };
-                for &(depth, lr) in GBR_GRID {
-                    let g = gbr_fit(&gx, &ys, ObjectiveType::SquaredLoss, depth, lr, opts.seed)?;
-                    let s = val_accuracy(&gbr_predict(&g, &gvx));
-                    configurations += 1;
-                    if best.as_ref().is_none_or(|b| s > b.0) {
-                        best = Some((s, g, (depth, lr), set.clone()));
+                for set in &sets {
+                    let (gx, gvx) = match set {
+                        None => (xs.clone(), sel_x.clone()),
+                        Some(fs) => {
+                            let (x, v) = fs.scaled(&train_m, &val_m)?;
+                            let v = if v.is_empty() { x.clone() } else { v };
+                            (x, v)
+                        }
+                    };
+                    for &(depth, lr) in GBR_GRID {
+                        let g =
+                            gbr_fit(&gx, &zs, ObjectiveType::SquaredLoss, depth, lr, opts.seed)?;
+                        let s = score(&gbr_predict(&g, &gvx));
+                        configurations += 1;
+                        if best.as_ref().is_none_or(|b| s > b.0) {
+                            best = Some((s, g, (depth, lr), set.clone(), (log, ysc.clone())));
+                        }
                     }
                 }
             }
-            let (s, g, (depth, lr), set) =
+            let (s, g, (depth, lr), set, (log, ysc)) =
                 best.ok_or_else(|| PredictError::Model("empty GBR grid".into()))?;
+            meta.log_target = log;
+            meta.y_scaler = ysc;
             if let Some(fs) = set {
                 meta.features = fs.selection.selected.clone();
                 meta.scaler = fs.scaler.clone();
@@ -710,9 +748,16 @@ pub fn train(
 /// Rows of model inputs.
 type Rows = Vec<Vec<f64>>;
 
-/// GBR's best so far: validation score, trees, (depth, learning rate), and
-/// the feature set when it is not the Pearson selection.
-type GbrBest = (f64, GradientBooster, (usize, f32), Option<FeatureSet>);
+/// GBR's best so far: validation score, trees, (depth, learning rate), the
+/// feature set when it is not the Pearson selection, and the target (ln y or
+/// y, with its scaler).
+type GbrBest = (
+    f64,
+    GradientBooster,
+    (usize, f32),
+    Option<FeatureSet>,
+    (bool, Scaler),
+);
 
 /// The MLP search's best so far: its network, validation score, input
 /// transform and scaled rows, and the feature set when it is not the
