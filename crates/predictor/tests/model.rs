@@ -94,6 +94,11 @@ fn every_kind_learns_saves_and_reloads_identically() {
         // The synthetic relation is learnable by every kind; a mean
         // predictor scores about 0.7 here.
         assert!(acc > 0.8, "{kind:?}: accuracy {acc}");
+        if kind == ModelKind::Gbr {
+            // Both targets (ln y and y) × the 4 settings, on the one
+            // feature set the tiny grid offers.
+            assert_eq!(m.meta.search.as_ref().unwrap().configurations, 8);
+        }
         let path = dir.path().join(kind.name());
         m.save(&path).unwrap();
         let back = TrainedModel::load(&path).unwrap();
