@@ -64,7 +64,14 @@ fn cols(f: &Frame, k: usize) -> Vec<Vec<f64>> {
     f.x.iter().map(|r| r[..k].to_vec()).collect()
 }
 
-fn fit_predict(v: Variant, depth: usize, lr: f32, x: &[Vec<f64>], z: &[f64], px: &[&[Vec<f64>]]) -> Vec<Vec<f64>> {
+fn fit_predict(
+    v: Variant,
+    depth: usize,
+    lr: f32,
+    x: &[Vec<f64>],
+    z: &[f64],
+    px: &[&[Vec<f64>]],
+) -> Vec<Vec<f64>> {
     let m = |x: &[Vec<f64>]| {
         let (rows, c) = (x.len(), x[0].len());
         let mut d = Vec::with_capacity(rows * c);
@@ -83,7 +90,8 @@ fn fit_predict(v: Variant, depth: usize, lr: f32, x: &[Vec<f64>], z: &[f64], px:
         .set_l2(v.l2)
         .set_seed(2024)
         .set_parallel(false);
-    g.fit_unweighted(&Matrix::new(&d, r, c), z, None).expect("fit");
+    g.fit_unweighted(&Matrix::new(&d, r, c), z, None)
+        .expect("fit");
     px.iter()
         .map(|x| {
             let (d, r, c) = m(x);
@@ -123,7 +131,8 @@ fn main() {
                 serde_json::json!({"dir": d, "scenario": name, "split": "", "pearson_columns": k, "unfiltered": true})
             })
             .collect();
-        std::fs::write(&manifest, serde_json::to_string(&v).expect("json")).expect("write manifest");
+        std::fs::write(&manifest, serde_json::to_string(&v).expect("json"))
+            .expect("write manifest");
         v
     };
     // GBR_DIAG_SET=choice: the four (bins × target) cells, and per bin
@@ -131,19 +140,59 @@ fn main() {
     let choice = std::env::var("GBR_DIAG_SET").is_ok_and(|v| v == "choice");
     let variants: Vec<Variant> = if choice {
         vec![
-            Variant { nbins: 256, l2: 1.0, log: true },
-            Variant { nbins: 256, l2: 1.0, log: false },
-            Variant { nbins: 65535, l2: 1.0, log: true },
-            Variant { nbins: 65535, l2: 1.0, log: false },
+            Variant {
+                nbins: 256,
+                l2: 1.0,
+                log: true,
+            },
+            Variant {
+                nbins: 256,
+                l2: 1.0,
+                log: false,
+            },
+            Variant {
+                nbins: 65535,
+                l2: 1.0,
+                log: true,
+            },
+            Variant {
+                nbins: 65535,
+                l2: 1.0,
+                log: false,
+            },
         ]
     } else {
         vec![
-            Variant { nbins: 256, l2: 1.0, log: true },
-            Variant { nbins: 65535, l2: 1.0, log: true },
-            Variant { nbins: 256, l2: 0.0, log: true },
-            Variant { nbins: 256, l2: 1.0, log: false },
-            Variant { nbins: 65535, l2: 0.0, log: true },
-            Variant { nbins: 65535, l2: 0.0, log: false },
+            Variant {
+                nbins: 256,
+                l2: 1.0,
+                log: true,
+            },
+            Variant {
+                nbins: 65535,
+                l2: 1.0,
+                log: true,
+            },
+            Variant {
+                nbins: 256,
+                l2: 0.0,
+                log: true,
+            },
+            Variant {
+                nbins: 256,
+                l2: 1.0,
+                log: false,
+            },
+            Variant {
+                nbins: 65535,
+                l2: 0.0,
+                log: true,
+            },
+            Variant {
+                nbins: 65535,
+                l2: 0.0,
+                log: false,
+            },
         ]
     };
     // (val, test) of the per-fit target choice, 256 bins and exact.
@@ -175,7 +224,10 @@ fn main() {
             tr.len(),
             va.len(),
             te.len(),
-            m.meta.search.as_ref().map_or(f64::NAN, |s| s.best_validation_accuracy),
+            m.meta
+                .search
+                .as_ref()
+                .map_or(f64::NAN, |s| s.best_validation_accuracy),
             lib,
             m.meta.gbr_settings,
             m.meta.features.len()
@@ -184,7 +236,10 @@ fn main() {
         let sets: Vec<usize> = if k < all { vec![k, all] } else { vec![all] };
         let mut results: Vec<(f64, f64)> = vec![];
         for (vi, v) in variants.iter().enumerate() {
-            let z: Vec<f64> = tr.y.iter().map(|y| if v.log { y.ln() } else { *y }).collect();
+            let z: Vec<f64> =
+                tr.y.iter()
+                    .map(|y| if v.log { y.ln() } else { *y })
+                    .collect();
             let mean = z.iter().sum::<f64>() / z.len() as f64;
             let sd = (z.iter().map(|a| (a - mean).powi(2)).sum::<f64>() / z.len() as f64).sqrt();
             let zs: Vec<f64> = z.iter().map(|a| (a - mean) / sd).collect();

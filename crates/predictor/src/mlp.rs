@@ -147,7 +147,7 @@ impl Grid {
     /// chosen one then averaged over 5 seeds when validation prefers that.
     /// Depth 1/2/4 and ReLU/tanh from the paper's ranges; width 64 (the
     /// paper found width matters less than optimiser, activation and batch
-    /// size); Adam at 0.01 and 0.001; batch 32; dropout 0.1; L2 1e-2; MSE
+    /// size); Adam at 0.01 and 0.001; batch 32; dropout 0.1; L2 1e-3; MSE
     /// or L1 loss.
     ///
     /// Chosen on the validation folds of the linear chain's
