@@ -129,13 +129,20 @@ fn grid() -> Grid {
 
 /// `DIAG_NESTED=1`: mean inner-fold test accuracy per kind over every
 /// outer fold's inner folds; the outer test folds are not used.
-fn nested(name: &str, frame: &Frame, folds: &[Split], kinds: &[ModelKind], all: &mut [Vec<f64>]) {
+fn nested(
+    name: &str,
+    frame: &Frame,
+    folds: &[Split],
+    kinds: &[ModelKind],
+    all: &mut [Vec<(f64, f64)>],
+) {
     let mut sums = vec![vec![]; kinds.len()];
     for (k, outer) in folds.iter().enumerate() {
         let inner = inner_folds(frame, outer, 4, 2024);
         for (ki, kind) in kinds.iter().enumerate() {
             let t = std::time::Instant::now();
             let mut accs = vec![];
+            let mut clamped = vec![];
             for s in &inner {
                 let (tr, va, te) = (
                     frame.subset(&s.train),
@@ -152,26 +159,40 @@ fn nested(name: &str, frame: &Frame, folds: &[Split], kinds: &[ModelKind], all: 
                 let m = train(&tr, &va, vec![], &opts).expect("train");
                 let p = m.predict(&te).expect("predict");
                 accs.push(Metrics::compute(&p, &te.y).accuracy);
+                // The same predictions clamped to the training fold's
+                // target range (the registered output-clamp candidate).
+                let lo = tr.y.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = tr.y.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let pc: Vec<f64> = p.iter().map(|v| v.clamp(lo, hi)).collect();
+                clamped.push(Metrics::compute(&pc, &te.y).accuracy);
             }
             let mean = accs.iter().sum::<f64>() / accs.len().max(1) as f64;
+            let cmean = clamped.iter().sum::<f64>() / clamped.len().max(1) as f64;
             println!(
-                "{name} outer fold {k} {:<4} inner {} mean {mean:.4} ({:.0}s)",
+                "{name} outer fold {k} {:<4} inner {} mean {mean:.4} | output clamped {} mean {cmean:.4} ({:.0}s)",
                 kind.name(),
                 accs.iter()
                     .map(|a| format!("{a:.3}"))
                     .collect::<Vec<_>>()
                     .join(" "),
+                clamped
+                    .iter()
+                    .map(|a| format!("{a:.3}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
                 t.elapsed().as_secs_f64()
             );
-            sums[ki].push(mean);
-            all[ki].push(mean);
+            sums[ki].push((mean, cmean));
+            all[ki].push((mean, cmean));
         }
     }
     for (ki, kind) in kinds.iter().enumerate() {
+        let n = sums[ki].len().max(1) as f64;
         println!(
-            "{name} {} nested mean {:.4}",
+            "{name} {} nested mean {:.4} (output clamped {:.4})",
             kind.name(),
-            sums[ki].iter().sum::<f64>() / sums[ki].len().max(1) as f64
+            sums[ki].iter().map(|s| s.0).sum::<f64>() / n,
+            sums[ki].iter().map(|s| s.1).sum::<f64>() / n
         );
     }
 }
@@ -300,11 +321,13 @@ fn main() {
     }
     if nested_mode {
         for (ki, kind) in kinds.iter().enumerate() {
+            let n = all[ki].len().max(1) as f64;
             println!(
-                "ALL {} nested mean over {} outer folds {:.4} (grid {:?})",
+                "ALL {} nested mean over {} outer folds {:.4}, output clamped {:.4} (grid {:?})",
                 kind.name(),
                 all[ki].len(),
-                all[ki].iter().sum::<f64>() / all[ki].len().max(1) as f64,
+                all[ki].iter().map(|s| s.0).sum::<f64>() / n,
+                all[ki].iter().map(|s| s.1).sum::<f64>() / n,
                 grid()
             );
         }

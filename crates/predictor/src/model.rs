@@ -63,6 +63,14 @@ pub const DEFAULT_PEARSON_THRESHOLD: f64 = 0.3;
 /// each with 300 trees.
 const GBR_GRID: &[(usize, f32)] = &[(3, 0.1), (5, 0.1), (3, 0.05), (5, 0.05)];
 const GBR_TREES: usize = 300;
+/// GBR also tries y as the target (besides ln y) and keeps whichever the
+/// validation fold prefers.
+const GBR_TARGET_CHOICE: bool = true;
+/// Candidate cuts per counter for GBR regression: forust bins every
+/// column into at most this many quantile cuts; above the number of
+/// distinct training values (≤ 4,000 rows here) every value is a cut,
+/// i.e. exact splits, as scikit-learn makes them.
+const GBR_NBINS: u16 = u16::MAX;
 
 /// A grid search's size and cost.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -133,6 +141,14 @@ pub struct ModelMeta {
     /// models saved before this field).
     #[serde(default)]
     pub per_cycle: Option<PerCycle>,
+    /// The MLP's prediction is clamped to the training fold's target range
+    /// [min, max] (None: not clamped; GBR, OLS, Dobrescu, and models saved
+    /// before this field). The output side of `input_range`: a tree
+    /// ensemble answers within the targets it saw, a network extrapolates
+    /// past them on a run it never saw. Chosen on nested
+    /// leave-one-experiment-out folds (docs/predictor.md, "Third round").
+    #[serde(default)]
+    pub target_range: Option<(f64, f64)>,
 }
 
 /// Counters per sample length. A sample's counts scale with how long it
@@ -318,11 +334,18 @@ fn gbr_fit(
 ) -> Result<GradientBooster, PredictError> {
     let (data, rows, cols) = matrix_of(x);
     let m = Matrix::new(&data, rows, cols);
+    // Regression splits exactly (every distinct value a candidate cut);
+    // the censored classifier keeps forust's 256 bins.
+    let nbins = match objective {
+        ObjectiveType::SquaredLoss => GBR_NBINS,
+        ObjectiveType::LogLoss => 256,
+    };
     let mut g = GradientBooster::default()
         .set_objective_type(objective)
         .set_iterations(GBR_TREES)
         .set_learning_rate(lr)
         .set_max_depth(depth)
+        .set_nbins(nbins)
         .set_seed(seed)
         .set_parallel(false);
     g.fit_unweighted(&m, y, None)
@@ -470,6 +493,12 @@ pub fn train(
         input_range,
         log_inputs: false,
         per_cycle: per_cycle.clone(),
+        target_range: (opts.kind == ModelKind::Mlp).then(|| {
+            tr.y.iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    (lo.min(*v), hi.max(*v))
+                })
+        }),
     };
     let mut model = TrainedModel {
         meta: meta.clone(),
@@ -521,26 +550,49 @@ pub fn train(
             if opts.grid.unfiltered > 0 {
                 sets.extend(unfiltered_set(&train_m, &features, per_cycle.as_ref()).map(Some));
             }
-            for set in sets {
-                let (gx, gvx) = match &set {
-                    None => (xs.clone(), sel_x.clone()),
-                    Some(fs) => {
-                        let (x, v) = fs.scaled(&train_m, &val_m)?;
-                        let v = if v.is_empty() { x.clone() } else { v };
-                        (x, v)
-                    }
+            // The target: ln(y) and, when every training target is
+            // positive, y as well, whichever the validation fold prefers
+            // (the rule OLS follows). ln(y) first, so a tie keeps it.
+            let targets: Vec<bool> = if log_target && GBR_TARGET_CHOICE {
+                vec![true, false]
+            } else {
+                vec![log_target]
+            };
+            for &log in &targets {
+                let z: Vec<f64> = tr.y.iter().map(|v| if log { v.ln() } else { *v }).collect();
+                let ysc = Scaler::fit_1d(&z);
+                let zs: Vec<f64> = z.iter().map(|v| (v - ysc.mean[0]) / ysc.std[0]).collect();
+                let score = |p: &[f64]| {
+                    let p: Vec<f64> = p
+                        .iter()
+                        .map(|v| untransform(v * ysc.std[0] + ysc.mean[0], log))
+                        .collect();
+                    Metrics::compute(&p, &sel_y).accuracy
                 };
-                for &(depth, lr) in GBR_GRID {
-                    let g = gbr_fit(&gx, &ys, ObjectiveType::SquaredLoss, depth, lr, opts.seed)?;
-                    let s = val_accuracy(&gbr_predict(&g, &gvx));
-                    configurations += 1;
-                    if best.as_ref().is_none_or(|b| s > b.0) {
-                        best = Some((s, g, (depth, lr), set.clone()));
+                for set in &sets {
+                    let (gx, gvx) = match set {
+                        None => (xs.clone(), sel_x.clone()),
+                        Some(fs) => {
+                            let (x, v) = fs.scaled(&train_m, &val_m)?;
+                            let v = if v.is_empty() { x.clone() } else { v };
+                            (x, v)
+                        }
+                    };
+                    for &(depth, lr) in GBR_GRID {
+                        let g =
+                            gbr_fit(&gx, &zs, ObjectiveType::SquaredLoss, depth, lr, opts.seed)?;
+                        let s = score(&gbr_predict(&g, &gvx));
+                        configurations += 1;
+                        if best.as_ref().is_none_or(|b| s > b.0) {
+                            best = Some((s, g, (depth, lr), set.clone(), (log, ysc.clone())));
+                        }
                     }
                 }
             }
-            let (s, g, (depth, lr), set) =
+            let (s, g, (depth, lr), set, (log, ysc)) =
                 best.ok_or_else(|| PredictError::Model("empty GBR grid".into()))?;
+            meta.log_target = log;
+            meta.y_scaler = ysc;
             if let Some(fs) = set {
                 meta.features = fs.selection.selected.clone();
                 meta.scaler = fs.scaler.clone();
@@ -696,9 +748,16 @@ pub fn train(
 /// Rows of model inputs.
 type Rows = Vec<Vec<f64>>;
 
-/// GBR's best so far: validation score, trees, (depth, learning rate), and
-/// the feature set when it is not the Pearson selection.
-type GbrBest = (f64, GradientBooster, (usize, f32), Option<FeatureSet>);
+/// GBR's best so far: validation score, trees, (depth, learning rate), the
+/// feature set when it is not the Pearson selection, and the target (ln y or
+/// y, with its scaler).
+type GbrBest = (
+    f64,
+    GradientBooster,
+    (usize, f32),
+    Option<FeatureSet>,
+    (bool, Scaler),
+);
 
 /// The MLP search's best so far: its network, validation score, input
 /// transform and scaled rows, and the feature set when it is not the
@@ -815,7 +874,15 @@ impl TrainedModel {
         };
         let (m, s) = (self.meta.y_scaler.mean[0], self.meta.y_scaler.std[0]);
         ys.into_iter()
-            .map(|v| untransform(v * s + m, self.meta.log_target))
+            .map(|v| {
+                let y = untransform(v * s + m, self.meta.log_target);
+                match self.meta.target_range {
+                    // max/min, not clamp: a hand-edited model.json with lo > hi
+                    // must not panic.
+                    Some((lo, hi)) => y.max(lo).min(hi),
+                    None => y,
+                }
+            })
             .collect()
     }
 

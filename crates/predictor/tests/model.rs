@@ -94,6 +94,11 @@ fn every_kind_learns_saves_and_reloads_identically() {
         // The synthetic relation is learnable by every kind; a mean
         // predictor scores about 0.7 here.
         assert!(acc > 0.8, "{kind:?}: accuracy {acc}");
+        if kind == ModelKind::Gbr {
+            // Both targets (ln y and y) × the 4 settings, on the one
+            // feature set the tiny grid offers.
+            assert_eq!(m.meta.search.as_ref().unwrap().configurations, 8);
+        }
         let path = dir.path().join(kind.name());
         m.save(&path).unwrap();
         let back = TrainedModel::load(&path).unwrap();
@@ -193,11 +198,32 @@ fn an_mlp_ensemble_clamps_to_the_training_range_and_reloads_identically() {
         m.predict_raw(&[far]),
         m.predict_raw(std::slice::from_ref(&range.max))
     );
+    // The output is clamped to the training fold's target range.
+    let ty = &tr.measured().y;
+    let (lo, hi) = ty
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(*v), hi.max(*v))
+        });
+    assert_eq!(m.meta.target_range, Some((lo, hi)));
+    assert!(p.iter().all(|v| (lo..=hi).contains(v)));
     let dir = tempfile::tempdir().unwrap();
     m.save(dir.path()).unwrap();
     let back = TrainedModel::load(dir.path()).unwrap();
     assert_eq!(back.meta, m.meta);
     assert_eq!(back.predict(&te).unwrap(), p);
+    // A narrower range binds: every prediction inside it, some moved.
+    let mut narrow = TrainedModel::load(dir.path()).unwrap();
+    let (a, b) = p
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(*v), hi.max(*v))
+        });
+    let (nlo, nhi) = (a + 0.25 * (b - a), b - 0.25 * (b - a));
+    narrow.meta.target_range = Some((nlo, nhi));
+    let q = narrow.predict(&te).unwrap();
+    assert!(q.iter().all(|v| (nlo..=nhi).contains(v)));
+    assert!(q.iter().zip(&p).any(|(q, p)| q != p));
 }
 
 /// Throughput depends on `a_clock` only through a V shape (Pearson r ≈ 0,
