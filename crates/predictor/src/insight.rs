@@ -224,7 +224,7 @@ impl LstmShape {
                         match p.strip_prefix(pre) {
                             None => Ok(None),
                             Some(n) => match n.parse::<i64>() {
-                                Ok(v) if v >= 1 && v <= 1024 => Ok(Some(v)),
+                                Ok(v) if (1..=1024).contains(&v) => Ok(Some(v)),
                                 _ => Err(format!("`{p}`: expected {pre}<1..1024>")),
                             },
                         }
@@ -709,7 +709,7 @@ impl SeqModel {
                 if config.patience > 0 && since_best >= config.patience {
                     break;
                 }
-                if config.lr_decay != 1.0 && since_best % 2 == 0 {
+                if config.lr_decay != 1.0 && since_best.is_multiple_of(2) {
                     lr *= config.lr_decay;
                     opt.set_lr(lr);
                 }
