@@ -138,61 +138,22 @@ fn main() {
     // GBR_DIAG_SET=choice: the four (bins × target) cells, and per bin
     // setting the target chosen per fit on the validation fold.
     let choice = std::env::var("GBR_DIAG_SET").is_ok_and(|v| v == "choice");
+    let v = |nbins, l2, log| Variant { nbins, l2, log };
     let variants: Vec<Variant> = if choice {
         vec![
-            Variant {
-                nbins: 256,
-                l2: 1.0,
-                log: true,
-            },
-            Variant {
-                nbins: 256,
-                l2: 1.0,
-                log: false,
-            },
-            Variant {
-                nbins: 65535,
-                l2: 1.0,
-                log: true,
-            },
-            Variant {
-                nbins: 65535,
-                l2: 1.0,
-                log: false,
-            },
+            v(256, 1.0, true),
+            v(256, 1.0, false),
+            v(65535, 1.0, true),
+            v(65535, 1.0, false),
         ]
     } else {
         vec![
-            Variant {
-                nbins: 256,
-                l2: 1.0,
-                log: true,
-            },
-            Variant {
-                nbins: 65535,
-                l2: 1.0,
-                log: true,
-            },
-            Variant {
-                nbins: 256,
-                l2: 0.0,
-                log: true,
-            },
-            Variant {
-                nbins: 256,
-                l2: 1.0,
-                log: false,
-            },
-            Variant {
-                nbins: 65535,
-                l2: 0.0,
-                log: true,
-            },
-            Variant {
-                nbins: 65535,
-                l2: 0.0,
-                log: false,
-            },
+            v(256, 1.0, true),
+            v(65535, 1.0, true),
+            v(256, 0.0, true),
+            v(256, 1.0, false),
+            v(65535, 0.0, true),
+            v(65535, 0.0, false),
         ]
     };
     // (val, test) of the per-fit target choice, 256 bins and exact.

@@ -558,6 +558,18 @@ pub fn train(
             } else {
                 vec![log_target]
             };
+            // Each candidate feature set's scaled rows, once for both targets.
+            let mut scaled_sets = Vec::with_capacity(sets.len());
+            for set in &sets {
+                scaled_sets.push(match set {
+                    None => (xs.clone(), sel_x.clone()),
+                    Some(fs) => {
+                        let (x, v) = fs.scaled(&train_m, &val_m)?;
+                        let v = if v.is_empty() { x.clone() } else { v };
+                        (x, v)
+                    }
+                });
+            }
             for &log in &targets {
                 let z: Vec<f64> = tr.y.iter().map(|v| if log { v.ln() } else { *v }).collect();
                 let ysc = Scaler::fit_1d(&z);
@@ -569,19 +581,10 @@ pub fn train(
                         .collect();
                     Metrics::compute(&p, &sel_y).accuracy
                 };
-                for set in &sets {
-                    let (gx, gvx) = match set {
-                        None => (xs.clone(), sel_x.clone()),
-                        Some(fs) => {
-                            let (x, v) = fs.scaled(&train_m, &val_m)?;
-                            let v = if v.is_empty() { x.clone() } else { v };
-                            (x, v)
-                        }
-                    };
+                for (set, (gx, gvx)) in sets.iter().zip(&scaled_sets) {
                     for &(depth, lr) in GBR_GRID {
-                        let g =
-                            gbr_fit(&gx, &zs, ObjectiveType::SquaredLoss, depth, lr, opts.seed)?;
-                        let s = score(&gbr_predict(&g, &gvx));
+                        let g = gbr_fit(gx, &zs, ObjectiveType::SquaredLoss, depth, lr, opts.seed)?;
+                        let s = score(&gbr_predict(&g, gvx));
                         configurations += 1;
                         if best.as_ref().is_none_or(|b| s > b.0) {
                             best = Some((s, g, (depth, lr), set.clone(), (log, ysc.clone())));
