@@ -658,6 +658,7 @@ impl SeqModel {
         // the order of float reductions depends on the thread count, and a
         // different order moved the CNN's early stop by 15 epochs (1 vs 2
         // threads). Pinned, the same seed trains the same network anywhere.
+        let _training = crate::torch_training();
         tch::set_num_threads(1);
         tch::manual_seed(config.seed as i64);
         let mut m = SeqModel::empty(arch, vocab, config.clone());

@@ -25,6 +25,18 @@ pub mod split;
 
 use nfc_core::prediction::Prediction;
 use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard};
+
+/// libtorch's random generator and thread count are process-wide: two
+/// trainings at once (tests run in parallel, a library user's threads)
+/// would draw from one generator in an interleaved order, and a seed would
+/// no longer fix the network. Each seeded training holds this for its
+/// whole run, from `manual_seed` to its last step.
+fn torch_training() -> MutexGuard<'static, ()> {
+    static TRAINING: Mutex<()> = Mutex::new(());
+    // A training that panicked leaves nothing behind that the next needs.
+    TRAINING.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// Errors of the predictor.
 #[derive(Debug, thiserror::Error)]

@@ -435,6 +435,7 @@ impl Mlp {
         epoch_step: usize,
         seed: u64,
     ) -> Run {
+        let _training = crate::torch_training();
         tch::manual_seed(seed as i64);
         let inputs = x.first().map_or(0, Vec::len) as i64;
         let c = MlpConfig {
