@@ -921,3 +921,44 @@ void main_loop(void) {{
     let f = facts(&src(""));
     assert!(f.is_unknown(Question::Stateful), "{f:?}");
 }
+
+#[test]
+fn parts_of_one_array_of_structs_are_separate_objects() {
+    // A per-core configuration holds a routing table (read, located by the
+    // destination address) beside transmit buffers (written, at the port
+    // the route gives): a keyed read of one part and the writes of another
+    // make no per-flow object, and the buffers alone are a packet queue.
+    let f = facts(&format!(
+        "{MBUF}{IPV4}
+struct route {{ uint32_t prefix; uint16_t port; }};
+struct tx_buf {{ uint16_t len; struct rte_mbuf *m_table[32]; }};
+struct lcore_conf {{ struct route routes[256]; struct tx_buf tx[8]; }};
+static struct lcore_conf lcore_conf[4];
+unsigned rte_lcore_id(void);
+void main_loop(void) {{
+    struct lcore_conf *qconf = &lcore_conf[rte_lcore_id() & 3];
+    struct rte_mbuf *pkts[32];
+    uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
+    for (uint16_t i = 0; i < n; i++) {{
+        struct rte_mbuf *m = pkts[i];
+        struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod(m, struct rte_ipv4_hdr *);
+        uint32_t dst = ip->dst_addr;
+        struct route *r = &qconf->routes[dst >> 24];
+        if (r->prefix != (dst & 0xffffff00)) continue;
+        uint16_t port = r->port & 7;
+        uint16_t len = qconf->tx[port].len;
+        qconf->tx[port].m_table[len] = m;
+        len++;
+        if (len == 32) {{ rte_eth_tx_burst(port, 0, qconf->tx[port].m_table, len); len = 0; }}
+        qconf->tx[port].len = len;
+    }}
+}}"
+    ));
+    assert!(!f.stateful, "{f:?}");
+    assert!(f.split_hazards.is_empty(), "{:?}", f.split_hazards);
+    assert!(
+        f.state_objects.iter().all(|o| o.name != "lcore_conf"),
+        "the whole array is no object: {:?}",
+        f.state_objects
+    );
+}

@@ -27,6 +27,14 @@ pub struct Val {
     pub konst: Option<i64>,
     /// State objects this value points into (or was read from).
     pub objs: BTreeSet<String>,
+    /// The objects (of `objs`) whose own storage this value designates at
+    /// its top: a global array or struct, an element of one, the object a
+    /// caller hands in by pointer. A member taken there is a distinct part
+    /// of the object (`lcore_conf[i].tx_mbufs` beside
+    /// `lcore_conf[i].lookup`), and is tracked as its own object
+    /// `obj.member`; a pointer loaded from state reaches storage that
+    /// belongs to the object it was loaded from, and is not refined.
+    pub direct: BTreeSet<String>,
     /// This value is the state container itself (objects are its members).
     pub root: bool,
     /// Built from a field and its mirror (min/max, xor, direction-dependent).
@@ -93,7 +101,7 @@ impl Val {
         let was_default = from_nothing;
         let shape = |v: &Val| {
             (
-                (v.fields.len(), v.objs.len(), v.from.len()),
+                (v.fields.len(), v.objs.len(), v.from.len(), v.direct.len()),
                 (v.hdr, v.off, v.konst),
                 [v.root, v.mixed, v.opaque, v.descriptor, v.lookup, v.handed],
             )
@@ -101,6 +109,7 @@ impl Val {
         let before = shape(self);
         self.fields.extend(o.fields.iter().copied());
         self.objs.extend(o.objs.iter().cloned());
+        self.direct.extend(o.direct.iter().cloned());
         self.root |= o.root;
         self.mixed |= o.mixed;
         self.opaque |= o.opaque;
@@ -920,10 +929,15 @@ impl<'p, 't> Engine<'p, 't> {
                 {
                     let obj = format!("*{}", p.name);
                     self.events.caller_objs.insert(obj.clone());
+                    // Not refined into parts (`Val::direct`): what the
+                    // caller hands in is located by the caller, and its
+                    // parts would each look located by nobody.
+                    let direct = BTreeSet::new();
                     self.env_join(
                         &k,
                         &Val {
                             objs: [obj].into_iter().collect(),
+                            direct,
                             handed: true,
                             ..Default::default()
                         },
@@ -1647,17 +1661,29 @@ impl<'p, 't> Engine<'p, 't> {
 
     /// State reference of an access path: (objects, suffix below the object).
     fn state_ref(&mut self, n: Node<'t>) -> Option<(BTreeSet<String>, String, Val, bool)> {
+        self.state_ref_parts(n)
+            .map(|(objs, suffix, key, root, _)| (objs, suffix, key, root))
+    }
+
+    /// [`Self::state_ref`], and whether the path designates the objects'
+    /// top storage (see [`Val::direct`]): a member taken there is a part of
+    /// the object, `obj.member`, as [`Self::member_objs`] names it on reads.
+    fn state_ref_parts(
+        &mut self,
+        n: Node<'t>,
+    ) -> Option<(BTreeSet<String>, String, Val, bool, bool)> {
         match n.kind_name() {
             "identifier" => {
                 let name = self.t(n).to_string();
                 if self.is_local(&name) {
                     return None;
                 }
+                let storage = self.storage_global(&name);
                 self.global_state(&name).map(|(objs, root)| {
                     if root {
-                        (BTreeSet::new(), String::new(), Val::default(), true)
+                        (BTreeSet::new(), String::new(), Val::default(), true, false)
                     } else {
-                        (objs, String::new(), Val::default(), false)
+                        (objs, String::new(), Val::default(), false, storage)
                     }
                 })
             }
@@ -1672,17 +1698,27 @@ impl<'p, 't> Engine<'p, 't> {
                 if base.kind_name() == "this" {
                     return self.global_state(&fname).map(|(objs, root)| {
                         if root {
-                            (BTreeSet::new(), String::new(), Val::default(), true)
+                            (BTreeSet::new(), String::new(), Val::default(), true, false)
                         } else {
-                            (objs, String::new(), Val::default(), false)
+                            (objs, String::new(), Val::default(), false, false)
                         }
                     });
                 }
-                if let Some((objs, suffix, key, root)) = self.state_ref(base) {
+                if let Some((objs, suffix, key, root, direct)) = self.state_ref_parts(base) {
                     if root {
-                        return Some(([fname].into_iter().collect(), String::new(), key, false));
+                        return Some((
+                            [fname].into_iter().collect(),
+                            String::new(),
+                            key,
+                            false,
+                            false,
+                        ));
                     }
-                    return Some((objs, format!("{suffix}.{fname}"), key, false));
+                    if direct && self.aggregate_member(n) {
+                        let parts = objs.iter().map(|o| format!("{o}.{fname}")).collect();
+                        return Some((parts, String::new(), key, false, false));
+                    }
+                    return Some((objs, format!("{suffix}.{fname}"), key, false, false));
                 }
                 // Through a pointer (or reference) value that points into state.
                 let bv = self.expr_quiet(base);
@@ -1692,10 +1728,18 @@ impl<'p, 't> Engine<'p, 't> {
                         String::new(),
                         Val::default(),
                         false,
+                        false,
                     ));
                 }
                 if !bv.objs.is_empty() && (arrow || self.is_ref_or_ptr(base)) {
-                    return Some((bv.objs.clone(), format!(".{fname}"), bv.taint(), false));
+                    let (objs, refined) =
+                        Self::member_objs(&bv, &fname, self.aggregate_member(n));
+                    let suffix = if refined {
+                        String::new()
+                    } else {
+                        format!(".{fname}")
+                    };
+                    return Some((objs, suffix, bv.taint(), false, false));
                 }
                 None
             }
@@ -1703,17 +1747,19 @@ impl<'p, 't> Engine<'p, 't> {
                 let base = n.field("argument")?;
                 let idx = self.subscript_index(n);
                 let iv = idx.map(|i| self.expr_quiet(i)).unwrap_or_default();
-                if let Some((objs, suffix, mut key, root)) = self.state_ref(base) {
+                let storage = self.element_is_storage(base);
+                if let Some((objs, suffix, mut key, root, direct)) = self.state_ref_parts(base) {
                     if root {
                         return None;
                     }
                     key.join(&iv.taint());
-                    return Some((objs, format!("{suffix}[]"), key, false));
+                    return Some((objs, format!("{suffix}[]"), key, false, direct && storage));
                 }
                 let bv = self.expr_quiet(base);
                 if !bv.objs.is_empty() {
                     let key = bv.taint().union(&iv.taint());
-                    return Some((bv.objs.clone(), "[]".into(), key, false));
+                    let direct = storage && bv.objs.iter().all(|o| bv.direct.contains(o));
+                    return Some((bv.objs.clone(), "[]".into(), key, false, direct));
                 }
                 None
             }
@@ -1721,25 +1767,27 @@ impl<'p, 't> Engine<'p, 't> {
                 let arg = n.field("argument")?;
                 let op = n.field("operator").map(|o| self.t(o)).unwrap_or("");
                 if op == "&" {
-                    return self.state_ref(arg);
+                    return self.state_ref_parts(arg);
                 }
-                if let Some((objs, suffix, key, root)) = self.state_ref(arg) {
+                let storage = self.element_is_storage(arg);
+                if let Some((objs, suffix, key, root, direct)) = self.state_ref_parts(arg) {
                     if !root {
-                        return Some((objs, format!("{suffix}[]"), key, false));
+                        return Some((objs, format!("{suffix}[]"), key, false, direct && storage));
                     }
                 }
                 let bv = self.expr_quiet(arg);
                 if !bv.objs.is_empty() {
-                    return Some((bv.objs.clone(), "[]".into(), bv.taint(), false));
+                    let direct = storage && bv.objs.iter().all(|o| bv.direct.contains(o));
+                    return Some((bv.objs.clone(), "[]".into(), bv.taint(), false, direct));
                 }
                 None
             }
             "parenthesized_expression" => {
                 let mut c = n.walk();
                 let inner = n.named_children(&mut c).next()?;
-                self.state_ref(inner)
+                self.state_ref_parts(inner)
             }
-            "cast_expression" => self.state_ref(n.field("value")?),
+            "cast_expression" => self.state_ref_parts(n.field("value")?),
             _ => None,
         }
     }
@@ -1787,6 +1835,63 @@ impl<'p, 't> Engine<'p, 't> {
             return Some((BTreeSet::new(), true));
         }
         Some(([name.to_string()].into_iter().collect(), false))
+    }
+
+    /// A global whose name designates the object's own storage (an array
+    /// or a struct, not a pointer to elsewhere, not a container type whose
+    /// members are its implementation): members taken there are parts of
+    /// the object (see [`Val::direct`]).
+    fn storage_global(&self, name: &str) -> bool {
+        if self.is_local(name) {
+            return false;
+        }
+        self.prog.globals.get(name).is_some_and(|g| {
+            let resolved = self.prog.resolve_type(&g.ty.name);
+            g.ty.ptr == 0
+                && !is_container_type(resolved)
+                && self.prog.bpf_map_type(resolved).is_none()
+        })
+    }
+
+    /// The element `base[i]` (or `*base`) is storage (a struct or an array),
+    /// not a pointer loaded from it; unknown types say no.
+    fn element_is_storage(&self, base: Node<'t>) -> bool {
+        self.static_type(base).is_some_and(|t| match t.dims.len() {
+            0 => t.ptr == 1,
+            1 => t.ptr == 0,
+            _ => true,
+        })
+    }
+
+    /// Is the member `n` (a field expression) an aggregate: an array or a
+    /// struct held in place, a table or a buffer of its own inside the
+    /// object? A scalar or pointer member is a field of the entry; an
+    /// unknown type says no.
+    fn aggregate_member(&self, n: Node<'t>) -> bool {
+        self.static_type(n).is_some_and(|t| {
+            t.ptr == 0
+                && (!t.dims.is_empty()
+                    || self
+                        .prog
+                        .structs
+                        .get(self.prog.resolve_type(&t.name))
+                        .is_some_and(|d| !d.fields.is_empty()))
+        })
+    }
+
+    /// The objects a member `fname` of `bv` belongs to: `obj.fname` when
+    /// the member is an aggregate (see [`Self::aggregate_member`]) and `bv`
+    /// designates the top storage of every object it points into, a part
+    /// of the object tracked on its own; else the objects themselves (a
+    /// field of an entry, or storage reached through a pointer loaded from
+    /// them). Parts are not refined again: one level.
+    fn member_objs(bv: &Val, fname: &str, aggregate: bool) -> (BTreeSet<String>, bool) {
+        if aggregate && !bv.objs.is_empty() && bv.objs.iter().all(|o| bv.direct.contains(o)) {
+            let refined = bv.objs.iter().map(|o| format!("{o}.{fname}")).collect();
+            (refined, true)
+        } else {
+            (bv.objs.clone(), false)
+        }
     }
 
     fn subscript_index(&self, n: Node<'t>) -> Option<Node<'t>> {
@@ -1996,6 +2101,9 @@ impl<'p, 't> Engine<'p, 't> {
                 let mut v = self.env_read(&key);
                 if !self.is_local(&name) {
                     if let Some((objs, root)) = self.global_state(&name) {
+                        if !root && self.storage_global(&name) {
+                            v.direct.extend(objs.iter().cloned());
+                        }
                         v.objs.extend(objs);
                         v.root |= root;
                     }
@@ -2274,10 +2382,10 @@ impl<'p, 't> Engine<'p, 't> {
                 // touching a member of the container
             }
         } else if !bv.objs.is_empty() {
-            out.objs.extend(bv.objs.iter().cloned());
+            let (objs, _) = Self::member_objs(&bv, &fname, self.aggregate_member(n));
+            out.objs.extend(objs.iter().cloned());
             out.fields.extend(bv.fields.iter().copied());
             if bv.locates() && self.collect {
-                let objs = bv.objs.clone();
                 let key = bv.taint();
                 self.record_access(&objs, &key, false, false, n);
             }
@@ -2370,6 +2478,9 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if !bv.objs.is_empty() {
             out.objs.extend(bv.objs.iter().cloned());
+            if self.element_is_storage(base) {
+                out.direct.extend(bv.direct.iter().cloned());
+            }
             let mut key = bv.fields.clone();
             key.extend(iv.fields.iter().copied());
             out.fields.extend(key.iter().copied());
@@ -2733,6 +2844,7 @@ impl<'p, 't> Engine<'p, 't> {
                     hdr: None,
                     off: None,
                     objs: BTreeSet::new(),
+                    direct: BTreeSet::new(),
                     root: false,
                     ..v
                 });
@@ -2740,6 +2852,9 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if !pv.objs.is_empty() {
             out.objs.extend(pv.objs.iter().cloned());
+            if self.element_is_storage(arg) {
+                out.direct.extend(pv.direct.iter().cloned());
+            }
             out.fields.extend(pv.fields.iter().copied());
             if pv.locates() {
                 let objs = pv.objs.clone();
