@@ -28,12 +28,12 @@ pub struct Val {
     /// State objects this value points into (or was read from).
     pub objs: BTreeSet<String>,
     /// The objects (of `objs`) whose own storage this value designates at
-    /// its top: a global array or struct, an element of one, the object a
-    /// caller hands in by pointer. A member taken there is a distinct part
+    /// its top: a global array, an element of one, an aggregate part of
+    /// one. An aggregate or pointer member taken there is a distinct part
     /// of the object (`lcore_conf[i].tx_mbufs` beside
-    /// `lcore_conf[i].lookup`), and is tracked as its own object
-    /// `obj.member`; a pointer loaded from state reaches storage that
-    /// belongs to the object it was loaded from, and is not refined.
+    /// `lcore_conf[i].lpm`), tracked as its own object `obj.member`; other
+    /// pointers loaded from state reach storage that belongs to the object
+    /// they were loaded from, and are not refined.
     pub direct: BTreeSet<String>,
     /// This value is the state container itself (objects are its members).
     pub root: bool,
@@ -165,6 +165,29 @@ impl Val {
     /// choice of the object handed in.
     fn locates(&self) -> bool {
         self.keyed() || self.handed
+    }
+}
+
+/// What a struct member holds, for telling parts of an object apart
+/// (see [`Val::direct`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MemberKind {
+    Aggregate,
+    Pointer,
+    Field,
+}
+
+impl MemberKind {
+    /// Is a member of this kind, taken in the top storage of `obj`, a part
+    /// of `obj` tracked on its own? Aggregates one level down only: inside
+    /// a part, an array or a struct belongs to the entry (a buffer and its
+    /// fill count); a pointer refers to storage of its own wherever it sits.
+    fn makes_part_of(self, obj: &str) -> bool {
+        match self {
+            MemberKind::Field => false,
+            MemberKind::Aggregate => !obj.contains('.'),
+            MemberKind::Pointer => true,
+        }
     }
 }
 
@@ -375,6 +398,9 @@ pub struct Engine<'p, 't> {
     storing_received_descriptor: bool,
     /// Some environment or return value grew since the flag was cleared.
     dirty: bool,
+    /// The assignment being stored reads its own target on the right
+    /// (`v = crc(p[1], v)`): an accumulation, not an alternative value.
+    accumulating: bool,
     /// The flow-sensitive second collecting pass is running.
     narrowing: Option<Box<Narrowing>>,
 }
@@ -620,6 +646,7 @@ impl<'p, 't> Engine<'p, 't> {
             storing_self_derived: false,
             storing_received_descriptor: false,
             dirty: false,
+            accumulating: false,
             narrowing: None,
             budget: BudgetState {
                 deadline: None,
@@ -704,6 +731,7 @@ impl<'p, 't> Engine<'p, 't> {
         };
         let e = &mut slot.val;
         let (had_objs, had_fields) = (e.objs.len(), e.fields.len());
+        let had_pair = e.has_mirror_pair();
         let mut changed = if existed {
             e.join_existing(v)
         } else {
@@ -711,8 +739,17 @@ impl<'p, 't> Engine<'p, 't> {
         };
         let grown = e.objs.len().saturating_sub(had_objs);
         self.budget.memory_used += grown as u64 * 48;
-        // A scalar slot fed by a field and (elsewhere) its mirror is direction-agnostic.
+        // A scalar slot fed by a field and (elsewhere) its mirror is
+        // direction-agnostic (`k = reply ? dst : src`): this join is what
+        // brings the pair together. A value computed from the slot itself
+        // (a hash chained over the source then the destination) keeps them
+        // in order, and the elements an array slot summarises are many
+        // locations (`key[0..2] = src words, key[2..4] = dst words`): no
+        // alternative in either.
         if !e.mixed
+            && !had_pair
+            && !self.accumulating
+            && !key.ends_with("[]")
             && e.has_mirror_pair()
             && !v.has_mirror_pair()
             && had_fields != 0
@@ -1714,9 +1751,11 @@ impl<'p, 't> Engine<'p, 't> {
                             false,
                         ));
                     }
-                    if direct && self.aggregate_member(n) {
+                    let kind = self.member_kind(n);
+                    if direct && objs.iter().all(|o| kind.makes_part_of(o)) {
                         let parts = objs.iter().map(|o| format!("{o}.{fname}")).collect();
-                        return Some((parts, String::new(), key, false, false));
+                        let designated = kind == MemberKind::Aggregate;
+                        return Some((parts, String::new(), key, false, designated));
                     }
                     return Some((objs, format!("{suffix}.{fname}"), key, false, false));
                 }
@@ -1732,14 +1771,15 @@ impl<'p, 't> Engine<'p, 't> {
                     ));
                 }
                 if !bv.objs.is_empty() && (arrow || self.is_ref_or_ptr(base)) {
-                    let (objs, refined) =
-                        Self::member_objs(&bv, &fname, self.aggregate_member(n));
+                    let kind = self.member_kind(n);
+                    let (objs, refined) = Self::member_objs(&bv, &fname, kind);
                     let suffix = if refined {
                         String::new()
                     } else {
                         format!(".{fname}")
                     };
-                    return Some((objs, suffix, bv.taint(), false, false));
+                    let designated = refined && kind == MemberKind::Aggregate;
+                    return Some((objs, suffix, bv.taint(), false, designated));
                 }
                 None
             }
@@ -1747,7 +1787,9 @@ impl<'p, 't> Engine<'p, 't> {
                 let base = n.field("argument")?;
                 let idx = self.subscript_index(n);
                 let iv = idx.map(|i| self.expr_quiet(i)).unwrap_or_default();
-                let storage = self.element_is_storage(base);
+                // As in `subscript`: an element located by packet data is
+                // an entry, not a container of parts.
+                let storage = self.element_is_storage(base) && !iv.keyed();
                 if let Some((objs, suffix, mut key, root, direct)) = self.state_ref_parts(base) {
                     if root {
                         return None;
@@ -1863,30 +1905,44 @@ impl<'p, 't> Engine<'p, 't> {
         })
     }
 
-    /// Is the member `n` (a field expression) an aggregate: an array or a
-    /// struct held in place, a table or a buffer of its own inside the
-    /// object? A scalar or pointer member is a field of the entry; an
-    /// unknown type says no.
-    fn aggregate_member(&self, n: Node<'t>) -> bool {
-        self.static_type(n).is_some_and(|t| {
-            t.ptr == 0
-                && (!t.dims.is_empty()
-                    || self
-                        .prog
-                        .structs
-                        .get(self.prog.resolve_type(&t.name))
-                        .is_some_and(|d| !d.fields.is_empty()))
-        })
+    /// What the member `n` (a field expression) holds: an aggregate (an
+    /// array or a struct held in place: a table or a buffer of its own
+    /// inside the object), a pointer (to storage of its own: a table the
+    /// object refers to), or a scalar field of an entry (or a type the
+    /// analysis does not know).
+    fn member_kind(&self, n: Node<'t>) -> MemberKind {
+        let Some(t) = self.static_type(n) else {
+            return MemberKind::Field;
+        };
+        if !t.dims.is_empty() {
+            return MemberKind::Aggregate;
+        }
+        if t.ptr > 0 {
+            return MemberKind::Pointer;
+        }
+        let resolved = self.prog.resolve_type(&t.name);
+        if self.prog.structs.get(resolved).is_some_and(|d| !d.fields.is_empty()) {
+            MemberKind::Aggregate
+        } else {
+            MemberKind::Field
+        }
     }
 
-    /// The objects a member `fname` of `bv` belongs to: `obj.fname` when
-    /// the member is an aggregate (see [`Self::aggregate_member`]) and `bv`
-    /// designates the top storage of every object it points into, a part
-    /// of the object tracked on its own; else the objects themselves (a
-    /// field of an entry, or storage reached through a pointer loaded from
-    /// them). Parts are not refined again: one level.
-    fn member_objs(bv: &Val, fname: &str, aggregate: bool) -> (BTreeSet<String>, bool) {
-        if aggregate && !bv.objs.is_empty() && bv.objs.iter().all(|o| bv.direct.contains(o)) {
+    /// The objects a member `fname` of `bv` belongs to, and whether they
+    /// are parts of `bv`'s objects. When `bv` designates the top storage of
+    /// every object it points into, an aggregate or pointer member is a
+    /// part tracked on its own, `obj.fname` (an aggregate's storage is
+    /// designated again, so its own members can be parts in turn; what a
+    /// pointer member points to is storage of its own, reached through it).
+    /// A scalar field of an entry, and storage reached through a pointer
+    /// loaded from the objects, belong to the objects themselves.
+    fn member_objs(bv: &Val, fname: &str, kind: MemberKind) -> (BTreeSet<String>, bool) {
+        if !bv.objs.is_empty()
+            && bv
+                .objs
+                .iter()
+                .all(|o| bv.direct.contains(o) && kind.makes_part_of(o))
+        {
             let refined = bv.objs.iter().map(|o| format!("{o}.{fname}")).collect();
             (refined, true)
         } else {
@@ -2382,8 +2438,12 @@ impl<'p, 't> Engine<'p, 't> {
                 // touching a member of the container
             }
         } else if !bv.objs.is_empty() {
-            let (objs, _) = Self::member_objs(&bv, &fname, self.aggregate_member(n));
+            let kind = self.member_kind(n);
+            let (objs, refined) = Self::member_objs(&bv, &fname, kind);
             out.objs.extend(objs.iter().cloned());
+            if refined && kind == MemberKind::Aggregate {
+                out.direct.extend(objs.iter().cloned());
+            }
             out.fields.extend(bv.fields.iter().copied());
             if bv.locates() && self.collect {
                 let key = bv.taint();
@@ -2478,7 +2538,11 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if !bv.objs.is_empty() {
             out.objs.extend(bv.objs.iter().cloned());
-            if self.element_is_storage(base) {
+            // An element located by packet data is an entry, whose members
+            // go together (a transmit buffer and its fill count); one
+            // located otherwise (by the core, the queue, a constant) holds
+            // tables of its own, each a part (see `Val::direct`).
+            if self.element_is_storage(base) && !iv.keyed() {
                 out.direct.extend(bv.direct.iter().cloned());
             }
             let mut key = bv.fields.clone();
@@ -3017,12 +3081,14 @@ impl<'p, 't> Engine<'p, 't> {
                 }
             }
             if op == "^" || op == "+" {
-                let mirrored = l.fields.iter().any(|f| {
-                    *f != f.mirror()
-                        && r.fields.contains(&f.mirror())
-                        && !l.fields.contains(&f.mirror())
-                        && !r.fields.contains(f)
-                });
+                // Both directions' same fields, one side each (`src ^ dst`,
+                // `(sip ^ sport) + (dip ^ dport)`). Operands that carry other
+                // data too are a hash's mixing steps (jhash's `a ^= c`),
+                // which no longer decide anything about direction.
+                let mirror: BTreeSet<Field> = l.fields.iter().map(|f| f.mirror()).collect();
+                let mirrored = mirror == r.fields
+                    && l.fields != r.fields
+                    && l.fields.iter().all(|f| !l.fields.contains(&f.mirror()) || *f == f.mirror());
                 if mirrored && (op == "^" || (is_plain(ln) && is_plain(rn))) {
                     v.mixed = true;
                 }
@@ -3099,6 +3165,21 @@ impl<'p, 't> Engine<'p, 't> {
             v.konst = k;
         }
         let rhs_objs = v.objs.clone();
+        let accumulating = op != "=" || mentions_path(self, right, left);
+        let saved_accumulating = std::mem::replace(&mut self.accumulating, accumulating);
+        let out = self.assign_to(n, (left, right, &op), v, rhs_val, rhs_objs);
+        self.accumulating = saved_accumulating;
+        out
+    }
+
+    fn assign_to(
+        &mut self,
+        n: Node<'t>,
+        (left, right, op): (Node<'t>, Node<'t>, &str),
+        mut v: Val,
+        rhs_val: Val,
+        rhs_objs: BTreeSet<String>,
+    ) -> Val {
         if let Some(k) = self.path_key(left) {
             // Declared header pointer variables keep their kind.
             if left.kind_name() == "identifier" {
@@ -4362,6 +4443,21 @@ fn is_container_type(t: &str) -> bool {
 
 fn is_from_packet(v: &Val) -> bool {
     v.hdr.is_some()
+}
+
+/// Does `expr` read the location `target` names (the same identifier or
+/// member path, by text)?
+fn mentions_path(e: &Engine, expr: Node, target: Node) -> bool {
+    let want = e.t(strip(target)).trim();
+    let mut stack = vec![expr];
+    while let Some(n) = stack.pop() {
+        if matches!(n.kind_name(), "identifier" | "field_expression") && e.t(n).trim() == want {
+            return true;
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    false
 }
 
 fn is_plain(n: Node) -> bool {

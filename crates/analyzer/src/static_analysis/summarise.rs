@@ -40,7 +40,7 @@ struct ObjDecl {
 fn find_obj_decl(prog: &Program, obj: &str, state_structs: &BTreeSet<String>) -> Option<ObjDecl> {
     // A part of an object (`lcore_conf.tx_mbufs`, see `dataflow::Val::direct`):
     // the member's declaration in the element type of the whole.
-    if let Some((whole, member)) = obj.split_once('.') {
+    if let Some((whole, member)) = obj.rsplit_once('.') {
         let w = find_obj_decl(prog, whole, state_structs)?;
         let ty = prog.field_type(&w.ty.name, member)?.clone();
         return Some(ObjDecl { ty, ..w });
