@@ -962,3 +962,74 @@ void main_loop(void) {{
         f.state_objects
     );
 }
+
+#[test]
+fn tables_behind_two_pointers_of_one_queue_conf_have_their_own_keys() {
+    // One per-queue configuration points at a route table (read by the
+    // destination) and at a fragment table (written by the address pair):
+    // what the two pointers reach is two tables, and the fragment table's
+    // key is not narrowed by the route lookup.
+    let f = facts(&format!(
+        "{MBUF}{IPV4}
+struct routes {{ uint16_t hop[256]; }};
+struct frag {{ uint32_t src, dst; uint32_t bytes; }};
+struct frags {{ struct frag e[1024]; }};
+struct rx_queue {{ struct routes *lpm; struct frags *tbl; uint16_t port; }};
+struct lcore_queue_conf {{ uint16_t n_rx; struct rx_queue rxq[4]; }};
+static struct lcore_queue_conf qconfs[8];
+unsigned rte_lcore_id(void);
+void main_loop(void) {{
+    struct lcore_queue_conf *qconf = &qconfs[rte_lcore_id() & 7];
+    for (unsigned q = 0; q < qconf->n_rx; q++) {{
+        struct rx_queue *rxq = &qconf->rxq[q];
+        struct rte_mbuf *pkts[32];
+        uint16_t n = rte_eth_rx_burst(rxq->port, 0, pkts, 32);
+        for (uint16_t i = 0; i < n; i++) {{
+            struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod(pkts[i], struct rte_ipv4_hdr *);
+            uint32_t src = ip->src_addr, dst = ip->dst_addr;
+            struct frag *e = &rxq->tbl->e[(src * 31 + dst) & 1023];
+            e->src = src;
+            e->dst = dst;
+            e->bytes += ip->total_length;
+            uint16_t hop = rxq->lpm->hop[dst >> 24];
+            rte_eth_tx_burst(hop & 3, 0, &pkts[i], 1);
+        }}
+    }}
+}}"
+    ));
+    assert!(f.stateful, "{f:?}");
+    let key: Vec<String> = f.flow_key.iter().map(|k| k.to_string()).collect();
+    assert_eq!(key, ["src_ip", "dst_ip"], "{f:?}");
+}
+
+#[test]
+fn a_hash_chained_over_source_then_destination_is_no_symmetric_key() {
+    // `v = h(src, seed); v = h(dst, v)` and a key array holding the source
+    // words then the destination words keep the two in order: the entry of
+    // one direction is not the entry of the other.
+    let f = facts(&format!(
+        "{MBUF}{IPV4}
+struct ent {{ uint32_t key[2]; uint32_t hits; }};
+static struct ent table[1024];
+static inline uint32_t mix(uint32_t data, uint32_t init) {{ return (init << 5) + (init >> 2) + data; }}
+void main_loop(void) {{
+    struct rte_mbuf *pkts[32];
+    uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
+    for (uint16_t i = 0; i < n; i++) {{
+        struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod(pkts[i], struct rte_ipv4_hdr *);
+        uint32_t key[2];
+        key[0] = ip->src_addr;
+        key[1] = ip->dst_addr;
+        uint32_t v = mix(key[0], 7);
+        v = mix(key[1], v);
+        struct ent *e = &table[v & 1023];
+        e->key[0] = key[0];
+        e->key[1] = key[1];
+        e->hits++;
+    }}
+    rte_eth_tx_burst(1, 0, pkts, n);
+}}"
+    ));
+    assert!(f.stateful, "{f:?}");
+    assert!(!f.symmetric && !f.is_unknown(Question::Symmetric), "{f:?}");
+}
