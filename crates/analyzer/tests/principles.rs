@@ -1033,3 +1033,61 @@ void main_loop(void) {{
     assert!(f.stateful, "{f:?}");
     assert!(!f.symmetric && !f.is_unknown(Question::Symmetric), "{f:?}");
 }
+
+#[test]
+fn an_offset_read_from_state_in_a_loop_is_no_link_but_an_index_chain_is() {
+    // Reassembly walks the stored fragments by comparing offsets and walks
+    // a stored packet's segments: neither follows links through the table.
+    // A free-list of entries chained by index does.
+    let walk = facts(&format!(
+        "{MBUF}{IPV4}
+struct rte_mbuf *next_seg(struct rte_mbuf *m);
+struct frag {{ uint16_t ofs, len; struct rte_mbuf *mb; }};
+struct fpkt {{ uint32_t src, dst; struct frag frags[4]; }};
+static struct fpkt table[1024];
+void main_loop(void) {{
+    struct rte_mbuf *pkts[32];
+    uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
+    for (uint16_t i = 0; i < n; i++) {{
+        struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod(pkts[i], struct rte_ipv4_hdr *);
+        struct fpkt *e = &table[(ip->src_addr * 31 + ip->dst_addr) & 1023];
+        e->src = ip->src_addr;
+        e->dst = ip->dst_addr;
+        e->frags[ip->fragment_offset & 3].mb = pkts[i];
+        e->frags[ip->fragment_offset & 3].ofs = ip->fragment_offset;
+        uint16_t ofs = 0;
+        while (ofs != ip->total_length) {{
+            for (int j = 3; j != 0 && ofs != ip->total_length; j--)
+                if (e->frags[j].ofs + e->frags[j].len == ofs)
+                    ofs = e->frags[j].ofs;
+        }}
+        struct rte_mbuf *m = e->frags[0].mb;
+        while (m->dynfield1[0] != 0)
+            m = (struct rte_mbuf *)m->dynfield1[0];
+    }}
+    rte_eth_tx_burst(1, 0, pkts, n);
+}}"
+    ));
+    assert!(walk.stateful, "{walk:?}");
+    assert!(!walk.pointer_chasing, "{walk:?}");
+    let chain = facts(&format!(
+        "{MBUF}{IPV4}
+struct ent {{ uint32_t src, dst; uint32_t next; uint32_t hits; }};
+static struct ent pool[1024];
+static uint32_t heads[256];
+void main_loop(void) {{
+    struct rte_mbuf *pkts[32];
+    uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
+    for (uint16_t i = 0; i < n; i++) {{
+        struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod(pkts[i], struct rte_ipv4_hdr *);
+        uint32_t k = heads[(ip->src_addr ^ (ip->dst_addr >> 3)) & 255];
+        while (k != 0) {{
+            if (pool[k].src == ip->src_addr && pool[k].dst == ip->dst_addr) {{ pool[k].hits++; break; }}
+            k = pool[k].next;
+        }}
+    }}
+    rte_eth_tx_burst(1, 0, pkts, n);
+}}"
+    ));
+    assert!(chain.pointer_chasing, "{chain:?}");
+}

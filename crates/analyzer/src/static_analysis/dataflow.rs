@@ -384,7 +384,9 @@ pub struct Engine<'p, 't> {
     call_string: Vec<usize>,
     guard: bool,
     kind: FnKind,
-    loop_conds: Vec<String>,
+    /// Enclosing loops of the statement being walked: (condition text, the
+    /// loop statement).
+    loop_conds: Vec<(String, Node<'t>)>,
     loop_depth: u32,
     insert_depth: u32,
     nesting: u32,
@@ -1179,7 +1181,7 @@ impl<'p, 't> Engine<'p, 't> {
                     .field("condition")
                     .map(|c| self.t(c).to_string())
                     .unwrap_or_default();
-                self.loop_conds.push(cond_text);
+                self.loop_conds.push((cond_text, n));
                 // The second pass walks a loop twice (the second time from
                 // the meet of the entry and the first walk's end, so that
                 // definitions late in the body reach its top); nested
@@ -1832,6 +1834,21 @@ impl<'p, 't> Engine<'p, 't> {
             "cast_expression" => self.state_ref_parts(n.field("value")?),
             _ => None,
         }
+    }
+
+    /// Does the statement `n` subscript something with `name`?
+    fn indexes_with(&self, n: Node<'t>, name: &str) -> bool {
+        let mut stack = vec![n];
+        while let Some(x) = stack.pop() {
+            if x.kind_name() == "subscript_expression"
+                && self.subscript_index(x).is_some_and(|i| has_word(self.t(i), name))
+            {
+                return true;
+            }
+            let mut c = x.walk();
+            stack.extend(x.named_children(&mut c));
+        }
+        false
     }
 
     fn is_ref_or_ptr(&self, n: Node<'t>) -> bool {
@@ -3249,7 +3266,25 @@ impl<'p, 't> Engine<'p, 't> {
                     strip(right).kind_name(),
                     "field_expression" | "subscript_expression"
                 );
-                if is_read && self.loop_conds.iter().any(|c| has_word(c, &name)) {
+                // A packet descriptor cursor (`m = m->next`) walks the
+                // segments of a packet held in state, not the state's links;
+                // a number read from state is a link only where the loop
+                // indexes with it (`i = e[i].next`), not a compared offset.
+                let ty = self.var_type(&name);
+                let walks_packet = ty
+                    .as_ref()
+                    .is_some_and(|t| is_packet_type(self.prog.resolve_type(&t.name)));
+                let follows = |l: &Node<'t>| {
+                    ty.as_ref().is_none_or(|t| t.is_pointerish() || t.name == "auto")
+                        || self.indexes_with(*l, &name)
+                };
+                if is_read
+                    && !walks_packet
+                    && self
+                        .loop_conds
+                        .iter()
+                        .any(|(c, l)| has_word(c, &name) && follows(l))
+                {
                     let mut objs = rhs_objs.clone();
                     objs.extend(self.env_read(&k).objs);
                     let line = Self::line(n);
