@@ -1091,3 +1091,31 @@ void main_loop(void) {{
     ));
     assert!(chain.pointer_chasing, "{chain:?}");
 }
+
+#[test]
+fn a_list_behind_a_pointer_of_a_handed_module_is_no_part_of_its_table() {
+    // The caller hands a module holding a table (written per flow) and a
+    // pointer to a configuration list (walked, never written): the walk
+    // follows links through configuration, not through the table.
+    let f = facts(&format!(
+        "{MBUF}{IPV4}
+struct name {{ uint32_t addr; struct name *next; }};
+struct ent {{ uint32_t src, dst, hits; }};
+struct module {{ struct name *trusted; struct ent *table; uint32_t mask; }};
+int classify(struct module *mod, struct rte_mbuf *m) {{
+    struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod(m, struct rte_ipv4_hdr *);
+    struct ent *e = &mod->table[(ip->src_addr * 31 + ip->dst_addr) & mod->mask];
+    e->src = ip->src_addr;
+    e->dst = ip->dst_addr;
+    e->hits++;
+    struct name *n = mod->trusted;
+    while (n != 0) {{
+        if (n->addr == ip->src_addr) return 1;
+        n = n->next;
+    }}
+    return 0;
+}}"
+    ));
+    assert!(f.stateful, "{f:?}");
+    assert!(!f.pointer_chasing, "{f:?}");
+}

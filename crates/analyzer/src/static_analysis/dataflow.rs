@@ -179,13 +179,17 @@ enum MemberKind {
 
 impl MemberKind {
     /// Is a member of this kind, taken in the top storage of `obj`, a part
-    /// of `obj` tracked on its own? Aggregates one level down only: inside
+    /// of `obj` tracked on its own? Aggregates one level down only (and
+    /// not in an object the caller hands in): inside
     /// a part, an array or a struct belongs to the entry (a buffer and its
     /// fill count); a pointer refers to storage of its own wherever it sits.
     fn makes_part_of(self, obj: &str) -> bool {
         match self {
             MemberKind::Field => false,
-            MemberKind::Aggregate => !obj.contains('.'),
+            // A handed object (`*p`) keeps its aggregates: the caller
+            // located the whole, and a part of it would look located by
+            // nobody.
+            MemberKind::Aggregate => !obj.contains('.') && !obj.starts_with('*'),
             MemberKind::Pointer => true,
         }
     }
@@ -968,10 +972,11 @@ impl<'p, 't> Engine<'p, 't> {
                 {
                     let obj = format!("*{}", p.name);
                     self.events.caller_objs.insert(obj.clone());
-                    // Not refined into parts (`Val::direct`): what the
-                    // caller hands in is located by the caller, and its
-                    // parts would each look located by nobody.
-                    let direct = BTreeSet::new();
+                    // The parameter points at the handed object's own
+                    // storage: what its pointer members reach are parts of
+                    // their own (`Val::direct`); its aggregate members stay
+                    // in it (see `MemberKind::makes_part_of`).
+                    let direct = [obj.clone()].into_iter().collect();
                     self.env_join(
                         &k,
                         &Val {

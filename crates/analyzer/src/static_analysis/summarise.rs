@@ -37,6 +37,12 @@ struct ObjDecl {
     ty: TypeRef,
 }
 
+/// The object a part belongs to: `lcore_conf` for `lcore_conf.tx_mbufs`
+/// (see `dataflow::Val::direct`); an object that is no part is itself.
+fn whole_object(obj: &str) -> &str {
+    obj.split_once('.').map_or(obj, |(w, _)| w)
+}
+
 fn find_obj_decl(prog: &Program, obj: &str, state_structs: &BTreeSet<String>) -> Option<ObjDecl> {
     // A part of an object (`lcore_conf.tx_mbufs`, see `dataflow::Val::direct`):
     // the member's declaration in the element type of the whole.
@@ -230,16 +236,19 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
     // A caller-handed object is state when the packet path records packet
     // data in it and reads it back (a flow struct, a reassembly table);
     // otherwise it is a context or an out-parameter.
+    // Judged on the whole: the parts of a handed object (what its pointer
+    // members reach, `*ct.ipf`) are state when the packet path records
+    // packet data in the object and reads it back, in whichever parts.
+    let handed = |o: &str| ev.caller_objs.contains(whole_object(o));
     let caller_state: BTreeSet<&str> = ev
         .caller_objs
         .iter()
-        .filter(|o| {
-            ev.accesses
-                .iter()
-                .any(|a| &a.obj == *o && a.kind == FnKind::Packet && a.write)
-                && ev.influences.iter().any(|i| &i.obj == *o)
-        })
         .map(String::as_str)
+        .filter(|o| {
+            ev.accesses.iter().any(|a| {
+                whole_object(&a.obj) == *o && a.kind == FnKind::Packet && a.write
+            }) && ev.influences.iter().any(|i| whole_object(&i.obj) == *o)
+        })
         .collect();
     // State whose value leaves in the packet (an allocated port): entries
     // placed by it are found again by that value, which plays another role.
@@ -298,7 +307,7 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         .accesses
         .iter()
         .filter(|a| a.kind == FnKind::Packet && (!a.may_key.is_empty() || a.opaque))
-        .map(|a| a.obj.as_str())
+        .map(|a| whole_object(&a.obj))
         .collect();
     // Objects with entries located by packet data past the handed pointer
     // (`tbl->flows[i]` with `i` keyed), not only through it.
@@ -306,12 +315,14 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         .accesses
         .iter()
         .filter(|a| a.kind == FnKind::Packet && !a.handed && (!a.may_key.is_empty() || a.opaque))
-        .map(|a| a.obj.as_str())
+        .map(|a| whole_object(&a.obj))
         .collect();
     let mut objs: BTreeMap<String, Obj> = BTreeMap::new();
     for a in &ev.accesses {
         let handed_only = a.handed && a.may_key.is_empty() && !a.opaque;
-        let container = located_by_packet.contains(a.obj.as_str());
+        // Parts of one handed object share its container role: a table
+        // located by packet data makes the rest its metadata.
+        let container = located_by_packet.contains(whole_object(&a.obj));
         if handed_only && container && !a.write {
             continue;
         }
@@ -319,7 +330,7 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
             opaque: a.opaque || (handed_only && !container),
             ..a.clone()
         };
-        if ev.caller_objs.contains(&a.obj) && !caller_state.contains(a.obj.as_str()) {
+        if handed(&a.obj) && !caller_state.contains(whole_object(&a.obj)) {
             continue;
         }
         if packet_queues.contains(a.obj.as_str()) {
@@ -542,8 +553,8 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         // can only shrink.
         let named_disagree = o.named_key_accesses > 1 && o.named_key.is_empty();
         let unknown_key = (obj_key.is_empty() && o.opaque_keyed && !named_disagree)
-            || (caller_state.contains(name_o.as_str())
-                && !located_inside.contains(name_o.as_str()));
+            || (caller_state.contains(whole_object(name_o))
+                && !located_inside.contains(whole_object(name_o)));
         // Located by packet fields, even if no field is common to all its
         // accesses (then the object, and the NF, has the empty key).
         let is_flow = !obj_key.is_empty() || o.keyed_accesses > 0 || unknown_key;
