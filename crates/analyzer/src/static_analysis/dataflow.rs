@@ -1846,7 +1846,9 @@ impl<'p, 't> Engine<'p, 't> {
         let mut stack = vec![n];
         while let Some(x) = stack.pop() {
             if x.kind_name() == "subscript_expression"
-                && self.subscript_index(x).is_some_and(|i| has_word(self.t(i), name))
+                && self
+                    .subscript_index(x)
+                    .is_some_and(|i| has_word(self.t(i), name))
             {
                 return true;
             }
@@ -1943,7 +1945,12 @@ impl<'p, 't> Engine<'p, 't> {
             return MemberKind::Pointer;
         }
         let resolved = self.prog.resolve_type(&t.name);
-        if self.prog.structs.get(resolved).is_some_and(|d| !d.fields.is_empty()) {
+        if self
+            .prog
+            .structs
+            .get(resolved)
+            .is_some_and(|d| !d.fields.is_empty())
+        {
             MemberKind::Aggregate
         } else {
             MemberKind::Field
@@ -2395,9 +2402,31 @@ impl<'p, 't> Engine<'p, 't> {
                 Some(f) => {
                     out.fields.insert(f);
                 }
-                // Packet data, but not a flow field the analysis can name
-                // (VLAN id, IP id, input port, length, ...).
-                None => out.opaque = true,
+                // A member the header layout does not name, of a struct laid
+                // over the header at a known offset (OVS's
+                // `ovs_16aligned_be32 { hi, lo }` over `ip_src`): the bytes
+                // it covers say which field. Else packet data, but not a
+                // flow field the analysis can name (VLAN id, IP id, input
+                // port, length, ...).
+                // Not in the raw frame: past Ethernet, which protocol sits
+                // at an offset is what a header type says (PTP over L2 is
+                // no IPv4).
+                None => {
+                    let covered = bv.off.filter(|_| h != Hdr::Frame).and_then(|off| {
+                        let ty = self.static_type(base)?;
+                        let member = self.prog.member_offset(&ty.name, &fname)?;
+                        let width = self
+                            .prog
+                            .field_type(&ty.name, &fname)
+                            .and_then(|t| self.prog.sizeof(t))?
+                            .0;
+                        Some(headers::fields_in(h, off + member as i64, width as i64))
+                    });
+                    match covered {
+                        Some(fs) if !fs.is_empty() => out.fields.extend(fs),
+                        _ => out.opaque = true,
+                    }
+                }
             }
         } else if !bv.fields.is_empty() || bv.objs.is_empty() {
             if let Some(f) = headers::generic_member_field(&fname) {
@@ -2417,6 +2446,23 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if is_packet_type(&base_ty) && matches!(fname.as_str(), "data" | "buf_addr" | "head") {
             return Val::hdr(Hdr::Frame, 0);
+        }
+        // Any other untyped byte pointer a descriptor holds (OVS's
+        // `dp_packet.base_`, nDPI's `payload`) points into the frame, at an
+        // offset the code computes: what it is cast to says which header.
+        if is_packet_type(&base_ty)
+            && self.prog.field_type(&base_ty, &fname).is_some_and(|t| {
+                t.ptr == 1
+                    && t.dims.is_empty()
+                    && (t.name == "void"
+                        || headers::scalar_width(self.prog.resolve_type(&t.name)) == Some(1))
+            })
+        {
+            return Val {
+                hdr: Some(Hdr::Frame),
+                off: None,
+                ..Default::default()
+            };
         }
         // A descriptor's member typed as a header pointer (nDPI's
         // `packet->iph`) points at that header of this packet.
@@ -3110,7 +3156,9 @@ impl<'p, 't> Engine<'p, 't> {
                 let mirror: BTreeSet<Field> = l.fields.iter().map(|f| f.mirror()).collect();
                 let mirrored = mirror == r.fields
                     && l.fields != r.fields
-                    && l.fields.iter().all(|f| !l.fields.contains(&f.mirror()) || *f == f.mirror());
+                    && l.fields
+                        .iter()
+                        .all(|f| !l.fields.contains(&f.mirror()) || *f == f.mirror());
                 if mirrored && (op == "^" || (is_plain(ln) && is_plain(rn))) {
                     v.mixed = true;
                 }
@@ -3280,7 +3328,8 @@ impl<'p, 't> Engine<'p, 't> {
                     .as_ref()
                     .is_some_and(|t| is_packet_type(self.prog.resolve_type(&t.name)));
                 let follows = |l: &Node<'t>| {
-                    ty.as_ref().is_none_or(|t| t.is_pointerish() || t.name == "auto")
+                    ty.as_ref()
+                        .is_none_or(|t| t.is_pointerish() || t.name == "auto")
                         || self.indexes_with(*l, &name)
                 };
                 if is_read

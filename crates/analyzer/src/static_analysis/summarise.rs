@@ -245,9 +245,10 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         .iter()
         .map(String::as_str)
         .filter(|o| {
-            ev.accesses.iter().any(|a| {
-                whole_object(&a.obj) == *o && a.kind == FnKind::Packet && a.write
-            }) && ev.influences.iter().any(|i| whole_object(&i.obj) == *o)
+            ev.accesses
+                .iter()
+                .any(|a| whole_object(&a.obj) == *o && a.kind == FnKind::Packet && a.write)
+                && ev.influences.iter().any(|i| whole_object(&i.obj) == *o)
         })
         .collect();
     // State whose value leaves in the packet (an allocated port): entries
