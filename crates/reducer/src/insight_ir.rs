@@ -1652,10 +1652,10 @@ fn table_index(l: Val) -> Option<Val> {
     }
     let mut geps = vec![];
     address_geps(p, 0, &mut geps);
-    if geps
-        .iter()
-        .any(|g| g.operand(0).is_some_and(|b| b.opcode() == Some(Opcode::LLVMAlloca)))
-    {
+    if geps.iter().any(|g| {
+        g.operand(0)
+            .is_some_and(|b| b.opcode() == Some(Opcode::LLVMAlloca))
+    }) {
         return None;
     }
     let idx = p.operand(p.num_operands().saturating_sub(1))?;
@@ -2218,8 +2218,7 @@ fn shorten_and_retry(
                     i.opcode(),
                     Some(Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr)
                 ) && i.operand(0).is_some_and(|x| all_ones(uncast(x)))
-                    && i
-                        .operand(1)
+                    && i.operand(1)
                         .is_some_and(|a| a.const_int().is_none() && derived_from(uncast(a), p, 0))
             })
         };
