@@ -191,14 +191,15 @@ fn word_cost(
     Ok((m, md))
 }
 
-/// `with_fresh`, `with_fresh2`, `with_fresh3`: also score that fresh
-/// held-out set (off while developing signals, so a clean set's results are
-/// not seen before the model is frozen).
+/// `with_fresh`, `with_fresh2`, `with_fresh3`, `with_fresh4`: also score
+/// that fresh held-out set (off while developing signals, so a clean set's
+/// results are not seen before the model is frozen).
 fn accel(
     out: &Path,
     with_fresh: bool,
     with_fresh2: bool,
     with_fresh3: bool,
+    with_fresh4: bool,
 ) -> anyhow::Result<(serde_json::Value, String)> {
     let corpus_dir = Some(
         std::env::var_os("NFC_CORPUS_DIR")
@@ -213,7 +214,7 @@ fn accel(
     let model = nfc::insight::train_accel_model(&c, &negatives);
     let train_functions = c.train.iter().map(|(_, _, u)| own(u).len()).sum::<usize>();
     // How often each value-level signal fires per training class (synthesised negatives apart).
-    let mut prevalence = String::from("| training set | functions | poly xor + shift-1 loop | table[(x^y)&0xff] ^ | rotation | mul const | fold16 | halving loop | masked compare loop | key-bits index loop | prefix mask | walk loop | ARX mix | best-so-far loop | two-level table | keyed walk | exact-match exit | shorten and retry |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut prevalence = String::from("| training set | functions | poly xor + shift-1 loop | table[(x^y)&0xff] ^ | rotation | mul const | fold16 | halving loop | masked compare loop | key-bits index loop | prefix mask | walk loop | ARX mix | best-so-far loop | two-level table | keyed walk | exact-match exit | shorten and retry | table step, register alone | xor equations |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     let groups: Vec<(String, Vec<&nfc_core::insight::IrFunction>)> = AccelKind::ALL
         .iter()
         .map(|k| {
@@ -243,7 +244,7 @@ fn accel(
             fs.iter().filter(|f| p(&f.signals)).count()
         };
         prevalence.push_str(&format!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             fs.len(),
             n(&|s| s.xor_poly_in_loop > 0 && s.shift1_in_loop > 0),
             n(&|s| s.table_xor_index > 0),
@@ -261,6 +262,8 @@ fn accel(
             n(&|s| s.keyed_walk_in_loop > 0),
             n(&|s| s.exact_match_exit_in_loop > 0),
             n(&|s| s.shorten_retry_in_loop > 0),
+            n(&|s| s.table_register_step > 0),
+            n(&|s| s.xor_equations > 0),
         ));
     }
 
@@ -371,9 +374,26 @@ fn accel(
             }
         }
     }
+    // The fourth fresh set (tenth session; labels committed before any
+    // signal work and before its first run).
+    let mut fresh4: Vec<(String, Labelled<'_>)> = vec![];
+    for (file, u, labels) in c.fresh4.iter().filter(|_| with_fresh4) {
+        for (name, kind) in labels {
+            if let Some(f) = u.functions.iter().find(|f| &f.name == name) {
+                fresh4.push((
+                    format!("{file}::{name}"),
+                    Labelled {
+                        function: f,
+                        kind: *kind,
+                    },
+                ));
+            }
+        }
+    }
     let fresh_eval = evaluate(&model, &fresh);
     let fresh2_eval = evaluate(&model, &fresh2);
     let fresh3_eval = evaluate(&model, &fresh3);
+    let fresh4_eval = evaluate(&model, &fresh4);
     let own_eval = evaluate(&model, &test);
     test.extend(real.iter().cloned());
     let all_eval = evaluate(&model, &test);
@@ -446,6 +466,16 @@ fn accel(
     ));
         push_misclassified(&mut misses, &fresh3_eval, &fresh3);
     }
+    if with_fresh4 {
+        misses.push_str(&format!(
+        "\n#### Fourth fresh held-out set (third-party, labelled and committed before the first run; `data/accel/fresh4/labels.txt`)\n\n{} functions: precision {:.3}, recall {:.3}\n\n{}\nMisclassified:\n\n",
+        fresh4_eval.rows.len(),
+        fresh4_eval.precision,
+        fresh4_eval.recall,
+        table(&fresh4_eval)
+    ));
+        push_misclassified(&mut misses, &fresh4_eval, &fresh4);
+    }
     misses.push_str(&format!(
         "\nBuilt-in NF functions flagged (unlabelled; for inspection): {}\n",
         flagged.len()
@@ -462,6 +492,7 @@ fn accel(
         "fresh": fresh_eval,
         "fresh2": fresh2_eval,
         "fresh3": fresh3_eval,
+        "fresh4": fresh4_eval,
         "nf_flagged": flagged,
         "failures": c.failures,
     });
@@ -499,9 +530,9 @@ fn main() -> anyhow::Result<()> {
         let held = nfc::insight::builtin_nfs(&root.join("nfs"));
         let (cost, md) = word_cost(&train.units, &held.units)?;
         println!("{md}");
-        // Never the third fresh set: the shipped model is refitted here,
-        // and fresh3 is scored only by `-- accel` once the model is frozen.
-        let (_, acc_md) = accel(&out, true, true, false)?;
+        // Never the fourth fresh set: the shipped model is refitted here,
+        // and fresh4 is scored only by `-- accel` once the model is frozen.
+        let (_, acc_md) = accel(&out, true, true, true, false)?;
         println!("{acc_md}");
         let data = root.join("crates/smartnic/data/insight");
         std::fs::create_dir_all(&data)?;
@@ -533,20 +564,20 @@ fn main() -> anyhow::Result<()> {
     if args.first().map(String::as_str) == Some("accel") {
         // Only the accelerator classifier (fast; no lowering of training
         // programs), scored on every held-out set.
-        let (_, md) = accel(&out, true, true, true)?;
+        let (_, md) = accel(&out, true, true, true, true)?;
         println!("{md}");
         return Ok(());
     }
     if args.first().map(String::as_str) == Some("accel-dev") {
         // The same without the fresh held-out sets (signal development).
-        let (_, md) = accel(&out, false, false, false)?;
+        let (_, md) = accel(&out, false, false, false, false)?;
         println!("{md}");
         return Ok(());
     }
     if args.first().map(String::as_str) == Some("accel-tainted") {
-        // Signal development on the old set and the first two fresh sets
-        // (all read after a run, so tainted); never the third.
-        let (_, md) = accel(&out, true, true, false)?;
+        // Signal development on the old set and the first three fresh sets
+        // (all read after a run, so tainted); never the fourth.
+        let (_, md) = accel(&out, true, true, true, false)?;
         println!("{md}");
         return Ok(());
     }
@@ -563,6 +594,7 @@ fn main() -> anyhow::Result<()> {
             ("fresh", &c.fresh),
             ("fresh2", &c.fresh2),
             ("fresh3", &c.fresh3),
+            ("fresh4", &c.fresh4),
         ] {
             for (file, u, labels) in units {
                 println!(
@@ -595,7 +627,7 @@ fn main() -> anyhow::Result<()> {
     // INSIGHT_NO_FRESH=1: leave the fresh held-out set out (a run made while
     // the accelerator signals are still being developed).
     let fresh = std::env::var_os("INSIGHT_NO_FRESH").is_none();
-    let (acc, acc_md) = accel(&out, fresh, fresh, fresh)?;
+    let (acc, acc_md) = accel(&out, fresh, fresh, fresh, fresh)?;
     // The networks: nfc-predict (libtorch) in its own process.
     let t0 = std::time::Instant::now();
     // NFC_PREDICT_BIN: a prebuilt nfc-predict (a long run must not rebuild
@@ -707,6 +739,7 @@ fn main() -> anyhow::Result<()> {
             "wmape_overall": e["overall"], "similarity": sim, "accel_precision": acc["heldout_all"]["precision"], "accel_recall": acc["heldout_all"]["recall"],
             "accel_fresh2_precision": acc["fresh2"]["precision"], "accel_fresh2_recall": acc["fresh2"]["recall"],
             "accel_fresh3_precision": acc["fresh3"]["precision"], "accel_fresh3_recall": acc["fresh3"]["recall"],
+            "accel_fresh4_precision": acc["fresh4"]["precision"], "accel_fresh4_recall": acc["fresh4"]["recall"],
         }))?
     );
     Ok(())

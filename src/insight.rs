@@ -140,6 +140,12 @@ pub struct AccelCorpus {
     /// in the accelerator data, labelled in `fresh3/labels.txt` and
     /// committed before the classifier first ran on them. Test only.
     pub fresh3: LabelledUnits,
+    /// The fourth fresh held-out set (`data/accel/fresh4/`, tenth session):
+    /// third-party functions from Debian source packages used nowhere else
+    /// in the accelerator data, labelled in `fresh4/labels.txt` and
+    /// committed before any signal work and before the classifier first
+    /// ran on them. Test only.
+    pub fresh4: LabelledUnits,
     pub failures: Vec<String>,
 }
 
@@ -316,6 +322,7 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         fresh: vec![],
         fresh2: vec![],
         fresh3: vec![],
+        fresh4: vec![],
         failures: vec![],
     };
     // The held-out files are listed (`heldout.txt`), so adding training
@@ -396,12 +403,13 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         c.fresh = fresh_set(&root, corpus, "fresh", &mut c.failures);
         c.fresh2 = fresh_set(&root, corpus, "fresh2", &mut c.failures);
         c.fresh3 = fresh_set(&root, corpus, "fresh3", &mut c.failures);
+        c.fresh4 = fresh_set(&root, corpus, "fresh4", &mut c.failures);
     }
     c
 }
 
 /// Lower a fresh held-out set (see [`AccelCorpus::fresh`],
-/// [`AccelCorpus::fresh2`], [`AccelCorpus::fresh3`]): each file of `data/accel/<set>/` expanded with
+/// [`AccelCorpus::fresh2`], [`AccelCorpus::fresh3`], [`AccelCorpus::fresh4`]): each file of `data/accel/<set>/` expanded with
 /// the corpus functions it extracts, with `<set>/shim`, `fresh/shim` and
 /// `real/shim` on the include path. Every labelled function must exist in
 /// its unit (a missing one is a failure, never a silent drop); an

@@ -443,6 +443,94 @@ fn accelerator_signals_tell_idioms_from_look_alikes() {
     assert!(s.shorten_retry_in_loop == 0, "{s:?}");
     let s = signals("chain", chain);
     assert!(s.shorten_retry_in_loop == 0, "{s:?}");
+    // Lengths read from an array the loop walks, each building a prefix
+    // mask for the lookup: trying the configured lengths in turn. A list
+    // of keys tried in turn builds no mask, and a Bloom-style probe shifts
+    // the key (not all ones) by the listed amounts.
+    let s = signals(
+        "bylen",
+        "struct rt; void *find(struct rt *, uint32_t, int); static uint8_t lens[33]; static int nlens;\nvoid *bylen(struct rt *t, uint32_t a) { for (int i = 0; i < nlens; i++) { int l = lens[i]; uint32_t k = l ? a & (~0u << (32 - l)) : 0; void *r = find(t, k, l); if (r) return r; } return 0; }",
+    );
+    assert!(s.shorten_retry_in_loop > 0, "{s:?}");
+    let s = signals(
+        "bykey",
+        "struct rt; void *find(struct rt *, uint32_t, int); static uint32_t keys[16]; static int nkeys;\nvoid *bykey(struct rt *t) { for (int i = 0; i < nkeys; i++) { uint32_t k = keys[i]; void *r = find(t, k, 0); if (r) return r; } return 0; }",
+    );
+    assert!(s.shorten_retry_in_loop == 0, "{s:?}");
+    let s = signals(
+        "bloom",
+        "static uint8_t bits[1024]; static uint8_t shifts[4];\nint bloom(uint32_t h) { for (int i = 0; i < 4; i++) { int sh = shifts[i]; if (bits[(h >> sh) & 1023] == 0) return 0; } return 1; }",
+    );
+    assert!(s.shorten_retry_in_loop == 0, "{s:?}");
+    // A table step whose data is xored in after the lookup of the
+    // register's own bits (the ATM CRC-10 form), or before it by another
+    // store; a tabulation hash indexes by the key, a cipher-like round by
+    // several state words, and a table recurrence with no data is no CRC
+    // of anything.
+    let s = signals(
+        "crc10",
+        "static const uint16_t t[256];\nuint16_t crc10(uint16_t acc, const uint8_t *p, int n) { while (n--) acc = ((acc << 8) & 0x3ff) ^ t[(acc >> 2) & 0xff] ^ *p++; return acc; }",
+    );
+    assert!(s.table_register_step > 0 && s.table_xor_index == 0, "{s:?}");
+    let s = signals(
+        "pre",
+        "static const uint16_t t[256];\nuint16_t pre(const uint8_t *p, int n) { uint16_t c = 0; while (n--) { c ^= (uint16_t)(*p++ << 8); c = (uint16_t)(c << 8) ^ t[(c >> 8) & 0xff]; } return c; }",
+    );
+    assert!(s.table_register_step > 0, "{s:?}");
+    let s = signals(
+        "tab64",
+        "static uint64_t T[8][256];\nuint64_t tab64(uint64_t k) { uint64_t h = 0; for (int i = 0; i < 8; i++) h ^= T[i][(k >> (8 * i)) & 0xff]; return h; }",
+    );
+    assert!(s.table_register_step == 0, "{s:?}");
+    let s = signals(
+        "rnd",
+        "static const uint32_t T0[256], T1[256]; static uint32_t rk[16];\nuint32_t rnd(uint32_t a, uint32_t b) { for (int i = 0; i < 10; i++) { a = T0[a >> 24] ^ T1[(b >> 16) & 0xff] ^ (a << 8) ^ rk[i]; b ^= a; } return a ^ b; }",
+    );
+    assert!(s.table_register_step == 0, "{s:?}");
+    let s = signals(
+        "lfsr",
+        "static const uint32_t T[256];\nuint32_t lfsr(uint32_t h, int n) { while (n--) h = T[(h >> 24) & 0xff] ^ (h << 8); return h; }",
+    );
+    assert!(s.table_register_step == 0, "{s:?}");
+    // A CRC written as xor equations: a sparse polynomial product of one
+    // value (CRC-CCITT per byte), or output bits as xors of single bits
+    // (a CRC-8 as hardware generators print it). Hash and cipher rounds
+    // stay silent: xorshift (one shift per xor), murmur's finaliser, a
+    // jhash mix and a SipHash round (rotations), a prefix xor and a byte
+    // fold (evenly spaced shifts), a three-term xor that is a rotation, Keccak-style column
+    // parities (words, not bits) and one parity of bits.
+    let s = signals(
+        "ccitt",
+        "uint16_t ccitt(const uint8_t *p, int n) { uint16_t crc = 0xffff; while (n--) { uint8_t x = (uint8_t)((crc >> 8) ^ *p++); x ^= x >> 4; crc = (uint16_t)((crc << 8) ^ ((uint16_t)x << 12) ^ ((uint16_t)x << 5) ^ x); } return crc; }",
+    );
+    assert!(s.xor_equations > 0, "{s:?}");
+    let s = signals(
+        "crc8eq",
+        "uint8_t crc8eq(uint8_t data, uint8_t crc) { uint8_t d[8], c[8], n[8]; for (int i = 0; i < 8; i++) { d[i] = (uint8_t)((data >> i) & 1); c[i] = (uint8_t)((crc >> i) & 1); } n[0] = d[7] ^ d[6] ^ d[0] ^ c[0] ^ c[6] ^ c[7]; n[1] = d[6] ^ d[1] ^ d[0] ^ c[0] ^ c[1] ^ c[6]; n[2] = d[6] ^ d[2] ^ d[1] ^ d[0] ^ c[0] ^ c[1] ^ c[2] ^ c[6]; uint8_t r = 0; for (int i = 0; i < 3; i++) r |= (uint8_t)(n[i] << i); return r; }",
+    );
+    assert!(s.xor_equations > 0, "{s:?}");
+    for (name, src) in [
+        ("xorshift", "uint32_t xorshift(uint32_t x, int n) { while (n--) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; } return x; }"),
+        ("fmix", "uint32_t fmix(uint32_t h) { h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16; return h; }"),
+        ("jmix", "#define rot(x, k) (((x) << (k)) | ((x) >> (32 - (k))))\nuint32_t jmix(uint32_t a, uint32_t b, uint32_t c) { a -= c; a ^= rot(c, 4); c += b; b -= a; b ^= rot(a, 6); a += c; c -= b; c ^= rot(b, 8); b += a; return c; }"),
+        ("sipround", "#define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))\nuint64_t sipround(uint64_t v0, uint64_t v1, uint64_t v2, uint64_t v3) { v0 += v1; v1 = ROTL(v1, 13); v1 ^= v0; v0 = ROTL(v0, 32); v2 += v3; v3 = ROTL(v3, 16); v3 ^= v2; v0 += v3; v3 = ROTL(v3, 21); v3 ^= v0; v2 += v1; v1 = ROTL(v1, 17); v1 ^= v2; return v0 ^ v1 ^ v2 ^ v3; }"),
+        ("gray", "uint32_t gray(uint32_t g) { return g ^ (g >> 1) ^ (g >> 2) ^ (g >> 3); }"),
+        ("fold", "uint32_t fold(uint32_t p) { return (p ^ (p >> 8) ^ (p >> 16) ^ (p >> 24)) & 255; }"),
+        ("rot3", "uint32_t rot3(uint32_t x) { return x ^ (x << 7) ^ (x >> 25); }"),
+        ("theta", "void theta(const uint64_t *a, uint64_t *c) { c[0] = a[0] ^ a[5] ^ a[10] ^ a[15] ^ a[20]; c[1] = a[1] ^ a[6] ^ a[11] ^ a[16] ^ a[21]; }"),
+        ("parity", "uint8_t parity(uint8_t v) { uint8_t b[8]; for (int i = 0; i < 8; i++) b[i] = (uint8_t)((v >> i) & 1); return b[0] ^ b[1] ^ b[2] ^ b[3] ^ b[4] ^ b[5] ^ b[6] ^ b[7]; }"),
+    ] {
+        let s = signals(name, src);
+        assert!(s.xor_equations == 0, "{name}: {s:?}");
+    }
+    // A length or cursor the loop counts down or advances is no kept
+    // best (an Internet checksum's chunk bookkeeping), while the trie's
+    // best-so-far above still is one.
+    let s = signals(
+        "chunks",
+        "struct ck { const uint16_t *ptr; int len; };\nuint32_t chunks(const struct ck *v, int n) { uint32_t s = 0; int left = 0; const uint16_t *w; for (; n; v++, n--) { if (v->len == 0) continue; w = v->ptr; left = v->len; while ((left -= 2) >= 0) s += *w++; } return s; }",
+    );
+    assert!(s.best_update_in_loop == 0, "{s:?}");
 }
 
 /// Clara §3: small framework-independent callees are inlined before the

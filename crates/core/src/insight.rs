@@ -112,6 +112,29 @@ pub struct AccelSignals {
     /// with the loaded entry xored in turn: the table-driven CRC step.
     #[serde(default)]
     pub table_xor_index: u32,
+    /// The table step with the data xored in *after* the lookup: a
+    /// register `R` replaced, in a loop, by an xor of a table entry indexed
+    /// by bits of `R` alone (a constant shift and/or byte mask, no xor in
+    /// the index), a constant shift of `R` and the data (a term read from
+    /// memory, or xored into `R` by another store of the loop): `acc =
+    /// ((acc << 8) & 0x3ff) ^ t[(acc >> 2) & 0xff] ^ *p++`. Every table
+    /// term must be indexed by `R` (a cipher round indexing by several state
+    /// words is not a CRC step); a tabulation hash indexes by the key, not
+    /// by the register it updates.
+    #[serde(default)]
+    pub table_register_step: u32,
+    /// A CRC written as its xor equations: an xor of at least three
+    /// constant shifts (one may be zero) of one value, the amounts neither
+    /// evenly spaced (a fold, `p ^ p >> 8 ^ p >> 16 ^ p >> 24`, or a prefix
+    /// xor) nor pairing into a rotation
+    /// (`crc = (crc << 8) ^ (x << 12) ^ (x << 5) ^ x`, a sparse polynomial
+    /// product); or at least two xors of four or more single bits kept in
+    /// local bit arrays (`nc[0] = d[31] ^ d[30] ^ … ^ c[7]`, one output bit
+    /// each, as hardware CRC generators print them). Hash and cipher
+    /// rounds rotate, multiply, or xor one shift at a time (xorshift,
+    /// murmur's finaliser).
+    #[serde(default)]
+    pub xor_equations: u32,
     /// Rotations by constants: `(x << c) | (x >> (w - c))`.
     #[serde(default)]
     pub rotate_const: u32,
@@ -156,7 +179,11 @@ pub struct AccelSignals {
     /// match does; a first match leaves the loop right after the store
     /// (`action = r->action; break;`), a swap is not conditional, and a
     /// running minimum or maximum (`if (*c < est) est = *c;`) compares
-    /// with the local it updates.
+    /// with the local it updates. A local the function also updates from
+    /// its own value (`mlen = vec->len; … mlen -= 2;`, `w = vec->ptr; … w
+    /// += 16;`: a work counter or a cursor, as an Internet checksum's chunk
+    /// bookkeeping keeps) is no best-so-far:
+    /// a longest match's best is only ever replaced.
     #[serde(default)]
     pub best_update_in_loop: u32,
     /// The next level of a multi-level table: a load whose address combines
@@ -192,7 +219,10 @@ pub struct AccelSignals {
     /// length also building a mask, on a branch that leaves the loop. A
     /// retry loop whose counter the call never sees, and a reverse exact
     /// search (a decreasing index compared with nothing derived from it),
-    /// are not.
+    /// are not. Also the lengths read from an array walked by the loop's
+    /// index (`netbits = lens[i]`) when the length builds a prefix mask
+    /// in the loop (all ones shifted by it) and the masked key is looked
+    /// up as above: trying the configured prefix lengths in turn.
     #[serde(default)]
     pub shorten_retry_in_loop: u32,
 }

@@ -1570,6 +1570,333 @@ fn all_ones(v: Val) -> bool {
         .is_some_and(|c| w > 0 && w <= 64 && c == u64::MAX >> (64 - w))
 }
 
+/// The `-O0` local variable (alloca) `v` is a load of, through casts.
+fn local_of(v: Val) -> Option<Val> {
+    let v = uncast(v);
+    if v.opcode() != Some(Opcode::LLVMLoad) {
+        return None;
+    }
+    v.pointer_operand()
+        .filter(|a| a.opcode() == Some(Opcode::LLVMAlloca))
+}
+
+/// The leaves of the xor tree rooted at `v`, through casts.
+fn xor_leaves(v: Val, depth: u32, out: &mut Vec<Val>) {
+    let v = uncast(v);
+    if depth < 24 && v.opcode() == Some(Opcode::LLVMXor) {
+        for o in v.operands() {
+            xor_leaves(o, depth + 1, out);
+        }
+    } else {
+        out.push(v);
+    }
+}
+
+/// `v` without constant masks (`x & 0x3ff`), through casts.
+fn unmasked(v: Val) -> Val {
+    let mut v = uncast(v);
+    for _ in 0..4 {
+        if v.opcode() != Some(Opcode::LLVMAnd) {
+            break;
+        }
+        let ops: Vec<Val> = v.operands().into_iter().map(uncast).collect();
+        match ops[..] {
+            [x, c] if c.const_int().is_some() => v = x,
+            [c, x] if c.const_int().is_some() => v = x,
+            _ => break,
+        }
+    }
+    v
+}
+
+/// The local whose bits `v` is, alone: a load of it under constant
+/// shifts, constant masks and casts (`(acc >> 2) & 0xff`).
+fn bits_of_local(v: Val, depth: u32) -> Option<Val> {
+    if depth > 8 {
+        return None;
+    }
+    match v.opcode()? {
+        Opcode::LLVMLoad => local_of(v),
+        Opcode::LLVMZExt | Opcode::LLVMSExt | Opcode::LLVMTrunc => {
+            bits_of_local(v.operand(0)?, depth + 1)
+        }
+        Opcode::LLVMLShr | Opcode::LLVMAShr | Opcode::LLVMShl => {
+            v.operand(1)?.const_int()?;
+            bits_of_local(v.operand(0)?, depth + 1)
+        }
+        Opcode::LLVMAnd => {
+            let ops = v.operands();
+            let x = if uncast(ops[1]).const_int().is_some() {
+                ops[0]
+            } else if uncast(ops[0]).const_int().is_some() {
+                ops[1]
+            } else {
+                return None;
+            };
+            bits_of_local(x, depth + 1)
+        }
+        _ => None,
+    }
+}
+
+/// The variable index of a table load (`t[i]`, `t[1][i]`): the last
+/// index of the GEP it loads through, when that is no constant and the
+/// table is no local.
+fn table_index(l: Val) -> Option<Val> {
+    if l.opcode() != Some(Opcode::LLVMLoad) {
+        return None;
+    }
+    let p = l.pointer_operand()?;
+    if !is_gep(p) {
+        return None;
+    }
+    let mut geps = vec![];
+    address_geps(p, 0, &mut geps);
+    if geps.iter().any(|g| {
+        g.operand(0)
+            .is_some_and(|b| b.opcode() == Some(Opcode::LLVMAlloca))
+    }) {
+        return None;
+    }
+    let idx = p.operand(p.num_operands().saturating_sub(1))?;
+    uncast(idx).const_int().is_none().then_some(idx)
+}
+
+/// Data read from memory: a load from non-stack memory, or a load of a
+/// `-O0` local every store of which puts such a load there (`c = *p++`).
+fn data_read(v: Val) -> bool {
+    let v = uncast(v);
+    if v.opcode() != Some(Opcode::LLVMLoad) {
+        return false;
+    }
+    match local_values(v) {
+        Some(vs) => {
+            !vs.is_empty()
+                && vs.into_iter().all(|x| {
+                    let x = uncast(x);
+                    x.opcode() == Some(Opcode::LLVMLoad)
+                        && x.pointer_operand()
+                            .is_some_and(|p| p.opcode() != Some(Opcode::LLVMAlloca))
+                })
+        }
+        None => true,
+    }
+}
+
+/// Data read from memory under constant shifts and masks (`*p << 8`).
+fn data_term(v: Val) -> bool {
+    let mut v = unmasked(v);
+    for _ in 0..3 {
+        match (v.opcode(), v.operand(1).and_then(Val::const_int)) {
+            (Some(Opcode::LLVMShl | Opcode::LLVMLShr), Some(_)) => match v.operand(0) {
+                Some(x) => v = unmasked(x),
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    data_read(v)
+}
+
+/// [`AccelSignals::table_register_step`] at a store: `R = t[bits of R] ^
+/// (R << c) ^ data`, every table term indexed by `R` alone, the data a
+/// term of this xor or xored into `R` by another store.
+fn register_table_step(store: Val) -> bool {
+    let (Some(r), Some(v)) = (store.pointer_operand(), store.operand(0)) else {
+        return false;
+    };
+    if r.opcode() != Some(Opcode::LLVMAlloca) || uncast(v).opcode() != Some(Opcode::LLVMXor) {
+        return false;
+    }
+    let mut leaves = vec![];
+    xor_leaves(v, 0, &mut leaves);
+    let mut table = 0;
+    let mut shifted = false;
+    let mut data = false;
+    for &l in &leaves {
+        // A table term: an entry at a byte- or nibble-narrowed index (data
+        // read at a counter, `p[i]`, is no table).
+        if let Some(idx) = table_index(l).filter(|x| byte_index(*x, 0)) {
+            if bits_of_local(uncast(idx), 0) != Some(r) || from_xor(idx, 0) {
+                return false;
+            }
+            table += 1;
+            continue;
+        }
+        let m = unmasked(l);
+        if matches!(m.opcode(), Some(Opcode::LLVMShl | Opcode::LLVMLShr))
+            && m.operand(1).and_then(Val::const_int).is_some_and(|c| c > 0)
+            && m.operand(0).and_then(local_of) == Some(r)
+        {
+            shifted = true;
+        } else if data_term(l) && local_of(l) != Some(r) {
+            data = true;
+        }
+    }
+    // The data xored into `R` by another store (`R ^= *p;` first).
+    let data = data
+        || r.users().into_iter().any(|u| {
+            u != store
+                && u.opcode() == Some(Opcode::LLVMStore)
+                && u.pointer_operand() == Some(r)
+                && u.operand(0).is_some_and(|x| {
+                    let mut ls = vec![];
+                    xor_leaves(x, 0, &mut ls);
+                    ls.len() >= 2
+                        && ls.iter().any(|y| local_of(*y) == Some(r))
+                        && ls.iter().any(|y| {
+                            table_index(*y).is_none_or(|x| !byte_index(x, 0))
+                                && data_term(*y)
+                                && local_of(*y) != Some(r)
+                        })
+                })
+        });
+    table > 0 && shifted && data
+}
+
+/// [`AccelSignals::xor_equations`], shift form, at an xor tree's root:
+/// at least three constant shifts (one may be zero) of one value, the
+/// amounts not evenly spaced (a fold) and no left/right pair adding up to
+/// the width (a rotation).
+fn shift_equation(root: Val) -> bool {
+    let mut leaves = vec![];
+    xor_leaves(root, 0, &mut leaves);
+    if leaves.len() < 3 {
+        return false;
+    }
+    // (base, signed amount): `x << c` is +c, `x >> c` is -c, `x` is 0.
+    let mut terms: Vec<(Val, i64)> = vec![];
+    for l in leaves {
+        let m = unmasked(l);
+        let (x, amount) = match (m.opcode(), m.operand(1).and_then(Val::const_int)) {
+            (Some(Opcode::LLVMShl), Some(c)) if c > 0 => (m.operand(0), c as i64),
+            (Some(Opcode::LLVMLShr | Opcode::LLVMAShr), Some(c)) if c > 0 => {
+                (m.operand(0), -(c as i64))
+            }
+            _ => (Some(m), 0),
+        };
+        let Some(x) = x else { continue };
+        if uncast(x).const_int().is_some() {
+            continue;
+        }
+        let base = local_of(x).unwrap_or_else(|| uncast(x));
+        terms.push((base, amount));
+    }
+    let width = i64::from(root.int_width());
+    let mut bases: Vec<Val> = terms.iter().map(|t| t.0).collect();
+    bases.sort();
+    bases.dedup();
+    bases.into_iter().any(|b| {
+        let mut a: Vec<i64> = terms.iter().filter(|t| t.0 == b).map(|t| t.1).collect();
+        a.sort_unstable();
+        a.dedup();
+        // Evenly spaced amounts fold a word (`p ^ p >> 8 ^ p >> 16 ^ p >>
+        // 24`, a prefix xor `g ^ g >> 1 ^ g >> 2`): a hash's fold, not a
+        // polynomial's sparse terms.
+        let folded = a.windows(2).all(|w| w[1] - w[0] == a[1] - a[0]);
+        let rotation = a
+            .iter()
+            .any(|&l| l > 0 && a.iter().any(|&r| r < 0 && l - r == width));
+        a.len() >= 3 && !folded && !rotation
+    })
+}
+
+/// A local array of single bits: some store into it puts `x & 1` there.
+fn bit_array(a: Val) -> bool {
+    a.opcode() == Some(Opcode::LLVMAlloca)
+        && a.users().into_iter().any(|g| {
+            is_gep(g)
+                && g.users().into_iter().any(|st| {
+                    st.opcode() == Some(Opcode::LLVMStore)
+                        && st.pointer_operand() == Some(g)
+                        && st.operand(0).is_some_and(|v| {
+                            let v = uncast(v);
+                            v.opcode() == Some(Opcode::LLVMAnd) && const_operand(v) == Some(1)
+                        })
+                })
+        })
+}
+
+/// [`AccelSignals::xor_equations`], bit form, at an xor tree's root: four
+/// or more single bits, each an element of a local bit array at a
+/// constant index.
+fn bit_equation(root: Val) -> bool {
+    let mut leaves = vec![];
+    xor_leaves(root, 0, &mut leaves);
+    leaves.len() >= 4
+        && leaves.into_iter().all(|l| {
+            l.opcode() == Some(Opcode::LLVMLoad)
+                && l.pointer_operand().is_some_and(|g| {
+                    is_gep(g)
+                        && g.operand(g.num_operands().saturating_sub(1))
+                            .is_some_and(|i| i.const_int().is_some())
+                        && g.operand(0).is_some_and(bit_array)
+                })
+        })
+}
+
+/// Whether the local `a` is ever updated from its own value (`x -= 2`,
+/// `x = x >> 1`, a pointer advanced, `w += 16`): a counter, a cursor or
+/// an accumulator, not a kept value.
+fn self_updated(a: Val) -> bool {
+    a.users().into_iter().any(|u| {
+        u.opcode() == Some(Opcode::LLVMStore)
+            && u.pointer_operand() == Some(a)
+            && u.operand(0).is_some_and(|v| {
+                let v = uncast(v);
+                matches!(
+                    v.opcode(),
+                    Some(
+                        Opcode::LLVMAdd
+                            | Opcode::LLVMSub
+                            | Opcode::LLVMShl
+                            | Opcode::LLVMLShr
+                            | Opcode::LLVMAShr
+                            | Opcode::LLVMMul
+                            | Opcode::LLVMGetElementPtr
+                    )
+                ) && v.operands().into_iter().any(|o| local_of(o) == Some(a))
+            })
+    })
+}
+
+/// A store that puts a length read from an array walked by a loop index
+/// (`netbits = lens[i]`, `i` counted up by the loop) somewhere; returns the
+/// place.
+fn array_length_store(store: Val, loop_insts: &[Val]) -> Option<Val> {
+    let p = store.pointer_operand()?;
+    let v = uncast(store.operand(0)?);
+    let idx = table_index_any(v)?;
+    let i = local_of(unmasked(idx))?;
+    let counted_up = loop_insts.iter().any(|u| {
+        u.opcode() == Some(Opcode::LLVMStore)
+            && u.pointer_operand() == Some(i)
+            && u.operand(0).is_some_and(|x| {
+                let x = uncast(x);
+                x.opcode() == Some(Opcode::LLVMAdd)
+                    && x.operands().into_iter().any(|o| local_of(o) == Some(i))
+                    && x.operands()
+                        .into_iter()
+                        .any(|o| signed_const(uncast(o)).is_some_and(|c| c > 0))
+            })
+    });
+    counted_up.then_some(p)
+}
+
+/// The variable last index of the GEP a load reads through (any array,
+/// local or not).
+fn table_index_any(l: Val) -> Option<Val> {
+    if l.opcode() != Some(Opcode::LLVMLoad) {
+        return None;
+    }
+    let p = l.pointer_operand()?;
+    if !is_gep(p) {
+        return None;
+    }
+    let idx = p.operand(p.num_operands().saturating_sub(1))?;
+    uncast(idx).const_int().is_none().then_some(idx)
+}
+
 /// Accelerator signals of one function (see [`AccelSignals`]).
 fn accel_signals(f: Val) -> AccelSignals {
     let blocks = f.blocks();
@@ -1643,6 +1970,7 @@ fn accel_signals(f: Val) -> AccelSignals {
         }
     };
     let mut s = AccelSignals::default();
+    let mut bit_equations = 0;
     for (bi, b) in blocks.iter().enumerate() {
         let lp = in_loop[bi];
         for i in b.instructions() {
@@ -1651,6 +1979,15 @@ fn accel_signals(f: Val) -> AccelSignals {
                 Some(Opcode::LLVMXor | Opcode::LLVMAdd | Opcode::LLVMSub)
             ) {
                 s.arx_mix += u32::from(i.operands().into_iter().any(|o| rotated(o, 0)));
+            }
+            // The root of an xor tree (no xor uses it, through casts):
+            // the CRC's xor equations.
+            if i.opcode() == Some(Opcode::LLVMXor) && !feeds_xor(i, 0) {
+                if shift_equation(i) {
+                    s.xor_equations += 1;
+                } else if bit_equation(i) {
+                    bit_equations += 1;
+                }
             }
             match i.opcode() {
                 Some(Opcode::LLVMXor) if lp => {
@@ -1719,9 +2056,18 @@ fn accel_signals(f: Val) -> AccelSignals {
                                     && o.pointer_operand() == i.pointer_operand()
                             })
                     });
+                    // A counter or accumulator (`mlen = vec->len; … mlen
+                    // -= 2;`) is no kept best.
+                    let counter = i.pointer_operand().is_some_and(self_updated);
                     s.best_update_in_loop += u32::from(
-                        !walk && !reduction && stays && guarded[bi] && stores_loaded_field(i),
+                        !walk
+                            && !reduction
+                            && !counter
+                            && stays
+                            && guarded[bi]
+                            && stores_loaded_field(i),
                     );
+                    s.table_register_step += u32::from(register_table_step(i));
                 }
                 Some(Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr) if lp => {
                     s.shift1_in_loop += u32::from(i.operand(1).and_then(Val::const_int) == Some(1));
@@ -1831,6 +2177,10 @@ fn accel_signals(f: Val) -> AccelSignals {
             }
         }
     }
+    // One output bit per equation: a lone xor of bits is a parity.
+    if bit_equations >= 2 {
+        s.xor_equations += bit_equations;
+    }
     s.shorten_retry_in_loop = shorten_and_retry(&blocks, &loops, &leaves_loop);
     s
 }
@@ -1853,11 +2203,32 @@ fn shorten_and_retry(
         let insts: Vec<(usize, Val)> = (h..=j)
             .flat_map(|bi| blocks[bi].instructions().into_iter().map(move |i| (bi, i)))
             .collect();
-        let shortened: Vec<Val> = insts
+        let mut shortened: Vec<Val> = insts
             .iter()
             .filter(|(_, i)| i.opcode() == Some(Opcode::LLVMStore))
             .filter_map(|(_, i)| shortening_store(*i))
             .collect();
+        // Lengths read from an array the loop walks count when they build
+        // a prefix mask here (all ones shifted by the length): a list of
+        // indices or keys tried in turn builds none.
+        let loop_vals: Vec<Val> = insts.iter().map(|(_, i)| *i).collect();
+        let prefix_masks = |p: Val| {
+            insts.iter().any(|(_, i)| {
+                matches!(
+                    i.opcode(),
+                    Some(Opcode::LLVMShl | Opcode::LLVMLShr | Opcode::LLVMAShr)
+                ) && i.operand(0).is_some_and(|x| all_ones(uncast(x)))
+                    && i.operand(1)
+                        .is_some_and(|a| a.const_int().is_none() && derived_from(uncast(a), p, 0))
+            })
+        };
+        shortened.extend(
+            insts
+                .iter()
+                .filter(|(_, i)| i.opcode() == Some(Opcode::LLVMStore))
+                .filter_map(|(_, i)| array_length_store(*i, &loop_vals))
+                .filter(|p| prefix_masks(*p)),
+        );
         if shortened.is_empty() {
             continue;
         }

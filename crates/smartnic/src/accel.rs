@@ -297,8 +297,12 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
         xor_const_loop,
         xor_var_only,
         // Value-level signals (constants and data flow, from `insight_ir`).
-        flag(sig.xor_poly_in_loop > 0),
-        flag(sig.table_xor_index > 0),
+        // The polynomial reduction: stepwise, or written out as the CRC's
+        // xor equations (the same evidence, another spelling).
+        flag(sig.xor_poly_in_loop > 0 || sig.xor_equations > 0),
+        // The table step: the data in the index, or xored in after the
+        // lookup of the register's own bits.
+        flag(sig.table_xor_index > 0 || sig.table_register_step > 0),
         flag(sig.rotate_const > 0),
         flag(sig.mul_large_const > 0),
         flag(sig.fold16 > 0),

@@ -1,0 +1,2 @@
+/* Shim for fresh4 (no riscv32 libc here). */
+#include <stdint.h>

@@ -1,0 +1,1 @@
+/* Shim for fresh4/bind9_hash.c: nothing from BIND's isc/endian.h the included files use beyond isc/util.h. */

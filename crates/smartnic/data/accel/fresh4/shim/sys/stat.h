@@ -1,0 +1,1 @@
+/* Shim for fresh4 (no riscv32 libc here): nothing the extracted code uses. */
