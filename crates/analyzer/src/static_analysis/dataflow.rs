@@ -404,9 +404,10 @@ pub struct Engine<'p, 't> {
     storing_received_descriptor: bool,
     /// Some environment or return value grew since the flag was cleared.
     dirty: bool,
-    /// The assignment being stored reads its own target on the right
-    /// (`v = crc(p[1], v)`): an accumulation, not an alternative value.
-    accumulating: bool,
+    /// The assignment being stored: (target, value, compound `op=`), to
+    /// tell an accumulation (`v = crc(p[1], v)`, `v ^= x`) from an
+    /// alternative value.
+    assigning: Option<(Node<'t>, Node<'t>, bool)>,
     /// The flow-sensitive second collecting pass is running.
     narrowing: Option<Box<Narrowing>>,
 }
@@ -652,7 +653,7 @@ impl<'p, 't> Engine<'p, 't> {
             storing_self_derived: false,
             storing_received_descriptor: false,
             dirty: false,
-            accumulating: false,
+            assigning: None,
             narrowing: None,
             budget: BudgetState {
                 deadline: None,
@@ -725,6 +726,12 @@ impl<'p, 't> Engine<'p, 't> {
         format!("f{fn_idx}#{id}")
     }
 
+    /// The assignment being stored reads its own target (see `assigning`).
+    fn accumulating(&self) -> bool {
+        self.assigning
+            .is_some_and(|(left, right, compound)| compound || mentions_path(self, right, left))
+    }
+
     fn env_join(&mut self, key: &str, v: &Val) {
         let key = k_limit(key);
         let existed = self.env.contains_key(key);
@@ -752,19 +759,25 @@ impl<'p, 't> Engine<'p, 't> {
         // in order, and the elements an array slot summarises are many
         // locations (`key[0..2] = src words, key[2..4] = dst words`): no
         // alternative in either.
-        if !e.mixed
+        let pairs_here = !e.mixed
             && !had_pair
-            && !self.accumulating
             && !key.ends_with("[]")
             && e.has_mirror_pair()
             && !v.has_mirror_pair()
             && had_fields != 0
             && v.fields.len() <= 2
-            && had_fields <= 2
-        {
-            e.mixed = true;
+            && had_fields <= 2;
+        // Whether the assignment reads its own target is looked up only
+        // here (rare), not for every assignment.
+        if pairs_here && !self.accumulating() {
+            if let Some(slot) = self.env.get_mut(key) {
+                slot.val.mixed = true;
+            }
             changed = true;
         }
+        let Some(slot) = self.env.get_mut(key) else {
+            return;
+        };
         if changed {
             self.dirty = true;
             self.env_changes += 1;
@@ -1758,7 +1771,12 @@ impl<'p, 't> Engine<'p, 't> {
                             false,
                         ));
                     }
-                    let kind = self.member_kind(n);
+                    // The member's type is looked up only where a part can be.
+                    let kind = if direct {
+                        self.member_kind(n)
+                    } else {
+                        MemberKind::Field
+                    };
                     if direct && objs.iter().all(|o| kind.makes_part_of(o)) {
                         let parts = objs.iter().map(|o| format!("{o}.{fname}")).collect();
                         let designated = kind == MemberKind::Aggregate;
@@ -1778,7 +1796,7 @@ impl<'p, 't> Engine<'p, 't> {
                     ));
                 }
                 if !bv.objs.is_empty() && (arrow || self.is_ref_or_ptr(base)) {
-                    let kind = self.member_kind(n);
+                    let kind = self.member_kind_if_designated(&bv, n);
                     let (objs, refined) = Self::member_objs(&bv, &fname, kind);
                     let suffix = if refined {
                         String::new()
@@ -1954,6 +1972,17 @@ impl<'p, 't> Engine<'p, 't> {
             MemberKind::Aggregate
         } else {
             MemberKind::Field
+        }
+    }
+
+    /// [`Self::member_kind`] where `bv` designates an object's top storage
+    /// (only there can a member be a part); a field elsewhere, without
+    /// looking the type up (this runs for every member access into state).
+    fn member_kind_if_designated(&self, bv: &Val, n: Node<'t>) -> MemberKind {
+        if bv.direct.is_empty() {
+            MemberKind::Field
+        } else {
+            self.member_kind(n)
         }
     }
 
@@ -2506,7 +2535,7 @@ impl<'p, 't> Engine<'p, 't> {
                 // touching a member of the container
             }
         } else if !bv.objs.is_empty() {
-            let kind = self.member_kind(n);
+            let kind = self.member_kind_if_designated(&bv, n);
             let (objs, refined) = Self::member_objs(&bv, &fname, kind);
             out.objs.extend(objs.iter().cloned());
             if refined && kind == MemberKind::Aggregate {
@@ -2610,7 +2639,7 @@ impl<'p, 't> Engine<'p, 't> {
             // go together (a transmit buffer and its fill count); one
             // located otherwise (by the core, the queue, a constant) holds
             // tables of its own, each a part (see `Val::direct`).
-            if self.element_is_storage(base) && !iv.keyed() {
+            if !bv.direct.is_empty() && !iv.keyed() && self.element_is_storage(base) {
                 out.direct.extend(bv.direct.iter().cloned());
             }
             let mut key = bv.fields.clone();
@@ -2984,7 +3013,7 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if !pv.objs.is_empty() {
             out.objs.extend(pv.objs.iter().cloned());
-            if self.element_is_storage(arg) {
+            if !pv.direct.is_empty() && self.element_is_storage(arg) {
                 out.direct.extend(pv.direct.iter().cloned());
             }
             out.fields.extend(pv.fields.iter().copied());
@@ -3235,10 +3264,9 @@ impl<'p, 't> Engine<'p, 't> {
             v.konst = k;
         }
         let rhs_objs = v.objs.clone();
-        let accumulating = op != "=" || mentions_path(self, right, left);
-        let saved_accumulating = std::mem::replace(&mut self.accumulating, accumulating);
+        let saved_assigning = self.assigning.replace((left, right, op != "="));
         let out = self.assign_to(n, (left, right, &op), v, rhs_val, rhs_objs);
-        self.accumulating = saved_accumulating;
+        self.assigning = saved_assigning;
         out
     }
 
