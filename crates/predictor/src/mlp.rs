@@ -130,6 +130,13 @@ pub struct Grid {
     /// and GBR trained with this grid alike.
     #[serde(default)]
     pub per_cycle: bool,
+    /// Keep the seed ensemble ([`Grid::ensemble`] members) whatever the
+    /// validation fold says (false: keep it only when the validation fold
+    /// scores it at least as well as the single network). Members agree
+    /// on rows like the training rows, so the row-wise validation fold
+    /// barely sees what averaging does on a run the model never saw.
+    #[serde(default)]
+    pub ensemble_always: bool,
 }
 
 fn zero_noise() -> Vec<f64> {
@@ -212,6 +219,7 @@ impl Grid {
             mixup: no_mixup(),
             linear_skip: no_mixup(),
             per_cycle: false,
+            ensemble_always: false,
         }
     }
 
@@ -236,6 +244,7 @@ impl Grid {
             mixup: no_mixup(),
             linear_skip: no_mixup(),
             per_cycle: false,
+            ensemble_always: false,
         }
     }
 
@@ -404,17 +413,27 @@ impl Mlp {
     /// Predictions (standardised target space) for standardised rows: the
     /// mean over the members.
     pub fn predict(&self, x: &[Vec<f64>]) -> Vec<f64> {
+        self.predict_first(x, self.nets.len())
+    }
+
+    /// As [`Mlp::predict`] with the mean over the first `k` members only
+    /// (at least one, at most all): member `j` was trained from seed
+    /// `seed + j`, so this is the ensemble a grid with `ensemble = k`
+    /// would have built (for diagnosis).
+    pub fn predict_first(&self, x: &[Vec<f64>], k: usize) -> Vec<f64> {
         if x.is_empty() {
             return vec![];
         }
+        let k = k.clamp(1, self.nets.len().max(1));
         let xs = tensor(x);
         let out = tch::no_grad(|| {
             let sum = self
                 .nets
                 .iter()
+                .take(k)
                 .map(|n| n.forward_t(&xs, false))
                 .reduce(|a, b| a + b);
-            sum.map(|s| s / self.nets.len() as f64)
+            sum.map(|s| s / k as f64)
         });
         out.and_then(|o| Vec::<f32>::try_from(o.reshape([-1]).to_kind(Kind::Float)).ok())
             .unwrap_or_default()
@@ -605,7 +624,7 @@ impl Mlp {
         };
         let s = score(&ens.predict(val_x));
         tried.push((ens.config.clone(), s));
-        if s.is_finite() && s >= single {
+        if grid.ensemble_always || (s.is_finite() && s >= single) {
             ens
         } else {
             members.swap_remove(0)
