@@ -190,11 +190,11 @@ fn nested(
                 let (tr, va, te) = (
                     frame.subset(&s.train),
                     frame.subset(&s.validation),
-                    frame.subset(&s.test),
+                    frame.subset(&s.test).measured(),
                 );
                 let opts = TrainOptions {
                     kind: *kind,
-                    target: Target::Throughput,
+                    target: target(),
                     grid: grid(),
                     pearson_threshold: DEFAULT_PEARSON_THRESHOLD,
                     seed: 2024,
@@ -282,6 +282,15 @@ fn print_variant_means(label: &str, v: &[[f64; 4]]) {
     );
 }
 
+/// `DIAG_TARGET=latency`: the latency model (scored on measured samples
+/// only, as the bench does); default throughput.
+fn target() -> Target {
+    match std::env::var("DIAG_TARGET").as_deref() {
+        Ok("latency") => Target::Latency,
+        _ => Target::Throughput,
+    }
+}
+
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let data = std::env::var_os("NFC_ONVM_DATA")
@@ -308,7 +317,7 @@ fn main() {
         }
         let exps = load_files(&files, ConflictPolicy::Other).expect("data");
         let counters = common_counters(&exps);
-        let frame = Frame::build(&exps, &counters, Target::Throughput).expect("frame");
+        let frame = Frame::build(&exps, &counters, target()).expect("frame");
         let names: Vec<String> = exps.iter().map(|e| e.name.clone()).collect();
         let mut sums = vec![(0.0, 0.0); kinds.len()];
         let mut folds = leave_experiment_out(&frame, &names, 5, 2024);
@@ -326,7 +335,7 @@ fn main() {
             let (tr, va, te) = (
                 frame.subset(&s.train),
                 frame.subset(&s.validation),
-                frame.subset(&s.test),
+                frame.subset(&s.test).measured(),
             );
             let rng = |f: &Frame| {
                 let lo = f.y.iter().copied().fold(f64::INFINITY, f64::min);
@@ -337,7 +346,7 @@ fn main() {
             for (ki, kind) in kinds.iter().enumerate() {
                 let opts = TrainOptions {
                     kind: *kind,
-                    target: Target::Throughput,
+                    target: target(),
                     grid: grid(),
                     pearson_threshold: DEFAULT_PEARSON_THRESHOLD,
                     seed: 2024,
