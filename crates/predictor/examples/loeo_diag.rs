@@ -137,7 +137,12 @@ fn grid() -> Grid {
 /// members kept whatever the validation fold says. Member j is trained
 /// from seed + j whatever K is, so the first 5 of K are the shipped grid's
 /// 5. Every score has the shipped output clamp.
-const VARIANTS: [&str; 4] = ["shipped (5, validation keeps)", "single", "5 always", "K always"];
+const VARIANTS: [&str; 4] = [
+    "shipped (5, validation keeps)",
+    "single",
+    "5 always",
+    "K always",
+];
 
 fn variant_scores(
     m: &mut nfc_predictor::model::TrainedModel,
@@ -163,7 +168,11 @@ fn variant_scores(
             .map(|p| Metrics::compute(&p, &te.y).accuracy)
             .unwrap_or(f64::NAN)
     };
-    let shipped = if s5.is_finite() && s5 >= s1 { test(5) } else { test(1) };
+    let shipped = if s5.is_finite() && s5 >= s1 {
+        test(5)
+    } else {
+        test(1)
+    };
     Some([shipped, test(1), test(5), test(k)])
 }
 

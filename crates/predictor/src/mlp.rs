@@ -697,7 +697,11 @@ mod tests {
         }
         // The first k members alone: what an ensemble of k would predict.
         for (i, p) in ens.predict_first(&x, 1).iter().enumerate() {
-            assert!((p - each[0][i]).abs() < 1e-5, "row {i}: {p} vs {}", each[0][i]);
+            assert!(
+                (p - each[0][i]).abs() < 1e-5,
+                "row {i}: {p} vs {}",
+                each[0][i]
+            );
         }
         for (i, p) in ens.predict_first(&x, 2).iter().enumerate() {
             let mean = (each[0][i] + each[1][i]) / 2.0;
@@ -724,7 +728,17 @@ mod tests {
             let best = Mlp::train(&c, &x, &y, &x, &score, 10, 7).mlp;
             let mut tried = vec![];
             // A single network no ensemble can match on validation.
-            let m = Mlp::ensemble_of(&grid, best, f64::INFINITY, &x, &y, &x, &score, 7, &mut tried);
+            let m = Mlp::ensemble_of(
+                &grid,
+                best,
+                f64::INFINITY,
+                &x,
+                &y,
+                &x,
+                &score,
+                7,
+                &mut tried,
+            );
             assert_eq!(m.config.members, members, "ensemble_always = {always}");
             assert_eq!(tried.len(), 1, "the ensemble's score is recorded");
         }
