@@ -124,7 +124,56 @@ fn grid() -> Grid {
     if let Ok(v) = std::env::var("DIAG_PERCYCLE") {
         g.per_cycle = v == "1";
     }
+    if let Ok(v) = std::env::var("DIAG_ENSEMBLE_ALWAYS") {
+        g.ensemble_always = v == "1";
+    }
     g
+}
+
+/// Ensemble sizes scored from the same fits when the grid keeps every
+/// member (`DIAG_ENSEMBLE_ALWAYS=1`, `DIAG_ENSEMBLE=K`): the shipped rule
+/// (5 members, kept only when the validation fold scores them at least as
+/// well as the single network), one network, and the first 5 and all K
+/// members kept whatever the validation fold says. Member j is trained
+/// from seed + j whatever K is, so the first 5 of K are the shipped grid's
+/// 5. Every score has the shipped output clamp.
+const VARIANTS: [&str; 4] = [
+    "shipped (5, validation keeps)",
+    "single",
+    "5 always",
+    "K always",
+];
+
+fn variant_scores(
+    m: &mut nfc_predictor::model::TrainedModel,
+    va: &Frame,
+    te: &Frame,
+) -> Option<[f64; 4]> {
+    let k = m.meta.mlp.as_ref()?.members;
+    if k < 5 {
+        return None;
+    }
+    // The validation choice as training makes it: unclamped output.
+    let range = m.meta.target_range.take();
+    let va = va.measured();
+    let val = |m: &nfc_predictor::model::TrainedModel, k: usize| {
+        m.predict_members(&va, k)
+            .map(|p| Metrics::compute(&p, &va.y).accuracy)
+            .unwrap_or(f64::NAN)
+    };
+    let (s1, s5) = (val(m, 1), val(m, 5));
+    m.meta.target_range = range;
+    let test = |k: usize| {
+        m.predict_members(te, k)
+            .map(|p| Metrics::compute(&p, &te.y).accuracy)
+            .unwrap_or(f64::NAN)
+    };
+    let shipped = if s5.is_finite() && s5 >= s1 {
+        test(5)
+    } else {
+        test(1)
+    };
+    Some([shipped, test(1), test(5), test(k)])
 }
 
 /// `DIAG_NESTED=1`: mean inner-fold test accuracy per kind over every
@@ -135,30 +184,36 @@ fn nested(
     folds: &[Split],
     kinds: &[ModelKind],
     all: &mut [Vec<(f64, f64)>],
+    all_variants: &mut Vec<[f64; 4]>,
 ) {
     let mut sums = vec![vec![]; kinds.len()];
+    let mut variant_sums: Vec<[f64; 4]> = vec![];
     for (k, outer) in folds.iter().enumerate() {
         let inner = inner_folds(frame, outer, 4, 2024);
         for (ki, kind) in kinds.iter().enumerate() {
             let t = std::time::Instant::now();
             let mut accs = vec![];
             let mut clamped = vec![];
+            let mut variants: Vec<[f64; 4]> = vec![];
             for s in &inner {
                 let (tr, va, te) = (
                     frame.subset(&s.train),
                     frame.subset(&s.validation),
-                    frame.subset(&s.test),
+                    frame.subset(&s.test).measured(),
                 );
                 let opts = TrainOptions {
                     kind: *kind,
-                    target: Target::Throughput,
+                    target: target(),
                     grid: grid(),
                     pearson_threshold: DEFAULT_PEARSON_THRESHOLD,
                     seed: 2024,
                 };
-                let m = train(&tr, &va, vec![], &opts).expect("train");
+                let mut m = train(&tr, &va, vec![], &opts).expect("train");
                 let p = m.predict(&te).expect("predict");
                 accs.push(Metrics::compute(&p, &te.y).accuracy);
+                if let Some(v) = variant_scores(&mut m, &va, &te) {
+                    variants.push(v);
+                }
                 // The same predictions clamped to the training fold's
                 // target range (the registered output-clamp candidate).
                 let lo = tr.y.iter().copied().fold(f64::INFINITY, f64::min);
@@ -184,8 +239,30 @@ fn nested(
             );
             sums[ki].push((mean, cmean));
             all[ki].push((mean, cmean));
+            if !variants.is_empty() && variants.len() == inner.len() {
+                let n = variants.len() as f64;
+                let mut v = [0.0; 4];
+                for r in &variants {
+                    for (a, b) in v.iter_mut().zip(r) {
+                        *a += b / n;
+                    }
+                }
+                println!(
+                    "{name} outer fold {k} {:<4} ensembles: {}",
+                    kind.name(),
+                    VARIANTS
+                        .iter()
+                        .zip(v)
+                        .map(|(n, s)| format!("{n} {s:.4}"))
+                        .collect::<Vec<_>>()
+                        .join(" | ")
+                );
+                variant_sums.push(v);
+                all_variants.push(v);
+            }
         }
     }
+    print_variant_means(&format!("{name} nested"), &variant_sums);
     for (ki, kind) in kinds.iter().enumerate() {
         let n = sums[ki].len().max(1) as f64;
         println!(
@@ -194,6 +271,32 @@ fn nested(
             sums[ki].iter().map(|s| s.0).sum::<f64>() / n,
             sums[ki].iter().map(|s| s.1).sum::<f64>() / n
         );
+    }
+}
+
+fn print_variant_means(label: &str, v: &[[f64; 4]]) {
+    if v.is_empty() {
+        return;
+    }
+    let n = v.len() as f64;
+    println!(
+        "{label} ensembles over {} outer folds: {}",
+        v.len(),
+        VARIANTS
+            .iter()
+            .enumerate()
+            .map(|(i, name)| format!("{name} {:.4}", v.iter().map(|r| r[i]).sum::<f64>() / n))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+}
+
+/// `DIAG_TARGET=latency`: the latency model (scored on measured samples
+/// only, as the bench does); default throughput.
+fn target() -> Target {
+    match std::env::var("DIAG_TARGET").as_deref() {
+        Ok("latency") => Target::Latency,
+        _ => Target::Throughput,
     }
 }
 
@@ -216,13 +319,14 @@ fn main() {
     };
     let nested_mode = std::env::var("DIAG_NESTED").is_ok_and(|v| v == "1");
     let mut all = vec![vec![]; kinds.len()];
+    let mut all_variants = vec![];
     for (name, files) in scen {
         if !want.is_empty() && !want.iter().any(|w| w == name) {
             continue;
         }
         let exps = load_files(&files, ConflictPolicy::Other).expect("data");
         let counters = common_counters(&exps);
-        let frame = Frame::build(&exps, &counters, Target::Throughput).expect("frame");
+        let frame = Frame::build(&exps, &counters, target()).expect("frame");
         let names: Vec<String> = exps.iter().map(|e| e.name.clone()).collect();
         let mut sums = vec![(0.0, 0.0); kinds.len()];
         let mut folds = leave_experiment_out(&frame, &names, 5, 2024);
@@ -233,14 +337,14 @@ fn main() {
                 .collect();
         }
         if nested_mode {
-            nested(name, &frame, &folds, &kinds, &mut all);
+            nested(name, &frame, &folds, &kinds, &mut all, &mut all_variants);
             continue;
         }
         for (k, s) in folds.iter().enumerate() {
             let (tr, va, te) = (
                 frame.subset(&s.train),
                 frame.subset(&s.validation),
-                frame.subset(&s.test),
+                frame.subset(&s.test).measured(),
             );
             let rng = |f: &Frame| {
                 let lo = f.y.iter().copied().fold(f64::INFINITY, f64::min);
@@ -251,7 +355,7 @@ fn main() {
             for (ki, kind) in kinds.iter().enumerate() {
                 let opts = TrainOptions {
                     kind: *kind,
-                    target: Target::Throughput,
+                    target: target(),
                     grid: grid(),
                     pearson_threshold: DEFAULT_PEARSON_THRESHOLD,
                     seed: 2024,
@@ -320,6 +424,7 @@ fn main() {
         }
     }
     if nested_mode {
+        print_variant_means("ALL", &all_variants);
         for (ki, kind) in kinds.iter().enumerate() {
             let n = all[ki].len().max(1) as f64;
             println!(

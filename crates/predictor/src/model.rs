@@ -857,6 +857,17 @@ impl TrainedModel {
     /// Predict from rows already in [`ModelMeta::features`] order (raw
     /// counter values).
     pub fn predict_raw(&self, x: &[Vec<f64>]) -> Vec<f64> {
+        self.predict_raw_members(x, usize::MAX)
+    }
+
+    /// As [`TrainedModel::predict`], an MLP ensemble averaging its first
+    /// `k` members only ([`Mlp::predict_first`]; other models ignore `k`).
+    pub fn predict_members(&self, frame: &Frame, k: usize) -> Result<Vec<f64>, PredictError> {
+        let f = project(frame, &self.meta.features)?;
+        Ok(self.predict_raw_members(&f.x, k))
+    }
+
+    fn predict_raw_members(&self, x: &[Vec<f64>], k: usize) -> Vec<f64> {
         let x = match &self.meta.per_cycle {
             Some(pc) => pc.apply(&self.meta.features, x),
             None => x.to_vec(),
@@ -872,7 +883,7 @@ impl TrainedModel {
         let ys = match (&self.meta.linear, &self.gbr, &self.mlp) {
             (Some(l), _, _) => l.predict(&xs),
             (_, Some(g), _) => gbr_predict(g, &xs),
-            (_, _, Some(m)) => m.predict(&xs),
+            (_, _, Some(m)) => m.predict_first(&xs, k),
             _ => vec![f64::NAN; clamped.len()],
         };
         let (m, s) = (self.meta.y_scaler.mean[0], self.meta.y_scaler.std[0]);
