@@ -1125,34 +1125,34 @@ fn header_members_read_through_a_byte_pointer_of_the_descriptor_and_an_aligned_p
     // OVS style: the descriptor holds an untyped base pointer; the IPv4
     // header is found at offsets the code computes, and its addresses are
     // read as `{ hi, lo }` halves of a 16-bit-aligned struct laid over them.
-    let f = facts(&format!(
-        "#include <stdint.h>
+    let f = facts(
+        r#"#include <stdint.h>
 #include <string.h>
 #include <stdlib.h>
 typedef uint32_t ovs_be32;
 typedef uint16_t ovs_be16;
-typedef struct {{ uint16_t hi, lo; }} ovs_16aligned_be32;
-struct ip_header {{ uint8_t ip_ihl_ver; uint8_t ip_tos; ovs_be16 ip_tot_len; ovs_be16 ip_id; ovs_be16 ip_frag_off; uint8_t ip_ttl; uint8_t ip_proto; ovs_be16 ip_csum; ovs_16aligned_be32 ip_src; ovs_16aligned_be32 ip_dst; }};
-struct dp_packet {{ void *base_; uint16_t data_ofs; uint16_t l3_ofs; uint32_t recirc_id; }};
-static inline void *dp_packet_base(const struct dp_packet *b) {{ return b->base_; }}
-static inline void *dp_packet_data(const struct dp_packet *b) {{ return (char *) dp_packet_base(b) + b->data_ofs; }}
-static inline void *dp_packet_l3(const struct dp_packet *b) {{ return b->l3_ofs != UINT16_MAX ? (char *) dp_packet_data(b) + b->l3_ofs : NULL; }}
-static inline ovs_be32 get_16aligned_be32(const ovs_16aligned_be32 *x) {{ return ((ovs_be32) x->hi << 16) | x->lo; }}
-union ipf_addr {{ ovs_16aligned_be32 ipv4; ovs_be32 ipv4_aligned; }};
-struct ipf_list_key {{ union ipf_addr src_addr; union ipf_addr dst_addr; uint32_t recirc_id; ovs_be32 ip_id; uint16_t zone; uint8_t nw_proto; uint8_t pad; }};
-struct ipf_list {{ struct ipf_list_key key; uint32_t n; struct ipf_list *next; }};
-struct ipf {{ struct ipf_list *buckets[256]; uint32_t n; }};
-static inline uint32_t hash_add(uint32_t hash, uint32_t data) {{ return (hash * 31) ^ data; }}
-static inline uint32_t hash_add_bytes32(uint32_t hash, const uint32_t *p, size_t n) {{ for (size_t i = 0; i < n / 4; i++) hash = hash_add(hash, p[i]); return hash; }}
-static uint32_t ipf_addr_hash_add(uint32_t hash, const union ipf_addr *addr) {{ return hash_add_bytes32(hash, (const uint32_t *) addr, sizeof *addr); }}
-static uint32_t ipf_list_key_hash(const struct ipf_list_key *key, uint32_t basis) {{
+typedef struct { uint16_t hi, lo; } ovs_16aligned_be32;
+struct ip_header { uint8_t ip_ihl_ver; uint8_t ip_tos; ovs_be16 ip_tot_len; ovs_be16 ip_id; ovs_be16 ip_frag_off; uint8_t ip_ttl; uint8_t ip_proto; ovs_be16 ip_csum; ovs_16aligned_be32 ip_src; ovs_16aligned_be32 ip_dst; };
+struct dp_packet { void *base_; uint16_t data_ofs; uint16_t l3_ofs; uint32_t recirc_id; };
+static inline void *dp_packet_base(const struct dp_packet *b) { return b->base_; }
+static inline void *dp_packet_data(const struct dp_packet *b) { return (char *) dp_packet_base(b) + b->data_ofs; }
+static inline void *dp_packet_l3(const struct dp_packet *b) { return b->l3_ofs != UINT16_MAX ? (char *) dp_packet_data(b) + b->l3_ofs : NULL; }
+static inline ovs_be32 get_16aligned_be32(const ovs_16aligned_be32 *x) { return ((ovs_be32) x->hi << 16) | x->lo; }
+union ipf_addr { ovs_16aligned_be32 ipv4; ovs_be32 ipv4_aligned; };
+struct ipf_list_key { union ipf_addr src_addr; union ipf_addr dst_addr; uint32_t recirc_id; ovs_be32 ip_id; uint16_t zone; uint8_t nw_proto; uint8_t pad; };
+struct ipf_list { struct ipf_list_key key; uint32_t n; struct ipf_list *next; };
+struct ipf { struct ipf_list *buckets[256]; uint32_t n; };
+static inline uint32_t hash_add(uint32_t hash, uint32_t data) { return (hash * 31) ^ data; }
+static inline uint32_t hash_add_bytes32(uint32_t hash, const uint32_t *p, size_t n) { for (size_t i = 0; i < n / 4; i++) hash = hash_add(hash, p[i]); return hash; }
+static uint32_t ipf_addr_hash_add(uint32_t hash, const union ipf_addr *addr) { return hash_add_bytes32(hash, (const uint32_t *) addr, sizeof *addr); }
+static uint32_t ipf_list_key_hash(const struct ipf_list_key *key, uint32_t basis) {
     uint32_t hsrc, hdst;
     hsrc = hdst = basis;
     hsrc = ipf_addr_hash_add(hsrc, &key->src_addr);
     hdst = ipf_addr_hash_add(hdst, &key->dst_addr);
     return hsrc ^ hdst ^ key->nw_proto;
-}}
-static void ipf_v4_key_extract(struct dp_packet *pkt, struct ipf_list_key *key) {{
+}
+static void ipf_v4_key_extract(struct dp_packet *pkt, struct ipf_list_key *key) {
     const struct ip_header *l3 = dp_packet_l3(pkt);
     memset(key, 0, sizeof *key);
     key->ip_id = l3->ip_id;
@@ -1160,25 +1160,25 @@ static void ipf_v4_key_extract(struct dp_packet *pkt, struct ipf_list_key *key) 
     key->dst_addr.ipv4_aligned = get_16aligned_be32(&l3->ip_dst);
     key->nw_proto = l3->ip_proto;
     key->recirc_id = pkt->recirc_id;
-}}
-static int key_eq(const struct ipf_list_key *a, const struct ipf_list_key *b) {{
+}
+static int key_eq(const struct ipf_list_key *a, const struct ipf_list_key *b) {
     return a->src_addr.ipv4_aligned == b->src_addr.ipv4_aligned && a->dst_addr.ipv4_aligned == b->dst_addr.ipv4_aligned && a->nw_proto == b->nw_proto && a->ip_id == b->ip_id;
-}}
-void ipf_process(struct ipf *ipf, struct dp_packet *pkt) {{
+}
+void ipf_process(struct ipf *ipf, struct dp_packet *pkt) {
     struct ipf_list_key key;
     ipf_v4_key_extract(pkt, &key);
     uint32_t h = ipf_list_key_hash(&key, 7);
     struct ipf_list *l = ipf->buckets[h & 255];
     while (l && !key_eq(&l->key, &key)) l = l->next;
-    if (l) {{ l->n++; return; }}
+    if (l) { l->n++; return; }
     l = malloc(sizeof *l);
     l->key = key;
     l->n = 1;
     l->next = ipf->buckets[h & 255];
     ipf->buckets[h & 255] = l;
-}}
-"
-    ));
+}
+"#,
+    );
     assert!(f.stateful, "{f:?}");
     let key: Vec<String> = f.flow_key.iter().map(|k| k.to_string()).collect();
     assert_eq!(key, ["src_ip", "dst_ip", "proto"], "{f:?}");
