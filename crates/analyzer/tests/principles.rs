@@ -1122,9 +1122,10 @@ int classify(struct module *mod, struct rte_mbuf *m) {{
 
 #[test]
 fn header_members_read_through_a_byte_pointer_of_the_descriptor_and_an_aligned_pair_type() {
-    // OVS style: the descriptor holds an untyped base pointer; the IPv4
-    // header is found at offsets the code computes, and its addresses are
-    // read as `{ hi, lo }` halves of a 16-bit-aligned struct laid over them.
+    // OVS style: the descriptor holds an untyped base pointer (in the
+    // `#else` of a build option no file defines); the IPv4 header is found
+    // at offsets the code computes, and its addresses are read as
+    // `{ hi, lo }` halves of a 16-bit-aligned struct laid over them.
     let f = facts(
         r#"#include <stdint.h>
 #include <string.h>
@@ -1133,7 +1134,14 @@ typedef uint32_t ovs_be32;
 typedef uint16_t ovs_be16;
 typedef struct { uint16_t hi, lo; } ovs_16aligned_be32;
 struct ip_header { uint8_t ip_ihl_ver; uint8_t ip_tos; ovs_be16 ip_tot_len; ovs_be16 ip_id; ovs_be16 ip_frag_off; uint8_t ip_ttl; uint8_t ip_proto; ovs_be16 ip_csum; ovs_16aligned_be32 ip_src; ovs_16aligned_be32 ip_dst; };
-struct dp_packet { void *base_; uint16_t data_ofs; uint16_t l3_ofs; uint32_t recirc_id; };
+struct dp_packet {
+#ifdef DPDK_NETDEV
+    struct rte_mbuf mbuf;
+#else
+    void *base_;
+    uint16_t data_ofs;
+#endif
+    uint16_t l3_ofs; uint32_t recirc_id; };
 static inline void *dp_packet_base(const struct dp_packet *b) { return b->base_; }
 static inline void *dp_packet_data(const struct dp_packet *b) { return (char *) dp_packet_base(b) + b->data_ofs; }
 static inline void *dp_packet_l3(const struct dp_packet *b) { return b->l3_ofs != UINT16_MAX ? (char *) dp_packet_data(b) + b->l3_ofs : NULL; }

@@ -748,6 +748,54 @@ impl<'t> Program<'t> {
         }
     }
 
+    /// The members of a struct body, through conditional compilation:
+    /// `#ifdef X` / `#ifndef X` take the branch the analysed code's own
+    /// definitions select (a macro no file defines is undefined, as in a
+    /// build without `-D` flags: OVS's `struct dp_packet` holds `base_`,
+    /// not the DPDK `mbuf`); an `#if` expression, which the analysis does
+    /// not evaluate, takes its first branch.
+    fn conditional_members(&self, fi: usize, n: Node<'t>, out: &mut Vec<Node<'t>>) {
+        let mut c = n.walk();
+        for m in n.named_children(&mut c) {
+            self.member_or_branch(fi, m, out);
+        }
+    }
+
+    fn member_or_branch(&self, fi: usize, m: Node<'t>, out: &mut Vec<Node<'t>>) {
+        let src = &self.files[fi].text;
+        match m.kind_name() {
+            "preproc_ifdef" => {
+                let ifndef = text(m, src).trim_start().starts_with("#ifndef");
+                let defined = m
+                    .field("name")
+                    .is_some_and(|nm| self.defined.contains(text(nm, src)));
+                if defined != ifndef {
+                    self.branch_members(fi, m, out);
+                } else if let Some(alt) = m.field("alternative") {
+                    self.member_or_branch(fi, alt, out);
+                }
+            }
+            "preproc_if" | "preproc_elif" => self.branch_members(fi, m, out),
+            "preproc_else" => self.conditional_members(fi, m, out),
+            _ => out.push(m),
+        }
+    }
+
+    /// The members of a conditional's own branch (not its condition, name
+    /// or alternative).
+    fn branch_members(&self, fi: usize, m: Node<'t>, out: &mut Vec<Node<'t>>) {
+        let skip: Vec<usize> = ["alternative", "condition", "name"]
+            .iter()
+            .filter_map(|f| m.field(f).map(|x| x.id()))
+            .collect();
+        let mut c = m.walk();
+        for k in m.named_children(&mut c) {
+            if !skip.contains(&k.id()) {
+                self.member_or_branch(fi, k, out);
+            }
+        }
+    }
+
     /// Layout of a struct specifier with a body. Anonymous nested struct
     /// members are registered under a synthetic name.
     fn struct_layout(&mut self, fi: usize, n: Node<'t>) -> Option<StructDef> {
@@ -755,8 +803,8 @@ impl<'t> Program<'t> {
         let body = n.field("body")?;
         let mut fields = vec![];
         let mut bitfields = false;
-        let mut c = body.walk();
-        let members: Vec<Node> = body.named_children(&mut c).collect();
+        let mut members = vec![];
+        self.conditional_members(fi, body, &mut members);
         for m in members {
             if m.kind_name() != "field_declaration" {
                 continue;
