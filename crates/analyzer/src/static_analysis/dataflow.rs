@@ -141,6 +141,11 @@ impl Val {
         self.join(o);
         self
     }
+    /// Designates the top storage of every object it points into (and
+    /// points into some): where a member can be a part (see `direct`).
+    fn designates_all(&self) -> bool {
+        !self.objs.is_empty() && self.objs.iter().all(|o| self.direct.contains(o))
+    }
     fn has_mirror_pair(&self) -> bool {
         self.fields
             .iter()
@@ -1735,11 +1740,11 @@ impl<'p, 't> Engine<'p, 't> {
                 if self.is_local(&name) {
                     return None;
                 }
-                let storage = self.storage_global(&name);
                 self.global_state(&name).map(|(objs, root)| {
                     if root {
                         (BTreeSet::new(), String::new(), Val::default(), true, false)
                     } else {
+                        let storage = self.storage_global(&name);
                         (objs, String::new(), Val::default(), false, storage)
                     }
                 })
@@ -1814,18 +1819,21 @@ impl<'p, 't> Engine<'p, 't> {
                 let iv = idx.map(|i| self.expr_quiet(i)).unwrap_or_default();
                 // As in `subscript`: an element located by packet data is
                 // an entry, not a container of parts.
-                let storage = self.element_is_storage(base) && !iv.keyed();
+                let part_holder = |e: &Self, designated: bool| {
+                    designated && !iv.keyed() && e.element_is_storage(base)
+                };
                 if let Some((objs, suffix, mut key, root, direct)) = self.state_ref_parts(base) {
                     if root {
                         return None;
                     }
                     key.join(&iv.taint());
-                    return Some((objs, format!("{suffix}[]"), key, false, direct && storage));
+                    let direct = part_holder(self, direct);
+                    return Some((objs, format!("{suffix}[]"), key, false, direct));
                 }
                 let bv = self.expr_quiet(base);
                 if !bv.objs.is_empty() {
                     let key = bv.taint().union(&iv.taint());
-                    let direct = storage && bv.objs.iter().all(|o| bv.direct.contains(o));
+                    let direct = part_holder(self, bv.designates_all());
                     return Some((bv.objs.clone(), "[]".into(), key, false, direct));
                 }
                 None
@@ -1836,15 +1844,15 @@ impl<'p, 't> Engine<'p, 't> {
                 if op == "&" {
                     return self.state_ref_parts(arg);
                 }
-                let storage = self.element_is_storage(arg);
                 if let Some((objs, suffix, key, root, direct)) = self.state_ref_parts(arg) {
                     if !root {
-                        return Some((objs, format!("{suffix}[]"), key, false, direct && storage));
+                        let direct = direct && self.element_is_storage(arg);
+                        return Some((objs, format!("{suffix}[]"), key, false, direct));
                     }
                 }
                 let bv = self.expr_quiet(arg);
                 if !bv.objs.is_empty() {
-                    let direct = storage && bv.objs.iter().all(|o| bv.direct.contains(o));
+                    let direct = bv.designates_all() && self.element_is_storage(arg);
                     return Some((bv.objs.clone(), "[]".into(), bv.taint(), false, direct));
                 }
                 None
@@ -1925,15 +1933,13 @@ impl<'p, 't> Engine<'p, 't> {
     /// or a struct, not a pointer to elsewhere, not a container type whose
     /// members are its implementation): members taken there are parts of
     /// the object (see [`Val::direct`]).
+    /// `name` is not a local (the callers have looked).
     fn storage_global(&self, name: &str) -> bool {
-        if self.is_local(name) {
-            return false;
-        }
         self.prog.globals.get(name).is_some_and(|g| {
-            let resolved = self.prog.resolve_type(&g.ty.name);
-            g.ty.ptr == 0
-                && !is_container_type(resolved)
-                && self.prog.bpf_map_type(resolved).is_none()
+            g.ty.ptr == 0 && {
+                let resolved = self.prog.resolve_type(&g.ty.name);
+                !is_container_type(resolved) && self.prog.bpf_map_type(resolved).is_none()
+            }
         })
     }
 
@@ -1995,12 +2001,7 @@ impl<'p, 't> Engine<'p, 't> {
     /// A scalar field of an entry, and storage reached through a pointer
     /// loaded from the objects, belong to the objects themselves.
     fn member_objs(bv: &Val, fname: &str, kind: MemberKind) -> (BTreeSet<String>, bool) {
-        if !bv.objs.is_empty()
-            && bv
-                .objs
-                .iter()
-                .all(|o| bv.direct.contains(o) && kind.makes_part_of(o))
-        {
+        if bv.designates_all() && bv.objs.iter().all(|o| kind.makes_part_of(o)) {
             let refined = bv.objs.iter().map(|o| format!("{o}.{fname}")).collect();
             (refined, true)
         } else {
