@@ -30,6 +30,17 @@ def load(path):
     return data[:, :-1], data[:, -1]
 
 
+def load_split(d):
+    """The train, validation and test folds of one exported split; a split
+    without a validation fold chooses on its training fold."""
+    xtr, ytr = load(f"{d}/train.csv")
+    xva, yva = load(f"{d}/validation.csv")
+    xte, yte = load(f"{d}/test.csv")
+    if len(yva) == 0:
+        xva, yva = xtr, ytr
+    return xtr, ytr, xva, yva, xte, yte
+
+
 def metrics(p, y):
     rel = np.abs(p - y) / np.abs(y)
     ss_tot = float(np.sum((y - y.mean()) ** 2))
@@ -67,11 +78,7 @@ def main():
     results = []
     for entry in manifest:
         d = entry["dir"]
-        xtr, ytr = load(f"{d}/train.csv")
-        xva, yva = load(f"{d}/validation.csv")
-        xte, yte = load(f"{d}/test.csv")
-        if len(yva) == 0:
-            xva, yva = xtr, ytr
+        xtr, ytr, xva, yva, xte, yte = load_split(d)
 
         def mlp(hidden, act, lr):
             reg = MLPRegressor(hidden_layer_sizes=hidden, activation=act, learning_rate_init=lr,

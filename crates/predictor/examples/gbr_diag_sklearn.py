@@ -15,7 +15,7 @@ import numpy as np
 from sklearn.ensemble import GradientBoostingRegressor
 
 sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/benches")
-from sklearn_compare import load, metrics  # noqa: E402
+from sklearn_compare import load_split, metrics  # noqa: E402
 
 GRID = [(3, 0.1), (5, 0.1), (3, 0.05), (5, 0.05)]
 
@@ -40,11 +40,7 @@ def main():
     sums = {v[0]: [0.0, 0.0] for v in variants}
     for e in manifest:
         d = e["dir"]
-        xtr, ytr = load(f"{d}/train.csv")
-        xva, yva = load(f"{d}/validation.csv")
-        xte, yte = load(f"{d}/test.csv")
-        if len(yva) == 0:
-            xva, yva = xtr, ytr
+        xtr, ytr, xva, yva, xte, yte = load_split(d)
         k = e.get("pearson_columns", xtr.shape[1])
         sets = [list(range(k))]
         if k < xtr.shape[1]:

@@ -17,7 +17,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/benches")
-from sklearn_compare import MLP_GRID, load, metrics  # noqa: E402
+from sklearn_compare import MLP_GRID, load_split, metrics  # noqa: E402
 
 warnings.filterwarnings("ignore", category=ConvergenceWarning)
 
@@ -30,11 +30,7 @@ def main():
         if want and name not in want:
             continue
         d = e["dir"]
-        xtr, ytr = load(f"{d}/train.csv")
-        xva, yva = load(f"{d}/validation.csv")
-        xte, yte = load(f"{d}/test.csv")
-        if len(yva) == 0:
-            xva, yva = xtr, ytr
+        xtr, ytr, xva, yva, xte, yte = load_split(d)
         k = e.get("pearson_columns", xtr.shape[1])
         sets = [list(range(k))] + ([list(range(xtr.shape[1]))] if k < xtr.shape[1] else [])
         print(name, flush=True)
