@@ -3,6 +3,8 @@
 //! question and per code base, lists every miss with the labeller's reason,
 //! and times each unit (release build; median and p99 over units of the
 //! per-unit median of 5 runs). The last line is the JSON for report.json.
+//! `NFC_BENCH_DUMP=<dir>` also writes each unit's facts there as JSON (one
+//! file per unit), so two versions of the analyzer can be diffed unit by unit.
 //!
 //! Targets (issue "Analyzer II"): >= 90% stateful and flow key, >= 80%
 //! intensity, pointer chasing and symmetry, zero unsafe answers; median
@@ -34,6 +36,13 @@ fn main() {
     let mut report = Report::default();
     let mut times: Vec<(f64, String)> = vec![];
     let n_runs = runs();
+    let dump_dir = std::env::var_os("NFC_BENCH_DUMP").map(std::path::PathBuf::from);
+    if let Some(dir) = &dump_dir {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("error: NFC_BENCH_DUMP={}: {e}", dir.display());
+            std::process::exit(1);
+        }
+    }
     for u in &units {
         let mut runs = vec![];
         let mut facts = None;
@@ -46,6 +55,14 @@ fn main() {
         runs.sort_by(f64::total_cmp);
         times.push((runs[n_runs / 2], u.id.clone()));
         let facts = facts.expect("at least one run");
+        if let Some(dir) = &dump_dir {
+            let path = dir.join(format!("{}.json", u.id.replace('/', "__")));
+            let json = serde_json::to_string_pretty(&facts).unwrap_or_default();
+            if let Err(e) = std::fs::write(&path, json) {
+                eprintln!("error: {}: {e}", path.display());
+                std::process::exit(1);
+            }
+        }
         report.add(u, &score(u, &facts));
     }
     times.sort_by(|a, b| a.0.total_cmp(&b.0));
