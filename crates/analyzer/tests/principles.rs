@@ -123,18 +123,20 @@ uint16_t add_timestamps(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint1
 fn a_macro_in_a_debug_only_block_is_no_blind_spot() {
     // `#ifdef X` with X defined nowhere is dropped by the preprocessor; a
     // macro invoked there cannot hide a state write from the default build.
+    // (No format string: a macro handed one only formats its arguments,
+    // see `a_macro_handed_a_format_string_only_formats_packet_data`.)
     let src = |guard: &str| {
         format!(
             "{MBUF}
 {guard}
-#define LOG(...) do {{}} while (0)
+#define TRACE(...) do {{}} while (0)
 struct counters {{ uint64_t rx; }};
 static struct counters stats;
 void main_loop(void) {{
     struct rte_mbuf *pkts[32];
     uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
 #ifdef NF_DEBUG
-    if (n > 0) LOG(\"got %u, %p\", n, &stats);
+    if (n > 0) TRACE(n, &stats);
 #endif
     rte_eth_tx_burst(1, 0, pkts, n);
 }}"
@@ -1190,4 +1192,71 @@ void ipf_process(struct ipf *ipf, struct dp_packet *pkt) {
     assert!(f.stateful, "{f:?}");
     let key: Vec<String> = f.flow_key.iter().map(|k| k.to_string()).collect();
     assert_eq!(key, ["src_ip", "dst_ip", "proto"], "{f:?}");
+}
+
+#[test]
+fn a_macro_handed_a_format_string_only_formats_packet_data() {
+    // OVS style: a parser writing into the caller's struct, logging what it
+    // found through a variadic macro whose expansion is not analysed. A
+    // format string says the macro turns its arguments into text; the same
+    // macro without one could do anything with them, so "stateless" is then
+    // not decided.
+    let nf = |call: &str| {
+        facts(&format!(
+            "{MBUF}
+struct parsed {{ uint16_t eth_type; }};
+void vlog(int level, const char *fmt, ...);
+#define LOG_DBG(...) vlog(7, __VA_ARGS__)
+#define RECORD(...) record_all(__VA_ARGS__)
+void parse(struct rte_mbuf *m, struct parsed *out) {{
+    struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+    out->eth_type = eth->ether_type;
+    {call};
+}}"
+        ))
+    };
+    let formatted = nf(r#"LOG_DBG("ether type %#x", eth->ether_type)"#);
+    assert!(!formatted.stateful, "{formatted:?}");
+    assert!(!formatted.is_unknown(Question::Stateful), "{formatted:?}");
+    let blind = nf("RECORD(eth->ether_type, m->port)");
+    assert!(blind.is_unknown(Question::Stateful), "{blind:?}");
+}
+
+#[test]
+fn storage_located_by_the_running_core_is_that_cores_own() {
+    // DPDK style: a per-lcore drain timestamp and transmit buffer, and a
+    // per-lcore round-robin count that decides whether a packet is sent. Each
+    // core has its own, so the code already runs as N independent copies:
+    // no state, nothing that forbids a split. The same count in one slot
+    // every core shares steers every core's packets: a split hazard.
+    let nf = |slot: &str| {
+        facts(&format!(
+            "{MBUF}
+unsigned rte_lcore_id(void);
+uint64_t rte_rdtsc(void);
+struct lcore_conf {{ uint64_t tx_tsc; uint16_t n; struct rte_mbuf *tx[32]; }};
+struct stats {{ uint64_t rx; }};
+static struct lcore_conf lcore_conf[64];
+static struct stats port_stats[64];
+void forward(struct rte_mbuf *m) {{
+    unsigned lcore_id = rte_lcore_id();
+    struct lcore_conf *qconf = &lcore_conf[{slot}];
+    uint64_t cur = rte_rdtsc();
+    if (cur - qconf->tx_tsc > 1000) {{
+        rte_eth_tx_burst(1, 0, qconf->tx, qconf->n);
+        qconf->n = 0;
+        qconf->tx_tsc = cur;
+    }}
+    // Every fourth packet is sampled elsewhere: the count steers the packet.
+    port_stats[{slot}].rx += 1;
+    if (port_stats[{slot}].rx == 4) {{ port_stats[{slot}].rx = 0; return; }}
+    qconf->tx[qconf->n++ & 31] = m;
+}}"
+        ))
+    };
+    let per_core = nf("lcore_id");
+    assert!(!per_core.stateful, "{per_core:?}");
+    assert!(per_core.splittable(), "{per_core:?}");
+    let shared = nf("0");
+    assert!(!shared.splittable(), "{shared:?}");
 }

@@ -18,6 +18,25 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;
 
+/// The pseudo-object a value "was computed from" when it is the id of the
+/// core running the code (`rte_lcore_id()`, `bpf_get_smp_processor_id()`):
+/// storage located by it is the running core's own.
+pub const RUNNING_CORE: &str = "<running core>";
+
+/// Framework calls that return the id of the core (or CPU, or worker
+/// thread pinned to one) running the caller.
+fn returns_running_core(name: &str) -> bool {
+    matches!(
+        name,
+        "rte_lcore_id"
+            | "bpf_get_smp_processor_id"
+            | "smp_processor_id"
+            | "raw_smp_processor_id"
+            | "get_cpu"
+            | "sched_getcpu"
+    )
+}
+
 /// Abstract value of an expression or access path.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Val {
@@ -230,6 +249,9 @@ pub struct Access {
     /// caller's choice); with no packet data in `key`, this access says
     /// nothing else about where it goes.
     pub handed: bool,
+    /// Located by the running core's id and no packet data
+    /// (`stats[rte_lcore_id()].rx++`): each core's own storage.
+    pub per_core: bool,
     /// A write that stores a pointer into the same object (a bucket head,
     /// a `next` link): structure, not the data entries are identified by.
     pub link: bool,
@@ -739,13 +761,20 @@ impl<'p, 't> Engine<'p, 't> {
 
     fn env_join(&mut self, key: &str, v: &Val) {
         let key = k_limit(key);
-        let existed = self.env.contains_key(key);
-        if !existed {
+        // One search of the environment for a slot that exists (most
+        // joins): this runs for every assignment and copied member.
+        if !self.join_into_slot(key, v, true) {
             self.budget.memory_used += key.len() as u64 + ENTRY_OVERHEAD;
             self.env.insert(key.to_string(), Slot::default());
+            self.join_into_slot(key, v, false);
         }
+    }
+
+    /// [`Self::env_join`] into the slot `key` if it exists (`existed`: it
+    /// held a value before this join); false if there is no such slot.
+    fn join_into_slot(&mut self, key: &str, v: &Val, existed: bool) -> bool {
         let Some(slot) = self.env.get_mut(key) else {
-            return;
+            return false;
         };
         let e = &mut slot.val;
         let (had_objs, had_fields) = (e.objs.len(), e.fields.len());
@@ -756,7 +785,6 @@ impl<'p, 't> Engine<'p, 't> {
             e.join(v)
         };
         let grown = e.objs.len().saturating_sub(had_objs);
-        self.budget.memory_used += grown as u64 * 48;
         // A scalar slot fed by a field and (elsewhere) its mirror is
         // direction-agnostic (`k = reply ? dst : src`): this join is what
         // brings the pair together. A value computed from the slot itself
@@ -772,21 +800,29 @@ impl<'p, 't> Engine<'p, 't> {
             && had_fields != 0
             && v.fields.len() <= 2
             && had_fields <= 2;
-        // Whether the assignment reads its own target is looked up only
-        // here (rare), not for every assignment.
-        if pairs_here && !self.accumulating() {
-            if let Some(slot) = self.env.get_mut(key) {
-                slot.val.mixed = true;
-            }
-            changed = true;
-        }
-        let Some(slot) = self.env.get_mut(key) else {
-            return;
-        };
-        if changed {
-            self.dirty = true;
+        if changed && !pairs_here {
             self.env_changes += 1;
             slot.changed_at = self.env_changes;
+        }
+        self.budget.memory_used += grown as u64 * 48;
+        // Whether the assignment reads its own target is looked up only
+        // here (rare), not for every assignment.
+        if pairs_here {
+            if !self.accumulating() {
+                changed = true;
+                if let Some(slot) = self.env.get_mut(key) {
+                    slot.val.mixed = true;
+                }
+            }
+            if changed {
+                self.env_changes += 1;
+                if let Some(slot) = self.env.get_mut(key) {
+                    slot.changed_at = self.env_changes;
+                }
+            }
+        }
+        if changed {
+            self.dirty = true;
             for (i, _) in key.match_indices('.') {
                 match self.members_changed.get_mut(&key[..i]) {
                     Some(at) => *at = self.env_changes,
@@ -797,6 +833,7 @@ impl<'p, 't> Engine<'p, 't> {
                 }
             }
         }
+        true
     }
 
     /// The change count of the last change of a member of `path`.
@@ -2156,8 +2193,13 @@ impl<'p, 't> Engine<'p, 't> {
                 alloc_from: if key.keyed() {
                     BTreeSet::new()
                 } else {
-                    key.from.iter().filter(|f| *f != o).cloned().collect()
+                    key.from
+                        .iter()
+                        .filter(|f| *f != o && *f != RUNNING_CORE)
+                        .cloned()
+                        .collect()
                 },
+                per_core: !key.keyed() && key.from.contains(RUNNING_CORE),
                 mixed: key.mixed,
                 write,
                 insertish: insertish || self.insert_depth > 0,
@@ -3615,6 +3657,17 @@ impl<'p, 't> Engine<'p, 't> {
         }
     }
 
+    /// A call handed a format string (a string literal with a conversion,
+    /// `"%s"`) formats its other arguments into text: logging and tracing
+    /// macros (`VLOG_DBG`, `RTE_LOG`, `pr_debug`) read what they are given,
+    /// whatever their expansion does with the text.
+    fn formats_arguments(&self, args: &[Node<'t>]) -> bool {
+        args.iter().any(|a| {
+            matches!(a.kind_name(), "string_literal" | "concatenated_string")
+                && self.t(*a).contains('%')
+        })
+    }
+
     fn call(&mut self, n: Node<'t>) -> Val {
         let Some(fnode) = n.field("function") else {
             return Val::default();
@@ -3633,6 +3686,12 @@ impl<'p, 't> Engine<'p, 't> {
             .unwrap_or_default();
         let recv_val = receiver.map(|r| self.expr(r));
         let arg_vals: Vec<Val> = arg_nodes.iter().map(|a| self.expr(*a)).collect();
+        if recv_val.is_none() && returns_running_core(&name) {
+            return Val {
+                from: [RUNNING_CORE.to_string()].into_iter().collect(),
+                ..Default::default()
+            };
+        }
         if self.collect && self.kind == FnKind::Packet {
             self.note_accelerator_call(&name, n);
             self.note_key_slots(&name, recv_val.as_ref(), &arg_nodes, &arg_vals, n);
@@ -4054,6 +4113,7 @@ impl<'p, 't> Engine<'p, 't> {
             && self.prog.fn_macros.contains(&name)
             && (packet_in || !objs.is_empty() || any_root)
             && !self.in_inactive_ifdef(n)
+            && !self.formats_arguments(&arg_nodes)
         {
             self.events
                 .blind_calls

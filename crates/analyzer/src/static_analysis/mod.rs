@@ -141,6 +141,63 @@ pub const ANALYSIS_FAILED: &str = "A0111";
 /// Stack of the analysis thread.
 const ANALYSIS_STACK_BYTES: usize = 256 << 20;
 
+/// Preprocess and parse every file, on as many threads as the machine
+/// offers (at most [`PARSE_THREADS`]): files are independent, and parsing
+/// is a sixth of the time of the largest units. Results keep the order of
+/// `jobs` (determinism). `None` when the deadline passed.
+fn parse_all<'a>(
+    jobs: &[(&'a SourceText, &'a str)],
+    parse_one: &(dyn Fn((&'a SourceText, &'a str)) -> Option<ParsedFile> + Sync),
+    deadline: std::time::Instant,
+) -> Option<Vec<Option<ParsedFile>>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, PARSE_THREADS)
+        .min(jobs.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let late = std::sync::atomic::AtomicBool::new(false);
+    let work = || {
+        let mut done = vec![];
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if i >= jobs.len() || late.load(std::sync::atomic::Ordering::Relaxed) {
+                return done;
+            }
+            done.push((i, parse_one(jobs[i])));
+            if std::time::Instant::now() > deadline {
+                late.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    };
+    let mut results: Vec<Option<ParsedFile>> = (0..jobs.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        // Helpers get the analysis thread's stack: error counting recurses
+        // as deep as (possibly mutated) code nests.
+        let helpers: Vec<_> = (1..threads)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .name("nfc-parse".into())
+                    .stack_size(ANALYSIS_STACK_BYTES)
+                    .spawn_scoped(scope, work)
+                    .ok()
+            })
+            .collect();
+        let mut all = work();
+        for h in helpers {
+            // A helper that panicked leaves its files unparsed: they are
+            // reported as files that could not be parsed.
+            all.extend(h.join().unwrap_or_default());
+        }
+        for (i, p) in all {
+            results[i] = p;
+        }
+    });
+    (!late.into_inner()).then_some(results)
+}
+
+/// Upper bound on parser threads per analysis.
+const PARSE_THREADS: usize = 4;
+
 fn analyze_on_this_thread(
     name: &str,
     sources: &[SourceText],
@@ -188,20 +245,27 @@ fn analyze_on_this_thread(
                 .collect::<Vec<_>>(),
         )
     };
-    let mut parsed: Vec<ParsedFile> = vec![];
-    for (s, text) in sources.iter().zip(&texts) {
-        let Some(text) = text else { continue };
+    let jobs: Vec<(&SourceText, &str)> = sources
+        .iter()
+        .zip(&texts)
+        .filter_map(|(s, t)| t.as_deref().map(|t| (s, t)))
+        .collect();
+    let parse_one = |(s, text): (&SourceText, &str)| {
         let text = preprocess::preprocess(text, &type_macros);
         let cpp = is_cpp_name(&s.display) || (cpp_project && s.display.ends_with(".h"));
-        match program::parse(s.display.clone(), text, cpp) {
+        program::parse(s.display.clone(), text, cpp)
+    };
+    let Some(results) = parse_all(&jobs, &parse_one, deadline) else {
+        return over_budget("ran out of time while parsing", diags);
+    };
+    let mut parsed: Vec<ParsedFile> = vec![];
+    for ((s, _), p) in jobs.iter().zip(results) {
+        match p {
             Some(p) => parsed.push(p),
             None => diags.push(
                 Diagnostic::warning("A0101", format!("could not parse {}", s.display))
                     .with_span(Span::file_only(&s.display)),
             ),
-        }
-        if std::time::Instant::now() > deadline {
-            return over_budget("ran out of time while parsing", diags);
         }
     }
     let framework = framework.or_else(|| detect_framework(sources));

@@ -230,7 +230,7 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
     let packet_written: BTreeSet<&str> = ev
         .accesses
         .iter()
-        .filter(|a| a.write && a.kind == FnKind::Packet)
+        .filter(|a| a.write && a.kind == FnKind::Packet && !a.per_core)
         .map(|a| a.obj.as_str())
         .collect();
     // A caller-handed object is state when the packet path records packet
@@ -245,10 +245,9 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         .iter()
         .map(String::as_str)
         .filter(|o| {
-            ev.accesses
-                .iter()
-                .any(|a| whole_object(&a.obj) == *o && a.kind == FnKind::Packet && a.write)
-                && ev.influences.iter().any(|i| whole_object(&i.obj) == *o)
+            ev.accesses.iter().any(|a| {
+                whole_object(&a.obj) == *o && a.kind == FnKind::Packet && a.write && !a.per_core
+            }) && ev.influences.iter().any(|i| whole_object(&i.obj) == *o)
         })
         .collect();
     // State whose value leaves in the packet (an allocated port): entries
@@ -320,6 +319,12 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         .collect();
     let mut objs: BTreeMap<String, Obj> = BTreeMap::new();
     for a in &ev.accesses {
+        // The running core's own storage (per-core statistics, transmit
+        // buffers, drain timestamps): N cores, each with its own, behave
+        // as the code does on one; no flow's packets meet there.
+        if a.per_core && a.kind == FnKind::Packet {
+            continue;
+        }
         let handed_only = a.handed && a.may_key.is_empty() && !a.opaque;
         // Parts of one handed object share its container role: a table
         // located by packet data makes the rest its metadata.
