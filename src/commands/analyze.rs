@@ -50,7 +50,7 @@ pub struct AnalyzerArgs {
     /// Analyze again even when the cached facts match the sources.
     #[arg(long)]
     pub no_cache: bool,
-    /// Seconds the static analysis of one NF may take; over it every answer is "unknown".
+    /// Seconds of CPU time the static analysis of one NF may use; over it every answer is "unknown".
     #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
     pub analysis_time: f64,
     /// Megabytes of abstract state the static analysis of one NF may hold.

@@ -93,6 +93,8 @@ pub struct AnalyzeOptions {
 /// "unknown" (the conservative facts) with a diagnostic, never a crash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
+    /// CPU time of the analysis (its threads' work, not wall-clock time:
+    /// the answers do not depend on what else the machine runs).
     pub time: std::time::Duration,
     /// Bytes of abstract state (access paths and values) the engine may hold.
     pub memory_bytes: u64,

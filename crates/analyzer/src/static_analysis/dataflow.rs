@@ -439,11 +439,12 @@ pub struct Engine<'p, 't> {
     narrowing: Option<Box<Narrowing>>,
 }
 
-/// The engine's budget: a deadline, a bound on the bytes of abstract state,
+/// The engine's budget: a deadline (a reading of the running thread's CPU
+/// clock, see `cpu_clock`), a bound on the bytes of abstract state,
 /// and the reason it ran out (then every evaluation returns at once).
 #[derive(Debug)]
 struct BudgetState {
-    deadline: Option<std::time::Instant>,
+    deadline: Option<std::time::Duration>,
     memory_limit: u64,
     memory_used: u64,
     steps: u64,
@@ -692,9 +693,9 @@ impl<'p, 't> Engine<'p, 't> {
         }
     }
 
-    /// Stop the run at `deadline` and at about `memory_bytes` of abstract
-    /// state.
-    pub fn with_budget(mut self, deadline: std::time::Instant, memory_bytes: u64) -> Self {
+    /// Stop the run when the running thread's CPU clock passes `deadline`
+    /// and at about `memory_bytes` of abstract state.
+    pub fn with_budget(mut self, deadline: std::time::Duration, memory_bytes: u64) -> Self {
         self.budget.deadline = Some(deadline);
         // Headroom for what the count leaves out (the syntax trees, the
         // events).
@@ -722,7 +723,7 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if self.budget.steps % 1024 == 1 {
             if let Some(d) = self.budget.deadline {
-                if std::time::Instant::now() > d {
+                if super::cpu_clock::thread_cpu() > d {
                     self.budget.exhausted = Some("ran out of time".into());
                     return true;
                 }

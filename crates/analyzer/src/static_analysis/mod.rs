@@ -11,6 +11,7 @@
 //! event; pointer chasing means per-flow lookups follow links.
 
 mod adapters;
+mod cpu_clock;
 pub mod dataflow;
 mod demand;
 pub mod headers;
@@ -144,11 +145,11 @@ const ANALYSIS_STACK_BYTES: usize = 256 << 20;
 /// Preprocess and parse every file, on as many threads as the machine
 /// offers (at most [`PARSE_THREADS`]): files are independent, and parsing
 /// is a sixth of the time of the largest units. Results keep the order of
-/// `jobs` (determinism). `None` when the deadline passed.
+/// `jobs` (determinism). `None` when the budget ran out.
 fn parse_all<'a>(
     jobs: &[(&'a SourceText, &'a str)],
     parse_one: &(dyn Fn((&'a SourceText, &'a str)) -> Option<ParsedFile> + Sync),
-    deadline: std::time::Instant,
+    budget: &cpu_clock::CpuBudget,
 ) -> Option<Vec<Option<ParsedFile>>> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -156,15 +157,27 @@ fn parse_all<'a>(
         .min(jobs.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
     let late = std::sync::atomic::AtomicBool::new(false);
-    let work = || {
+    // The analysis thread reads its own CPU clock; a helper counts what it
+    // spends into the budget and sees only the helpers' part.
+    let work = |helper: bool| {
         let mut done = vec![];
         loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             if i >= jobs.len() || late.load(std::sync::atomic::Ordering::Relaxed) {
                 return done;
             }
-            done.push((i, parse_one(jobs[i])));
-            if std::time::Instant::now() > deadline {
+            let parsed = if helper {
+                budget.on_helper(|| parse_one(jobs[i]))
+            } else {
+                parse_one(jobs[i])
+            };
+            done.push((i, parsed));
+            let expired = if helper {
+                budget.expired_on_helpers()
+            } else {
+                budget.expired()
+            };
+            if expired {
                 late.store(true, std::sync::atomic::Ordering::Relaxed);
             }
         }
@@ -178,11 +191,11 @@ fn parse_all<'a>(
                 std::thread::Builder::new()
                     .name("nfc-parse".into())
                     .stack_size(ANALYSIS_STACK_BYTES)
-                    .spawn_scoped(scope, work)
+                    .spawn_scoped(scope, || work(true))
                     .ok()
             })
             .collect();
-        let mut all = work();
+        let mut all = work(false);
         for h in helpers {
             // A helper that panicked leaves its files unparsed: they are
             // reported as files that could not be parsed.
@@ -192,7 +205,7 @@ fn parse_all<'a>(
             results[i] = p;
         }
     });
-    (!late.into_inner()).then_some(results)
+    (!late.into_inner() && !budget.expired()).then_some(results)
 }
 
 /// Upper bound on parser threads per analysis.
@@ -207,8 +220,9 @@ fn analyze_on_this_thread(
 ) -> (Facts, Vec<Diagnostic>) {
     let mut diags = vec![];
     // The budget covers the whole analysis: preprocessing and parsing a
-    // large unit count as much as the data-flow run.
-    let deadline = std::time::Instant::now() + budget.time;
+    // large unit count as much as the data-flow run. It is CPU time (see
+    // `cpu_clock`): the answers do not depend on the machine's load.
+    let cpu_budget = cpu_clock::CpuBudget::start(budget.time);
     let over_budget = |why: &str, mut diags: Vec<Diagnostic>| {
         diags.push(
             Diagnostic::warning(
@@ -255,7 +269,7 @@ fn analyze_on_this_thread(
         let cpp = is_cpp_name(&s.display) || (cpp_project && s.display.ends_with(".h"));
         program::parse(s.display.clone(), text, cpp)
     };
-    let Some(results) = parse_all(&jobs, &parse_one, deadline) else {
+    let Some(results) = parse_all(&jobs, &parse_one, &cpu_budget) else {
         return over_budget("ran out of time while parsing", diags);
     };
     let mut parsed: Vec<ParsedFile> = vec![];
@@ -328,7 +342,7 @@ fn analyze_on_this_thread(
         })
         .map(|(i, _)| (i, FnKind::Init))
         .collect();
-    let mut engine = Engine::new(&prog).with_budget(deadline, budget.memory_bytes);
+    let mut engine = Engine::new(&prog).with_budget(cpu_budget.stop_at(), budget.memory_bytes);
     engine.run(&entries, &others);
     if let Some(why) = engine.exhausted() {
         return over_budget(why, diags);
