@@ -1260,3 +1260,54 @@ void forward(struct rte_mbuf *m) {{
     let shared = nf("0");
     assert!(!shared.splittable(), "{shared:?}");
 }
+
+#[test]
+fn a_header_pointer_filled_through_an_out_parameter_reads_its_members() {
+    // nDPI style: a parsing helper hands the TCP header back through a
+    // `struct tcphdr **` and reads the ports through it. Dereferencing the
+    // out-parameter yields the header pointer (not the first bytes of the
+    // header), so each member is its own field.
+    let nf = |sport_member: &str| {
+        facts(&format!(
+            r#"#include <stdint.h>
+struct iphdr {{ uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; }};
+struct tcphdr {{ uint16_t source; uint16_t dest; uint32_t seq; }};
+struct flow {{ uint32_t src_ip, dst_ip; uint16_t src_port, dst_port; uint8_t protocol; uint32_t pkts; }};
+static struct flow table[1024];
+static void get_ports(const struct iphdr *iph, const uint8_t *l4, struct tcphdr **tcph, uint16_t *sport, uint16_t *dport) {{
+    if (iph->protocol == 6) {{
+        *tcph = (struct tcphdr *)l4;
+        *sport = (*tcph)->{sport_member}, *dport = (*tcph)->dest;
+    }} else {{
+        *sport = *dport = 0;
+    }}
+}}
+void process(const uint8_t *pkt, uint32_t len) {{
+    const struct iphdr *iph = (const struct iphdr *)(pkt + 14);
+    uint16_t sport, dport;
+    struct tcphdr *th;
+    struct flow f;
+    get_ports(iph, pkt + 34, &th, &sport, &dport);
+    f.protocol = iph->protocol;
+    f.src_ip = iph->saddr, f.dst_ip = iph->daddr;
+    f.src_port = sport, f.dst_port = dport;
+    uint32_t h = (f.protocol + f.src_ip + f.dst_ip + f.src_port + f.dst_port) % 1024;
+    table[h].pkts++;
+}}"#
+        ))
+    };
+    let key = |f: &Facts| f.flow_key.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+    let ports = nf("source");
+    assert_eq!(
+        key(&ports),
+        ["src_ip", "dst_ip", "src_port", "dst_port", "proto"],
+        "{ports:?}"
+    );
+    // The sequence number in the source port's slot is no source port.
+    let seq = nf("seq");
+    assert_eq!(
+        key(&seq),
+        ["src_ip", "dst_ip", "dst_port", "proto"],
+        "{seq:?}"
+    );
+}

@@ -2312,6 +2312,15 @@ impl<'p, 't> Engine<'p, 't> {
                     return self.expr(arg);
                 }
                 let pv = self.expr(arg);
+                // `*tcph` of a `struct tcphdr **` an accessor filled in
+                // (`*tcph = (struct tcphdr *) l4;`): what is read is the
+                // header pointer, not bytes of the header.
+                if pv.hdr.is_some()
+                    && pv.objs.is_empty()
+                    && self.pointer_depth(n).is_some_and(|d| d >= 1)
+                {
+                    return pv;
+                }
                 let width = self.elem_width(arg);
                 self.deref(&pv, width, n, arg)
             }
