@@ -26,14 +26,21 @@ pub fn thread_cpu() -> Duration {
 
 /// The CPU time an analysis may use, and what it has used: the analysis
 /// thread's own time since [`CpuBudget::start`], plus time spent for it on
-/// helper threads ([`CpuBudget::on_helper`]).
+/// helper threads ([`CpuBudget::on_helper`]). A wall-clock backstop of
+/// [`WALL_BACKSTOP`] times the limit still ends an analysis the machine
+/// starves of CPU (answers then depend on the load, but only past that
+/// slowdown).
 #[derive(Debug)]
 pub struct CpuBudget {
     limit: Duration,
     /// The analysis thread's CPU time when the analysis started.
     start: Duration,
     helpers_nanos: AtomicU64,
+    wall_deadline: std::time::Instant,
 }
+
+/// How many times its CPU budget an analysis may take in wall-clock time.
+pub const WALL_BACKSTOP: u32 = 4;
 
 impl CpuBudget {
     /// Start the budget on the analysis thread.
@@ -42,6 +49,7 @@ impl CpuBudget {
             limit,
             start: thread_cpu(),
             helpers_nanos: AtomicU64::new(0),
+            wall_deadline: std::time::Instant::now() + limit * WALL_BACKSTOP,
         }
     }
 
@@ -52,12 +60,24 @@ impl CpuBudget {
     /// Used up, as seen from the analysis thread.
     pub fn expired(&self) -> bool {
         thread_cpu().saturating_sub(self.start) + self.helpers() > self.limit
+            || self.past_backstop()
+    }
+
+    /// The wall-clock backstop has passed.
+    pub fn past_backstop(&self) -> bool {
+        std::time::Instant::now() > self.wall_deadline
+    }
+
+    /// The wall-clock instant of the backstop (for a loop that checks the
+    /// clock itself).
+    pub fn backstop(&self) -> std::time::Instant {
+        self.wall_deadline
     }
 
     /// Used up by the helpers' time alone (a helper cannot read the
     /// analysis thread's clock; the analysis thread checks the sum).
     pub fn expired_on_helpers(&self) -> bool {
-        self.helpers() > self.limit
+        self.helpers() > self.limit || self.past_backstop()
     }
 
     /// Run `work` on a helper thread, counting its CPU time.
@@ -97,6 +117,14 @@ mod tests {
             );
             std::hint::black_box((0..1000u64).sum::<u64>());
         }
+    }
+
+    #[test]
+    fn an_analysis_starved_of_cpu_still_ends_at_the_backstop() {
+        let b = CpuBudget::start(Duration::from_millis(10));
+        std::thread::sleep(Duration::from_millis(10 * u64::from(WALL_BACKSTOP) + 20));
+        assert!(b.past_backstop());
+        assert!(b.expired());
     }
 
     #[test]

@@ -445,6 +445,8 @@ pub struct Engine<'p, 't> {
 #[derive(Debug)]
 struct BudgetState {
     deadline: Option<std::time::Duration>,
+    /// The wall-clock backstop (see `cpu_clock::WALL_BACKSTOP`).
+    backstop: Option<std::time::Instant>,
     memory_limit: u64,
     memory_used: u64,
     steps: u64,
@@ -685,6 +687,7 @@ impl<'p, 't> Engine<'p, 't> {
             narrowing: None,
             budget: BudgetState {
                 deadline: None,
+                backstop: None,
                 memory_limit: u64::MAX,
                 memory_used: 0,
                 steps: 0,
@@ -694,9 +697,16 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     /// Stop the run when the running thread's CPU clock passes `deadline`
-    /// and at about `memory_bytes` of abstract state.
-    pub fn with_budget(mut self, deadline: std::time::Duration, memory_bytes: u64) -> Self {
+    /// (or the wall clock passes `backstop`) and at about `memory_bytes` of
+    /// abstract state.
+    pub fn with_budget(
+        mut self,
+        deadline: std::time::Duration,
+        backstop: std::time::Instant,
+        memory_bytes: u64,
+    ) -> Self {
         self.budget.deadline = Some(deadline);
+        self.budget.backstop = Some(backstop);
         // Headroom for what the count leaves out (the syntax trees, the
         // events).
         self.budget.memory_limit = memory_bytes / 2;
@@ -723,7 +733,12 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if self.budget.steps % 1024 == 1 {
             if let Some(d) = self.budget.deadline {
-                if super::cpu_clock::thread_cpu() > d {
+                if super::cpu_clock::thread_cpu() > d
+                    || self
+                        .budget
+                        .backstop
+                        .is_some_and(|b| std::time::Instant::now() > b)
+                {
                     self.budget.exhausted = Some("ran out of time".into());
                     return true;
                 }

@@ -342,7 +342,11 @@ fn analyze_on_this_thread(
         })
         .map(|(i, _)| (i, FnKind::Init))
         .collect();
-    let mut engine = Engine::new(&prog).with_budget(cpu_budget.stop_at(), budget.memory_bytes);
+    let mut engine = Engine::new(&prog).with_budget(
+        cpu_budget.stop_at(),
+        cpu_budget.backstop(),
+        budget.memory_bytes,
+    );
     engine.run(&entries, &others);
     if let Some(why) = engine.exhausted() {
         return over_budget(why, diags);
