@@ -561,6 +561,20 @@ fn accelerator_signals_tell_idioms_from_look_alikes() {
         "struct hn { struct hn *next; uint32_t key; };\nint chain(struct hn *h, uint32_t k, struct hn **out) { while (h) { if (h->key == k) { *out = h; return 1; } h = h->next; } return 0; }",
     );
     assert!(s.best_update_in_loop == 0, "{s:?}");
+    // An out-parameter is the caller's variable only while the pointer
+    // stays the argument: a list edit re-points it (`link = &r->next`) and
+    // stores through it are unlinking, not a kept best. A table entry at a
+    // key-derived index through a pointer local is looked up, not input.
+    let s = signals(
+        "unlink",
+        "struct hn { struct hn *next; uint32_t key; };\nvoid unlink(struct hn **link, uint32_t k) { while (*link) { struct hn *r = *link; if (r->key == k) *link = r->next; else link = &r->next; } }",
+    );
+    assert!(s.best_update_in_loop == 0, "{s:?}");
+    let s = signals(
+        "levels",
+        "uint16_t levels(const uint16_t *tbl, uint32_t ip) { uint16_t best = 0; for (int l = 0; l < 4; l++) { if (tbl[(ip >> (24 - 8 * l)) & 0xff]) best = tbl[(ip >> (24 - 8 * l)) & 0xff]; } return best; }",
+    );
+    assert!(s.best_update_in_loop > 0, "{s:?}");
     // A walk step is any next position the current node holds, loaded as
     // one value or assembled from its record's bytes (a database tree
     // walk, both as sums of bytes and accumulated byte by byte); a TLV

@@ -1561,22 +1561,28 @@ fn stores_node_value(store: Val) -> bool {
 }
 
 /// `p` is the target of an out-parameter: the pointer a function argument
-/// passed in, read from its `-O0` local (`*found = cur` for `T **found`).
+/// passed in, read from its `-O0` local (`*found = cur` for `T **found`),
+/// a local only ever set from the argument — one re-pointed in the loop
+/// (`link = &r->next; … *link = r->next;`) is an edit position in a list,
+/// not the caller's variable.
 fn out_parameter_target(p: Val) -> bool {
     local_of(p).is_some_and(|l| {
-        l.users().into_iter().any(|u| {
-            u.opcode() == Some(Opcode::LLVMStore)
-                && u.pointer_operand() == Some(l)
-                && u.operand(0).is_some_and(|x| x.is_argument() && x.is_ptr_type())
-        })
+        let stored: Vec<Val> = l
+            .users()
+            .into_iter()
+            .filter(|u| u.opcode() == Some(Opcode::LLVMStore) && u.pointer_operand() == Some(l))
+            .filter_map(|u| u.operand(0))
+            .collect();
+        !stored.is_empty() && stored.iter().all(|x| x.is_argument() && x.is_ptr_type())
     })
 }
 
-/// A scalar read at an input cursor: the load's address is a pointer held
-/// in an `-O0` local, directly or with one element index (`*ucp++`,
-/// `s[i]`), and no struct field is selected — the bytes a hash or parser
-/// consumes. A node's field (`n->nh`, `r[i].nh`) selects a member; a
-/// global table's entry is addressed from the global.
+/// A scalar read at an input cursor: the element an advancing pointer
+/// local points at (`*ucp++`), or a pointer local indexed by a loop
+/// counter (`s[i]`), no struct field selected — the bytes a hash or
+/// parser consumes. A node's field (`n->nh`, `r[i].nh`) selects a member,
+/// and a table entry at a key-derived index (`tbl24[ip >> 8]`) is looked
+/// up, not consumed.
 fn input_read(l: Val) -> bool {
     let Some(p) = l.pointer_operand() else {
         return false;
@@ -1586,12 +1592,15 @@ fn input_read(l: Val) -> bool {
     if !int {
         return false;
     }
-    let base = if is_gep(p) && p.num_operands() == 2 {
-        p.operand(0)
-    } else {
-        Some(p)
-    };
-    base.is_some_and(|b| local_of(b).is_some())
+    // A local the function advances from its own value (`p++`, `i++`).
+    let advancing = |v: Val| local_of(v).is_some_and(self_updated);
+    if advancing(p) {
+        return true;
+    }
+    is_gep(p)
+        && p.num_operands() == 2
+        && p.operand(0).is_some_and(|b| local_of(b).is_some())
+        && p.operand(1).is_some_and(advancing)
 }
 
 /// A constant integer sign-extended from its width.
