@@ -201,9 +201,7 @@ const ALL_FRESH: &[&str] = &["fresh", "fresh2", "fresh3", "fresh4", "fresh5"];
 /// `fresh5`): a set left out is not even classified, so a clean set's
 /// results are not seen while signals are developed or before the model is
 /// frozen.
-fn accel(
-    out: &Path,
-    scored: &[&str]) -> anyhow::Result<(serde_json::Value, String)> {
+fn accel(out: &Path, scored: &[&str]) -> anyhow::Result<(serde_json::Value, String)> {
     let corpus_dir = Some(
         std::env::var_os("NFC_CORPUS_DIR")
             .map(PathBuf::from)

@@ -1080,9 +1080,7 @@ fn is_walk_step(store: Val) -> bool {
 fn node_load(l: Val, a: Val, limit: u32) -> bool {
     l.opcode() == Some(Opcode::LLVMLoad)
         && l.pointer_operand().is_some_and(|p| {
-            p.opcode() != Some(Opcode::LLVMAlloca)
-                && p != a
-                && addressed_within(p, a, 0, limit)
+            p.opcode() != Some(Opcode::LLVMAlloca) && p != a && addressed_within(p, a, 0, limit)
         })
 }
 
@@ -1122,13 +1120,10 @@ fn assembled_from_node(v: Val, a: Val) -> bool {
                 }
                 expanding.push(l);
                 let mut any = false;
-                let r = local_values(v)
-                    .ok_or(())?
-                    .into_iter()
-                    .try_for_each(|x| {
-                        any |= leaves(x, a, expanding, depth + 2)?;
-                        Ok(())
-                    });
+                let r = local_values(v).ok_or(())?.into_iter().try_for_each(|x| {
+                    any |= leaves(x, a, expanding, depth + 2)?;
+                    Ok(())
+                });
                 expanding.pop();
                 r.map(|()| any)
             }
@@ -1546,9 +1541,10 @@ fn stores_node_value(store: Val) -> bool {
     if v.opcode() != Some(Opcode::LLVMLoad) {
         return false;
     }
-    let field = v.pointer_operand().is_some_and(|p| {
-        p.opcode() != Some(Opcode::LLVMAlloca) && !p.is_global_var() || is_gep(p)
-    }) && !input_read(v);
+    let field = v
+        .pointer_operand()
+        .is_some_and(|p| p.opcode() != Some(Opcode::LLVMAlloca) && !p.is_global_var() || is_gep(p))
+        && !input_read(v);
     let walked_node = local_of(v).is_some_and(|l| {
         l != a
             && l.users().into_iter().any(|u| {
