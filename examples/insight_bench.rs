@@ -191,16 +191,17 @@ fn word_cost(
     Ok((m, md))
 }
 
-/// `with_fresh`, `with_fresh2`, `with_fresh3`, `with_fresh4`: also score
-/// that fresh held-out set (off while developing signals, so a clean set's
-/// results are not seen before the model is frozen).
-fn accel(
-    out: &Path,
-    with_fresh: bool,
-    with_fresh2: bool,
-    with_fresh3: bool,
-    with_fresh4: bool,
-) -> anyhow::Result<(serde_json::Value, String)> {
+/// The fresh held-out sets read after a run (their misses were designed
+/// against), which signal development may look at.
+const TAINTED: &[&str] = &["fresh", "fresh2", "fresh3", "fresh4"];
+/// Every fresh held-out set; the last is clean until its single run.
+const ALL_FRESH: &[&str] = &["fresh", "fresh2", "fresh3", "fresh4", "fresh5"];
+
+/// The fresh held-out sets to score, by directory name (`fresh` …
+/// `fresh5`): a set left out is not even classified, so a clean set's
+/// results are not seen while signals are developed or before the model is
+/// frozen.
+fn accel(out: &Path, scored: &[&str]) -> anyhow::Result<(serde_json::Value, String)> {
     let corpus_dir = Some(
         std::env::var_os("NFC_CORPUS_DIR")
             .map(PathBuf::from)
@@ -318,82 +319,47 @@ fn accel(
             }
         }
     }
-    // The fresh held-out set (labels committed before its first run).
-    let mut fresh: Vec<(String, Labelled<'_>)> = vec![];
-    for (file, u, labels) in c.fresh.iter().filter(|_| with_fresh) {
-        for (name, kind) in labels {
-            if let Some(f) = u.functions.iter().find(|f| &f.name == name) {
-                fresh.push((
-                    format!("{file}::{name}"),
-                    Labelled {
-                        function: f,
-                        kind: *kind,
-                    },
-                ));
+    // The fresh held-out sets (each labelled and committed before its
+    // first run), only those asked for.
+    let fresh: Vec<(&str, Vec<(String, Labelled<'_>)>)> = c
+        .fresh_sets()
+        .into_iter()
+        .filter(|(set, _)| scored.contains(set))
+        .map(|(set, units)| {
+            let mut rows = vec![];
+            for (file, u, labels) in units {
+                for (name, kind) in labels {
+                    if let Some(f) = u.functions.iter().find(|f| &f.name == name) {
+                        rows.push((
+                            format!("{file}::{name}"),
+                            Labelled {
+                                function: f,
+                                kind: *kind,
+                            },
+                        ));
+                    }
+                }
             }
-        }
-    }
+            (set, rows)
+        })
+        .collect();
     if std::env::var_os("ACCEL_DEBUG").is_some() {
-        // The first fresh set only (tainted: read after its runs); never the second.
-        for (n, l) in &fresh {
-            eprintln!(
-                "fresh {} {n} -> {:?} {:?}",
-                l.kind.name(),
-                model.classify(l.function).kind,
-                l.function.signals
-            );
-        }
-    }
-    // The second fresh set (sixth session; labels committed before its first run).
-    let mut fresh2: Vec<(String, Labelled<'_>)> = vec![];
-    for (file, u, labels) in c.fresh2.iter().filter(|_| with_fresh2) {
-        for (name, kind) in labels {
-            if let Some(f) = u.functions.iter().find(|f| &f.name == name) {
-                fresh2.push((
-                    format!("{file}::{name}"),
-                    Labelled {
-                        function: f,
-                        kind: *kind,
-                    },
-                ));
+        // The tainted sets only (read after their runs).
+        for (set, rows) in fresh.iter().filter(|(s, _)| TAINTED.contains(s)) {
+            for (n, l) in rows {
+                eprintln!(
+                    "{set} {} {n} -> {:?} {:?}",
+                    l.kind.name(),
+                    model.classify(l.function).kind,
+                    l.function.signals
+                );
             }
         }
     }
-    // The third fresh set (ninth session; labels committed before its first run).
-    let mut fresh3: Vec<(String, Labelled<'_>)> = vec![];
-    for (file, u, labels) in c.fresh3.iter().filter(|_| with_fresh3) {
-        for (name, kind) in labels {
-            if let Some(f) = u.functions.iter().find(|f| &f.name == name) {
-                fresh3.push((
-                    format!("{file}::{name}"),
-                    Labelled {
-                        function: f,
-                        kind: *kind,
-                    },
-                ));
-            }
-        }
-    }
-    // The fourth fresh set (tenth session; labels committed before any
-    // signal work and before its first run).
-    let mut fresh4: Vec<(String, Labelled<'_>)> = vec![];
-    for (file, u, labels) in c.fresh4.iter().filter(|_| with_fresh4) {
-        for (name, kind) in labels {
-            if let Some(f) = u.functions.iter().find(|f| &f.name == name) {
-                fresh4.push((
-                    format!("{file}::{name}"),
-                    Labelled {
-                        function: f,
-                        kind: *kind,
-                    },
-                ));
-            }
-        }
-    }
-    let fresh_eval = evaluate(&model, &fresh);
-    let fresh2_eval = evaluate(&model, &fresh2);
-    let fresh3_eval = evaluate(&model, &fresh3);
-    let fresh4_eval = evaluate(&model, &fresh4);
+    let fresh_evals: Vec<(&str, nfc_smartnic::accel::AccelEvaluation)> = fresh
+        .iter()
+        .map(|(set, rows)| (*set, evaluate(&model, rows)))
+        .collect();
     let own_eval = evaluate(&model, &test);
     test.extend(real.iter().cloned());
     let all_eval = evaluate(&model, &test);
@@ -436,45 +402,20 @@ fn accel(
     }
     let mut misses = format!("{cv_md}\nValue-level signals in the training functions (functions where each fires):\n\n{prevalence}\n{} training functions ({} mined patterns), {} held-out own and {} held-out real (DPDK) functions.\n\nMisclassified held-out functions:\n\n", train_functions, model.patterns.len(), own_eval.rows.len(), real_eval.rows.len());
     push_misclassified(&mut misses, &all_eval, &test);
-    if with_fresh {
+    for ((set, e), (_, rows)) in fresh_evals.iter().zip(&fresh) {
         misses.push_str(&format!(
-        "\n#### Fresh held-out set (third-party, labelled before the first run; `data/accel/fresh/labels.txt`)\n\n{} functions: precision {:.3}, recall {:.3}\n\n{}\nMisclassified:\n\n",
-        fresh_eval.rows.len(),
-        fresh_eval.precision,
-        fresh_eval.recall,
-        table(&fresh_eval)
-    ));
-        push_misclassified(&mut misses, &fresh_eval, &fresh);
-    }
-    if with_fresh2 {
-        misses.push_str(&format!(
-        "\n#### Second fresh held-out set (third-party, labelled and committed before the first run; `data/accel/fresh2/labels.txt`)\n\n{} functions: precision {:.3}, recall {:.3}\n\n{}\nMisclassified:\n\n",
-        fresh2_eval.rows.len(),
-        fresh2_eval.precision,
-        fresh2_eval.recall,
-        table(&fresh2_eval)
-    ));
-        push_misclassified(&mut misses, &fresh2_eval, &fresh2);
-    }
-    if with_fresh3 {
-        misses.push_str(&format!(
-        "\n#### Third fresh held-out set (third-party, labelled and committed before the first run; `data/accel/fresh3/labels.txt`)\n\n{} functions: precision {:.3}, recall {:.3}\n\n{}\nMisclassified:\n\n",
-        fresh3_eval.rows.len(),
-        fresh3_eval.precision,
-        fresh3_eval.recall,
-        table(&fresh3_eval)
-    ));
-        push_misclassified(&mut misses, &fresh3_eval, &fresh3);
-    }
-    if with_fresh4 {
-        misses.push_str(&format!(
-        "\n#### Fourth fresh held-out set (third-party, labelled and committed before the first run; `data/accel/fresh4/labels.txt`)\n\n{} functions: precision {:.3}, recall {:.3}\n\n{}\nMisclassified:\n\n",
-        fresh4_eval.rows.len(),
-        fresh4_eval.precision,
-        fresh4_eval.recall,
-        table(&fresh4_eval)
-    ));
-        push_misclassified(&mut misses, &fresh4_eval, &fresh4);
+            "\n#### Fresh held-out set `{set}` ({}; `data/accel/{set}/labels.txt`)\n\n{} functions: precision {:.3}, recall {:.3}\n\n{}\nMisclassified:\n\n",
+            if TAINTED.contains(set) {
+                "tainted: read after its run"
+            } else {
+                "labelled and committed before its first run"
+            },
+            e.rows.len(),
+            e.precision,
+            e.recall,
+            table(e)
+        ));
+        push_misclassified(&mut misses, e, rows);
     }
     misses.push_str(&format!(
         "\nBuilt-in NF functions flagged (unlabelled; for inspection): {}\n",
@@ -489,13 +430,13 @@ fn accel(
         "heldout_own": own_eval,
         "heldout_real": real_eval,
         "heldout_all": all_eval,
-        "fresh": fresh_eval,
-        "fresh2": fresh2_eval,
-        "fresh3": fresh3_eval,
-        "fresh4": fresh4_eval,
         "nf_flagged": flagged,
         "failures": c.failures,
     });
+    let mut body = body;
+    for (set, e) in &fresh_evals {
+        body[*set] = serde_json::to_value(e)?;
+    }
     std::fs::write(out.join("accel.json"), serde_json::to_vec_pretty(&body)?)?;
     std::fs::write(
         out.join("accel-model.json"),
@@ -530,9 +471,10 @@ fn main() -> anyhow::Result<()> {
         let held = nfc::insight::builtin_nfs(&root.join("nfs"));
         let (cost, md) = word_cost(&train.units, &held.units)?;
         println!("{md}");
-        // Never the fourth fresh set: the shipped model is refitted here,
-        // and fresh4 is scored only by `-- accel` once the model is frozen.
-        let (_, acc_md) = accel(&out, true, true, true, false)?;
+        // Never the clean fresh set: the shipped model is refitted here,
+        // and a clean set is scored only by `-- accel` once the model is
+        // frozen.
+        let (_, acc_md) = accel(&out, TAINTED)?;
         println!("{acc_md}");
         let data = root.join("crates/smartnic/data/insight");
         std::fs::create_dir_all(&data)?;
@@ -564,20 +506,20 @@ fn main() -> anyhow::Result<()> {
     if args.first().map(String::as_str) == Some("accel") {
         // Only the accelerator classifier (fast; no lowering of training
         // programs), scored on every held-out set.
-        let (_, md) = accel(&out, true, true, true, true)?;
+        let (_, md) = accel(&out, ALL_FRESH)?;
         println!("{md}");
         return Ok(());
     }
     if args.first().map(String::as_str) == Some("accel-dev") {
         // The same without the fresh held-out sets (signal development).
-        let (_, md) = accel(&out, false, false, false, false)?;
+        let (_, md) = accel(&out, &[])?;
         println!("{md}");
         return Ok(());
     }
     if args.first().map(String::as_str) == Some("accel-tainted") {
-        // Signal development on the old set and the first three fresh sets
-        // (all read after a run, so tainted); never the fourth.
-        let (_, md) = accel(&out, true, true, true, false)?;
+        // Signal development on the old set and the tainted fresh sets (all
+        // read after a run); never the clean one.
+        let (_, md) = accel(&out, TAINTED)?;
         println!("{md}");
         return Ok(());
     }
@@ -590,12 +532,7 @@ fn main() -> anyhow::Result<()> {
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("/var/tmp/nfc-corpus"));
         let c = nfc::insight::accel_corpus(Some(&corpus));
-        for (set, units) in [
-            ("fresh", &c.fresh),
-            ("fresh2", &c.fresh2),
-            ("fresh3", &c.fresh3),
-            ("fresh4", &c.fresh4),
-        ] {
+        for (set, units) in c.fresh_sets() {
             for (file, u, labels) in units {
                 println!(
                     "{set}/{file}: {} functions, {} labelled (crc {}, lpm {}, none {})",
@@ -627,7 +564,7 @@ fn main() -> anyhow::Result<()> {
     // INSIGHT_NO_FRESH=1: leave the fresh held-out set out (a run made while
     // the accelerator signals are still being developed).
     let fresh = std::env::var_os("INSIGHT_NO_FRESH").is_none();
-    let (acc, acc_md) = accel(&out, fresh, fresh, fresh, fresh)?;
+    let (acc, acc_md) = accel(&out, if fresh { ALL_FRESH } else { &[] })?;
     // The networks: nfc-predict (libtorch) in its own process.
     let t0 = std::time::Instant::now();
     // NFC_PREDICT_BIN: a prebuilt nfc-predict (a long run must not rebuild
@@ -740,6 +677,7 @@ fn main() -> anyhow::Result<()> {
             "accel_fresh2_precision": acc["fresh2"]["precision"], "accel_fresh2_recall": acc["fresh2"]["recall"],
             "accel_fresh3_precision": acc["fresh3"]["precision"], "accel_fresh3_recall": acc["fresh3"]["recall"],
             "accel_fresh4_precision": acc["fresh4"]["precision"], "accel_fresh4_recall": acc["fresh4"]["recall"],
+            "accel_fresh5_precision": acc["fresh5"]["precision"], "accel_fresh5_recall": acc["fresh5"]["recall"],
         }))?
     );
     Ok(())

@@ -146,7 +146,26 @@ pub struct AccelCorpus {
     /// committed before any signal work and before the classifier first
     /// ran on them. Test only.
     pub fresh4: LabelledUnits,
+    /// The fifth fresh held-out set (`data/accel/fresh5/`, eleventh
+    /// session): third-party functions from Debian source packages used
+    /// nowhere else in the accelerator data, labelled in
+    /// `fresh5/labels.txt` and committed before the classifier first ran
+    /// on them. Test only.
+    pub fresh5: LabelledUnits,
     pub failures: Vec<String>,
+}
+
+impl AccelCorpus {
+    /// The fresh held-out sets by directory name, oldest first.
+    pub fn fresh_sets(&self) -> [(&'static str, &LabelledUnits); 5] {
+        [
+            ("fresh", &self.fresh),
+            ("fresh2", &self.fresh2),
+            ("fresh3", &self.fresh3),
+            ("fresh4", &self.fresh4),
+            ("fresh5", &self.fresh5),
+        ]
+    }
 }
 
 /// The text of the top-level C function definitions `names` in `src`,
@@ -323,6 +342,7 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         fresh2: vec![],
         fresh3: vec![],
         fresh4: vec![],
+        fresh5: vec![],
         failures: vec![],
     };
     // The held-out files are listed (`heldout.txt`), so adding training
@@ -404,12 +424,13 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         c.fresh2 = fresh_set(&root, corpus, "fresh2", &mut c.failures);
         c.fresh3 = fresh_set(&root, corpus, "fresh3", &mut c.failures);
         c.fresh4 = fresh_set(&root, corpus, "fresh4", &mut c.failures);
+        c.fresh5 = fresh_set(&root, corpus, "fresh5", &mut c.failures);
     }
     c
 }
 
 /// Lower a fresh held-out set (see [`AccelCorpus::fresh`],
-/// [`AccelCorpus::fresh2`], [`AccelCorpus::fresh3`], [`AccelCorpus::fresh4`]): each file of `data/accel/<set>/` expanded with
+/// [`AccelCorpus::fresh2`], [`AccelCorpus::fresh3`], [`AccelCorpus::fresh4`], [`AccelCorpus::fresh5`]): each file of `data/accel/<set>/` expanded with
 /// the corpus functions it extracts, with `<set>/shim`, `fresh/shim` and
 /// `real/shim` on the include path. Every labelled function must exist in
 /// its unit (a missing one is a failure, never a silent drop); an

@@ -531,6 +531,74 @@ fn accelerator_signals_tell_idioms_from_look_alikes() {
         "struct ck { const uint16_t *ptr; int len; };\nuint32_t chunks(const struct ck *v, int n) { uint32_t s = 0; int left = 0; const uint16_t *w; for (; n; v++, n--) { if (v->len == 0) continue; w = v->ptr; left = v->len; while ((left -= 2) >= 0) s += *w++; } return s; }",
     );
     assert!(s.best_update_in_loop == 0, "{s:?}");
+    // A best-so-far is derived from the walked node, not read at the
+    // input cursor: a directory hash that picks a byte through a signed or
+    // unsigned cursor inside an `if` keeps no best (either spelling of the
+    // read), while a linear scan keeping a field of the matching entry
+    // (`best = r[i].nh`) still does.
+    for (name, src) in [
+        ("dxhash", "uint32_t dxhash(const char *name, int len, int uf) { uint32_t h0 = 0x12a3fe2d, h1 = 0x37abe8f9, h; const unsigned char *ucp = (const unsigned char *)name; const signed char *scp = (const signed char *)name; int c; while (len--) { if (uf) c = *ucp++; else c = *scp++; h = h1 + (h0 ^ (c * 7152373)); if (h & 0x80000000) h -= 0x7fffffff; h1 = h0; h0 = h; } return h0 << 1; }"),
+        ("packer", "void packer(const char *msg, int len, uint32_t *buf, int uf) { const unsigned char *ucp = (const unsigned char *)msg; const signed char *scp = (const signed char *)msg; uint32_t val = 0; int c; for (int i = 0; i < len; i++) { if (uf) c = ucp[i]; else c = scp[i]; val = c + (val << 8); if ((i % 4) == 3) { *buf++ = val; val = 0; } } }"),
+    ] {
+        let s = signals(name, src);
+        assert!(s.best_update_in_loop == 0, "{name}: {s:?}");
+    }
+    let s = signals(
+        "scan",
+        "struct rt { uint32_t pfx, mask; int len, nh; };\nint scan(const struct rt *r, int n, uint32_t a) { int best = -1, bl = -1; for (int i = 0; i < n; i++) { if ((a & r[i].mask) == r[i].pfx && r[i].len > bl) { bl = r[i].len; best = r[i].nh; } } return best; }",
+    );
+    assert!(s.best_update_in_loop > 0, "{s:?}");
+    // A best kept through an out-parameter counts like a local, and so
+    // does the walked node itself (`*found = cur`); an out-parameter set
+    // on the way out of a hash-chain walk is a first (exact) match.
+    let s = signals(
+        "deepest",
+        "struct cn { struct cn *c[2]; uint32_t key; int len, has4, has6; };\nint deepest(struct cn *t, uint32_t a, struct cn **found) { *found = 0; while (t) { if (t->len && (a & (~0u << (32 - t->len))) != t->key) break; if (t->has4 || t->has6) *found = t; if (t->len >= 32) break; t = t->c[(a >> (31 - t->len)) & 1]; } return *found != 0; }",
+    );
+    assert!(s.best_update_in_loop > 0 && s.walk_in_loop > 0, "{s:?}");
+    let s = signals(
+        "chain",
+        "struct hn { struct hn *next; uint32_t key; };\nint chain(struct hn *h, uint32_t k, struct hn **out) { while (h) { if (h->key == k) { *out = h; return 1; } h = h->next; } return 0; }",
+    );
+    assert!(s.best_update_in_loop == 0, "{s:?}");
+    // An out-parameter is the caller's variable only while the pointer
+    // stays the argument: a list edit re-points it (`link = &r->next`) and
+    // stores through it are unlinking, not a kept best. A table entry at a
+    // key-derived index through a pointer local is looked up, not input.
+    let s = signals(
+        "unlink",
+        "struct hn { struct hn *next; uint32_t key; };\nvoid unlink(struct hn **link, uint32_t k) { while (*link) { struct hn *r = *link; if (r->key == k) *link = r->next; else link = &r->next; } }",
+    );
+    assert!(s.best_update_in_loop == 0, "{s:?}");
+    let s = signals(
+        "levels",
+        "uint16_t levels(const uint16_t *tbl, uint32_t ip) { uint16_t best = 0; for (int l = 0; l < 4; l++) { if (tbl[(ip >> (24 - 8 * l)) & 0xff]) best = tbl[(ip >> (24 - 8 * l)) & 0xff]; } return best; }",
+    );
+    assert!(s.best_update_in_loop > 0, "{s:?}");
+    // A walk step is any next position the current node holds, loaded as
+    // one value or assembled from its record's bytes (a database tree
+    // walk, both as sums of bytes and accumulated byte by byte); a TLV
+    // parser's cursor advanced by the length it reads there, a table
+    // CRC's register and a byte-wise hash are no walk. (Known look-alike:
+    // a TLV parser that keeps the length in a local, `l = p[off + 1]; off
+    // += 2 + l;`, reads as a walk of `l` under the loaded-value rule, as
+    // it did before this rule: the next length is read where the current
+    // one says.)
+    for (name, src) in [
+        ("seek", "static const uint8_t *db;\nuint32_t seek(uint32_t ip) { uint32_t off = 0, x; for (int d = 31; d >= 0; d--) { const uint8_t *buf = db + 6 * off; if (ip & (1u << d)) x = buf[3] + (buf[4] << 8) + (buf[5] << 16); else x = buf[0] + (buf[1] << 8) + (buf[2] << 16); if (x >= 1000000) return x; off = x; } return 0; }"),
+        ("seekn", "static const uint8_t *db; static int rl;\nuint32_t seekn(uint32_t ip) { uint32_t off = 0, x; for (int d = 31; d >= 0; d--) { const uint8_t *buf = db + 2 * rl * off; const uint8_t *p = &buf[(ip >> d) & 1 ? 2 * rl : rl]; int j = rl; x = 0; do { x <<= 8; x += *(--p); } while (--j); if (x >= 1000000) return x; off = x; } return 0; }"),
+    ] {
+        let s = signals(name, src);
+        assert!(s.walk_in_loop > 0, "{name}: {s:?}");
+    }
+    for (name, src) in [
+        ("tlv", "int tlv(const uint8_t *p, int len, uint8_t want) { int off = 0; while (off + 2 <= len) { if (p[off] == want) return off; off += 2 + p[off + 1]; } return -1; }"),
+        ("crctab", "static const uint32_t T[256];\nuint32_t crctab(const uint8_t *p, int n) { uint32_t c = ~0u; while (n--) c = T[(c ^ *p++) & 0xff] ^ (c >> 8); return ~c; }"),
+        ("djb", "uint32_t djb(const uint8_t *p, int n) { uint32_t h = 5381; for (int i = 0; i < n; i++) h = (h << 5) + h + p[i]; return h; }"),
+    ] {
+        let s = signals(name, src);
+        assert!(s.walk_in_loop == 0, "{name}: {s:?}");
+    }
 }
 
 /// Clara §3: small framework-independent callees are inlined before the

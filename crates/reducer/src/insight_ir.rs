@@ -1000,9 +1000,10 @@ fn rotated(v: Val, depth: u32) -> bool {
 }
 
 /// Whether an address or index `v` is computed from a load of the local
-/// variable `a` (through GEPs, casts and integer arithmetic).
-fn addressed_by(v: Val, a: Val, depth: u32) -> bool {
-    if depth > 8 {
+/// variable `a` (through GEPs, casts, integer arithmetic and other `-O0`
+/// locals), looking `limit` steps deep (a local costs two).
+fn addressed_within(v: Val, a: Val, depth: u32, limit: u32) -> bool {
+    if depth > limit {
         return false;
     }
     match v.opcode() {
@@ -1010,9 +1011,11 @@ fn addressed_by(v: Val, a: Val, depth: u32) -> bool {
         // &hosts[idx]; idx = h->next;`: the walk goes through a pointer).
         Some(Opcode::LLVMLoad) => {
             v.pointer_operand() == Some(a)
-                || depth < 6
-                    && local_values(v)
-                        .is_some_and(|vs| vs.into_iter().any(|x| addressed_by(x, a, depth + 2)))
+                || depth + 2 < limit
+                    && local_values(v).is_some_and(|vs| {
+                        vs.into_iter()
+                            .any(|x| addressed_within(x, a, depth + 2, limit))
+                    })
         }
         Some(
             Opcode::LLVMGetElementPtr
@@ -1030,7 +1033,7 @@ fn addressed_by(v: Val, a: Val, depth: u32) -> bool {
         ) => v
             .operands()
             .into_iter()
-            .any(|o| addressed_by(o, a, depth + 1)),
+            .any(|o| addressed_within(o, a, depth + 1, limit)),
         _ => false,
     }
 }
@@ -1055,7 +1058,11 @@ fn loaded_values(v: Val, depth: u32, out: &mut Vec<Val>) {
 }
 
 /// `A = *f(A)`: a store into the local variable `A` of a value loaded from
-/// non-stack memory whose address is computed from `A`'s current value.
+/// non-stack memory whose address is computed from `A`'s current value —
+/// or assembled from such loads ([`assembled_from_node`]: `x = buf[3] |
+/// buf[4] << 8 | buf[5] << 16; off = x;` with `buf` at `off`'s record): a
+/// walk's next position is whatever the current node says it is, whether
+/// it is stored as one pointer or as record bytes.
 fn is_walk_step(store: Val) -> bool {
     let (Some(a), Some(v)) = (store.pointer_operand(), store.operand(0)) else {
         return false;
@@ -1065,11 +1072,86 @@ fn is_walk_step(store: Val) -> bool {
     }
     let mut loads = vec![];
     loaded_values(v, 0, &mut loads);
-    loads.into_iter().any(|l| {
-        l.pointer_operand().is_some_and(|p| {
-            p.opcode() != Some(Opcode::LLVMAlloca) && p != a && addressed_by(p, a, 0)
+    loads.into_iter().any(|l| node_load(l, a, 8)) || assembled_from_node(v, a)
+}
+
+/// A load from non-stack memory whose address is computed from the local
+/// `a`'s current value (a field or record of the node `a` designates).
+fn node_load(l: Val, a: Val, limit: u32) -> bool {
+    l.opcode() == Some(Opcode::LLVMLoad)
+        && l.pointer_operand().is_some_and(|p| {
+            p.opcode() != Some(Opcode::LLVMAlloca) && p != a && addressed_within(p, a, 0, limit)
         })
-    })
+}
+
+/// Whether `v` is a next position assembled from the node `a` designates:
+/// an add/or/shift/constant-multiply combination (through casts, phis and
+/// `-O0` locals other than `a`) whose every leaf is a constant or a load of
+/// the node ([`node_load`]), at least one of them a load. A leaf that is
+/// `a`'s own value makes it an *advance* (`off += 2 + p[off + 1]`, a TLV
+/// parser's cursor), not a walk; an xor makes it a mix (a table CRC's
+/// `crc = t[crc & 0xff] ^ (crc >> 8)`).
+fn assembled_from_node(v: Val, a: Val) -> bool {
+    // Ok(true): only node loads and constants, at least one load; Ok(false):
+    // only constants (and the local being expanded); Err: anything else.
+    fn leaves(v: Val, a: Val, expanding: &mut Vec<Val>, depth: u32) -> Result<bool, ()> {
+        if depth > 10 {
+            return Err(());
+        }
+        let v = uncast(v);
+        if v.const_int().is_some() {
+            return Ok(false);
+        }
+        match v.opcode() {
+            Some(Opcode::LLVMLoad) => {
+                // Records are read through a cursor into the node's
+                // record (`p = &buf[2 * j]; x += *(--p)`, `buf` at the
+                // node's offset): look deeper than a single step does.
+                if node_load(v, a, 12) {
+                    return Ok(true);
+                }
+                let Some(l) = local_of(v).filter(|&l| l != a) else {
+                    return Err(());
+                };
+                // A local's own earlier value (`x <<= 8; x += *--p;`) is
+                // the accumulation in progress, neutral.
+                if expanding.contains(&l) {
+                    return Ok(false);
+                }
+                expanding.push(l);
+                let mut any = false;
+                let r = local_values(v).ok_or(())?.into_iter().try_for_each(|x| {
+                    any |= leaves(x, a, expanding, depth + 2)?;
+                    Ok(())
+                });
+                expanding.pop();
+                r.map(|()| any)
+            }
+            Some(Opcode::LLVMAdd | Opcode::LLVMOr | Opcode::LLVMShl) => {
+                let mut any = false;
+                for o in v.operands() {
+                    any |= leaves(o, a, expanding, depth + 1)?;
+                }
+                Ok(any)
+            }
+            Some(Opcode::LLVMMul) if const_operand(v).is_some() => {
+                let mut any = false;
+                for o in v.operands() {
+                    any |= leaves(o, a, expanding, depth + 1)?;
+                }
+                Ok(any)
+            }
+            Some(Opcode::LLVMPHI) => {
+                let mut any = false;
+                for (x, _) in v.phi_incoming() {
+                    any |= leaves(x, a, expanding, depth + 1)?;
+                }
+                Ok(any)
+            }
+            _ => Err(()),
+        }
+    }
+    leaves(v, a, &mut vec![], 0) == Ok(true)
 }
 
 /// A load of a local variable that some store sets to a one-bit shift.
@@ -1440,20 +1522,81 @@ fn sum_or_difference(v: Val) -> bool {
     matches!(uncast(v).opcode(), Some(Opcode::LLVMAdd | Opcode::LLVMSub))
 }
 
-/// A store into a local variable of a value loaded from non-stack memory
-/// (a field or table entry: `best = r->nexthop`).
-fn stores_loaded_field(store: Val) -> bool {
+/// A store that keeps something the walk found: into a local variable or
+/// through an out-parameter (`*found = cur`: the caller's variable is the
+/// function's best, [`out_parameter_target`]), of a value derived from a
+/// node — a field or table entry loaded from non-stack memory (`best =
+/// r->nexthop`), or the walked node itself (`best = n`, a local the loop
+/// walks). A scalar read at an input cursor (`c = *ucp++`, `c = s[i]`
+/// through a pointer local) is the data being consumed, not a node's
+/// field ([`input_read`]).
+fn stores_node_value(store: Val) -> bool {
     let (Some(a), Some(v)) = (store.pointer_operand(), store.operand(0)) else {
         return false;
     };
-    if a.opcode() != Some(Opcode::LLVMAlloca) {
+    if a.opcode() != Some(Opcode::LLVMAlloca) && !out_parameter_target(a) {
         return false;
     }
     let v = uncast(v);
-    v.opcode() == Some(Opcode::LLVMLoad)
-        && v.pointer_operand().is_some_and(|p| {
-            p.opcode() != Some(Opcode::LLVMAlloca) && !p.is_global_var() || is_gep(p)
-        })
+    if v.opcode() != Some(Opcode::LLVMLoad) {
+        return false;
+    }
+    let field = v
+        .pointer_operand()
+        .is_some_and(|p| p.opcode() != Some(Opcode::LLVMAlloca) && !p.is_global_var() || is_gep(p))
+        && !input_read(v);
+    let walked_node = local_of(v).is_some_and(|l| {
+        l != a
+            && l.users().into_iter().any(|u| {
+                u.opcode() == Some(Opcode::LLVMStore)
+                    && u.pointer_operand() == Some(l)
+                    && is_walk_step(u)
+            })
+    });
+    field || walked_node
+}
+
+/// `p` is the target of an out-parameter: the pointer a function argument
+/// passed in, read from its `-O0` local (`*found = cur` for `T **found`),
+/// a local only ever set from the argument — one re-pointed in the loop
+/// (`link = &r->next; … *link = r->next;`) is an edit position in a list,
+/// not the caller's variable.
+fn out_parameter_target(p: Val) -> bool {
+    local_of(p).is_some_and(|l| {
+        let stored: Vec<Val> = l
+            .users()
+            .into_iter()
+            .filter(|u| u.opcode() == Some(Opcode::LLVMStore) && u.pointer_operand() == Some(l))
+            .filter_map(|u| u.operand(0))
+            .collect();
+        !stored.is_empty() && stored.iter().all(|x| x.is_argument() && x.is_ptr_type())
+    })
+}
+
+/// A scalar read at an input cursor: the element an advancing pointer
+/// local points at (`*ucp++`), or a pointer local indexed by a loop
+/// counter (`s[i]`), no struct field selected — the bytes a hash or
+/// parser consumes. A node's field (`n->nh`, `r[i].nh`) selects a member,
+/// and a table entry at a key-derived index (`tbl24[ip >> 8]`) is looked
+/// up, not consumed.
+fn input_read(l: Val) -> bool {
+    let Some(p) = l.pointer_operand() else {
+        return false;
+    };
+    // SAFETY: `type_of` is the load's own (non-null) result type.
+    let int = unsafe { c::LLVMGetTypeKind(l.type_of()) == LLVMTypeKind::LLVMIntegerTypeKind };
+    if !int {
+        return false;
+    }
+    // A local the function advances from its own value (`p++`, `i++`).
+    let advancing = |v: Val| local_of(v).is_some_and(self_updated);
+    if advancing(p) {
+        return true;
+    }
+    is_gep(p)
+        && p.num_operands() == 2
+        && p.operand(0).is_some_and(|b| local_of(b).is_some())
+        && p.operand(1).is_some_and(advancing)
 }
 
 /// A constant integer sign-extended from its width.
@@ -1932,17 +2075,22 @@ fn accel_signals(f: Val) -> AccelSignals {
             }
         }
     }
+    // With `||`/`&&` conditions the body has one predecessor per
+    // condition that can decide it (`if (a || b || c) *found = cur;`):
+    // every predecessor must be such a test.
     let guarded: Vec<bool> = preds
         .iter()
         .map(|p| {
-            p.len() == 1
-                && blocks[p[0]]
-                    .terminator()
-                    .is_some_and(|t| t.is_conditional_branch())
-                && blocks[p[0]]
-                    .successors()
-                    .iter()
-                    .all(|x| index.get(x).is_some_and(|&k| in_loop[k]))
+            !p.is_empty()
+                && p.iter().all(|&q| {
+                    blocks[q]
+                        .terminator()
+                        .is_some_and(|t| t.is_conditional_branch())
+                        && blocks[q]
+                            .successors()
+                            .iter()
+                            .all(|x| index.get(x).is_some_and(|&k| in_loop[k]))
+                })
         })
         .collect();
     // The condition of the branch that alone leads to a block.
@@ -2065,7 +2213,7 @@ fn accel_signals(f: Val) -> AccelSignals {
                             && !counter
                             && stays
                             && guarded[bi]
-                            && stores_loaded_field(i),
+                            && stores_node_value(i),
                     );
                     s.table_register_step += u32::from(register_table_step(i));
                 }
