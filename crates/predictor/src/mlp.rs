@@ -82,6 +82,16 @@ pub struct MlpConfig {
     /// part rather than on whatever the hidden units do there.
     #[serde(default)]
     pub linear_skip: bool,
+    /// Iterate averaging: the weights scored and kept are an exponential
+    /// moving average of the optimiser's iterates over about one scoring
+    /// interval ([`averaging_decay`]), not the last iterate. A constant
+    /// step size leaves the last iterate wandering in a noise ball whose
+    /// radius grows with the step; a whole regime of rows (a chain
+    /// forwarding all it is offered) then gets a common offset of a few
+    /// per cent that changes from epoch to epoch; the average sits near
+    /// the ball's centre (Polyak–Ruppert averaging).
+    #[serde(default)]
+    pub weight_average: bool,
 }
 
 /// The values a grid search tries (the cartesian product); `max_epochs`
@@ -125,6 +135,10 @@ pub struct Grid {
     /// The linear path on or off, searched ([`MlpConfig::linear_skip`]).
     #[serde(default = "no_mixup")]
     pub linear_skip: Vec<bool>,
+    /// Iterate averaging in every configuration
+    /// ([`MlpConfig::weight_average`]).
+    #[serde(default)]
+    pub weight_average: bool,
     /// Counters divided by the sample's length, measured as the largest
     /// `*_cycles` counter of the row (a busy-polling NF's cycles are the
     /// sample's duration): [`crate::model::PerCycle`]. Applies to the MLP
@@ -228,6 +242,7 @@ impl Grid {
             linear_skip: no_mixup(),
             per_cycle: false,
             ensemble_always: true,
+            weight_average: false,
         }
     }
 
@@ -253,6 +268,7 @@ impl Grid {
             linear_skip: no_mixup(),
             per_cycle: false,
             ensemble_always: false,
+            weight_average: false,
         }
     }
 
@@ -286,6 +302,8 @@ impl Grid {
                                                             input_noise,
                                                             mixup,
                                                             linear_skip,
+                                                            weight_average: self
+                                                                .weight_average,
                                                         });
                                                     }
                                                 }
@@ -397,6 +415,17 @@ fn tensor(x: &[Vec<f64>]) -> Tensor {
     Tensor::from_slice(&flat).reshape([x.len() as i64, cols])
 }
 
+/// The decay of the iterate average after `step` optimiser steps: an
+/// exponential average whose horizon is one scoring interval
+/// (`interval_steps`), so each scored snapshot averages about the iterates
+/// since the previous one; early on, (1 + t)/(10 + t) keeps the initial
+/// weights from weighing on the average (the warm-up of TensorFlow's
+/// `ExponentialMovingAverage` with `num_updates`).
+pub fn averaging_decay(step: usize, interval_steps: f64) -> f64 {
+    let t = step as f64;
+    (1.0 - 1.0 / interval_steps.max(1.0)).min((1.0 + t) / (10.0 + t))
+}
+
 /// Every (configuration, validation score) a search tried.
 pub type Tried = Vec<(MlpConfig, f64)>;
 
@@ -471,6 +500,17 @@ impl Mlp {
         };
         let current = Mlp::new(c.clone(), inputs);
         let mut best = Mlp::new(c.clone(), inputs);
+        // The iterate average starts at the initial weights.
+        let average = c
+            .weight_average
+            .then(|| {
+                let mut a = Mlp::new(c.clone(), inputs);
+                a.vs.copy(&current.vs).is_ok().then_some(a)
+            })
+            .flatten();
+        let interval_steps =
+            (x.len().div_ceil(c.batch.max(1)) * epoch_step.max(1)).max(1) as f64;
+        let mut step = 0usize;
         let xs = tensor(x);
         let ys =
             Tensor::from_slice(&y.iter().map(|v| *v as f32).collect::<Vec<_>>()).reshape([-1, 1]);
@@ -518,13 +558,18 @@ impl Mlp {
                     Loss::L1 => out.l1_loss(&by, tch::Reduction::Mean),
                 };
                 opt.backward_step(&loss);
+                if let Some(a) = &average {
+                    a.absorb(&current, averaging_decay(step, interval_steps));
+                }
+                step += 1;
                 start += len;
             }
             if epoch % epoch_step.max(1) == 0 || epoch == c.epochs {
-                let s = score(&current.predict(val_x));
+                let scored = average.as_ref().unwrap_or(&current);
+                let s = score(&scored.predict(val_x));
                 if s.is_finite() && s > best_score {
                     best_score = s;
-                    if best.vs.copy(&current.vs).is_ok() {
+                    if best.vs.copy(&scored.vs).is_ok() {
                         best.config.epochs = epoch;
                     }
                 }
@@ -534,6 +579,20 @@ impl Mlp {
             mlp: best,
             val_score: best_score,
         }
+    }
+
+    /// self ← decay · self + (1 − decay) · `iterate`, variable by variable
+    /// (same configuration, so the same names).
+    fn absorb(&self, iterate: &Mlp, decay: f64) {
+        let src = iterate.vs.variables();
+        tch::no_grad(|| {
+            for (name, mut t) in self.vs.variables() {
+                if let Some(s) = src.get(&name) {
+                    let _ = t.g_mul_scalar_(decay);
+                    let _ = t.g_add_(&(s * (1.0 - decay)));
+                }
+            }
+        });
     }
 
     /// `members` single networks as one averaging ensemble (the epochs
