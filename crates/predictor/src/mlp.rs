@@ -802,4 +802,68 @@ mod tests {
             assert_eq!(tried.len(), 1, "the ensemble's score is recorded");
         }
     }
+
+    #[test]
+    fn averaging_decay_warms_up_then_holds_one_scoring_interval() {
+        // Early steps: (1 + t)/(10 + t), so the initial weights fade fast.
+        assert!((averaging_decay(0, 200.0) - 0.1).abs() < 1e-12);
+        assert!((averaging_decay(10, 200.0) - 11.0 / 20.0).abs() < 1e-12);
+        // Later: the horizon of one scoring interval, 1 − 1/steps.
+        assert!((averaging_decay(100_000, 200.0) - (1.0 - 1.0 / 200.0)).abs() < 1e-12);
+        // Monotone, and never 1 (the average keeps following the iterates).
+        let d: Vec<f64> = (0..2000).map(|t| averaging_decay(t, 200.0)).collect();
+        assert!(d.windows(2).all(|w| w[0] <= w[1]));
+        assert!(d.iter().all(|&v| v < 1.0));
+        // A degenerate interval does not divide by zero.
+        assert!(averaging_decay(5, 0.0).is_finite());
+    }
+
+    #[test]
+    fn absorb_moves_the_average_toward_the_iterate() {
+        let c = Grid::tiny().configs().remove(0);
+        let (a, b) = (Mlp::new(c.clone(), 3), Mlp::new(c, 3));
+        let x = vec![vec![0.3, -1.0, 2.0], vec![1.0, 0.5, -0.2]];
+        let (pa, pb) = (a.predict(&x), b.predict(&x));
+        assert_ne!(pa, pb, "two initialisations differ");
+        a.absorb(&b, 1.0);
+        assert_eq!(a.predict(&x), pa, "decay 1 keeps the average");
+        a.absorb(&b, 0.0);
+        assert_eq!(a.predict(&x), pb, "decay 0 takes the iterate");
+    }
+
+    /// The failure iterate averaging answers: with a large constant step,
+    /// the last iterate misses a plateau (many rows with one target) by a
+    /// common offset; the average of the iterates fits it closer.
+    #[test]
+    fn iterate_averaging_fits_a_plateau_the_last_iterate_misses() {
+        // Half the rows on a plateau (target 1), half on a slope below it.
+        let x: Vec<Vec<f64>> = (0..200)
+            .map(|i| vec![i as f64 / 100.0 - 1.0, ((i * 37) % 11) as f64 / 5.0 - 1.0])
+            .collect();
+        let y: Vec<f64> = x.iter().map(|r| r[0].min(0.0) + 1.0).collect();
+        let plateau: Vec<usize> = (0..x.len()).filter(|&i| x[i][0] >= 0.0).collect();
+        let plateau_error = |p: &[f64]| {
+            plateau.iter().map(|&i| (p[i] - y[i]).abs()).sum::<f64>() / plateau.len() as f64
+        };
+        // Score only the last epoch, so both keep what training ends with.
+        let last = |_: &[f64]| 0.0;
+        let mut c = Grid::tiny().configs().remove(0);
+        c.learning_rate = 0.05;
+        c.dropout = 0.0;
+        c.epochs = 60;
+        let mut errors = vec![];
+        for average in [false, true] {
+            c.weight_average = average;
+            let e: f64 = (0..3)
+                .map(|seed| plateau_error(&Mlp::train(&c, &x, &y, &x, &last, 60, seed).mlp.predict(&x)))
+                .sum();
+            errors.push(e / 3.0);
+        }
+        assert!(
+            errors[1] < errors[0] * 0.8,
+            "plateau error with averaging {} vs last iterate {}",
+            errors[1],
+            errors[0]
+        );
+    }
 }
