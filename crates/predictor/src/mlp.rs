@@ -302,8 +302,7 @@ impl Grid {
                                                             input_noise,
                                                             mixup,
                                                             linear_skip,
-                                                            weight_average: self
-                                                                .weight_average,
+                                                            weight_average: self.weight_average,
                                                         });
                                                     }
                                                 }
@@ -508,8 +507,7 @@ impl Mlp {
                 a.vs.copy(&current.vs).is_ok().then_some(a)
             })
             .flatten();
-        let interval_steps =
-            (x.len().div_ceil(c.batch.max(1)) * epoch_step.max(1)).max(1) as f64;
+        let interval_steps = (x.len().div_ceil(c.batch.max(1)) * epoch_step.max(1)).max(1) as f64;
         let mut step = 0usize;
         let xs = tensor(x);
         let ys =
@@ -855,7 +853,9 @@ mod tests {
         for average in [false, true] {
             c.weight_average = average;
             let e: f64 = (0..3)
-                .map(|seed| plateau_error(&Mlp::train(&c, &x, &y, &x, &last, 60, seed).mlp.predict(&x)))
+                .map(|seed| {
+                    plateau_error(&Mlp::train(&c, &x, &y, &x, &last, 60, seed).mlp.predict(&x))
+                })
                 .sum();
             errors.push(e / 3.0);
         }
