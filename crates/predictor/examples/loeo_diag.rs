@@ -124,6 +124,9 @@ fn grid() -> Grid {
     if let Ok(v) = std::env::var("DIAG_PERCYCLE") {
         g.per_cycle = v == "1";
     }
+    if let Ok(v) = std::env::var("DIAG_AVERAGE") {
+        g.weight_average = v == "1";
+    }
     if let Ok(v) = std::env::var("DIAG_ENSEMBLE_ALWAYS") {
         g.ensemble_always = v == "1";
     }

@@ -82,6 +82,16 @@ pub struct MlpConfig {
     /// part rather than on whatever the hidden units do there.
     #[serde(default)]
     pub linear_skip: bool,
+    /// Iterate averaging: the weights scored and kept are an exponential
+    /// moving average of the optimiser's iterates over about one scoring
+    /// interval ([`averaging_decay`]), not the last iterate. A constant
+    /// step size leaves the last iterate wandering in a noise ball whose
+    /// radius grows with the step; a whole regime of rows (a chain
+    /// forwarding all it is offered) then gets a common offset of a few
+    /// per cent that changes from epoch to epoch; the average sits near
+    /// the ball's centre (Polyak–Ruppert averaging).
+    #[serde(default)]
+    pub weight_average: bool,
 }
 
 /// The values a grid search tries (the cartesian product); `max_epochs`
@@ -125,6 +135,10 @@ pub struct Grid {
     /// The linear path on or off, searched ([`MlpConfig::linear_skip`]).
     #[serde(default = "no_mixup")]
     pub linear_skip: Vec<bool>,
+    /// Iterate averaging in every configuration
+    /// ([`MlpConfig::weight_average`]).
+    #[serde(default)]
+    pub weight_average: bool,
     /// Counters divided by the sample's length, measured as the largest
     /// `*_cycles` counter of the row (a busy-polling NF's cycles are the
     /// sample's duration): [`crate::model::PerCycle`]. Applies to the MLP
@@ -228,6 +242,7 @@ impl Grid {
             linear_skip: no_mixup(),
             per_cycle: false,
             ensemble_always: true,
+            weight_average: false,
         }
     }
 
@@ -253,6 +268,7 @@ impl Grid {
             linear_skip: no_mixup(),
             per_cycle: false,
             ensemble_always: false,
+            weight_average: false,
         }
     }
 
@@ -286,6 +302,7 @@ impl Grid {
                                                             input_noise,
                                                             mixup,
                                                             linear_skip,
+                                                            weight_average: self.weight_average,
                                                         });
                                                     }
                                                 }
@@ -397,6 +414,17 @@ fn tensor(x: &[Vec<f64>]) -> Tensor {
     Tensor::from_slice(&flat).reshape([x.len() as i64, cols])
 }
 
+/// The decay of the iterate average after `step` optimiser steps: an
+/// exponential average whose horizon is one scoring interval
+/// (`interval_steps`), so each scored snapshot averages about the iterates
+/// since the previous one; early on, (1 + t)/(10 + t) keeps the initial
+/// weights from weighing on the average (the warm-up of TensorFlow's
+/// `ExponentialMovingAverage` with `num_updates`).
+pub fn averaging_decay(step: usize, interval_steps: f64) -> f64 {
+    let t = step as f64;
+    (1.0 - 1.0 / interval_steps.max(1.0)).min((1.0 + t) / (10.0 + t))
+}
+
 /// Every (configuration, validation score) a search tried.
 pub type Tried = Vec<(MlpConfig, f64)>;
 
@@ -471,6 +499,16 @@ impl Mlp {
         };
         let current = Mlp::new(c.clone(), inputs);
         let mut best = Mlp::new(c.clone(), inputs);
+        // The iterate average starts at the initial weights.
+        let average = c
+            .weight_average
+            .then(|| {
+                let mut a = Mlp::new(c.clone(), inputs);
+                a.vs.copy(&current.vs).is_ok().then_some(a)
+            })
+            .flatten();
+        let interval_steps = (x.len().div_ceil(c.batch.max(1)) * epoch_step.max(1)).max(1) as f64;
+        let mut step = 0usize;
         let xs = tensor(x);
         let ys =
             Tensor::from_slice(&y.iter().map(|v| *v as f32).collect::<Vec<_>>()).reshape([-1, 1]);
@@ -518,13 +556,18 @@ impl Mlp {
                     Loss::L1 => out.l1_loss(&by, tch::Reduction::Mean),
                 };
                 opt.backward_step(&loss);
+                if let Some(a) = &average {
+                    a.absorb(&current, averaging_decay(step, interval_steps));
+                }
+                step += 1;
                 start += len;
             }
             if epoch % epoch_step.max(1) == 0 || epoch == c.epochs {
-                let s = score(&current.predict(val_x));
+                let scored = average.as_ref().unwrap_or(&current);
+                let s = score(&scored.predict(val_x));
                 if s.is_finite() && s > best_score {
                     best_score = s;
-                    if best.vs.copy(&current.vs).is_ok() {
+                    if best.vs.copy(&scored.vs).is_ok() {
                         best.config.epochs = epoch;
                     }
                 }
@@ -534,6 +577,20 @@ impl Mlp {
             mlp: best,
             val_score: best_score,
         }
+    }
+
+    /// self ← decay · self + (1 − decay) · `iterate`, variable by variable
+    /// (same configuration, so the same names).
+    fn absorb(&self, iterate: &Mlp, decay: f64) {
+        let src = iterate.vs.variables();
+        tch::no_grad(|| {
+            for (name, mut t) in self.vs.variables() {
+                if let Some(s) = src.get(&name) {
+                    let _ = t.g_mul_scalar_(decay);
+                    let _ = t.g_add_(&(s * (1.0 - decay)));
+                }
+            }
+        });
     }
 
     /// `members` single networks as one averaging ensemble (the epochs
@@ -742,5 +799,71 @@ mod tests {
             assert_eq!(m.config.members, members, "ensemble_always = {always}");
             assert_eq!(tried.len(), 1, "the ensemble's score is recorded");
         }
+    }
+
+    #[test]
+    fn averaging_decay_warms_up_then_holds_one_scoring_interval() {
+        // Early steps: (1 + t)/(10 + t), so the initial weights fade fast.
+        assert!((averaging_decay(0, 200.0) - 0.1).abs() < 1e-12);
+        assert!((averaging_decay(10, 200.0) - 11.0 / 20.0).abs() < 1e-12);
+        // Later: the horizon of one scoring interval, 1 − 1/steps.
+        assert!((averaging_decay(100_000, 200.0) - (1.0 - 1.0 / 200.0)).abs() < 1e-12);
+        // Monotone, and never 1 (the average keeps following the iterates).
+        let d: Vec<f64> = (0..2000).map(|t| averaging_decay(t, 200.0)).collect();
+        assert!(d.windows(2).all(|w| w[0] <= w[1]));
+        assert!(d.iter().all(|&v| v < 1.0));
+        // A degenerate interval does not divide by zero.
+        assert!(averaging_decay(5, 0.0).is_finite());
+    }
+
+    #[test]
+    fn absorb_moves_the_average_toward_the_iterate() {
+        let c = Grid::tiny().configs().remove(0);
+        let (a, b) = (Mlp::new(c.clone(), 3), Mlp::new(c, 3));
+        let x = vec![vec![0.3, -1.0, 2.0], vec![1.0, 0.5, -0.2]];
+        let (pa, pb) = (a.predict(&x), b.predict(&x));
+        assert_ne!(pa, pb, "two initialisations differ");
+        a.absorb(&b, 1.0);
+        assert_eq!(a.predict(&x), pa, "decay 1 keeps the average");
+        a.absorb(&b, 0.0);
+        assert_eq!(a.predict(&x), pb, "decay 0 takes the iterate");
+    }
+
+    /// The failure iterate averaging answers: with a large constant step,
+    /// the last iterate misses a plateau (many rows with one target) by a
+    /// common offset; the average of the iterates fits it closer.
+    #[test]
+    fn iterate_averaging_fits_a_plateau_the_last_iterate_misses() {
+        // Half the rows on a plateau (target 1), half on a slope below it.
+        let x: Vec<Vec<f64>> = (0..200)
+            .map(|i| vec![i as f64 / 100.0 - 1.0, ((i * 37) % 11) as f64 / 5.0 - 1.0])
+            .collect();
+        let y: Vec<f64> = x.iter().map(|r| r[0].min(0.0) + 1.0).collect();
+        let plateau: Vec<usize> = (0..x.len()).filter(|&i| x[i][0] >= 0.0).collect();
+        let plateau_error = |p: &[f64]| {
+            plateau.iter().map(|&i| (p[i] - y[i]).abs()).sum::<f64>() / plateau.len() as f64
+        };
+        // Score only the last epoch, so both keep what training ends with.
+        let last = |_: &[f64]| 0.0;
+        let mut c = Grid::tiny().configs().remove(0);
+        c.learning_rate = 0.05;
+        c.dropout = 0.0;
+        c.epochs = 60;
+        let mut errors = vec![];
+        for average in [false, true] {
+            c.weight_average = average;
+            let e: f64 = (0..3)
+                .map(|seed| {
+                    plateau_error(&Mlp::train(&c, &x, &y, &x, &last, 60, seed).mlp.predict(&x))
+                })
+                .sum();
+            errors.push(e / 3.0);
+        }
+        assert!(
+            errors[1] < errors[0] * 0.8,
+            "plateau error with averaging {} vs last iterate {}",
+            errors[1],
+            errors[0]
+        );
     }
 }
