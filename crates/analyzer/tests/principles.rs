@@ -1311,3 +1311,52 @@ void process(const uint8_t *pkt, uint32_t len) {{
         "{seq:?}"
     );
 }
+
+#[test]
+fn a_key_taken_from_either_endpoint_by_branch_has_no_common_field() {
+    // nDPI's certificate cache style: entries are the server's endpoint,
+    // added from the source fields of server packets and looked up from
+    // the destination fields of client packets (an if/else picks the side).
+    // Every path locates the entry by packet fields, but none is common to
+    // them all: the cache has no flow key (one server, many clients), not
+    // the key of the insert alone.
+    let nf = |client_side: &str| {
+        facts(&format!(
+            r#"#include <stdint.h>
+struct iphdr {{ uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; }};
+struct tcphdr {{ uint16_t source; uint16_t dest; uint32_t seq; }};
+struct lru;
+int lru_find(struct lru *c, uint32_t key);
+void lru_add(struct lru *c, uint32_t key, uint16_t value);
+struct module {{ struct lru *server_cache; }};
+static struct module mod;
+int process(const uint8_t *pkt, uint32_t len, int from_client) {{
+    const struct iphdr *iph = (const struct iphdr *)(pkt + 14);
+    const struct tcphdr *th = (const struct tcphdr *)(pkt + 34);
+    uint32_t key;
+    int proto;
+    if (from_client)
+        key = {client_side};
+    else
+        key = iph->saddr + th->source;
+    proto = lru_find(mod.server_cache, key);
+    if (proto)
+        return proto;
+    if (len > 100 && th->source == 443)
+        lru_add(mod.server_cache, iph->saddr + th->source, 7);
+    return 0;
+}}"#
+        ))
+    };
+    let key = |f: &Facts| f.flow_key.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+    let either = nf("iph->daddr + th->dest");
+    assert!(either.stateful, "{either:?}");
+    assert!(key(&either).is_empty(), "{either:?}");
+    assert!(
+        either.unknown.is_empty(),
+        "decided, not unknown: {either:?}"
+    );
+    // Look-alike: both branches take the source endpoint.
+    let same = nf("iph->saddr + th->source + 1");
+    assert_eq!(key(&same), ["src_ip", "src_port"], "{same:?}");
+}

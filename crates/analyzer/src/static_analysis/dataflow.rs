@@ -75,6 +75,10 @@ pub struct Val {
     /// Reached through an object the caller handed the entry point: the
     /// caller located it, by fields this code does not show.
     pub handed: bool,
+    /// Located by packet fields on every path, but by none common to all
+    /// of them (`if (client) k = dst; else k = src;`): keyed, with no field
+    /// the key can be narrowed to. Set only by the flow-sensitive pass.
+    pub alternatives: bool,
 }
 
 impl Val {
@@ -122,7 +126,15 @@ impl Val {
             (
                 (v.fields.len(), v.objs.len(), v.from.len(), v.direct.len()),
                 (v.hdr, v.off, v.konst),
-                [v.root, v.mixed, v.opaque, v.descriptor, v.lookup, v.handed],
+                [
+                    v.root,
+                    v.mixed,
+                    v.opaque,
+                    v.descriptor,
+                    v.lookup,
+                    v.handed,
+                    v.alternatives,
+                ],
             )
         };
         let before = shape(self);
@@ -136,6 +148,7 @@ impl Val {
         self.descriptor |= o.descriptor;
         self.lookup |= o.lookup;
         self.handed |= o.handed;
+        self.alternatives |= o.alternatives;
         match (self.hdr, o.hdr) {
             (None, Some(h)) => {
                 self.hdr = Some(h);
@@ -178,12 +191,14 @@ impl Val {
             opaque: self.opaque,
             from: self.from.iter().chain(self.objs.iter()).cloned().collect(),
             handed: self.handed,
+            alternatives: self.alternatives,
             ..Default::default()
         }
     }
-    /// Carries packet-derived data (named fields or opaque bytes).
+    /// Carries packet-derived data (named fields, alternatives of them, or
+    /// opaque bytes).
     fn keyed(&self) -> bool {
-        !self.fields.is_empty() || self.opaque
+        !self.fields.is_empty() || self.opaque || self.alternatives
     }
     /// Says where in state an access goes: packet data, or the caller's
     /// choice of the object handed in.
@@ -242,6 +257,9 @@ pub struct Access {
     pub scope: String,
     /// The location also depends on packet data of unknown fields.
     pub opaque: bool,
+    /// Every path locates the access by packet fields, but no field is
+    /// common to them all (see [`Val::alternatives`]): keyed, by no field.
+    pub alternatives: bool,
     /// State the location was computed from, when no packet data locates
     /// it: an index the NF allocated (a cursor, a free-list head).
     pub alloc_from: BTreeSet<String>,
@@ -866,7 +884,7 @@ impl<'p, 't> Engine<'p, 't> {
     fn env_read(&self, key: &str) -> Val {
         let mut v = self.env_get(key).cloned().unwrap_or_default();
         if let Some(nw) = &self.narrowing {
-            nw.narrow(key, &mut v.fields);
+            v.alternatives |= nw.narrow(key, &mut v.fields);
             if nw.points_to_no_state(key) {
                 v.objs.clear();
             }
@@ -886,7 +904,7 @@ impl<'p, 't> Engine<'p, 't> {
         if let Some(nw) = &self.narrowing {
             for (k, x) in members {
                 let mut x = x.val.taint();
-                nw.narrow(k, &mut x.fields);
+                x.alternatives |= nw.narrow(k, &mut x.fields);
                 v.join(&x);
             }
             return v;
@@ -1342,7 +1360,7 @@ impl<'p, 't> Engine<'p, 't> {
                                 if !state && (v.hdr.is_some() || v.descriptor) {
                                     nw.returned(&key, None);
                                 } else {
-                                    nw.returned(&key, Some((&v.fields, state)));
+                                    nw.returned(&key, Some((narrowing::val_mask(&v), state)));
                                 }
                             }
                         }
@@ -1463,7 +1481,7 @@ impl<'p, 't> Engine<'p, 't> {
                 "initializer_list" => {
                     // Members the list does not name are zero.
                     if let Some(nw) = self.narrowing.as_deref_mut() {
-                        nw.define(&key, &BTreeSet::new(), false);
+                        nw.define(&key, 0, false);
                     }
                     self.init_list(&key, &tr, value);
                     continue;
@@ -1723,11 +1741,11 @@ impl<'p, 't> Engine<'p, 't> {
             tk.push_str(to);
             tk.push_str(&key[from.len()..]);
             if let Some(nw) = self.narrowing.as_deref_mut() {
-                nw.narrow(&key, &mut v.fields);
+                v.alternatives |= nw.narrow(&key, &mut v.fields);
                 if certain {
-                    nw.define(&tk, &v.fields, !v.objs.is_empty() || v.root);
+                    nw.define(&tk, narrowing::val_mask(&v), !v.objs.is_empty() || v.root);
                 } else {
-                    nw.may_define(&tk, &v.fields);
+                    nw.may_define(&tk, narrowing::val_mask(&v));
                 }
             }
             if changed {
@@ -1749,7 +1767,7 @@ impl<'p, 't> Engine<'p, 't> {
                     // local points to on another (`if (done) m = stored;`).
                     nw.define_unbounded(key);
                 } else {
-                    nw.define(key, &v.fields, state);
+                    nw.define(key, narrowing::val_mask(v), state);
                 }
             }
         }
@@ -2201,6 +2219,7 @@ impl<'p, 't> Engine<'p, 't> {
                 may_key: key.fields.clone(),
                 scope: self.scope.clone(),
                 opaque: key.opaque,
+                alternatives: key.alternatives && key.fields.is_empty(),
                 handed: key.handed,
                 link: self.storing_link && write,
                 stores_packet: self.storing_packet && write,
@@ -3915,7 +3934,7 @@ impl<'p, 't> Engine<'p, 't> {
                                 if stored.keyed() || !stored.from.is_empty() || stored.hdr.is_some()
                                 {
                                     if let Some(nw) = self.narrowing.as_deref_mut() {
-                                        nw.may_define(&ak, &stored.fields);
+                                        nw.may_define(&ak, narrowing::val_mask(&stored));
                                     }
                                     self.env_join(&ak, &stored);
                                 }
@@ -4109,7 +4128,7 @@ impl<'p, 't> Engine<'p, 't> {
                     }
                 }
                 if let Some(nw) = self.narrowing.as_deref_mut() {
-                    nw.may_define(&tk, &out.fields);
+                    nw.may_define(&tk, narrowing::val_mask(&out));
                 }
                 self.env_join(&tk, &out);
             }

@@ -22,11 +22,31 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A set of header fields as bits (there are few fields; the pass copies
-/// these sets at every branch).
+/// these sets at every branch), plus [`PACKET_DATA`].
 pub(super) type Mask = u8;
 
+/// Set when every reaching definition carries some packet field, whether or
+/// not they share one. `if (client) k = dst; else k = src;` meets to no
+/// field, yet every path locates the entry by packet data: an access
+/// through `k` is keyed, by alternatives with nothing in common, which is
+/// not the same as a slot no packet field reaches (a freshly allocated
+/// entry).
+const PACKET_DATA: Mask = 1 << Field::ALL.len();
+const _: () = assert!(Field::ALL.len() < Mask::BITS as usize);
+
 pub(super) fn mask(fields: &BTreeSet<Field>) -> Mask {
-    fields.iter().fold(0, |m, f| m | bit(*f))
+    let m = fields.iter().fold(0, |m, f| m | bit(*f));
+    if m == 0 {
+        0
+    } else {
+        m | PACKET_DATA
+    }
+}
+
+/// The mask of a value: its fields, and [`PACKET_DATA`] when it is located
+/// by alternatives that share no field (see [`super::dataflow::Val::alternatives`]).
+pub(super) fn val_mask(v: &super::dataflow::Val) -> Mask {
+    mask(&v.fields) | if v.alternatives { PACKET_DATA } else { 0 }
 }
 
 fn bit(f: Field) -> Mask {
@@ -37,6 +57,14 @@ fn bit(f: Field) -> Mask {
 /// Keep only the fields in `m`.
 pub(super) fn retain(fields: &mut BTreeSet<Field>, m: Mask) {
     fields.retain(|f| m & bit(*f) != 0);
+}
+
+/// [`retain`], and whether that emptied `fields` while `m` says every
+/// reaching definition carried packet data.
+fn narrowed_to_alternatives(fields: &mut BTreeSet<Field>, m: Mask) -> bool {
+    let had = !fields.is_empty();
+    retain(fields, m);
+    had && fields.is_empty() && m & PACKET_DATA != 0
 }
 
 /// What the reaching definitions of a tracked path hold.
@@ -155,16 +183,11 @@ fn split(key: &str) -> Option<(&str, &str)> {
 }
 
 impl Narrowing {
-    /// A definition that replaces what the path held (and its members);
-    /// `state`: the new value may point into state.
-    pub(super) fn define(&mut self, key: &str, fields: &BTreeSet<Field>, state: bool) {
-        self.replace(
-            key,
-            Def {
-                fields: mask(fields),
-                state,
-            },
-        );
+    /// A definition that replaces what the path held (and its members) by
+    /// a value of mask `fields`; `state`: the new value may point into
+    /// state.
+    pub(super) fn define(&mut self, key: &str, fields: Mask, state: bool) {
+        self.replace(key, Def { fields, state });
     }
     /// A definition by a pointer into the packet: no state is reached
     /// through it, and it bounds no key (all fields).
@@ -187,11 +210,11 @@ impl Narrowing {
     /// A definition that may or may not happen (a callee's store through a
     /// pointer): the path then carries what both the old and the new value
     /// carry.
-    pub(super) fn may_define(&mut self, key: &str, fields: &BTreeSet<Field>) {
+    pub(super) fn may_define(&mut self, key: &str, fields: Mask) {
         if let Some((scope, path)) = split(key) {
             // What the path held before may stand: it may point into state.
             let m = Def {
-                fields: mask(fields),
+                fields,
                 state: true,
             };
             let d = self.scopes.entry(scope.to_string()).or_default();
@@ -209,13 +232,16 @@ impl Narrowing {
             }
         }
     }
-    /// Narrow a value read from `key` to what its reaching definitions carry.
-    pub(super) fn narrow(&self, key: &str, fields: &mut BTreeSet<Field>) {
+    /// Narrow a value read from `key` to what its reaching definitions
+    /// carry. True when that leaves no field although every reaching
+    /// definition carries some: the value is located by alternatives.
+    pub(super) fn narrow(&self, key: &str, fields: &mut BTreeSet<Field>) -> bool {
         if let Some((scope, path)) = split(key) {
             if let Some(m) = self.scopes.get(scope).and_then(|d| d.0.get(path)) {
-                retain(fields, m.fields);
+                return narrowed_to_alternatives(fields, m.fields);
             }
         }
+        false
     }
     /// Every reaching definition of `key` is tracked and none points into
     /// state.
@@ -236,12 +262,9 @@ impl Narrowing {
     /// A `return` from `scope` of a value carrying `fields` that may point
     /// into state (`Some((fields, state))`), or of a pointer into the
     /// packet (`None`: no state, no bound on the key).
-    pub(super) fn returned(&mut self, scope: &str, value: Option<(&BTreeSet<Field>, bool)>) {
+    pub(super) fn returned(&mut self, scope: &str, value: Option<(Mask, bool)>) {
         let m = match value {
-            Some((fields, state)) => Def {
-                fields: mask(fields),
-                state,
-            },
+            Some((fields, state)) => Def { fields, state },
             None => Def {
                 fields: Mask::MAX,
                 state: false,
@@ -259,7 +282,7 @@ impl Narrowing {
     /// when none of them pointed into state, the result points to none.
     pub(super) fn narrow_return(&self, scope: &str, v: &mut super::dataflow::Val) {
         if let Some(m) = self.rets.get(scope) {
-            retain(&mut v.fields, m.fields);
+            v.alternatives |= narrowed_to_alternatives(&mut v.fields, m.fields);
             if !m.state && self.finished.contains(scope) {
                 v.objs.clear();
             }
@@ -310,17 +333,32 @@ pub(super) fn apply(
             a.what.clone(),
         )
     };
-    let mut sites: HashMap<Site, Mask> = HashMap::default();
+    // Per site: the fields every occurrence carries; whether every
+    // occurrence is keyed; whether some occurrence is located by
+    // alternatives (see `Val::alternatives`).
+    let mut sites: HashMap<Site, (Mask, bool, bool)> = HashMap::default();
     for a in second {
         let m = mask(&a.key);
-        sites.entry(site(a)).and_modify(|x| *x &= m).or_insert(m);
+        let keyed = m != 0 || a.alternatives;
+        sites
+            .entry(site(a))
+            .and_modify(|(x, all_keyed, any_alt)| {
+                *x &= m;
+                *all_keyed &= keyed;
+                *any_alt |= a.alternatives;
+            })
+            .or_insert((m, keyed, a.alternatives));
     }
     first.retain(|a| !walked.contains(&a.scope) || sites.contains_key(&site(a)));
     for a in first.iter_mut() {
         a.may_key = a.key.clone();
         let site = site(a);
-        if let Some(m) = sites.get(&site) {
+        if let Some((m, all_keyed, any_alt)) = sites.get(&site) {
             retain(&mut a.key, *m);
+            // Keyed by alternatives only where the flow-sensitive pass saw
+            // them; a first-pass key that merely disagrees with the second
+            // pass's is no evidence of them.
+            a.alternatives = a.key.is_empty() && *all_keyed && *any_alt;
         }
         // Direction-agnostic means built from a field and its mirror: a
         // key narrowed to one side of the pair is not.
@@ -342,9 +380,13 @@ mod tests {
     #[test]
     fn assignment_replaces_and_branches_meet() {
         let mut n = Narrowing::default();
-        n.define("f1#0|key", &fs(&[Field::DstPort]), false);
+        n.define("f1#0|key", mask(&fs(&[Field::DstPort])), false);
         let before = n.snapshot("f1#0");
-        n.define("f1#0|key", &fs(&[Field::SrcPort, Field::DstPort]), false);
+        n.define(
+            "f1#0|key",
+            mask(&fs(&[Field::SrcPort, Field::DstPort])),
+            false,
+        );
         let then = n.snapshot("f1#0");
         n.restore("f1#0", then.meet(&before));
         let mut got = fs(&[Field::SrcPort, Field::DstPort, Field::Proto]);
@@ -355,8 +397,8 @@ mod tests {
     #[test]
     fn a_struct_definition_drops_its_members_and_untracked_paths_stand() {
         let mut n = Narrowing::default();
-        n.define("f1#0|k.src", &fs(&[Field::SrcIp]), false);
-        n.define("f1#0|k", &fs(&[]), false);
+        n.define("f1#0|k.src", mask(&fs(&[Field::SrcIp])), false);
+        n.define("f1#0|k", mask(&fs(&[])), false);
         let mut member = fs(&[Field::SrcIp, Field::DstIp]);
         n.narrow("f1#0|k.src", &mut member);
         assert_eq!(member, fs(&[Field::SrcIp, Field::DstIp]));
@@ -375,9 +417,9 @@ mod tests {
             "f1#0|k.ab",
             "f1#0|k.a-1",
         ] {
-            n.define(path, &fs(&[Field::SrcIp]), false);
+            n.define(path, mask(&fs(&[Field::SrcIp])), false);
         }
-        n.define("f1#0|k.a", &fs(&[Field::DstIp]), false);
+        n.define("f1#0|k.a", mask(&fs(&[Field::DstIp])), false);
         let d = &n.scopes["f1#0"].0;
         let kept: Vec<&str> = d.keys().map(String::as_str).collect();
         // `k.a.b` was a member of `k.a` and goes; `k.ab` and `k.a-1` only
@@ -390,12 +432,12 @@ mod tests {
     fn members_that_trade_places_keep_the_pair() {
         let mut n = Narrowing::default();
         let before = n.snapshot("f1#0");
-        n.define("f1#0|k.lo", &fs(&[Field::SrcIp]), false);
-        n.define("f1#0|k.hi", &fs(&[Field::DstIp]), false);
+        n.define("f1#0|k.lo", mask(&fs(&[Field::SrcIp])), false);
+        n.define("f1#0|k.hi", mask(&fs(&[Field::DstIp])), false);
         let then = n.snapshot("f1#0");
         n.restore("f1#0", before);
-        n.define("f1#0|k.lo", &fs(&[Field::DstIp]), false);
-        n.define("f1#0|k.hi", &fs(&[Field::SrcIp]), false);
+        n.define("f1#0|k.lo", mask(&fs(&[Field::DstIp])), false);
+        n.define("f1#0|k.hi", mask(&fs(&[Field::SrcIp])), false);
         let joined = n.snapshot("f1#0").meet(&then);
         n.restore("f1#0", joined);
         let mut lo = fs(&[Field::SrcIp, Field::DstIp]);
@@ -404,14 +446,48 @@ mod tests {
     }
 
     #[test]
+    fn branches_with_no_field_in_common_are_alternatives() {
+        let mut n = Narrowing::default();
+        let before = n.snapshot("f1#0");
+        n.define(
+            "f1#0|key",
+            mask(&fs(&[Field::DstIp, Field::DstPort])),
+            false,
+        );
+        let then = n.snapshot("f1#0");
+        n.restore("f1#0", before.clone());
+        n.define(
+            "f1#0|key",
+            mask(&fs(&[Field::SrcIp, Field::SrcPort])),
+            false,
+        );
+        let joined = n.snapshot("f1#0").meet(&then);
+        n.restore("f1#0", joined);
+        let mut got = fs(&[Field::SrcIp, Field::SrcPort, Field::DstIp, Field::DstPort]);
+        assert!(
+            n.narrow("f1#0|key", &mut got),
+            "every path carries packet data"
+        );
+        assert!(got.is_empty());
+        // A branch that carries no field (a new slot) is no alternative.
+        n.restore("f1#0", before);
+        n.define("f1#0|key", mask(&fs(&[])), false);
+        let joined = n.snapshot("f1#0").meet(&then);
+        n.restore("f1#0", joined);
+        let mut got = fs(&[Field::DstIp, Field::DstPort]);
+        assert!(!n.narrow("f1#0|key", &mut got));
+        assert!(got.is_empty());
+    }
+
+    #[test]
     fn switch_cases_meet_after_the_switch() {
         let mut n = Narrowing::default();
-        n.define("f1#0|key", &fs(&[Field::SrcIp, Field::DstIp]), false);
+        n.define("f1#0|key", mask(&fs(&[Field::SrcIp, Field::DstIp])), false);
         n.enter_switch("f1#0");
         n.case_label("f1#0");
-        n.define("f1#0|key", &fs(&[Field::SrcIp]), false);
+        n.define("f1#0|key", mask(&fs(&[Field::SrcIp])), false);
         n.case_label("f1#0");
-        n.define("f1#0|key", &fs(&[Field::DstIp]), false);
+        n.define("f1#0|key", mask(&fs(&[Field::DstIp])), false);
         n.leave_switch("f1#0");
         let mut got = fs(&[Field::SrcIp, Field::DstIp]);
         n.narrow("f1#0|key", &mut got);

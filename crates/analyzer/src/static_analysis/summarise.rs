@@ -353,11 +353,13 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                 // whose reaching definitions carry no field on this path
                 // (the slot just allocated for a new entry, reached later
                 // by the key) does not narrow the key; with no access that
-                // carries one, the object has the empty key.
+                // carries one, the object has the empty key. An access
+                // whose every definition carries fields, none of them
+                // common (one endpoint or the other), does narrow it.
                 if (!a.may_key.is_empty() || a.opaque) && !a.link {
                     // The object's key is what every keyed access agrees on:
                     // a field only some accesses use does not locate entries.
-                    if !a.key.is_empty() || a.opaque {
+                    if !a.key.is_empty() || a.opaque || a.alternatives {
                         if o.key_accesses == 0 {
                             o.key = a.key.clone();
                         } else {
@@ -365,7 +367,7 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                         }
                         o.key_accesses += 1;
                     }
-                    if !a.key.is_empty() && !a.opaque {
+                    if (!a.key.is_empty() || a.alternatives) && !a.opaque {
                         if o.named_key_accesses == 0 {
                             o.named_key = a.key.clone();
                         } else {
