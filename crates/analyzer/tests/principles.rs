@@ -1360,3 +1360,97 @@ int process(const uint8_t *pkt, uint32_t len, int from_client) {{
     let same = nf("iph->saddr + th->source + 1");
     assert_eq!(key(&same), ["src_ip", "src_port"], "{same:?}");
 }
+
+#[test]
+fn a_member_written_through_a_pointer_handed_back_for_the_packet_is_state() {
+    // A netfilter module built out of tree: the kernel's internal headers
+    // are not there, so `struct nf_conn` has no layout and `nf_ct_get` no
+    // body. The pointer it hands back for the packet reaches the
+    // connection's entry, and writing its mark is per-flow state of a key
+    // the code does not show: stateful, with the key unknown, never
+    // "stateless".
+    let nf = |ty: &str| {
+        facts(&format!(
+            r#"#include <stdint.h>
+struct iphdr {{ uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; }};
+struct tcphdr {{ uint16_t source; uint16_t dest; uint32_t seq; uint16_t flags; uint16_t window; uint16_t check; }};
+struct sk_buff;
+struct cache_line {{ uint32_t mark; }};
+const struct iphdr *ip_hdr(const struct sk_buff *skb);
+void *nf_ct_get(const struct sk_buff *skb, int *info);
+void *skb_header_pointer(const struct sk_buff *skb, int off, int len, void *buf);
+int scan_mt(const struct sk_buff *skb) {{
+    int info;
+    struct tcphdr buf;
+    struct tcphdr *th = skb_header_pointer(skb, 20, sizeof(buf), &buf);
+    {ty} *ct = nf_ct_get(skb, &info);
+    if (th == 0 || ct == 0)
+        return 0;
+    th->check = 0;
+    ct->mark = (ct->mark & ~7u) | (th->flags & 7u);
+    return ct->mark == 3;
+}}"#
+        ))
+    };
+    let conn = nf("struct nf_conn");
+    assert!(conn.stateful, "{conn:?}");
+    assert!(
+        conn.unknown.iter().any(|u| u.question == Question::FlowKey),
+        "the key is the framework's: {conn:?}"
+    );
+    // Look-alike: a struct the code defines is judged by what the analysis
+    // sees of it (nothing keys it here), and the header rewrite through
+    // `th` stays a packet write.
+    let defined = nf("struct cache_line");
+    assert!(!defined.stateful, "{defined:?}");
+    assert!(defined.unknown.is_empty(), "{defined:?}");
+}
+
+#[test]
+fn a_member_name_handed_to_an_unknown_macro_is_no_state() {
+    // `list_entry(free_list.next, struct entry, list)` and
+    // `list_for_each_entry(e, head, glist)` from a header that was not
+    // found: `list` and `glist` name link members of `struct entry`, not
+    // storage. Before, a bare name matching any struct's member resolved to
+    // state (as a member of a class would in a method), keyed by whatever
+    // the call was handed.
+    let f = facts(
+        r#"#include <stdint.h>
+struct iphdr { uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; };
+struct list_head { struct list_head *next, *prev; };
+struct entry {
+	struct list_head list, glist;
+	__be32 addr;
+	unsigned long stamp;
+};
+struct sk_buff;
+const struct iphdr *ip_hdr(const struct sk_buff *skb);
+static struct list_head heads[256];
+static struct list_head free_list;
+static struct entry *lookup(uint32_t addr) {
+    struct entry *e;
+    list_for_each_entry(e, &heads[addr & 255], glist)
+        if (e->addr == addr)
+            return e;
+    return 0;
+}
+unsigned int tg(struct sk_buff *skb) {
+    uint32_t daddr = ip_hdr(skb)->daddr;
+    struct entry *e = lookup(daddr);
+    if (e) {
+        e->stamp = daddr;
+        return 1;
+    }
+    e = list_entry(free_list.next, struct entry, list);
+    e->addr = daddr;
+    list_add_tail(&e->glist, &heads[daddr & 255]);
+    return 0;
+}"#,
+    );
+    let names: Vec<&str> = f.state_objects.iter().map(|o| o.name.as_str()).collect();
+    assert!(
+        names.iter().all(|n| *n != "list" && *n != "glist"),
+        "{names:?}"
+    );
+    assert!(names.contains(&"heads"), "{names:?}");
+}

@@ -1973,7 +1973,13 @@ impl<'p, 't> Engine<'p, 't> {
             .get(name)
             .or_else(|| self.member(name))
             .or_else(|| {
-                // members of any class (methods defined out of line in another file)
+                // Members of any class, for a method defined out of line in
+                // another file. Outside a method a bare name is no member:
+                // in C a struct member's name only appears bare as an
+                // argument of a macro whose header was not found
+                // (`list_for_each_entry(e, head, glist)` names the link
+                // member `glist`), and it designates no storage.
+                self.f().class.as_ref()?;
                 self.prog
                     .classes
                     .values()
@@ -3493,9 +3499,13 @@ impl<'p, 't> Engine<'p, 't> {
     /// Record a write to `target` if it is state; store the written value in the slot.
     fn write_target(&mut self, target: Node<'t>, v: &Val, rhs_path: Option<String>) {
         let Some((objs, suffix, key, root)) = self.state_ref_quiet(target) else {
+            self.note_write_through_handed_back(target);
             return;
         };
         if root || objs.is_empty() {
+            if !root {
+                self.note_write_through_handed_back(target);
+            }
             return;
         }
         for o in &objs {
@@ -3527,6 +3537,66 @@ impl<'p, 't> Engine<'p, 't> {
         self.storing_self_derived = false;
         self.storing_link = false;
         self.storing_packet = false;
+    }
+
+    /// `ct->mark = …` (a member written through a struct pointer) where
+    /// `ct` came back from code whose body is not
+    /// visible and that was handed the packet (`ct = nf_ct_get(skb, …)`),
+    /// typed as a struct whose layout the code does not show either (its
+    /// header was not found) and whose name says no header: the pointer
+    /// reaches storage the framework keeps for the packet (its connection,
+    /// socket or route), so the write is to state located by packet data
+    /// of fields the code does not show. Reading through such a pointer
+    /// stays packet data; only a write tells state from a header rewrite,
+    /// and the conservative reading of it is state. A struct the code does
+    /// define (a mempool cache, an ACL context) is judged by what the
+    /// analysis sees of it instead.
+    fn note_write_through_handed_back(&mut self, target: Node<'t>) {
+        if !self.collect || self.kind != FnKind::Packet {
+            return;
+        }
+        let t = strip(target);
+        let base = match t.kind_name() {
+            "field_expression"
+                if t.child_by_field_name("operator")
+                    .is_some_and(|o| self.t(o) == "->") =>
+            {
+                t.field("argument")
+            }
+            _ => None,
+        };
+        let Some(base) = base.map(strip).filter(|b| b.kind_name() == "identifier") else {
+            return;
+        };
+        let Some(ty) = self.var_type(self.t(base)) else {
+            return;
+        };
+        let pointee = self.prog.resolve_type(&ty.name).to_string();
+        let opaque_struct = ty.ptr == 1
+            && ty.dims.is_empty()
+            && pointee != "void"
+            && !self.prog.structs.contains_key(pointee.as_str())
+            && !self
+                .prog
+                .classes
+                .contains_key(super::program::bare(&pointee))
+            && headers::scalar_width(&pointee).is_none()
+            && headers::hdr_of_type(&pointee).is_none()
+            && !is_packet_type(&pointee)
+            && !is_descriptor_type(&pointee);
+        if !opaque_struct {
+            return;
+        }
+        let bv = self.expr_quiet(base);
+        if !(bv.opaque && bv.objs.is_empty() && bv.hdr.is_none() && !bv.root && !bv.descriptor) {
+            return;
+        }
+        let obj = format!("*{}", self.t(base));
+        let key = Val {
+            opaque: true,
+            ..Default::default()
+        };
+        self.record_access(&[obj].into_iter().collect(), &key, true, false, target);
     }
 
     fn args(&mut self, al: Node<'t>) -> Vec<Val> {
