@@ -436,7 +436,7 @@ fn rewrite_calls(
     }
 }
 
-fn find_word(text: &str, word: &str, from: usize) -> Option<usize> {
+pub(super) fn find_word(text: &str, word: &str, from: usize) -> Option<usize> {
     let b = text.as_bytes();
     let mut pos = from;
     while let Some(i) = text[pos..].find(word) {

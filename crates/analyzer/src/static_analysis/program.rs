@@ -432,7 +432,18 @@ impl<'t> Program<'t> {
         }
         if kind == "preproc_function_def" {
             if let Some(name) = n.field("name") {
-                self.fn_macros.insert(text(name, src).to_string());
+                let name = text(name, src);
+                // A macro whose expansion names itself
+                // (`#define f(a, b, c) f((a), (c))`, a compatibility shim
+                // dropping an argument) is not expanded again by C: what
+                // remains is a call of the function `f`, which the analysis
+                // models as any call, not as a macro it cannot see into.
+                let calls_itself = n
+                    .field("value")
+                    .is_some_and(|v| super::preprocess::find_word(text(v, src), name, 0).is_some());
+                if !calls_itself {
+                    self.fn_macros.insert(name.to_string());
+                }
             }
             return false;
         }
