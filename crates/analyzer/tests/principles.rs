@@ -1486,3 +1486,75 @@ unsigned int reply_tg(struct sk_buff *skb, void *net, void *sk) {
     assert!(!f.stateful, "{f:?}");
     assert!(f.unknown.is_empty(), "{f:?}");
 }
+
+#[test]
+fn a_helper_that_reports_whether_it_found_the_packets_value_guards_like_a_lookup() {
+    // xt_psd style: `if (in_list(host, port)) return;` before recording a
+    // new port in the host's entry. The helper searches the entry it is
+    // handed for the packet's port and returns 1 only on a match inside its
+    // loop, 0 otherwise: a membership test, so the writes after the early
+    // return happen once per new value (per flow), not on every packet.
+    let nf = |search: &str| {
+        facts(&format!(
+            r#"#include <stdint.h>
+struct iphdr {{ uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; }};
+struct tcphdr {{ uint16_t source; uint16_t dest; uint32_t seq; }};
+struct host {{ struct host *next; uint32_t saddr; unsigned long ts; int count; uint16_t ports[8]; }};
+static struct {{ struct host list[64]; struct host *hash[16]; int index; }} state;
+const struct iphdr *ip_hdr(const void *skb);
+const struct tcphdr *tcp_hdr(const void *skb);
+static struct host *host_get_next(struct host *h, struct host **last) {{
+    if (h->next != 0)
+        *last = h;
+    return h->next;
+}}
+static int in_list(struct host *host, uint16_t port) {{
+    int i;
+{search}
+}}
+int match(const void *skb) {{
+    const struct iphdr *iph = ip_hdr(skb);
+    const struct tcphdr *th = tcp_hdr(skb);
+    struct host *curr, *last = 0, **head;
+    head = &state.hash[iph->saddr & 15];
+    curr = *head;
+    while (curr != 0) {{
+        if (curr->saddr == iph->saddr)
+            break;
+        curr = host_get_next(curr, &last);
+    }}
+    if (curr != 0) {{
+        if (in_list(curr, th->dest))
+            return 0;
+        curr->ts = 1;
+        if (curr->count < 8)
+            curr->ports[curr->count++] = th->dest;
+        return 1;
+    }}
+    curr = &state.list[state.index++ & 63];
+    curr->saddr = iph->saddr;
+    curr->next = *head;
+    *head = curr;
+    return 0;
+}}"#
+        ))
+    };
+    let found = nf(
+        "    for (i = 0; i < host->count; ++i)\n        if (host->ports[i] == port)\n            return 1;\n    return 0;",
+    );
+    assert_eq!(
+        found.intensity,
+        nfc_core::facts::Intensity::PerFlow,
+        "{found:?}"
+    );
+    let key: Vec<String> = found.flow_key.iter().map(|k| k.to_string()).collect();
+    assert_eq!(key, ["src_ip"], "{found:?}");
+    // Look-alike: a helper that answers from a count, not from a search
+    // for the packet's value, tells no hit from a miss.
+    let count = nf("    (void)i;\n    return host->count > 0 && port != 0;");
+    assert_eq!(
+        count.intensity,
+        nfc_core::facts::Intensity::PerPacket,
+        "{count:?}"
+    );
+}

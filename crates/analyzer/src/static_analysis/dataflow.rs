@@ -4501,6 +4501,12 @@ impl<'p, 't> Engine<'p, 't> {
                 if !negated && self.is_flag_test(c) {
                     return true;
                 }
+                // `if (port_in_list(host, port)) return;`: a helper that
+                // searches state it is handed and answers whether it found
+                // the packet's value; false is the miss.
+                if c.kind_name() == "call_expression" && self.calls_found_search(c) {
+                    return negated;
+                }
                 // `if (!e)` → miss; `if (e)` → hit (for status codes the reverse).
                 if self.is_state_pointer(c) {
                     return if self.is_pointer_expr(c) {
@@ -4513,6 +4519,41 @@ impl<'p, 't> Engine<'p, 't> {
             }
             _ => false,
         }
+    }
+
+    /// A call of a visible function that is a membership search of state
+    /// it is handed (see [`reports_found`]).
+    fn calls_found_search(&mut self, call: Node<'t>) -> bool {
+        let (Some(f), Some(args)) = (call.field("function"), call.field("arguments")) else {
+            return false;
+        };
+        let (name, _) = self.callee_name(f);
+        let Some(body) = self
+            .prog
+            .fn_index
+            .get(&name)
+            .filter(|v| v.len() == 1)
+            .and_then(|v| self.prog.fns[v[0]].body)
+        else {
+            return false;
+        };
+        if !reports_found(
+            body,
+            self.prog
+                .src(self.prog.fns[self.prog.fn_index[&name][0]].file),
+        ) {
+            return false;
+        }
+        let mut c = args.walk();
+        let kids: Vec<Node<'t>> = args.named_children(&mut c).collect();
+        let mut handed_state = false;
+        let mut handed_packet = false;
+        for a in kids {
+            let v = self.expr_quiet(a);
+            handed_state |= !v.objs.is_empty() && !v.root;
+            handed_packet |= v.keyed();
+        }
+        handed_state && handed_packet
     }
 
     /// Does the expression have pointer (or iterator) type, as opposed to a status code?
@@ -4795,6 +4836,64 @@ fn is_constant_like(v: &Val) -> bool {
         && !v.root
         && v.hdr.is_none()
         && !v.descriptor
+}
+
+/// A function body that answers a membership question by searching: every
+/// `return` hands back a literal truth value, a true one is returned only
+/// inside a loop under a test for equality (`if (h->ports[i] == port)
+/// return 1;`), and false otherwise. Its call tells a hit from a miss as a
+/// lookup's result does.
+fn reports_found(body: Node, src: &str) -> bool {
+    fn walk(n: Node, src: &str, in_loop: bool, under_eq: bool, found: &mut bool) -> bool {
+        match n.kind_name() {
+            "return_statement" => {
+                let mut c = n.walk();
+                let v = n.named_children(&mut c).next();
+                let Some(v) = v else { return false };
+                let t = text(v, src).trim();
+                let truth = match t {
+                    "0" | "false" => Some(false),
+                    "1" | "true" => Some(true),
+                    _ => None,
+                };
+                match truth {
+                    Some(true) if in_loop && under_eq => {
+                        *found = true;
+                        true
+                    }
+                    Some(false) => true,
+                    _ => false,
+                }
+            }
+            "for_statement" | "while_statement" | "do_statement" => {
+                let mut c = n.walk();
+                let kids: Vec<Node> = n.named_children(&mut c).collect();
+                kids.into_iter()
+                    .all(|k| walk(k, src, true, under_eq, found))
+            }
+            "if_statement" => {
+                let eq = n
+                    .field("condition")
+                    .is_some_and(|c| text(c, src).contains("=="));
+                let cons = n
+                    .field("consequence")
+                    .is_none_or(|k| walk(k, src, in_loop, under_eq || eq, found));
+                let alt = n
+                    .field("alternative")
+                    .is_none_or(|k| walk(k, src, in_loop, under_eq, found));
+                cons && alt
+            }
+            "function_definition" | "lambda_expression" => true,
+            _ => {
+                let mut c = n.walk();
+                let kids: Vec<Node> = n.named_children(&mut c).collect();
+                kids.into_iter()
+                    .all(|k| walk(k, src, in_loop, under_eq, found))
+            }
+        }
+    }
+    let mut found = false;
+    walk(body, src, false, false, &mut found) && found
 }
 
 /// The statement ends its path with a `return` (the code after it, and the
