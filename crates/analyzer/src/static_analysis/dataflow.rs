@@ -4528,20 +4528,19 @@ impl<'p, 't> Engine<'p, 't> {
             return false;
         };
         let (name, _) = self.callee_name(f);
-        let Some(body) = self
-            .prog
+        let prog = self.prog;
+        let Some(def) = prog
             .fn_index
             .get(&name)
             .filter(|v| v.len() == 1)
-            .and_then(|v| self.prog.fns[v[0]].body)
+            .map(|v| &prog.fns[v[0]])
         else {
             return false;
         };
-        if !reports_found(
-            body,
-            self.prog
-                .src(self.prog.fns[self.prog.fn_index[&name][0]].file),
-        ) {
+        if !def
+            .body
+            .is_some_and(|b| reports_found(b, prog.src(def.file)))
+        {
             return false;
         }
         let mut c = args.walk();
