@@ -152,18 +152,25 @@ pub struct AccelCorpus {
     /// `fresh5/labels.txt` and committed before the classifier first ran
     /// on them. Test only.
     pub fresh5: LabelledUnits,
+    /// The sixth fresh held-out set (`data/accel/fresh6/`, twelfth
+    /// session): third-party functions from Debian source packages used
+    /// nowhere else in the accelerator data, labelled in
+    /// `fresh6/labels.txt` and committed before the classifier first ran
+    /// on them. Test only.
+    pub fresh6: LabelledUnits,
     pub failures: Vec<String>,
 }
 
 impl AccelCorpus {
     /// The fresh held-out sets by directory name, oldest first.
-    pub fn fresh_sets(&self) -> [(&'static str, &LabelledUnits); 5] {
+    pub fn fresh_sets(&self) -> [(&'static str, &LabelledUnits); 6] {
         [
             ("fresh", &self.fresh),
             ("fresh2", &self.fresh2),
             ("fresh3", &self.fresh3),
             ("fresh4", &self.fresh4),
             ("fresh5", &self.fresh5),
+            ("fresh6", &self.fresh6),
         ]
     }
 }
@@ -343,6 +350,7 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         fresh3: vec![],
         fresh4: vec![],
         fresh5: vec![],
+        fresh6: vec![],
         failures: vec![],
     };
     // The held-out files are listed (`heldout.txt`), so adding training
@@ -425,12 +433,14 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         c.fresh3 = fresh_set(&root, corpus, "fresh3", &mut c.failures);
         c.fresh4 = fresh_set(&root, corpus, "fresh4", &mut c.failures);
         c.fresh5 = fresh_set(&root, corpus, "fresh5", &mut c.failures);
+        c.fresh6 = fresh_set(&root, corpus, "fresh6", &mut c.failures);
     }
     c
 }
 
 /// Lower a fresh held-out set (see [`AccelCorpus::fresh`],
-/// [`AccelCorpus::fresh2`], [`AccelCorpus::fresh3`], [`AccelCorpus::fresh4`], [`AccelCorpus::fresh5`]): each file of `data/accel/<set>/` expanded with
+/// [`AccelCorpus::fresh2`], [`AccelCorpus::fresh3`], [`AccelCorpus::fresh4`], [`AccelCorpus::fresh5`],
+/// [`AccelCorpus::fresh6`]): each file of `data/accel/<set>/` expanded with
 /// the corpus functions it extracts, with `<set>/shim`, `fresh/shim` and
 /// `real/shim` on the include path. Every labelled function must exist in
 /// its unit (a missing one is a failure, never a silent drop); an

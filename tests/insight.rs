@@ -591,6 +591,54 @@ fn accelerator_signals_tell_idioms_from_look_alikes() {
         let s = signals(name, src);
         assert!(s.walk_in_loop > 0, "{name}: {s:?}");
     }
+    // A CRC divides the message: the data enters the register (xored or
+    // shifted in, or in the feedback's condition), or the register is the
+    // result (a table fill). A keyed LFSR digest and a whitening LFSR roll
+    // their register by the same one-bit step, independently of the data.
+    for (name, src) in [
+        ("crcp", "uint8_t crcp(const uint8_t *m, int n, uint8_t poly, uint8_t init) { uint8_t r = init; while (n--) { r ^= *m++; for (int b = 0; b < 8; b++) r = (r & 0x80) ? (r << 1) ^ poly : (r << 1); } return r; }"),
+        ("fill", "void fill(uint16_t *t, uint16_t poly) { for (int n = 0; n < 256; n++) { uint16_t c = n << 8; for (int k = 0; k < 8; k++) c = (c & 0x8000) ? (c << 1) ^ poly : c << 1; t[n] = c; } }"),
+        // The register kept to its width by a mask, the data bit or-ed
+        // into the freed bit before the conditional xor (division form).
+        // A table fill re-seeded with each index (through a reflection
+        // helper) and the xor-doubling fill (the register written into the
+        // table): the register is the result.
+        ("fillr", "static uint32_t refl(uint32_t v) { uint32_t r = 0; for (int i = 0; i < 32; i++) if (v & (1u << i)) r |= 1u << (31 - i); return r; }\nvoid fillr(uint32_t *lut, uint32_t poly) { for (uint32_t i = 0; i < 256; i++) { uint32_t c = refl(i); for (int j = 0; j < 8; j++) { if (c & 0x80000000u) c = (c << 1) ^ poly; else c <<= 1; } lut[i] = refl(c); } }"),
+        ("dbl", "void dbl(uint32_t *t) { uint32_t h = 0x864cfb; t[0] = 0; t[1] = h; for (int i = 2; i < 256; i *= 2) { if ((h <<= 1) & 0x1000000) h ^= 0x864cfb; for (int j = 0; j < i; j++) t[i + j] = t[j] ^ h; } }"),
+        ("div16", "uint16_t div16(const uint8_t *d, int n) { uint32_t r = 0; for (int i = 0; i < n; i++) for (int k = 7; k >= 0; k--) { uint32_t top = r & 0x8000; r = (r << 1) & 0xffff; r |= (d[i] >> k) & 1; if (top) r ^= 0x1021; } return r; }"),
+    ] {
+        let s = signals(name, src);
+        assert!(s.xor_poly_in_loop > 0, "{name}: {s:?}");
+    }
+    for (name, src) in [
+        ("digest", "uint8_t digest(const uint8_t *m, int n, uint8_t gen, uint8_t key) { uint8_t sum = 0; for (int k = 0; k < n; k++) { uint8_t d = m[k]; for (int i = 7; i >= 0; i--) { if ((d >> i) & 1) sum ^= key; if (key & 1) key = (key >> 1) ^ gen; else key >>= 1; } } return sum; }"),
+        ("digestt", "uint16_t digestt(const uint8_t *m, int n, uint16_t key) { uint16_t sum = 0; for (int k = 0; k < n; k++) for (int i = 0; i < 8; i++) { if ((m[k] << i) & 0x80) sum ^= key; key = (key & 0x8000) ? (key << 1) ^ 0x8810 : key << 1; } return sum; }"),
+        ("whiten", "void whiten(uint8_t *d, int n) { uint16_t l = 0x1ff; for (int i = 0; i < n; i++) { uint8_t m = 0; for (int k = 0; k < 8; k++) { m |= (l & 1) << k; int fb = l & 1; l = (l >> 1) & 0x1ff; if (fb) l ^= 0x110; } d[i] ^= m; } }"),
+    ] {
+        let s = signals(name, src);
+        assert!(s.xor_poly_in_loop == 0, "{name}: {s:?}");
+    }
+    // A best kept as the address of the walked node's field (or of what a
+    // node's pointer field designates) is a best like a loaded field; an
+    // address into the input (the last space seen) is no node.
+    for (name, src) in [
+        ("pick", "struct dn { struct dn *child; const char *dom; };\nconst char **pick(struct dn *t, const char *s, int n) { const char **best = 0; for (int l = 0; t && l < n; l++) { int c = s[l] - '0'; if (t[c].dom) best = &t[c].dom; t = t[c].child; } return best; }"),
+        ("pickv", "struct vl { int v; struct vl *next; };\nstruct vn { struct vn *child; struct vl *vals; };\nint *pickv(struct vn *t, const uint8_t *s, int n) { int *tv = 0; for (int l = 0; t && l < n; l++) { if (t[s[l]].vals) tv = &t[s[l]].vals->v; t = t[s[l]].child; } return tv; }"),
+    ] {
+        let s = signals(name, src);
+        assert!(s.best_update_in_loop > 0 && s.walk_in_loop > 0, "{name}: {s:?}");
+    }
+    // A link address the loop writes through is a list edit, not a best.
+    let s = signals(
+        "purge",
+        "struct hn { struct hn *next; int dead; };\nvoid purge(struct hn **head) { struct hn **link = head; struct hn *n = *head; while (n) { if (n->dead) *link = n->next; else link = &n->next; n = n->next; } }",
+    );
+    assert!(s.best_update_in_loop == 0, "{s:?}");
+    let s = signals(
+        "lastsp",
+        "const char *lastsp(const char *s, int n) { const char *last = 0; for (int i = 0; i < n; i++) if (s[i] == ' ') last = &s[i]; return last; }",
+    );
+    assert!(s.best_update_in_loop == 0, "{s:?}");
     for (name, src) in [
         ("tlv", "int tlv(const uint8_t *p, int len, uint8_t want) { int off = 0; while (off + 2 <= len) { if (p[off] == want) return off; off += 2 + p[off + 1]; } return -1; }"),
         ("crctab", "static const uint32_t T[256];\nuint32_t crctab(const uint8_t *p, int n) { uint32_t c = ~0u; while (n--) c = T[(c ^ *p++) & 0xff] ^ (c >> 8); return ~c; }"),

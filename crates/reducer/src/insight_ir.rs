@@ -1163,10 +1163,194 @@ fn shifted1_via_local(v: Val) -> bool {
         Some(a) if a.opcode() == Some(Opcode::LLVMAlloca) => a.users().into_iter().any(|u| {
             u.opcode() == Some(Opcode::LLVMStore)
                 && u.pointer_operand() == Some(a)
-                && u.operand(0).is_some_and(|x| is_shift1(uncast(x)))
+                // A register kept to its width by a constant mask
+                // (`state = (state << 1) & 0xffffff`) is still shifted by
+                // one bit.
+                && u.operand(0).is_some_and(|x| is_shift1(unmasked(x)))
         }),
         _ => false,
     }
+}
+
+/// Whether the data enters the register `r` of a one-bit polynomial step
+/// `step` (`(r >> 1) ^ P`, or `r ^= P` after `r >>= 1`): in a CRC the
+/// message is divided, so the register's next value or its feedback
+/// depends on the data combined with the register — `r ^= *p` or `r =
+/// (r << 1) | bit` (a store into `r` other than the step mixing `r` with a
+/// non-constant term, [`mixes_register`]), `if ((r ^ d) & 1)` (the
+/// condition `cond` the step is taken under), `P & -((r ^ d) & 1)` (the
+/// step's own feedback term `feedback`) — or the register is the result
+/// itself, stored to memory or returned (a CRC table fill seeds the
+/// register with each index and stores what the steps make of it). A
+/// keyed LFSR digest rolls its key by the same step independently of the
+/// data and only xors it into a sum for each set data bit: the data never
+/// enters the key, and the key is no result.
+fn data_enters(
+    r: Val,
+    step: Val,
+    feedback: Val,
+    cond: Option<Val>,
+    reseeded: impl Fn(Val) -> bool,
+) -> bool {
+    let stores: Vec<Val> = r
+        .users()
+        .into_iter()
+        .filter(|u| u.opcode() == Some(Opcode::LLVMStore) && u.pointer_operand() == Some(r))
+        .collect();
+    stores
+        .iter()
+        .filter_map(|u| u.operand(0))
+        .any(|v| mixes_register(v, r, step))
+        || mixes_register(feedback, r, step)
+        || cond.is_some_and(|c| mixes_register(c, r, step))
+        || register_is_result(r)
+        // A table fill seeds the register afresh for every entry (with the
+        // entry's index, `crc = reflect(i)`) in a loop around the steps:
+        // each entry is the CRC of its index. A digest's key is seeded once.
+        || stores.iter().any(|&u| {
+            u.operand(0).is_some_and(|v| !mentions_register(v, r)) && reseeded(u)
+        })
+}
+
+/// Whether `v` is computed from the local `r`'s value (through integer
+/// arithmetic, casts and other `-O0` locals).
+fn mentions_register(v: Val, r: Val) -> bool {
+    fn walk(v: Val, r: Val, depth: u32, seen: &mut Vec<Val>) -> bool {
+        let v = uncast(v);
+        if depth > 12 {
+            return false;
+        }
+        match v.opcode() {
+            Some(Opcode::LLVMLoad) => match local_of(v) {
+                Some(l) if l == r => true,
+                Some(l) if !seen.contains(&l) => {
+                    seen.push(l);
+                    local_values(v)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .any(|x| walk(x, r, depth + 2, seen))
+                }
+                _ => false,
+            },
+            Some(_) if v.num_operands() > 0 && !v.is_argument() => v
+                .operands()
+                .into_iter()
+                .any(|o| walk(o, r, depth + 1, seen)),
+            _ => false,
+        }
+    }
+    walk(v, r, 0, &mut vec![])
+}
+
+/// Whether `v` is computed from the local `r`'s value and from some other
+/// non-constant term (data, an argument, another variable), through
+/// integer arithmetic, compares, casts, phis and other `-O0` locals. The
+/// polynomial step `step` counts as `r`'s value alone (`r = m ? (r >> 1) ^
+/// g : r >> 1` rolls the register, its polynomial is no data).
+fn mixes_register(v: Val, r: Val, step: Val) -> bool {
+    struct Walk {
+        r: Val,
+        step: Val,
+        seen: Vec<Val>,
+        has_r: bool,
+        other: bool,
+    }
+    fn walk(w: &mut Walk, v: Val, depth: u32) {
+        let v = uncast(v);
+        if v.const_int().is_some() {
+            return;
+        }
+        if v == w.step {
+            w.has_r = true;
+            return;
+        }
+        if depth > 12 {
+            w.other = true;
+            return;
+        }
+        match v.opcode() {
+            Some(Opcode::LLVMLoad) => match local_of(v) {
+                Some(l) if l == w.r => w.has_r = true,
+                Some(l) => {
+                    if w.seen.contains(&l) {
+                        return;
+                    }
+                    w.seen.push(l);
+                    let vs = local_values(v).unwrap_or_default();
+                    if vs.is_empty() {
+                        w.other = true;
+                    }
+                    for x in vs {
+                        walk(w, x, depth + 2);
+                    }
+                }
+                None => w.other = true,
+            },
+            Some(
+                Opcode::LLVMXor
+                | Opcode::LLVMOr
+                | Opcode::LLVMAnd
+                | Opcode::LLVMAdd
+                | Opcode::LLVMSub
+                | Opcode::LLVMMul
+                | Opcode::LLVMShl
+                | Opcode::LLVMLShr
+                | Opcode::LLVMAShr
+                | Opcode::LLVMICmp
+                | Opcode::LLVMSelect
+                | Opcode::LLVMPHI,
+            ) => {
+                for o in v.operands() {
+                    walk(w, o, depth + 1);
+                }
+            }
+            _ => w.other = true,
+        }
+    }
+    let mut w = Walk {
+        r,
+        step,
+        seen: vec![],
+        has_r: false,
+        other: false,
+    };
+    walk(&mut w, v, 0);
+    w.has_r && w.other
+}
+
+/// Whether the local `r`'s value is a result: computed on directly
+/// (casts, integer arithmetic; no other local in between) into a store to
+/// non-stack memory (`table[n] = crc`, `table[i + j] = table[j] ^ h`) or a
+/// return. A digest's key reaches its result only through the sum local
+/// it is xored into.
+fn register_is_result(r: Val) -> bool {
+    fn used_as_result(v: Val, depth: u32) -> bool {
+        depth < 6
+            && v.users().into_iter().any(|u| match u.opcode() {
+                Some(Opcode::LLVMRet) => true,
+                Some(Opcode::LLVMStore) => {
+                    u.operand(0) == Some(v)
+                        && u.pointer_operand()
+                            .is_some_and(|p| p.opcode() != Some(Opcode::LLVMAlloca))
+                }
+                Some(
+                    Opcode::LLVMZExt
+                    | Opcode::LLVMSExt
+                    | Opcode::LLVMTrunc
+                    | Opcode::LLVMXor
+                    | Opcode::LLVMOr
+                    | Opcode::LLVMAnd
+                    | Opcode::LLVMShl
+                    | Opcode::LLVMLShr,
+                ) => used_as_result(u, depth + 1),
+                _ => false,
+            })
+    }
+    r.users().into_iter().any(|u| {
+        u.opcode() == Some(Opcode::LLVMLoad)
+            && u.pointer_operand() == Some(r)
+            && used_as_result(u, 0)
+    })
 }
 
 /// The values stored into the `-O0` local variable that `v` loads (None
@@ -1538,6 +1722,17 @@ fn stores_node_value(store: Val) -> bool {
         return false;
     }
     let v = uncast(v);
+    if is_gep(v) {
+        // An address the loop writes through (`link = &n->next; … *link =
+        // m`) is an edit position in a list, not a kept best.
+        let written_through = a.users().into_iter().any(|l| {
+            l.opcode() == Some(Opcode::LLVMLoad)
+                && l.users().into_iter().any(|st| {
+                    st.opcode() == Some(Opcode::LLVMStore) && st.pointer_operand() == Some(l)
+                })
+        });
+        return !written_through && walked_node_address(v, a);
+    }
     if v.opcode() != Some(Opcode::LLVMLoad) {
         return false;
     }
@@ -1545,15 +1740,42 @@ fn stores_node_value(store: Val) -> bool {
         .pointer_operand()
         .is_some_and(|p| p.opcode() != Some(Opcode::LLVMAlloca) && !p.is_global_var() || is_gep(p))
         && !input_read(v);
-    let walked_node = local_of(v).is_some_and(|l| {
-        l != a
-            && l.users().into_iter().any(|u| {
-                u.opcode() == Some(Opcode::LLVMStore)
-                    && u.pointer_operand() == Some(l)
-                    && is_walk_step(u)
-            })
-    });
+    let walked_node = local_of(v).is_some_and(|l| l != a && walked(l));
     field || walked_node
+}
+
+/// A local the loop walks: one of its stores is a walk step
+/// ([`is_walk_step`]).
+fn walked(l: Val) -> bool {
+    l.users().into_iter().any(|u| {
+        u.opcode() == Some(Opcode::LLVMStore) && u.pointer_operand() == Some(l) && is_walk_step(u)
+    })
+}
+
+/// An address into the node a walk is at, kept instead of a loaded value
+/// (`domain = &itn[i].domain`, `tv = &itn[i].vals->v`): the base of the
+/// address is the walked local's value (other than `a`, the local kept
+/// into), or a pointer read from that node. A cursor into the input
+/// (`last = &s[i]`, `s` advanced or fixed, never walked) is no node.
+fn walked_node_address(v: Val, a: Val) -> bool {
+    let base = |mut p: Val| {
+        while is_gep(p) || p.opcode() == Some(Opcode::LLVMBitCast) {
+            match p.operand(0) {
+                Some(b) => p = b,
+                None => break,
+            }
+        }
+        p
+    };
+    let walked_other = |x: Val| local_of(x).is_some_and(|l| l != a && walked(l));
+    let b = base(v);
+    if walked_other(b) {
+        return true;
+    }
+    // A pointer field of the node (`itn[i].vals`).
+    b.opcode() == Some(Opcode::LLVMLoad)
+        && b.pointer_operand()
+            .is_some_and(|p| is_gep(p) && walked_other(base(p)))
 }
 
 /// `p` is the target of an out-parameter: the pointer a function argument
@@ -2143,22 +2365,55 @@ fn accel_signals(f: Val) -> AccelSignals {
                     // P a constant that is no complement mask, or a variable
                     // (a parameterised CRC, or `-(x & 1) & P`).
                     let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
-                    let step = ops.len() == 2
-                        && (0..2).any(|k| {
-                            (is_shift1(ops[k]) && ops[1 - k].const_int().is_none_or(poly_like))
+                    // The step and the register it shifts, when that is a
+                    // `-O0` local (Some(None): a step whose register is
+                    // memory or a nibble/byte product, counted as is).
+                    let step: Option<(Option<Val>, Val)> = (ops.len() == 2)
+                        .then(|| {
+                            (0..2).find_map(|k| {
+                                let feedback = ops[1 - k];
+                                if is_shift1(ops[k]) && feedback.const_int().is_none_or(poly_like) {
+                                    return Some((ops[k].operand(0).and_then(local_of), feedback));
+                                }
                                 // `crc >>= 1; if (mix) crc ^= P;`: the shift
                                 // reaches the xor through the -O0 local
                                 // (with a constant polynomial only: a
                                 // Toeplitz hash xors a shifted *variable*).
-                                || (const_value(ops[1 - k]).is_some_and(poly_like)
-                                    && shifted1_via_local(ops[k]))
-                                || (shift_by(ops[k], Opcode::LLVMLShr)
+                                if const_value(feedback).is_some_and(poly_like)
+                                    && shifted1_via_local(ops[k])
+                                {
+                                    return Some((local_of(ops[k]), feedback));
+                                }
+                                (shift_by(ops[k], Opcode::LLVMLShr)
                                     .or_else(|| shift_by(ops[k], Opcode::LLVMAShr))
                                     .or_else(|| shift_by(ops[k], Opcode::LLVMShl))
                                     .is_some_and(|c| c == 4 || c == 8)
-                                    && masked_product(ops[1 - k]))
-                        });
-                    s.xor_poly_in_loop += u32::from(step);
+                                    && masked_product(feedback))
+                                .then_some((None, feedback))
+                            })
+                        })
+                        .flatten();
+                    // The data must enter the register (a keyed LFSR
+                    // digest rolls its key by the same step).
+                    // A store re-seeds the register for each table entry
+                    // when it sits in a loop around the step's innermost
+                    // loop but outside that loop.
+                    let reseeded = |store: Val| {
+                        store
+                            .parent_block()
+                            .and_then(|sb| index.get(&sb).copied())
+                            .is_some_and(|sb| {
+                                let inner = |(h, l): &(usize, usize)| *h <= bi && bi <= *l;
+                                loops
+                                    .iter()
+                                    .any(|lp| inner(lp) && !(lp.0 <= sb && sb <= lp.1))
+                                    && loops.iter().any(|lp| inner(lp) && lp.0 <= sb && sb <= lp.1)
+                            })
+                    };
+                    let crc_step = step.is_some_and(|(r, feedback)| {
+                        r.is_none_or(|r| data_enters(r, i, feedback, guard_condition(bi), reseeded))
+                    });
+                    s.xor_poly_in_loop += u32::from(crc_step);
                 }
                 Some(Opcode::LLVMShl | Opcode::LLVMLShr)
                     if i.operand(0).is_some_and(|x| all_ones(uncast(x)))
