@@ -877,14 +877,16 @@ impl<'p, 't> Engine<'p, 't> {
         if !v.objs.is_empty() || v.root || v.hdr.is_some() {
             return v;
         }
-        let lo = format!("{key}.");
-        let hi = format!("{key}/");
-        let members = self.env.range::<str, _>((
-            std::ops::Bound::Included(lo.as_str()),
-            std::ops::Bound::Excluded(hi.as_str()),
-        ));
+        // Searched only when needed: a cached join below needs no search.
+        let members = || {
+            let (lo, hi) = ([key, "."].concat(), [key, "/"].concat());
+            self.env.range::<str, _>((
+                std::ops::Bound::Included(lo.as_str()),
+                std::ops::Bound::Excluded(hi.as_str()),
+            ))
+        };
         if let Some(nw) = &self.narrowing {
-            for (k, x) in members {
+            for (k, x) in members() {
                 let mut x = x.val.taint();
                 nw.narrow(k, &mut x.fields);
                 v.join(&x);
@@ -901,7 +903,7 @@ impl<'p, 't> Engine<'p, 't> {
         };
         let joined = cached.unwrap_or_else(|| {
             let mut joined: Option<Val> = None;
-            for (_, x) in members {
+            for (_, x) in members() {
                 joined.get_or_insert_with(Val::default).join(&x.val.taint());
             }
             self.members_read
@@ -1648,9 +1650,9 @@ impl<'p, 't> Engine<'p, 't> {
 
     fn var_key(&self, name: &str) -> String {
         if self.is_local(name) {
-            format!("{}|{}", self.scope, name)
+            [self.scope.as_str(), "|", name].concat()
         } else {
-            format!("g|{name}")
+            ["g|", name].concat()
         }
     }
 
@@ -1664,18 +1666,21 @@ impl<'p, 't> Engine<'p, 't> {
                 let field = n.field("field")?;
                 let fname = self.t(field);
                 if base.kind_name() == "this" {
-                    return Some(format!("g|{fname}"));
+                    return Some(["g|", fname].concat());
                 }
-                Some(format!("{}.{}", self.path_key(base)?, fname))
+                let mut k = self.path_key(base)?;
+                k.push('.');
+                k.push_str(fname);
+                Some(k)
             }
             "subscript_expression" => {
                 let base = n.field("argument")?;
-                Some(format!("{}.[]", self.path_key(base)?))
+                let mut k = self.path_key(base)?;
+                k.push_str(".[]");
+                Some(k)
             }
             "pointer_expression" => {
                 let arg = n.field("argument")?;
-                let op = n.field("operator").map(|o| self.t(o)).unwrap_or("");
-                let _ = op;
                 self.path_key(arg)
             }
             "parenthesized_expression" => {
@@ -1692,8 +1697,8 @@ impl<'p, 't> Engine<'p, 't> {
     /// argument bound to a parameter); `certain` when the copy surely
     /// happens (else it is a callee's possible store).
     fn copy_members(&mut self, from: &str, to: &str, certain: bool) {
-        let lo = format!("{from}.");
-        let hi = format!("{from}/");
+        let lo = [from, "."].concat();
+        let hi = [from, "/"].concat();
         // Members that did not change since the last copy from `from` to
         // `to` are already joined there (the environment only grows); the
         // flow-sensitive pass still defines every member anew.
@@ -3843,7 +3848,7 @@ impl<'p, 't> Engine<'p, 't> {
                 let params = self.prog.fns[ti].params.clone();
                 for (i, p) in params.iter().enumerate() {
                     let Some(av) = arg_vals.get(i) else { break };
-                    let pk = format!("{callee_scope}|{}", p.name);
+                    let pk = [callee_scope.as_str(), "|", &p.name].concat();
                     let mut av = av.clone();
                     if p.ty.ptr > 0 {
                         if let Some(h) = headers::hdr_of_type(&p.ty.name) {
@@ -3896,7 +3901,7 @@ impl<'p, 't> Engine<'p, 't> {
                 for (i, p) in params.iter().enumerate() {
                     let Some(an) = arg_nodes.get(i) else { break };
                     if let Some(ak) = self.path_key(*an) {
-                        let pk = format!("{callee_scope}|{}", p.name);
+                        let pk = [callee_scope.as_str(), "|", &p.name].concat();
                         self.copy_members(&pk, &ak, false);
                         let a = strip(*an);
                         let addr_of = a.kind_name() == "pointer_expression"
