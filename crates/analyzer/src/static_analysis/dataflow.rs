@@ -388,7 +388,9 @@ pub struct Engine<'p, 't> {
     /// `(from, to)` -> the change count when members of `from` were last
     /// copied to `to`: a later copy joins only the members changed since
     /// (the environment only grows, so the rest are already there).
-    copied: HashMap<(String, String), u64>,
+    /// Keyed by `from`, then `to`: a repeated copy finds its count without
+    /// building a key.
+    copied: HashMap<String, HashMap<String, u64>>,
     /// Path -> the change count and the joined taint of its members when
     /// last read (`None`: it had none): valid while nothing changed.
     members_read: std::cell::RefCell<HashMap<String, (u64, Option<Val>)>>,
@@ -1697,19 +1699,25 @@ impl<'p, 't> Engine<'p, 't> {
     /// argument bound to a parameter); `certain` when the copy surely
     /// happens (else it is a callee's possible store).
     fn copy_members(&mut self, from: &str, to: &str, certain: bool) {
-        let lo = [from, "."].concat();
-        let hi = [from, "/"].concat();
         // Members that did not change since the last copy from `from` to
         // `to` are already joined there (the environment only grows); the
         // flow-sensitive pass still defines every member anew.
-        let since = self
-            .copied
-            .insert((from.to_string(), to.to_string()), self.env_changes)
-            .unwrap_or(0);
+        let since = match self.copied.get_mut(from).and_then(|m| m.get_mut(to)) {
+            Some(at) => std::mem::replace(at, self.env_changes),
+            None => {
+                self.copied
+                    .entry(from.to_string())
+                    .or_default()
+                    .insert(to.to_string(), self.env_changes);
+                0
+            }
+        };
         let narrowing = self.narrowing.is_some();
         if !narrowing && since != 0 && self.members_changed_at(from) <= since {
             return;
         }
+        let lo = [from, "."].concat();
+        let hi = [from, "/"].concat();
         // Owned: the joins below need the environment mutably.
         let items: Vec<(String, Val, bool)> = self
             .env
