@@ -127,12 +127,12 @@ impl Val {
         };
         let before = shape(self);
         self.fields.extend(o.fields.iter().copied());
-        self.objs.extend(o.objs.iter().cloned());
-        self.direct.extend(o.direct.iter().cloned());
+        add_missing(&mut self.objs, &o.objs);
+        add_missing(&mut self.direct, &o.direct);
         self.root |= o.root;
         self.mixed |= o.mixed;
         self.opaque |= o.opaque;
-        self.from.extend(o.from.iter().cloned());
+        add_missing(&mut self.from, &o.from);
         self.descriptor |= o.descriptor;
         self.lookup |= o.lookup;
         self.handed |= o.handed;
@@ -189,6 +189,17 @@ impl Val {
     /// choice of the object handed in.
     fn locates(&self) -> bool {
         self.keyed() || self.handed
+    }
+}
+
+/// Add the names of `from` that `to` lacks. A join mostly meets names
+/// already there, which `extend` would clone only to drop again (an
+/// allocation and a free per name, on every join of the fixpoint).
+fn add_missing(to: &mut BTreeSet<String>, from: &BTreeSet<String>) {
+    for x in from {
+        if !to.contains(x) {
+            to.insert(x.clone());
+        }
     }
 }
 
