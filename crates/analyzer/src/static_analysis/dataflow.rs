@@ -3869,12 +3869,12 @@ impl<'p, 't> Engine<'p, 't> {
                     let Some(av) = arg_vals.get(i) else { break };
                     let pk = [callee_scope.as_str(), "|", &p.name].concat();
                     let mut av = av.clone();
-                    if p.ty.ptr > 0 {
+                    // The cheap test first: classifying the type name
+                    // costs a few dozen substring searches.
+                    if p.ty.ptr > 0 && av.hdr.is_some() {
                         if let Some(h) = headers::hdr_of_type(&p.ty.name) {
-                            if av.hdr.is_some() {
-                                av.hdr = Some(h);
-                                av.off = Some(0);
-                            }
+                            av.hdr = Some(h);
+                            av.off = Some(0);
                         }
                     }
                     // A context of its own (not the shared one past
