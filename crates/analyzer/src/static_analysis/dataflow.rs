@@ -3864,19 +3864,31 @@ impl<'p, 't> Engine<'p, 't> {
                     cs.push(ti);
                 }
                 let callee_scope = self.scope_for(ti, &cs);
-                let params = self.prog.fns[ti].params.clone();
+                // Borrowed from the program, not from the engine: no copy
+                // of the parameter list per call.
+                let prog = self.prog;
+                let params = &prog.fns[ti].params;
                 for (i, p) in params.iter().enumerate() {
                     let Some(av) = arg_vals.get(i) else { break };
                     let pk = [callee_scope.as_str(), "|", &p.name].concat();
-                    let mut av = av.clone();
                     // The cheap test first: classifying the type name
                     // costs a few dozen substring searches.
-                    if p.ty.ptr > 0 && av.hdr.is_some() {
-                        if let Some(h) = headers::hdr_of_type(&p.ty.name) {
-                            av.hdr = Some(h);
-                            av.off = Some(0);
+                    let header = (p.ty.ptr > 0 && av.hdr.is_some())
+                        .then(|| headers::hdr_of_type(&p.ty.name))
+                        .flatten();
+                    // Copied only when it changes.
+                    let retyped;
+                    let av = match header {
+                        Some(h) => {
+                            retyped = Val {
+                                hdr: Some(h),
+                                off: Some(0),
+                                ..av.clone()
+                            };
+                            &retyped
                         }
-                    }
+                        None => av,
+                    };
                     // A context of its own (not the shared one past
                     // MAX_CONTEXTS) binds a constant argument once.
                     if cs.first() != Some(&usize::MAX) && !self.param_mutated(ti, &p.name) {
@@ -3884,17 +3896,19 @@ impl<'p, 't> Engine<'p, 't> {
                         // a variable's `konst` is a join over its
                         // assignments, not proof that it holds one.
                         let c = self.literal_value(arg_nodes[i]);
-                        self.param_consts
-                            .entry(pk.clone())
-                            .and_modify(|x| {
+                        match self.param_consts.get_mut(&pk) {
+                            Some(x) => {
                                 if *x != c {
                                     *x = None
                                 }
-                            })
-                            .or_insert(c);
+                            }
+                            None => {
+                                self.param_consts.insert(pk.clone(), c);
+                            }
+                        }
                     }
-                    self.narrow_define(&pk, &av);
-                    self.env_join(&pk, &av);
+                    self.narrow_define(&pk, av);
+                    self.env_join(&pk, av);
                     if let Some(ak) = self.path_key(arg_nodes[i]) {
                         self.copy_members(&ak, &pk, true);
                     }
