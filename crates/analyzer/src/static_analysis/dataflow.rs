@@ -139,12 +139,12 @@ impl Val {
         };
         let before = shape(self);
         self.fields.extend(o.fields.iter().copied());
-        self.objs.extend(o.objs.iter().cloned());
-        self.direct.extend(o.direct.iter().cloned());
+        add_missing(&mut self.objs, &o.objs);
+        add_missing(&mut self.direct, &o.direct);
         self.root |= o.root;
         self.mixed |= o.mixed;
         self.opaque |= o.opaque;
-        self.from.extend(o.from.iter().cloned());
+        add_missing(&mut self.from, &o.from);
         self.descriptor |= o.descriptor;
         self.lookup |= o.lookup;
         self.handed |= o.handed;
@@ -204,6 +204,17 @@ impl Val {
     /// choice of the object handed in.
     fn locates(&self) -> bool {
         self.keyed() || self.handed
+    }
+}
+
+/// Add the names of `from` that `to` lacks. A join mostly meets names
+/// already there, which `extend` would clone only to drop again (an
+/// allocation and a free per name, on every join of the fixpoint).
+fn add_missing(to: &mut BTreeSet<String>, from: &BTreeSet<String>) {
+    for x in from {
+        if !to.contains(x) {
+            to.insert(x.clone());
+        }
     }
 }
 
@@ -406,7 +417,9 @@ pub struct Engine<'p, 't> {
     /// `(from, to)` -> the change count when members of `from` were last
     /// copied to `to`: a later copy joins only the members changed since
     /// (the environment only grows, so the rest are already there).
-    copied: HashMap<(String, String), u64>,
+    /// Keyed by `from`, then `to`: a repeated copy finds its count without
+    /// building a key.
+    copied: HashMap<String, HashMap<String, u64>>,
     /// Path -> the change count and the joined taint of its members when
     /// last read (`None`: it had none): valid while nothing changed.
     members_read: std::cell::RefCell<HashMap<String, (u64, Option<Val>)>>,
@@ -895,14 +908,16 @@ impl<'p, 't> Engine<'p, 't> {
         if !v.objs.is_empty() || v.root || v.hdr.is_some() {
             return v;
         }
-        let lo = format!("{key}.");
-        let hi = format!("{key}/");
-        let members = self.env.range::<str, _>((
-            std::ops::Bound::Included(lo.as_str()),
-            std::ops::Bound::Excluded(hi.as_str()),
-        ));
+        // Searched only when needed: a cached join below needs no search.
+        let members = || {
+            let (lo, hi) = ([key, "."].concat(), [key, "/"].concat());
+            self.env.range::<str, _>((
+                std::ops::Bound::Included(lo.as_str()),
+                std::ops::Bound::Excluded(hi.as_str()),
+            ))
+        };
         if let Some(nw) = &self.narrowing {
-            for (k, x) in members {
+            for (k, x) in members() {
                 let mut x = x.val.taint();
                 x.alternatives |= nw.narrow(k, &mut x.fields);
                 v.join(&x);
@@ -919,7 +934,7 @@ impl<'p, 't> Engine<'p, 't> {
         };
         let joined = cached.unwrap_or_else(|| {
             let mut joined: Option<Val> = None;
-            for (_, x) in members {
+            for (_, x) in members() {
                 joined.get_or_insert_with(Val::default).join(&x.val.taint());
             }
             self.members_read
@@ -1666,9 +1681,9 @@ impl<'p, 't> Engine<'p, 't> {
 
     fn var_key(&self, name: &str) -> String {
         if self.is_local(name) {
-            format!("{}|{}", self.scope, name)
+            [self.scope.as_str(), "|", name].concat()
         } else {
-            format!("g|{name}")
+            ["g|", name].concat()
         }
     }
 
@@ -1682,18 +1697,21 @@ impl<'p, 't> Engine<'p, 't> {
                 let field = n.field("field")?;
                 let fname = self.t(field);
                 if base.kind_name() == "this" {
-                    return Some(format!("g|{fname}"));
+                    return Some(["g|", fname].concat());
                 }
-                Some(format!("{}.{}", self.path_key(base)?, fname))
+                let mut k = self.path_key(base)?;
+                k.push('.');
+                k.push_str(fname);
+                Some(k)
             }
             "subscript_expression" => {
                 let base = n.field("argument")?;
-                Some(format!("{}.[]", self.path_key(base)?))
+                let mut k = self.path_key(base)?;
+                k.push_str(".[]");
+                Some(k)
             }
             "pointer_expression" => {
                 let arg = n.field("argument")?;
-                let op = n.field("operator").map(|o| self.t(o)).unwrap_or("");
-                let _ = op;
                 self.path_key(arg)
             }
             "parenthesized_expression" => {
@@ -1710,19 +1728,25 @@ impl<'p, 't> Engine<'p, 't> {
     /// argument bound to a parameter); `certain` when the copy surely
     /// happens (else it is a callee's possible store).
     fn copy_members(&mut self, from: &str, to: &str, certain: bool) {
-        let lo = format!("{from}.");
-        let hi = format!("{from}/");
         // Members that did not change since the last copy from `from` to
         // `to` are already joined there (the environment only grows); the
         // flow-sensitive pass still defines every member anew.
-        let since = self
-            .copied
-            .insert((from.to_string(), to.to_string()), self.env_changes)
-            .unwrap_or(0);
+        let since = match self.copied.get_mut(from).and_then(|m| m.get_mut(to)) {
+            Some(at) => std::mem::replace(at, self.env_changes),
+            None => {
+                self.copied
+                    .entry(from.to_string())
+                    .or_default()
+                    .insert(to.to_string(), self.env_changes);
+                0
+            }
+        };
         let narrowing = self.narrowing.is_some();
         if !narrowing && since != 0 && self.members_changed_at(from) <= since {
             return;
         }
+        let lo = [from, "."].concat();
+        let hi = [from, "/"].concat();
         // Owned: the joins below need the environment mutably.
         let items: Vec<(String, Val, bool)> = self
             .env
@@ -3929,19 +3953,31 @@ impl<'p, 't> Engine<'p, 't> {
                     cs.push(ti);
                 }
                 let callee_scope = self.scope_for(ti, &cs);
-                let params = self.prog.fns[ti].params.clone();
+                // Borrowed from the program, not from the engine: no copy
+                // of the parameter list per call.
+                let prog = self.prog;
+                let params = &prog.fns[ti].params;
                 for (i, p) in params.iter().enumerate() {
                     let Some(av) = arg_vals.get(i) else { break };
-                    let pk = format!("{callee_scope}|{}", p.name);
-                    let mut av = av.clone();
-                    if p.ty.ptr > 0 {
-                        if let Some(h) = headers::hdr_of_type(&p.ty.name) {
-                            if av.hdr.is_some() {
-                                av.hdr = Some(h);
-                                av.off = Some(0);
-                            }
+                    let pk = [callee_scope.as_str(), "|", &p.name].concat();
+                    // The cheap test first: classifying the type name
+                    // costs a few dozen substring searches.
+                    let header = (p.ty.ptr > 0 && av.hdr.is_some())
+                        .then(|| headers::hdr_of_type(&p.ty.name))
+                        .flatten();
+                    // Copied only when it changes.
+                    let retyped;
+                    let av = match header {
+                        Some(h) => {
+                            retyped = Val {
+                                hdr: Some(h),
+                                off: Some(0),
+                                ..av.clone()
+                            };
+                            &retyped
                         }
-                    }
+                        None => av,
+                    };
                     // A context of its own (not the shared one past
                     // MAX_CONTEXTS) binds a constant argument once.
                     if cs.first() != Some(&usize::MAX) && !self.param_mutated(ti, &p.name) {
@@ -3949,17 +3985,19 @@ impl<'p, 't> Engine<'p, 't> {
                         // a variable's `konst` is a join over its
                         // assignments, not proof that it holds one.
                         let c = self.literal_value(arg_nodes[i]);
-                        self.param_consts
-                            .entry(pk.clone())
-                            .and_modify(|x| {
+                        match self.param_consts.get_mut(&pk) {
+                            Some(x) => {
                                 if *x != c {
                                     *x = None
                                 }
-                            })
-                            .or_insert(c);
+                            }
+                            None => {
+                                self.param_consts.insert(pk.clone(), c);
+                            }
+                        }
                     }
-                    self.narrow_define(&pk, &av);
-                    self.env_join(&pk, &av);
+                    self.narrow_define(&pk, av);
+                    self.env_join(&pk, av);
                     if let Some(ak) = self.path_key(arg_nodes[i]) {
                         self.copy_members(&ak, &pk, true);
                     }
@@ -3985,7 +4023,7 @@ impl<'p, 't> Engine<'p, 't> {
                 for (i, p) in params.iter().enumerate() {
                     let Some(an) = arg_nodes.get(i) else { break };
                     if let Some(ak) = self.path_key(*an) {
-                        let pk = format!("{callee_scope}|{}", p.name);
+                        let pk = [callee_scope.as_str(), "|", &p.name].concat();
                         self.copy_members(&pk, &ak, false);
                         let a = strip(*an);
                         let addr_of = a.kind_name() == "pointer_expression"

@@ -47,11 +47,15 @@ fn is_cpp_name(p: &str) -> bool {
 
 /// Guess the framework from the source text.
 pub fn detect_framework(files: &[SourceText]) -> Option<Framework> {
-    let all: String = files
-        .iter()
-        .map(|f| f.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
+    // No marker spans two files (none holds a newline), so the files are
+    // searched one by one instead of copied into one text first.
+    struct All<'a>(&'a [SourceText]);
+    impl All<'_> {
+        fn contains(&self, marker: &str) -> bool {
+            self.0.iter().any(|f| f.text.contains(marker))
+        }
+    }
+    let all = All(files);
     if all.contains("nf_process") && all.contains("nf_ctx") {
         return Some(Framework::NfcC);
     }

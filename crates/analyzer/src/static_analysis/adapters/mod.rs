@@ -214,22 +214,56 @@ fn called_by_own(
 }
 
 fn collect_calls(n: tree_sitter::Node, src: &str, out: &mut BTreeSet<String>) {
-    if n.kind_name() == "call_expression" {
-        if let Some(f) = n.field("function") {
-            let t = program::text(f, src);
-            out.insert(
-                t.rsplit(['.', '>', ':'])
-                    .next()
-                    .unwrap_or(t)
-                    .trim()
-                    .to_string(),
-            );
+    // One cursor walks `n` and its named descendants in pre-order (a
+    // cursor per node, as a recursion over `named_children` needs, cost an
+    // allocation each); a name already collected is not copied again.
+    let mut cursor = n.walk();
+    loop {
+        let node = cursor.node();
+        if node.kind_name() == "call_expression" {
+            if let Some(f) = node.field("function") {
+                let t = program::text(f, src);
+                let name = t.rsplit(['.', '>', ':']).next().unwrap_or(t).trim();
+                if !out.contains(name) {
+                    out.insert(name.to_string());
+                }
+            }
+        }
+        if goto_named(&mut cursor, true) {
+            continue;
+        }
+        loop {
+            if goto_named(&mut cursor, false) {
+                break;
+            }
+            // The cursor cannot leave `n`: at `n`, the walk is done.
+            if !cursor.goto_parent() {
+                return;
+            }
         }
     }
-    let mut c = n.walk();
-    for ch in n.named_children(&mut c) {
-        collect_calls(ch, src, out);
+}
+
+/// Move the cursor to its node's first named child (`child`) or to its
+/// next named sibling; false (the cursor where it was) when there is none.
+fn goto_named(cursor: &mut tree_sitter::TreeCursor, child: bool) -> bool {
+    if child {
+        if !cursor.goto_first_child() {
+            return false;
+        }
+        if cursor.node().is_named() {
+            return true;
+        }
     }
+    while cursor.goto_next_sibling() {
+        if cursor.node().is_named() {
+            return true;
+        }
+    }
+    if child {
+        cursor.goto_parent();
+    }
+    false
 }
 
 #[cfg(test)]
