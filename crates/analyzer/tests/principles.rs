@@ -1558,3 +1558,61 @@ int match(const void *skb) {{
         "{count:?}"
     );
 }
+
+#[test]
+fn a_helper_whose_result_is_an_ageing_test_guards_like_that_test() {
+    // xt_psd style: a hit on a live entry returns early through a predicate
+    // helper (`entry_is_recent(h, now)` returns `now - h->ts <= limit`);
+    // only an aged entry falls through, to be replaced with the new
+    // source's. The writes after the lookup happen on a miss or on ageing:
+    // once per new source, not on every packet.
+    let nf = |operand: &str| {
+        facts(&format!(
+            r#"#include <stdint.h>
+struct iphdr {{ uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; }};
+struct host {{ struct host *next; uint32_t saddr; unsigned long ts; unsigned long hits; }};
+static struct {{ struct host list[64]; struct host *hash[16]; int index; }} state;
+const struct iphdr *ip_hdr(const void *skb);
+static int entry_is_recent(const struct host *h, unsigned long now, unsigned long since) {{
+    return now - {operand} <= 100;
+}}
+int match(const void *skb, unsigned long now) {{
+    const struct iphdr *iph = ip_hdr(skb);
+    struct host *curr, **head;
+    head = &state.hash[iph->saddr & 15];
+    curr = *head;
+    while (curr != 0) {{
+        if (curr->saddr == iph->saddr)
+            break;
+        curr = curr->next;
+    }}
+    if (curr != 0) {{
+        if (entry_is_recent(curr, now, 0))
+            return curr->hits > 10;
+        curr->saddr = 0;
+    }}
+    curr = &state.list[state.index++ & 63];
+    curr->saddr = iph->saddr;
+    curr->ts = now;
+    curr->next = *head;
+    *head = curr;
+    return 0;
+}}"#
+        ))
+    };
+    let aged = nf("h->ts");
+    assert_eq!(
+        aged.intensity,
+        nfc_core::facts::Intensity::PerFlow,
+        "{aged:?}"
+    );
+    // Look-alike: the helper compares with a value the caller passes, not
+    // with a timestamp kept in the entry: no ageing test, and the entry
+    // written after it is written on every packet that reaches it.
+    let not_ageing = nf("since");
+    assert_eq!(
+        not_ageing.intensity,
+        nfc_core::facts::Intensity::PerPacket,
+        "{not_ageing:?}"
+    );
+}

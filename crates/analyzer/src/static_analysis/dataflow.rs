@@ -428,6 +428,11 @@ pub struct Engine<'p, 't> {
     /// none of whose members changed needs no walk over them.
     members_changed: HashMap<String, u64>,
     rets: HashMap<String, Val>,
+    /// Functions whose result is an ageing test of an entry they are
+    /// handed (`return now - h->stamp <= limit;`): `Some(true)` when a
+    /// true result means the entry aged, `Some(false)` when it means the
+    /// entry is recent, `None` once two returns disagree.
+    ageing_results: HashMap<usize, Option<bool>>,
     ctx_ids: HashMap<Vec<usize>, usize>,
     visited: HashSet<String>,
     /// Parameters bound to one constant in a calling context (`scope|name`
@@ -692,6 +697,7 @@ impl<'p, 't> Engine<'p, 't> {
             members_read: Default::default(),
             members_changed: HashMap::default(),
             rets: HashMap::default(),
+            ageing_results: HashMap::default(),
             ctx_ids: HashMap::default(),
             visited: HashSet::default(),
             param_consts: HashMap::default(),
@@ -1206,7 +1212,9 @@ impl<'p, 't> Engine<'p, 't> {
                         if let (Some(c), Some(cons)) =
                             (k.field("condition"), k.field("consequence"))
                         {
-                            if always_exits(cons) && self.rare(c, true) {
+                            if (always_exits(cons) || self.leaves_only_on_rare_paths(cons))
+                                && self.rare(c, true)
+                            {
                                 self.guard = true;
                             }
                         }
@@ -1365,6 +1373,16 @@ impl<'p, 't> Engine<'p, 't> {
                         // return is only a value on its way somewhere.
                         if self.call_string.len() == 1 {
                             self.note_influence(&v, &BTreeSet::new(), k, "the verdict");
+                        }
+                        if let Some(aged) = self.ageing_polarity(k) {
+                            self.ageing_results
+                                .entry(self.fn_idx)
+                                .and_modify(|p| {
+                                    if *p != Some(aged) {
+                                        *p = None;
+                                    }
+                                })
+                                .or_insert(Some(aged));
                         }
                         let key = self.scope.clone();
                         // `return NULL` / `return 0` hands back no entry: it
@@ -4539,6 +4557,13 @@ impl<'p, 't> Engine<'p, 't> {
                 if !negated && self.is_flag_test(c) {
                     return true;
                 }
+                // `if (entry_is_recent(h, now)) return …;`: a helper whose
+                // result is an ageing test of the entry reads as that test.
+                if c.kind_name() == "call_expression" {
+                    if let Some(aged) = self.calls_ageing_test(c) {
+                        return aged != negated;
+                    }
+                }
                 // `if (port_in_list(host, port)) return;`: a helper that
                 // searches state it is handed and answers whether it found
                 // the packet's value; false is the miss.
@@ -4557,6 +4582,72 @@ impl<'p, 't> Engine<'p, 't> {
             }
             _ => false,
         }
+    }
+
+    /// A block that ends its path unless a rare test let it through:
+    /// `{ if (recent(e)) return …; e->key = 0; unlink(e); }` (a hit on a
+    /// live entry returns; only an aged one falls through to be replaced).
+    fn leaves_only_on_rare_paths(&mut self, block: Node<'t>) -> bool {
+        if block.kind_name() != "compound_statement" {
+            return false;
+        }
+        let mut c = block.walk();
+        let kids: Vec<Node<'t>> = block.named_children(&mut c).collect();
+        kids.into_iter().any(|k| {
+            k.kind_name() == "if_statement"
+                && k.field("alternative").is_none()
+                && k.field("consequence").is_some_and(always_exits)
+                && k.field("condition").is_some_and(|c| self.rare(c, true))
+        })
+    }
+
+    /// Whether a returned expression is an ageing test of an entry
+    /// (`now - h->stamp <= limit`, alone or as a term of an `&&` chain):
+    /// `Some(true)` when a true result means the entry aged.
+    fn ageing_polarity(&mut self, e: Node<'t>) -> Option<bool> {
+        let e = strip(e);
+        if e.kind_name() != "binary_expression" {
+            return None;
+        }
+        let op = self.t(e.field("operator")?).to_string();
+        let (l, r) = (e.field("left")?, e.field("right")?);
+        match op.as_str() {
+            // `recent && …` is true only when recent; `aged || …` is true
+            // whenever aged. The other combinations decide nothing.
+            "&&" => [l, r]
+                .into_iter()
+                .find_map(|x| self.ageing_polarity(x).filter(|aged| !aged)),
+            "||" => [l, r]
+                .into_iter()
+                .find_map(|x| self.ageing_polarity(x).filter(|aged| *aged)),
+            // `is_ageing_test` recognises the tests true when aged
+            // (`now - t > limit`); their negations (`now - t <= limit`)
+            // are true when recent.
+            ">" | ">=" | "<" | "<=" if self.is_ageing_test(&op, l, r) => Some(true),
+            ">" | ">=" | "<" | "<=" => {
+                let negation = match op.as_str() {
+                    ">" => "<=",
+                    ">=" => "<",
+                    "<" => ">=",
+                    _ => ">",
+                };
+                self.is_ageing_test(negation, l, r).then_some(false)
+            }
+            _ => None,
+        }
+    }
+
+    /// A call of a visible function whose result is an ageing test (see
+    /// `ageing_results`): `Some(true)` when a true result means aged.
+    fn calls_ageing_test(&self, call: Node<'t>) -> Option<bool> {
+        let (name, _) = self.callee_name(call.field("function")?);
+        let ix = *self
+            .prog
+            .fn_index
+            .get(&name)
+            .filter(|v| v.len() == 1)?
+            .first()?;
+        self.ageing_results.get(&ix).copied().flatten()
     }
 
     /// A call of a visible function that is a membership search of state
