@@ -162,7 +162,11 @@ impl Profile {
     }
 }
 
-const HEADERS: &[(&str, &str, &[(&str, u32)])] = &[
+/// A header the generator reads and writes: its short name, the nf.h
+/// struct that holds it, and its fields with their widths in bits.
+type HeaderLayout = (&'static str, &'static str, &'static [(&'static str, u32)]);
+
+const HEADERS: &[HeaderLayout] = &[
     (
         "ip4",
         "nf_ipv4",
