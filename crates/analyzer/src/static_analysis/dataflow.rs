@@ -433,6 +433,8 @@ pub struct Engine<'p, 't> {
     /// true result means the entry aged, `Some(false)` when it means the
     /// entry is recent, `None` once two returns disagree.
     ageing_results: HashMap<usize, Option<bool>>,
+    /// Functions that are membership searches (see [`reports_found`]).
+    found_searches: HashMap<usize, bool>,
     ctx_ids: HashMap<Vec<usize>, usize>,
     visited: HashSet<String>,
     /// Parameters bound to one constant in a calling context (`scope|name`
@@ -698,6 +700,7 @@ impl<'p, 't> Engine<'p, 't> {
             members_changed: HashMap::default(),
             rets: HashMap::default(),
             ageing_results: HashMap::default(),
+            found_searches: HashMap::default(),
             ctx_ids: HashMap::default(),
             visited: HashSet::default(),
             param_consts: HashMap::default(),
@@ -3540,16 +3543,14 @@ impl<'p, 't> Engine<'p, 't> {
 
     /// Record a write to `target` if it is state; store the written value in the slot.
     fn write_target(&mut self, target: Node<'t>, v: &Val, rhs_path: Option<String>) {
-        let Some((objs, suffix, key, root)) = self.state_ref_quiet(target) else {
-            self.note_write_through_handed_back(target);
-            return;
-        };
-        if root || objs.is_empty() {
-            if !root {
+        let (objs, suffix, key) = match self.state_ref_quiet(target) {
+            Some((_, _, _, true)) => return,
+            Some((objs, suffix, key, false)) if !objs.is_empty() => (objs, suffix, key),
+            _ => {
                 self.note_write_through_handed_back(target);
+                return;
             }
-            return;
-        }
+        };
         for o in &objs {
             let slot = format!("@{o}{suffix}");
             // Keep where stored pointers point (free lists, bucket heads).
@@ -3598,16 +3599,14 @@ impl<'p, 't> Engine<'p, 't> {
             return;
         }
         let t = strip(target);
-        let base = match t.kind_name() {
-            "field_expression"
-                if t.child_by_field_name("operator")
-                    .is_some_and(|o| self.t(o) == "->") =>
-            {
-                t.field("argument")
-            }
-            _ => None,
-        };
-        let Some(base) = base.map(strip).filter(|b| b.kind_name() == "identifier") else {
+        let arrow = t.kind_name() == "field_expression"
+            && t.field("operator").is_some_and(|o| self.t(o) == "->");
+        let Some(base) = t
+            .field("argument")
+            .filter(|_| arrow)
+            .map(strip)
+            .filter(|b| b.kind_name() == "identifier")
+        else {
             return;
         };
         let Some(ty) = self.var_type(self.t(base)) else {
@@ -4637,39 +4636,38 @@ impl<'p, 't> Engine<'p, 't> {
         }
     }
 
+    /// The one definition of the function a call names, if the code has
+    /// exactly one.
+    fn sole_definition(&self, call: Node<'t>) -> Option<usize> {
+        let (name, _) = self.callee_name(call.field("function")?);
+        match self.prog.fn_index.get(&name)?.as_slice() {
+            [ix] => Some(*ix),
+            _ => None,
+        }
+    }
+
     /// A call of a visible function whose result is an ageing test (see
     /// `ageing_results`): `Some(true)` when a true result means aged.
     fn calls_ageing_test(&self, call: Node<'t>) -> Option<bool> {
-        let (name, _) = self.callee_name(call.field("function")?);
-        let ix = *self
-            .prog
-            .fn_index
-            .get(&name)
-            .filter(|v| v.len() == 1)?
-            .first()?;
+        let ix = self.sole_definition(call)?;
         self.ageing_results.get(&ix).copied().flatten()
     }
 
     /// A call of a visible function that is a membership search of state
     /// it is handed (see [`reports_found`]).
     fn calls_found_search(&mut self, call: Node<'t>) -> bool {
-        let (Some(f), Some(args)) = (call.field("function"), call.field("arguments")) else {
+        let (Some(ix), Some(args)) = (self.sole_definition(call), call.field("arguments")) else {
             return false;
         };
-        let (name, _) = self.callee_name(f);
+        // A syntactic property of the callee, asked at every visit of each
+        // condition that calls it: decided once.
         let prog = self.prog;
-        let Some(def) = prog
-            .fn_index
-            .get(&name)
-            .filter(|v| v.len() == 1)
-            .map(|v| &prog.fns[v[0]])
-        else {
-            return false;
-        };
-        if !def
-            .body
-            .is_some_and(|b| reports_found(b, prog.src(def.file)))
-        {
+        let searches = *self.found_searches.entry(ix).or_insert_with(|| {
+            let def = &prog.fns[ix];
+            def.body
+                .is_some_and(|b| reports_found(b, prog.src(def.file)))
+        });
+        if !searches {
             return false;
         }
         let mut c = args.walk();
