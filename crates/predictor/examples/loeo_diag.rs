@@ -127,6 +127,9 @@ fn grid() -> Grid {
     if let Ok(v) = std::env::var("DIAG_AVERAGE") {
         g.weight_average = v == "1";
     }
+    if let Ok(v) = std::env::var("DIAG_REFIT") {
+        g.refit_output = v == "1";
+    }
     if let Ok(v) = std::env::var("DIAG_ENSEMBLE_ALWAYS") {
         g.ensemble_always = v == "1";
     }

@@ -92,6 +92,19 @@ pub struct MlpConfig {
     /// the ball's centre (Polyak–Ruppert averaging).
     #[serde(default)]
     pub weight_average: bool,
+    /// Output-layer refit: at every scoring point the scored weights are
+    /// copied and the copy's output layer (and linear path) set to the
+    /// minimiser of this configuration's loss (MSE: ridge normal
+    /// equations; L1: iteratively reweighted least squares), with its L2
+    /// on the output weights, given the hidden layers' activations on the
+    /// training rows; that copy is scored, kept and shipped. The last
+    /// iterate of a constant step size carries an offset common to whole
+    /// regimes of rows (docs/predictor.md, "Why the MLP is behind GBR on
+    /// the resource stimulus"); a common offset lives in the output
+    /// layer, which the refit settles without touching the optimiser's
+    /// trajectory.
+    #[serde(default)]
+    pub refit_output: bool,
 }
 
 /// The values a grid search tries (the cartesian product); `max_epochs`
@@ -139,6 +152,10 @@ pub struct Grid {
     /// ([`MlpConfig::weight_average`]).
     #[serde(default)]
     pub weight_average: bool,
+    /// The output-layer refit in every configuration
+    /// ([`MlpConfig::refit_output`]).
+    #[serde(default)]
+    pub refit_output: bool,
     /// Counters divided by the sample's length, measured as the largest
     /// `*_cycles` counter of the row (a busy-polling NF's cycles are the
     /// sample's duration): [`crate::model::PerCycle`]. Applies to the MLP
@@ -243,6 +260,7 @@ impl Grid {
             per_cycle: false,
             ensemble_always: true,
             weight_average: false,
+            refit_output: false,
         }
     }
 
@@ -269,6 +287,7 @@ impl Grid {
             per_cycle: false,
             ensemble_always: false,
             weight_average: false,
+            refit_output: false,
         }
     }
 
@@ -303,6 +322,7 @@ impl Grid {
                                                             mixup,
                                                             linear_skip,
                                                             weight_average: self.weight_average,
+                                                            refit_output: self.refit_output,
                                                         });
                                                     }
                                                 }
@@ -333,18 +353,72 @@ pub struct Mlp {
 /// path ([`MlpConfig::linear_skip`]).
 #[derive(Debug)]
 struct Net {
-    seq: nn::SequentialT,
+    hidden: nn::SequentialT,
+    out: nn::Linear,
     skip: Option<nn::Linear>,
 }
 
 impl Net {
     fn forward_t(&self, x: &Tensor, train: bool) -> Tensor {
-        let y = self.seq.forward_t(x, train);
+        let y = self.hidden.forward_t(x, train).apply(&self.out);
         match &self.skip {
             Some(l) => y + x.apply(l),
             None => y,
         }
     }
+
+    /// Set the output layer (and the linear path) to the minimiser of the
+    /// configuration's training loss given the hidden layers' activations
+    /// on the training rows, evaluated as predictions are (no dropout, no
+    /// input noise): see [`MlpConfig::refit_output`]. Left unchanged when
+    /// the system is singular or a value is not finite.
+    fn refit_output(&mut self, xs: &Tensor, y: &[f64], c: &MlpConfig) {
+        let design = tch::no_grad(|| {
+            let h = self.hidden.forward_t(xs, false);
+            match &self.skip {
+                Some(_) => Tensor::cat(&[h, xs.shallow_clone()], 1),
+                None => h,
+            }
+        });
+        let Some(rows) = rows_of(&design) else {
+            return;
+        };
+        let width = self.out.ws.size()[1] as usize;
+        // The L2 weight decay of Adam/SGD adds `l2 · w` to the gradient of
+        // the mean loss: for the mean squared error that is the ridge
+        // penalty n·l2/2 on the normal equations; for L1, n·l2 on the
+        // reweighted ones (see `linear::fit_output_layer`).
+        let Some(fit) = crate::linear::fit_output_layer(&rows, y, c.l2, c.loss == Loss::L1) else {
+            return;
+        };
+        tch::no_grad(|| {
+            let w: Vec<f32> = fit.coef[..width].iter().map(|v| *v as f32).collect();
+            self.out.ws.copy_(&Tensor::from_slice(&w).reshape([1, width as i64]));
+            if let Some(b) = &mut self.out.bs {
+                b.copy_(&Tensor::from_slice(&[fit.intercept as f32]));
+            }
+            if let Some(l) = &mut self.skip {
+                let s: Vec<f32> = fit.coef[width..].iter().map(|v| *v as f32).collect();
+                let k = s.len() as i64;
+                l.ws.copy_(&Tensor::from_slice(&s).reshape([1, k]));
+            }
+        });
+    }
+}
+
+/// The rows of a 2-D tensor as f64 vectors (None when not 2-D).
+fn rows_of(t: &Tensor) -> Option<Vec<Vec<f64>>> {
+    let size = t.size();
+    let [n, k] = size[..] else {
+        return None;
+    };
+    let flat: Vec<f32> = Vec::<f32>::try_from(t.reshape([-1]).to_kind(Kind::Float)).ok()?;
+    Some(
+        flat.chunks(k.max(1) as usize)
+            .take(n as usize)
+            .map(|r| r.iter().map(|v| f64::from(*v)).collect())
+            .collect(),
+    )
 }
 
 impl std::fmt::Debug for Mlp {
@@ -365,13 +439,16 @@ fn build_one(root: &nn::Path, inputs: i64, c: &MlpConfig) -> Net {
             },
         )
     });
+    let (hidden, width) = build_hidden(root, inputs, c);
     Net {
-        seq: build_seq(root, inputs, c),
+        hidden,
+        out: nn::linear(root / "out", width, 1, Default::default()),
         skip,
     }
 }
 
-fn build_seq(root: &nn::Path, inputs: i64, c: &MlpConfig) -> nn::SequentialT {
+/// The hidden layers (activations, dropout) and the width they end with.
+fn build_hidden(root: &nn::Path, inputs: i64, c: &MlpConfig) -> (nn::SequentialT, i64) {
     let mut net = nn::seq_t();
     let mut width_in = inputs;
     for layer in 0..c.hidden_layers {
@@ -392,7 +469,7 @@ fn build_seq(root: &nn::Path, inputs: i64, c: &MlpConfig) -> nn::SequentialT {
         }
         width_in = c.width;
     }
-    net.add(nn::linear(root / "out", width_in, 1, Default::default()))
+    (net, width_in)
 }
 
 /// The networks of `c` in `vs`: a single network at the root (the layout of
@@ -563,7 +640,16 @@ impl Mlp {
                 start += len;
             }
             if epoch % epoch_step.max(1) == 0 || epoch == c.epochs {
-                let scored = average.as_ref().unwrap_or(&current);
+                let mut scored = average.as_ref().unwrap_or(&current);
+                let refitted;
+                if c.refit_output {
+                    let mut copy = Mlp::new(c.clone(), inputs);
+                    if copy.vs.copy(&scored.vs).is_ok() {
+                        copy.nets[0].refit_output(&xs, y, &c);
+                        refitted = copy;
+                        scored = &refitted;
+                    }
+                }
                 let s = score(&scored.predict(val_x));
                 if s.is_finite() && s > best_score {
                     best_score = s;
@@ -731,6 +817,47 @@ impl Mlp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_output_refit_leaves_no_better_output_layer_on_the_training_rows() {
+        let x: Vec<Vec<f64>> = (0..80)
+            .map(|i| vec![i as f64 / 80.0, ((i * 7) % 11) as f64 / 11.0])
+            .collect();
+        let y: Vec<f64> = x.iter().map(|r| (3.0 * r[0]).sin() + 0.5 * r[1] + 0.3).collect();
+        let mse = |m: &Mlp| {
+            m.predict(&x)
+                .iter()
+                .zip(&y)
+                .map(|(p, t)| (p - t).powi(2))
+                .sum::<f64>()
+                / x.len() as f64
+        };
+        let score = |p: &[f64]| -p.iter().zip(&y).map(|(a, b)| (a - b).abs()).sum::<f64>();
+        let c = Grid::tiny().configs().remove(0);
+        assert_eq!((c.loss, c.l2), (Loss::Mse, 0.0));
+        let plain = Mlp::train(&c, &x, &y, &x, &score, 10, 3).mlp;
+        let refit = |m: &Mlp| {
+            let mut copy = Mlp::new(m.config.clone(), m.inputs);
+            copy.vs.copy(&m.vs).unwrap();
+            copy.nets[0].refit_output(&tensor(&x), &y, &c);
+            copy
+        };
+        // The refit is the least-squares output layer: the training error
+        // falls (20 epochs leave the last iterate short of it), and a
+        // second refit changes nothing.
+        let once = refit(&plain);
+        assert!(mse(&once) < mse(&plain), "{} vs {}", mse(&once), mse(&plain));
+        let twice = refit(&once);
+        assert!((mse(&twice) - mse(&once)).abs() < 1e-6);
+        // Training with the refit scores and keeps refitted weights.
+        let with = MlpConfig {
+            refit_output: true,
+            ..c.clone()
+        };
+        let kept = Mlp::train(&with, &x, &y, &x, &score, 10, 3).mlp;
+        assert!((mse(&refit(&kept)) - mse(&kept)).abs() < 1e-6);
+        assert!(mse(&kept) < mse(&plain));
+    }
 
     #[test]
     fn an_ensemble_predicts_the_members_mean_and_reloads_identically() {
