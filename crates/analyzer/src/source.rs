@@ -176,8 +176,23 @@ pub fn report_missing_headers(
     names
 }
 
+/// Where the model of the kernel's lists appears in evidence.
+pub const KERNEL_LIST_MODEL: &str = "nfc-model/linux/list.h";
+
+/// A system include of the Linux kernel's own tree (`<linux/…>`,
+/// `<net/…>`): code written against the kernel, whose lists come from
+/// `linux/list.h` through nearly every such header.
+fn is_kernel_include(inc: &str) -> bool {
+    inc.starts_with("linux/") || inc.starts_with("net/")
+}
+
 /// The NF's files plus the local headers they (transitively) include, in a
 /// stable order: (path, contents), and the quoted includes found nowhere.
+///
+/// When a kernel header is included and not found (out-of-tree kernel
+/// code analysed without the kernel's headers), nfc's model of the kernel
+/// lists (`models/linux/list.h`) comes first, so a definition of the NF's
+/// own with the same name, read later, replaces the model's.
 pub fn closure(
     files: &[PathBuf],
     include_dirs: &[PathBuf],
@@ -185,6 +200,7 @@ pub fn closure(
     let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
     let mut missing = vec![];
     let mut out = vec![];
+    let mut kernel_code = false;
     let mut todo: Vec<PathBuf> = files.to_vec();
     todo.reverse();
     while let Some(p) = todo.pop() {
@@ -209,13 +225,22 @@ pub fn closure(
                     from: p.clone(),
                     line,
                 }),
-                None => {}
+                None => kernel_code |= is_kernel_include(&inc),
             }
         }
         out.push((p, text));
         for r in incs.into_iter().rev() {
             todo.push(r);
         }
+    }
+    if kernel_code {
+        out.insert(
+            0,
+            (
+                PathBuf::from(KERNEL_LIST_MODEL),
+                include_str!("../models/linux/list.h").to_string(),
+            ),
+        );
     }
     Ok((out, missing))
 }

@@ -1616,3 +1616,80 @@ int match(const void *skb, unsigned long now) {{
         "{not_ageing:?}"
     );
 }
+
+/// Out-of-tree kernel code (a netfilter target) whose bindings hang off
+/// per-namespace storage (`net_generic(net, id)`) in kernel lists. The
+/// kernel's headers are not there: `<linux/…>` includes bring nfc's model
+/// of the kernel lists, and `body` is the per-packet use of what the
+/// namespace accessor hands back.
+fn kernel_target(body: &str) -> Facts {
+    facts(&format!(
+        r#"#include <linux/module.h>
+#include <linux/netfilter/x_tables.h>
+#include <stdint.h>
+struct iphdr {{ uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; }};
+struct sk_buff;
+struct net;
+struct xt_action_param {{ const void *targinfo; struct net *net; }};
+const struct iphdr *ip_hdr(const struct sk_buff *skb);
+void *net_generic(const struct net *net, unsigned int id);
+void *kmalloc(unsigned long size, unsigned int flags);
+static unsigned int binding_net_id;
+struct binding {{ struct list_head list; uint32_t addr; uint32_t mapped; unsigned long hits; }};
+struct binding_net {{ struct list_head *hash; uint32_t last; }};
+static inline struct binding_net *binding_pernet(struct net *net)
+{{
+	return net_generic(net, binding_net_id);
+}}
+static struct binding *binding_lookup(struct binding_net *bn, uint32_t addr)
+{{
+	struct binding *e;
+	list_for_each_entry(e, &bn->hash[addr & 255], list)
+		if (e->addr == addr)
+			return e;
+	return 0;
+}}
+unsigned int binding_tg(struct sk_buff *skb, const struct xt_action_param *par)
+{{
+	struct binding_net *bn = binding_pernet(par->net);
+	uint32_t saddr = ip_hdr(skb)->saddr;
+{body}
+}}"#
+    ))
+}
+
+#[test]
+fn storage_handed_back_for_a_handle_and_searched_by_packet_data_is_state() {
+    // xt_DNETMAP style: the table is found in per-namespace storage that
+    // unseen code hands back, walked as a kernel list and searched for the
+    // packet's source address; a hit is written. Without the list model
+    // the walk was an unknown lookup ("unknown"); with the model but
+    // without this rule the table was nobody's state ("stateless").
+    let f = kernel_target(
+        "	struct binding *e = binding_lookup(bn, saddr);
+	if (e == 0)
+		return 0;
+	e->hits = e->hits + 1;
+	return e->mapped;",
+    );
+    assert!(f.stateful, "{f:?}");
+    assert_eq!(f.flow_key, vec![nfc_core::facts::Field::SrcIp], "{f:?}");
+    assert!(f.pointer_chasing, "{f:?}");
+    // Look-alikes. The same handed-back storage used as a scratch cell
+    // (written with packet data and read back, never walked or searched):
+    // nothing says it persists, so no state.
+    let scratch = kernel_target(
+        "	bn->last = saddr;
+	return bn->last & 1;",
+    );
+    assert!(!scratch.stateful, "{scratch:?}");
+    assert!(scratch.unknown.is_empty(), "{scratch:?}");
+    // Fresh storage from an allocator given only a size and flags, used
+    // and dropped: no state either.
+    let fresh = kernel_target(
+        "	struct binding *n = kmalloc(sizeof(*n), 0);
+	n->addr = saddr;
+	return n->addr & 1;",
+    );
+    assert!(!fresh.stateful, "{fresh:?}");
+}

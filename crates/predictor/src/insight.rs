@@ -27,6 +27,10 @@ use std::path::Path;
 use tch::nn::{self, Module, OptimizerConfig, RNN};
 use tch::{Device, Kind, Tensor};
 
+/// A batch's function predictions and, for per-block models, the block
+/// predictions with each block's (function, block) index.
+type Forward = (Tensor, Option<(Tensor, Vec<(usize, usize)>)>);
+
 /// Words per LSTM chunk (longer blocks are cut into chunks whose outputs add up).
 const CHUNK: usize = 48;
 /// Words per function the CNN sees (longer functions are cut into windows).
@@ -442,7 +446,7 @@ impl Net {
 
     /// Per-block predictions (in block order of the batch) and the index of
     /// each block's function; function predictions are their sums.
-    fn forward(&self, batch: &[&Sample]) -> (Tensor, Option<(Tensor, Vec<(usize, usize)>)>) {
+    fn forward(&self, batch: &[&Sample]) -> Forward {
         let nf = batch.len() as i64;
         match self.arch {
             Arch::Lstm => {

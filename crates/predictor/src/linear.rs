@@ -153,11 +153,14 @@ fn weighted_ridge(x: &[Vec<f64>], y: &[f64], w: &[f64], penalty: f64) -> Option<
             }
         }
     }
-    for i in 0..k {
-        for j in 0..i {
-            a[i][j] = a[j][i];
+    for i in 1..k {
+        let (above, from_i) = a.split_at_mut(i);
+        for (j, row) in above.iter().enumerate() {
+            from_i[0][j] = row[i];
         }
-        a[i][i] += penalty + 1e-6 * total;
+    }
+    for (i, row) in a.iter_mut().enumerate() {
+        row[i] += penalty + 1e-6 * total;
     }
     let coef = solve(a, b)?;
     let intercept = my - coef.iter().zip(&mx).map(|(c, m)| c * m).sum::<f64>();
@@ -262,7 +265,12 @@ mod tests {
         let l1 = fit_output_layer(&h, &y, 0.0, true).unwrap();
         let l2 = fit_output_layer(&h, &y, 0.0, false).unwrap();
         assert!((l1.intercept - 0.52).abs() < 0.03, "{}", l1.intercept);
-        assert!(l2.intercept > l1.intercept + 0.2, "{} vs {}", l2.intercept, l1.intercept);
+        assert!(
+            l2.intercept > l1.intercept + 0.2,
+            "{} vs {}",
+            l2.intercept,
+            l1.intercept
+        );
         assert!((l1.coef[0] - 2.0).abs() < 0.05, "{:?}", l1.coef);
     }
 

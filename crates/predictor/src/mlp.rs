@@ -393,7 +393,9 @@ impl Net {
         };
         tch::no_grad(|| {
             let w: Vec<f32> = fit.coef[..width].iter().map(|v| *v as f32).collect();
-            self.out.ws.copy_(&Tensor::from_slice(&w).reshape([1, width as i64]));
+            self.out
+                .ws
+                .copy_(&Tensor::from_slice(&w).reshape([1, width as i64]));
             if let Some(b) = &mut self.out.bs {
                 b.copy_(&Tensor::from_slice(&[fit.intercept as f32]));
             }
@@ -823,7 +825,10 @@ mod tests {
         let x: Vec<Vec<f64>> = (0..80)
             .map(|i| vec![i as f64 / 80.0, ((i * 7) % 11) as f64 / 11.0])
             .collect();
-        let y: Vec<f64> = x.iter().map(|r| (3.0 * r[0]).sin() + 0.5 * r[1] + 0.3).collect();
+        let y: Vec<f64> = x
+            .iter()
+            .map(|r| (3.0 * r[0]).sin() + 0.5 * r[1] + 0.3)
+            .collect();
         let mse = |m: &Mlp| {
             m.predict(&x)
                 .iter()
@@ -846,7 +851,12 @@ mod tests {
         // falls (20 epochs leave the last iterate short of it), and a
         // second refit changes nothing.
         let once = refit(&plain);
-        assert!(mse(&once) < mse(&plain), "{} vs {}", mse(&once), mse(&plain));
+        assert!(
+            mse(&once) < mse(&plain),
+            "{} vs {}",
+            mse(&once),
+            mse(&plain)
+        );
         let twice = refit(&once);
         assert!((mse(&twice) - mse(&once)).abs() < 1e-6);
         // Training with the refit scores and keeps refitted weights.

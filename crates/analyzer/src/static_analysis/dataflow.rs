@@ -340,6 +340,9 @@ pub struct Events {
     /// a table, a context): state only if the packet path records packet
     /// data in them and reads it back.
     pub caller_objs: BTreeSet<String>,
+    /// Of `caller_objs`, storage that code the analysis cannot see handed
+    /// back for a handle (see `note_handed_back_storage`).
+    pub handed_back: BTreeSet<String>,
     /// Function-like macros the packet path invokes on packet data or
     /// state, whose expansion the analysis does not see: (macro, file, line).
     pub blind_calls: Vec<(String, usize, u32)>,
@@ -4074,6 +4077,7 @@ impl<'p, 't> Engine<'p, 't> {
                     result.join(&r);
                 }
             }
+            self.note_handed_back_storage(n, &mut result);
             return result;
         }
 
@@ -4258,7 +4262,16 @@ impl<'p, 't> Engine<'p, 't> {
                 self.env_join(&tk, &out);
             }
         }
+        // Storage handed back by unseen code is judged only by what the
+        // analysis sees done to it (`note_handed_back_storage`): handing
+        // it on to more unseen code is no hidden state.
+        let only_handed_back = objs.iter().all(|o| {
+            self.events
+                .handed_back
+                .contains(o.split_once('.').map_or(o.as_str(), |(w, _)| w))
+        });
         if !objs.is_empty()
+            && !only_handed_back
             && self.collect
             && self.kind == FnKind::Packet
             && !self.callee_reads_only(&name, &state_positions)
@@ -4320,6 +4333,15 @@ impl<'p, 't> Engine<'p, 't> {
                 self.record_access(&objs, &key, true, is_insertish(&name), n);
             }
         }
+        // Storage handed back by code the analysis cannot see, given no
+        // packet data and no state it knows (`net_generic(net, id)`, a
+        // per-namespace or per-CPU area), held as a pointer to a struct:
+        // where it lives is the framework's choice, as for an object the
+        // caller hands in, and it is judged like one (state when the
+        // packet path records packet data in it and reads it back).
+        if objs.is_empty() && !packet_in && !any_root {
+            self.note_handed_back_storage(n, &mut v);
+        }
         let _ = any_root;
         // Header pointers passed through helpers (e.g. ip4_next_header) stay packet pointers.
         if let Some(a) = arg_vals.first() {
@@ -4328,6 +4350,49 @@ impl<'p, 't> Engine<'p, 't> {
             }
         }
         v
+    }
+
+    /// `v`, the result of `call` that carries nothing the analysis can
+    /// trace (no packet data, no known state), is storage handed back by
+    /// code it cannot see when it is held as a pointer to a struct
+    /// (`dn = net_generic(net, id)`, a per-namespace or per-CPU area, or a
+    /// helper returning one): where it lives is the framework's choice, as
+    /// for an object the caller hands in, and it is judged like one —
+    /// state when the packet path records packet data in it and reads it
+    /// back, and, as nothing says it persists, only when the packet path
+    /// locates entries in it by packet data (a table, not a scratch area).
+    fn note_handed_back_storage(&mut self, call: Node<'t>, v: &mut Val) {
+        // Values it was computed from (an id read from a global) are no
+        // trace of where it points.
+        let traced = !v.objs.is_empty()
+            || v.root
+            || v.hdr.is_some()
+            || v.descriptor
+            || v.locates()
+            || v.konst.is_some();
+        if self.kind != FnKind::Packet || traced {
+            return;
+        }
+        // Given a handle (a pointer: a namespace, a device, a table): an
+        // allocator given only sizes and flags returns fresh storage,
+        // which is judged where it is put.
+        let mut c = call.walk();
+        let handle = call.field("arguments").is_some_and(|al| {
+            al.named_children(&mut c)
+                .any(|a| self.static_type(a).is_some_and(|t| t.is_pointerish()))
+        });
+        if !handle {
+            return;
+        }
+        let Some(var) = self.struct_pointer_holding_result(call) else {
+            return;
+        };
+        let obj = format!("*{var}");
+        self.events.caller_objs.insert(obj.clone());
+        self.events.handed_back.insert(obj.clone());
+        v.objs.insert(obj.clone());
+        v.direct.insert(obj);
+        v.handed = true;
     }
 
     /// `&x.m`, `&p->m` or `&g` where the member or global is neither an
@@ -4352,32 +4417,33 @@ impl<'p, 't> Engine<'p, 't> {
     /// The call's result is stored in a variable that points to a struct
     /// which is neither a packet header nor a packet descriptor.
     fn result_held_as_struct_pointer(&self, call: Node<'t>) -> bool {
-        let Some(parent) = call.parent() else {
-            return false;
-        };
+        self.struct_pointer_holding_result(call).is_some()
+    }
+
+    /// The variable a call's result is stored in, when it points to a
+    /// struct which is neither a packet header nor a packet descriptor.
+    fn struct_pointer_holding_result(&self, call: Node<'t>) -> Option<&'t str> {
+        let parent = call.parent()?;
         let target = match parent.kind_name() {
             "assignment_expression" => parent.field("left"),
             "init_declarator" => parent.field("declarator"),
             _ => None,
         };
-        let Some(target) = target.map(strip) else {
-            return false;
-        };
+        let target = target.map(strip)?;
         let name = if target.kind_name() == "pointer_declarator" {
             target.field("declarator").map(|d| self.t(d))
         } else if target.kind_name() == "identifier" {
             Some(self.t(target))
         } else {
             None
-        };
-        let Some(ty) = name.and_then(|nm| self.var_type(nm)) else {
-            return false;
-        };
+        }?;
+        let ty = self.var_type(name)?;
         let resolved = self.prog.resolve_type(&ty.name);
-        ty.ptr == 1
+        (ty.ptr == 1
             && self.prog.structs.contains_key(resolved)
             && headers::hdr_of_type(resolved).is_none()
-            && !is_packet_type(resolved)
+            && !is_packet_type(resolved))
+        .then_some(name)
     }
 
     fn note_key_slots(

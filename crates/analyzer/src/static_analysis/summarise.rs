@@ -240,6 +240,22 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
     // members reach, `*ct.ipf`) are state when the packet path records
     // packet data in the object and reads it back, in whichever parts.
     let handed = |o: &str| ev.caller_objs.contains(whole_object(o));
+    // Storage handed back by unseen code for a handle is not known to
+    // persist: it is state only as a table whose entries the packet path
+    // finds by walking links from it and locates by packet data past the
+    // pointer (a scratch area or a message is neither walked so nor
+    // searched).
+    let located_past_handle = |o: &str| {
+        ev.chases
+            .iter()
+            .any(|c| c.objs.iter().any(|x| whole_object(x) == o))
+            && ev.accesses.iter().any(|a| {
+                whole_object(&a.obj) == o
+                    && a.kind == FnKind::Packet
+                    && !a.handed
+                    && (!a.may_key.is_empty() || a.opaque)
+            })
+    };
     let caller_state: BTreeSet<&str> = ev
         .caller_objs
         .iter()
@@ -248,6 +264,7 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
             ev.accesses.iter().any(|a| {
                 whole_object(&a.obj) == *o && a.kind == FnKind::Packet && a.write && !a.per_core
             }) && ev.influences.iter().any(|i| whole_object(&i.obj) == *o)
+                && (!ev.handed_back.contains(*o) || located_past_handle(o))
         })
         .collect();
     // State whose value leaves in the packet (an allocated port): entries
