@@ -1850,6 +1850,19 @@ impl<'p, 't> Engine<'p, 't> {
         &mut self,
         n: Node<'t>,
     ) -> Option<(BTreeSet<String>, String, Val, bool, bool)> {
+        self.state_ref_parts_given(n, None)
+    }
+
+    /// [`Self::state_ref_parts`] of a member expression whose base the
+    /// caller has just evaluated (`base_val`): the base is not evaluated
+    /// again. A member read evaluates its base and then resolves its own
+    /// path; evaluating the base twice at every level of `a->b->c` made a
+    /// chain of n members cost about 2^n evaluations.
+    fn state_ref_parts_given(
+        &mut self,
+        n: Node<'t>,
+        base_val: Option<&Val>,
+    ) -> Option<(BTreeSet<String>, String, Val, bool, bool)> {
         match n.kind_name() {
             "identifier" => {
                 let name = self.t(n).to_string();
@@ -1906,7 +1919,10 @@ impl<'p, 't> Engine<'p, 't> {
                     return Some((objs, format!("{suffix}.{fname}"), key, false, false));
                 }
                 // Through a pointer (or reference) value that points into state.
-                let bv = self.expr_quiet(base);
+                let bv = match base_val {
+                    Some(v) => std::borrow::Cow::Borrowed(v),
+                    None => std::borrow::Cow::Owned(self.expr_quiet(base)),
+                };
                 if bv.root {
                     return Some((
                         [fname].into_iter().collect(),
@@ -2686,7 +2702,13 @@ impl<'p, 't> Engine<'p, 't> {
             }
         }
         // Stored slot values (what was written into the state slot).
-        if let Some((objs, suffix, _, false)) = self.state_ref_quiet(n) {
+        let saved = self.collect;
+        self.collect = false;
+        let slot = self
+            .state_ref_parts_given(n, Some(&bv))
+            .map(|(objs, suffix, key, root, _)| (objs, suffix, key, root));
+        self.collect = saved;
+        if let Some((objs, suffix, _, false)) = slot {
             for o in &objs {
                 if let Some(sv) = self.env_get(&format!("@{o}{suffix}")).cloned() {
                     out.fields.extend(sv.fields.iter().copied());
