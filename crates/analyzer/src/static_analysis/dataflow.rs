@@ -1962,7 +1962,10 @@ impl<'p, 't> Engine<'p, 't> {
                     let direct = part_holder(self, direct);
                     return Some((objs, format!("{suffix}[]"), key, false, direct));
                 }
-                let bv = self.expr_quiet(base);
+                let bv = match base_val {
+                    Some(v) => std::borrow::Cow::Borrowed(v),
+                    None => std::borrow::Cow::Owned(self.expr_quiet(base)),
+                };
                 if !bv.objs.is_empty() {
                     let key = bv.taint().union(&iv.taint());
                     let direct = part_holder(self, bv.designates_all());
@@ -1982,7 +1985,10 @@ impl<'p, 't> Engine<'p, 't> {
                         return Some((objs, format!("{suffix}[]"), key, false, direct));
                     }
                 }
-                let bv = self.expr_quiet(arg);
+                let bv = match base_val {
+                    Some(v) => std::borrow::Cow::Borrowed(v),
+                    None => std::borrow::Cow::Owned(self.expr_quiet(arg)),
+                };
                 if !bv.objs.is_empty() {
                     let direct = bv.designates_all() && self.element_is_storage(arg);
                     return Some((bv.objs.clone(), "[]".into(), bv.taint(), false, direct));
@@ -2223,18 +2229,22 @@ impl<'p, 't> Engine<'p, 't> {
         false
     }
 
-    /// Is this lvalue packet memory (a header member or frame bytes)?
-    fn writes_packet(&mut self, left: Node<'t>) -> bool {
+    /// The base an lvalue writes through (`b` of `b->f`, `b[i]`, `*b`)
+    /// and its value, evaluated quietly.
+    fn lvalue_base(&mut self, left: Node<'t>) -> Option<(Node<'t>, Val)> {
         let l = strip(left);
         let base = match l.kind_name() {
             "field_expression" | "subscript_expression" => l.field("argument"),
             "pointer_expression" => l.field("argument"),
             _ => None,
         };
-        base.is_some_and(|b| {
-            let bv = self.expr_quiet(b);
-            bv.hdr.is_some() && bv.objs.is_empty() && !bv.root
-        })
+        base.map(|b| (b, self.expr_quiet(b)))
+    }
+
+    /// Is an lvalue with this base value (see [`Self::lvalue_base`]) packet
+    /// memory (a header member or frame bytes)?
+    fn writes_packet(bv: &Val) -> bool {
+        bv.hdr.is_some() && bv.objs.is_empty() && !bv.root
     }
 
     /// Note that the state objects `v` was read from steer the packet path.
@@ -3545,7 +3555,11 @@ impl<'p, 't> Engine<'p, 't> {
         };
         // State written into the packet is visible downstream (an
         // allocated port, a rewritten address): it steers what leaves.
-        if self.writes_packet(left) {
+        let lbase = self.lvalue_base(left);
+        if lbase
+            .as_ref()
+            .is_some_and(|(_, bv)| Self::writes_packet(bv))
+        {
             self.note_influence(
                 &rhs_val,
                 &BTreeSet::new(),
@@ -3558,14 +3572,39 @@ impl<'p, 't> Engine<'p, 't> {
         self.storing_descriptor = self
             .static_type(right)
             .is_some_and(|t| t.is_pointerish() && is_packet_type(&t.name));
-        self.write_target(left, &v, rp);
+        // The base just evaluated serves the state path too when `left`
+        // writes through it directly (not through parentheses or a cast):
+        // nothing between changes what it evaluates to.
+        let given = lbase
+            .as_ref()
+            .filter(|(b, _)| left.field("argument") == Some(*b))
+            .map(|(_, bv)| bv);
+        self.write_target_given(left, &v, rp, given);
         self.storing_descriptor = false;
         v
     }
 
     /// Record a write to `target` if it is state; store the written value in the slot.
     fn write_target(&mut self, target: Node<'t>, v: &Val, rhs_path: Option<String>) {
-        let (objs, suffix, key) = match self.state_ref_quiet(target) {
+        self.write_target_given(target, v, rhs_path, None)
+    }
+
+    /// [`Self::write_target`] with the value of the base the target writes
+    /// through, when the caller has it (see [`Self::state_ref_parts_given`]).
+    fn write_target_given(
+        &mut self,
+        target: Node<'t>,
+        v: &Val,
+        rhs_path: Option<String>,
+        base_val: Option<&Val>,
+    ) {
+        let saved = self.collect;
+        self.collect = false;
+        let slot = self
+            .state_ref_parts_given(target, base_val)
+            .map(|(objs, suffix, key, root, _)| (objs, suffix, key, root));
+        self.collect = saved;
+        let (objs, suffix, key) = match slot {
             Some((_, _, _, true)) => return,
             Some((objs, suffix, key, false)) if !objs.is_empty() => (objs, suffix, key),
             _ => {
