@@ -488,8 +488,15 @@ impl<'t> Program<'t> {
                 next += 1;
             }
         }
-        // Tokens and expressions hold no definitions: do not descend.
-        !(n.child_count() == 0 || kind.ends_with("expression") || kind == "argument_list")
+        // Tokens and expressions hold no definitions: do not descend. Nor
+        // does an initializer list the parser accepted whole: the grammar
+        // admits only expressions, designators and nested lists there (no
+        // directive), and tables of thousands of entries are most of the
+        // nodes of some files; one with an error in it may hold anything.
+        !(n.child_count() == 0
+            || kind.ends_with("expression")
+            || kind == "argument_list"
+            || (kind == "initializer_list" && !n.has_error()))
     }
 
     /// Evaluate a small constant expression text (numbers, known names,
