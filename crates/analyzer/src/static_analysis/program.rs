@@ -663,6 +663,20 @@ impl<'t> Program<'t> {
                 self.add_function(fi, n, class);
                 return;
             }
+            // What is collected here (definitions, declarations, types)
+            // sits in a C initializer only inside an expression that names
+            // a type or holds statements (a cast, a compound literal,
+            // `sizeof`, `offsetof`, a statement expression), each written
+            // with a parenthesis: a list parsed without error and without
+            // one holds none (tables of thousands of entries are most of
+            // the nodes of some files). C++ lambdas need no parenthesis.
+            "initializer_list"
+                if !self.files[fi].cpp
+                    && !n.has_error()
+                    && !text(n, &self.files[fi].text).as_bytes().contains(&b'(') =>
+            {
+                return;
+            }
             "class_specifier" | "struct_specifier" | "union_specifier" => {
                 self.add_struct(fi, n, None);
                 let src = &self.files[fi].text;
