@@ -1473,6 +1473,22 @@ mod tests {
     }
 
     #[test]
+    fn definitions_in_initializers_are_found_and_plain_tables_skipped_whole() {
+        // The walks skip initializer lists that cannot hold a definition;
+        // one in a compound literal of a table entry (written with a
+        // parenthesis) is still found, and so is what follows a table.
+        let src = "struct e { int a; };\nstatic struct e t[] = { {1}, {2}, [2] = {3} };\n\
+                   static void *p[] = { &(struct inner { int q; int r; }){1, 2} };\n\
+                   #define AFTER 7\nenum { X = AFTER };\nstruct later { int z; };\n";
+        let f = vec![parse("t.c".into(), src.into(), false).unwrap()];
+        let p = Program::build(&f);
+        assert!(p.structs.contains_key("inner"));
+        assert!(p.structs.contains_key("later"));
+        assert_eq!(p.consts.get("X"), Some(&7));
+        assert!(p.globals.contains_key("t") && p.globals.contains_key("p"));
+    }
+
+    #[test]
     fn struct_sizes_follow_c_layout() {
         let src = "#define N 4\nstruct a { uint8_t x; uint32_t y; uint16_t z[N]; };\nstruct b { uint8_t x; uint32_t y; } /*packed*/;\ntypedef struct { uint64_t q; struct a in; } c_t;\n";
         assert_eq!(sizes(src, "a"), Some(16));
