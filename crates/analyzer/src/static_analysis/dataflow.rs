@@ -2637,13 +2637,15 @@ impl<'p, 't> Engine<'p, 't> {
             out.root = true;
             return out;
         }
-        if is_packet_type(&base_ty) && matches!(fname.as_str(), "data" | "buf_addr" | "head") {
+        // Classified once: the tests below all ask it.
+        let packet_base = is_packet_type(&base_ty);
+        if packet_base && matches!(fname.as_str(), "data" | "buf_addr" | "head") {
             return Val::hdr(Hdr::Frame, 0);
         }
         // Any other untyped byte pointer a descriptor holds (OVS's
         // `dp_packet.base_`, nDPI's `payload`) points into the frame, at an
         // offset the code computes: what it is cast to says which header.
-        if is_packet_type(&base_ty)
+        if packet_base
             && self.prog.field_type(&base_ty, &fname).is_some_and(|t| {
                 t.ptr == 1
                     && t.dims.is_empty()
@@ -2659,7 +2661,7 @@ impl<'p, 't> Engine<'p, 't> {
         }
         // A descriptor's member typed as a header pointer (nDPI's
         // `packet->iph`) points at that header of this packet.
-        if is_packet_type(&base_ty) {
+        if packet_base {
             if let Some(h) = self
                 .prog
                 .field_type(&base_ty, &fname)
@@ -2669,7 +2671,7 @@ impl<'p, 't> Engine<'p, 't> {
                 return Val::hdr(h, 0);
             }
         }
-        if is_packet_type(&base_ty) && fname == "hash" {
+        if packet_base && fname == "hash" {
             // mbuf->hash.rss: the NIC's hash over whichever fields the port
             // was configured to hash; the code alone does not name them.
             out.opaque = true;
