@@ -1853,6 +1853,19 @@ impl<'p, 't> Engine<'p, 't> {
         &mut self,
         n: Node<'t>,
     ) -> Option<(BTreeSet<String>, String, Val, bool, bool)> {
+        self.state_ref_parts_given(n, None)
+    }
+
+    /// [`Self::state_ref_parts`] of a member expression whose base the
+    /// caller has just evaluated (`base_val`): the base is not evaluated
+    /// again. A member read evaluates its base and then resolves its own
+    /// path; evaluating the base twice at every level of `a->b->c` made a
+    /// chain of n members cost about 2^n evaluations.
+    fn state_ref_parts_given(
+        &mut self,
+        n: Node<'t>,
+        base_val: Option<&Val>,
+    ) -> Option<(BTreeSet<String>, String, Val, bool, bool)> {
         match n.kind_name() {
             "identifier" => {
                 let name = self.t(n).to_string();
@@ -1909,7 +1922,10 @@ impl<'p, 't> Engine<'p, 't> {
                     return Some((objs, format!("{suffix}.{fname}"), key, false, false));
                 }
                 // Through a pointer (or reference) value that points into state.
-                let bv = self.expr_quiet(base);
+                let bv = match base_val {
+                    Some(v) => std::borrow::Cow::Borrowed(v),
+                    None => std::borrow::Cow::Owned(self.expr_quiet(base)),
+                };
                 if bv.root {
                     return Some((
                         [fname].into_iter().collect(),
@@ -1949,7 +1965,10 @@ impl<'p, 't> Engine<'p, 't> {
                     let direct = part_holder(self, direct);
                     return Some((objs, format!("{suffix}[]"), key, false, direct));
                 }
-                let bv = self.expr_quiet(base);
+                let bv = match base_val {
+                    Some(v) => std::borrow::Cow::Borrowed(v),
+                    None => std::borrow::Cow::Owned(self.expr_quiet(base)),
+                };
                 if !bv.objs.is_empty() {
                     let key = bv.taint().union(&iv.taint());
                     let direct = part_holder(self, bv.designates_all());
@@ -1969,7 +1988,10 @@ impl<'p, 't> Engine<'p, 't> {
                         return Some((objs, format!("{suffix}[]"), key, false, direct));
                     }
                 }
-                let bv = self.expr_quiet(arg);
+                let bv = match base_val {
+                    Some(v) => std::borrow::Cow::Borrowed(v),
+                    None => std::borrow::Cow::Owned(self.expr_quiet(arg)),
+                };
                 if !bv.objs.is_empty() {
                     let direct = bv.designates_all() && self.element_is_storage(arg);
                     return Some((bv.objs.clone(), "[]".into(), bv.taint(), false, direct));
@@ -2210,18 +2232,22 @@ impl<'p, 't> Engine<'p, 't> {
         false
     }
 
-    /// Is this lvalue packet memory (a header member or frame bytes)?
-    fn writes_packet(&mut self, left: Node<'t>) -> bool {
+    /// The base an lvalue writes through (`b` of `b->f`, `b[i]`, `*b`)
+    /// and its value, evaluated quietly.
+    fn lvalue_base(&mut self, left: Node<'t>) -> Option<(Node<'t>, Val)> {
         let l = strip(left);
         let base = match l.kind_name() {
             "field_expression" | "subscript_expression" => l.field("argument"),
             "pointer_expression" => l.field("argument"),
             _ => None,
         };
-        base.is_some_and(|b| {
-            let bv = self.expr_quiet(b);
-            bv.hdr.is_some() && bv.objs.is_empty() && !bv.root
-        })
+        base.map(|b| (b, self.expr_quiet(b)))
+    }
+
+    /// Is an lvalue with this base value (see [`Self::lvalue_base`]) packet
+    /// memory (a header member or frame bytes)?
+    fn writes_packet(bv: &Val) -> bool {
+        bv.hdr.is_some() && bv.objs.is_empty() && !bv.root
     }
 
     /// Note that the state objects `v` was read from steer the packet path.
@@ -2614,13 +2640,15 @@ impl<'p, 't> Engine<'p, 't> {
             out.root = true;
             return out;
         }
-        if is_packet_type(&base_ty) && matches!(fname.as_str(), "data" | "buf_addr" | "head") {
+        // Classified once: the tests below all ask it.
+        let packet_base = is_packet_type(&base_ty);
+        if packet_base && matches!(fname.as_str(), "data" | "buf_addr" | "head") {
             return Val::hdr(Hdr::Frame, 0);
         }
         // Any other untyped byte pointer a descriptor holds (OVS's
         // `dp_packet.base_`, nDPI's `payload`) points into the frame, at an
         // offset the code computes: what it is cast to says which header.
-        if is_packet_type(&base_ty)
+        if packet_base
             && self.prog.field_type(&base_ty, &fname).is_some_and(|t| {
                 t.ptr == 1
                     && t.dims.is_empty()
@@ -2636,7 +2664,7 @@ impl<'p, 't> Engine<'p, 't> {
         }
         // A descriptor's member typed as a header pointer (nDPI's
         // `packet->iph`) points at that header of this packet.
-        if is_packet_type(&base_ty) {
+        if packet_base {
             if let Some(h) = self
                 .prog
                 .field_type(&base_ty, &fname)
@@ -2646,7 +2674,7 @@ impl<'p, 't> Engine<'p, 't> {
                 return Val::hdr(h, 0);
             }
         }
-        if is_packet_type(&base_ty) && fname == "hash" {
+        if packet_base && fname == "hash" {
             // mbuf->hash.rss: the NIC's hash over whichever fields the port
             // was configured to hash; the code alone does not name them.
             out.opaque = true;
@@ -2689,7 +2717,13 @@ impl<'p, 't> Engine<'p, 't> {
             }
         }
         // Stored slot values (what was written into the state slot).
-        if let Some((objs, suffix, _, false)) = self.state_ref_quiet(n) {
+        let saved = self.collect;
+        self.collect = false;
+        let slot = self
+            .state_ref_parts_given(n, Some(&bv))
+            .map(|(objs, suffix, key, root, _)| (objs, suffix, key, root));
+        self.collect = saved;
+        if let Some((objs, suffix, _, false)) = slot {
             for o in &objs {
                 if let Some(sv) = self.env_get(&format!("@{o}{suffix}")).cloned() {
                     out.fields.extend(sv.fields.iter().copied());
@@ -3526,7 +3560,11 @@ impl<'p, 't> Engine<'p, 't> {
         };
         // State written into the packet is visible downstream (an
         // allocated port, a rewritten address): it steers what leaves.
-        if self.writes_packet(left) {
+        let lbase = self.lvalue_base(left);
+        if lbase
+            .as_ref()
+            .is_some_and(|(_, bv)| Self::writes_packet(bv))
+        {
             self.note_influence(
                 &rhs_val,
                 &BTreeSet::new(),
@@ -3539,14 +3577,39 @@ impl<'p, 't> Engine<'p, 't> {
         self.storing_descriptor = self
             .static_type(right)
             .is_some_and(|t| t.is_pointerish() && is_packet_type(&t.name));
-        self.write_target(left, &v, rp);
+        // The base just evaluated serves the state path too when `left`
+        // writes through it directly (not through parentheses or a cast):
+        // nothing between changes what it evaluates to.
+        let given = lbase
+            .as_ref()
+            .filter(|(b, _)| left.field("argument") == Some(*b))
+            .map(|(_, bv)| bv);
+        self.write_target_given(left, &v, rp, given);
         self.storing_descriptor = false;
         v
     }
 
     /// Record a write to `target` if it is state; store the written value in the slot.
     fn write_target(&mut self, target: Node<'t>, v: &Val, rhs_path: Option<String>) {
-        let (objs, suffix, key) = match self.state_ref_quiet(target) {
+        self.write_target_given(target, v, rhs_path, None)
+    }
+
+    /// [`Self::write_target`] with the value of the base the target writes
+    /// through, when the caller has it (see [`Self::state_ref_parts_given`]).
+    fn write_target_given(
+        &mut self,
+        target: Node<'t>,
+        v: &Val,
+        rhs_path: Option<String>,
+        base_val: Option<&Val>,
+    ) {
+        let saved = self.collect;
+        self.collect = false;
+        let slot = self
+            .state_ref_parts_given(target, base_val)
+            .map(|(objs, suffix, key, root, _)| (objs, suffix, key, root));
+        self.collect = saved;
+        let (objs, suffix, key) = match slot {
             Some((_, _, _, true)) => return,
             Some((objs, suffix, key, false)) if !objs.is_empty() => (objs, suffix, key),
             _ => {

@@ -488,8 +488,15 @@ impl<'t> Program<'t> {
                 next += 1;
             }
         }
-        // Tokens and expressions hold no definitions: do not descend.
-        !(n.child_count() == 0 || kind.ends_with("expression") || kind == "argument_list")
+        // Tokens and expressions hold no definitions: do not descend. Nor
+        // does an initializer list the parser accepted whole: the grammar
+        // admits only expressions, designators and nested lists there (no
+        // directive), and tables of thousands of entries are most of the
+        // nodes of some files; one with an error in it may hold anything.
+        !(n.child_count() == 0
+            || kind.ends_with("expression")
+            || kind == "argument_list"
+            || (kind == "initializer_list" && !n.has_error()))
     }
 
     /// Evaluate a small constant expression text (numbers, known names,
@@ -654,6 +661,20 @@ impl<'t> Program<'t> {
         match n.kind_name() {
             "function_definition" => {
                 self.add_function(fi, n, class);
+                return;
+            }
+            // What is collected here (definitions, declarations, types)
+            // sits in a C initializer only inside an expression that names
+            // a type or holds statements (a cast, a compound literal,
+            // `sizeof`, `offsetof`, a statement expression), each written
+            // with a parenthesis: a list parsed without error and without
+            // one holds none (tables of thousands of entries are most of
+            // the nodes of some files). C++ lambdas need no parenthesis.
+            "initializer_list"
+                if !self.files[fi].cpp
+                    && !n.has_error()
+                    && !text(n, &self.files[fi].text).as_bytes().contains(&b'(') =>
+            {
                 return;
             }
             "class_specifier" | "struct_specifier" | "union_specifier" => {
@@ -1449,6 +1470,22 @@ mod tests {
             ..Default::default()
         })
         .map(|x| x.0)
+    }
+
+    #[test]
+    fn definitions_in_initializers_are_found_and_plain_tables_skipped_whole() {
+        // The walks skip initializer lists that cannot hold a definition;
+        // one in a compound literal of a table entry (written with a
+        // parenthesis) is still found, and so is what follows a table.
+        let src = "struct e { int a; };\nstatic struct e t[] = { {1}, {2}, [2] = {3} };\n\
+                   static void *p[] = { &(struct inner { int q; int r; }){1, 2} };\n\
+                   #define AFTER 7\nenum { X = AFTER };\nstruct later { int z; };\n";
+        let f = vec![parse("t.c".into(), src.into(), false).unwrap()];
+        let p = Program::build(&f);
+        assert!(p.structs.contains_key("inner"));
+        assert!(p.structs.contains_key("later"));
+        assert_eq!(p.consts.get("X"), Some(&7));
+        assert!(p.globals.contains_key("t") && p.globals.contains_key("p"));
     }
 
     #[test]

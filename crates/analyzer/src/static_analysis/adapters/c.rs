@@ -3,7 +3,7 @@
 //! nDPI-style dissectors that reach the packet through a context, and
 //! framework-less code taking a raw frame (the fallback in `mod.rs`).
 
-use super::{called_by_own, collect_calls, init_like, AdapterInput};
+use super::{called_by_own, init_like, AdapterInput};
 use crate::static_analysis::dataflow::{self, Entry};
 use crate::static_analysis::program;
 use std::collections::BTreeSet;
@@ -25,11 +25,10 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
     // A receive loop calls a receive function (a member named
     // `tcp_mask->hdr.recv_ack` in a rule parser is no receive).
     let receives = |f: &program::FnDef| {
-        f.body.is_some_and(|b| {
-            let mut calls = BTreeSet::new();
-            collect_calls(b, prog.src(f.file), &mut calls);
-            calls.iter().any(|c| is_receive_call(c))
-        })
+        input
+            .calls
+            .of(f)
+            .is_some_and(|calls| calls.iter().any(|c| is_receive_call(c)))
     };
     // The NF's own functions with a body, not init-like, not called by
     // a function in `called`, that `pred` accepts: entries whose
@@ -62,7 +61,7 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
             .values()
             .any(|l| l.ty.ptr == 1 && dataflow::is_descriptor_type(&l.ty.name))
     };
-    let called = called_by_own(prog, &|fi| own(fi), &|f| {
+    let called = called_by_own(&input.calls, &|fi| own(fi), &|f| {
         takes_packet(f) || receives(f) || reaches_packet(f)
     });
     let mut out = roots(&called, &takes_packet);
@@ -76,15 +75,11 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
             .filter(|f| own(f.file) && reaches_packet(f))
             .map(|f| f.name.as_str())
             .collect();
-        let calls: Vec<(&str, BTreeSet<String>)> = prog
+        let calls: Vec<(&str, std::rc::Rc<BTreeSet<String>>)> = prog
             .fns
             .iter()
             .filter(|f| own(f.file))
-            .filter_map(|f| {
-                let mut cs = BTreeSet::new();
-                collect_calls(f.body?, prog.src(f.file), &mut cs);
-                Some((f.name.as_str(), cs))
-            })
+            .filter_map(|f| Some((f.name.as_str(), input.calls.of(f)?)))
             .collect();
         loop {
             let before = reaching.len();
@@ -97,7 +92,7 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
                 break;
             }
         }
-        let called_any = called_by_own(prog, &|fi| own(fi), &|_| true);
+        let called_any = called_by_own(&input.calls, &|fi| own(fi), &|_| true);
         out = roots(&called_any, &|f| reaching.contains(f.name.as_str()));
     }
     if out.is_empty() {
@@ -109,7 +104,7 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
     // packetlen, …)` beside public accessors taking the parsed packet).
     // An entry found otherwise (a root reaching a packet descriptor through
     // its locals) that is also handed the frame gets its frame parameter.
-    for e in super::generic_entries(prog, own, super::FrameTypes::UnsignedBytes) {
+    for e in super::generic_entries(&input.calls, own, super::FrameTypes::UnsignedBytes) {
         match out.iter_mut().find(|o| o.fn_idx == e.fn_idx) {
             Some(o) => {
                 for p in e.frame_params {

@@ -18,6 +18,39 @@ use std::collections::{BTreeMap, BTreeSet};
 pub(super) struct AdapterInput<'a, 'p, 't> {
     pub prog: &'p Program<'t>,
     pub own: &'a dyn Fn(usize) -> bool,
+    pub calls: CallSets<'p, 't>,
+}
+
+/// The names called from each function's body, collected on first use:
+/// the adapters ask for them several times per function (the call graph
+/// among the NF's functions, receive loops, handlers reaching the packet),
+/// and each collection walks the whole body.
+pub(super) struct CallSets<'p, 't> {
+    prog: &'p Program<'t>,
+    /// By the id of the body's node.
+    sets: std::cell::RefCell<rustc_hash::FxHashMap<usize, std::rc::Rc<BTreeSet<String>>>>,
+}
+
+impl<'p, 't> CallSets<'p, 't> {
+    fn new(prog: &'p Program<'t>) -> Self {
+        CallSets {
+            prog,
+            sets: Default::default(),
+        }
+    }
+
+    /// The names `f`'s body calls (`None`: it has no body).
+    fn of(&self, f: &program::FnDef) -> Option<std::rc::Rc<BTreeSet<String>>> {
+        let b = f.body?;
+        if let Some(s) = self.sets.borrow().get(&b.id()) {
+            return Some(s.clone());
+        }
+        let mut s = BTreeSet::new();
+        collect_calls(b, self.prog.src(f.file), &mut s);
+        let s = std::rc::Rc::new(s);
+        self.sets.borrow_mut().insert(b.id(), s.clone());
+        Some(s)
+    }
 }
 
 impl AdapterInput<'_, '_, '_> {
@@ -40,7 +73,11 @@ pub(super) fn find_entries(
     fw: Option<Framework>,
     own: &dyn Fn(usize) -> bool,
 ) -> Vec<Entry> {
-    let input = AdapterInput { prog, own };
+    let input = AdapterInput {
+        prog,
+        own,
+        calls: CallSets::new(prog),
+    };
     let out = match fw {
         Some(Framework::NfcC) => nfc_c::entries(&input),
         Some(Framework::Click) => click::entries(&input),
@@ -48,7 +85,7 @@ pub(super) fn find_entries(
         Some(Framework::Dpdk) | None => c::entries(&input),
     };
     if out.is_empty() {
-        generic_entries(prog, own, FrameTypes::AnyByteBuffer)
+        generic_entries(&input.calls, own, FrameTypes::AnyByteBuffer)
     } else {
         out
     }
@@ -101,8 +138,9 @@ enum FrameTypes {
 
 /// Root functions (called by no other function, not init-like) that take a
 /// raw byte buffer; the buffer is the frame.
-fn generic_entries(prog: &Program, own: &dyn Fn(usize) -> bool, types: FrameTypes) -> Vec<Entry> {
-    let called = called_by_own(prog, &|_| true, &|_| true);
+fn generic_entries(calls: &CallSets, own: &dyn Fn(usize) -> bool, types: FrameTypes) -> Vec<Entry> {
+    let prog = calls.prog;
+    let called = called_by_own(calls, &|_| true, &|_| true);
     let mut out = vec![];
     for (i, f) in prog.fns.iter().enumerate() {
         if f.body.is_none() || !own(f.file) || init_like(&f.name) || called.contains(&f.name) {
@@ -162,20 +200,22 @@ fn mentions(text: &str, name: &str) -> bool {
 
 /// Names of the functions called from the bodies of the functions `caller`
 /// accepts in files `own` accepts.
-fn called_by_own(
-    prog: &Program,
+fn called_by_own<'p>(
+    call_sets: &CallSets<'p, '_>,
     own: &dyn Fn(usize) -> bool,
     caller: &dyn Fn(&program::FnDef) -> bool,
 ) -> BTreeSet<String> {
+    let prog = call_sets.prog;
     // The call graph among the own functions with a body, by name.
-    let mut calls: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    let mut calls: BTreeMap<&'p str, BTreeSet<String>> = BTreeMap::new();
     for f in prog.fns.iter().filter(|f| own(f.file)) {
-        if let Some(b) = f.body {
-            collect_calls(
-                b,
-                prog.src(f.file),
-                calls.entry(f.name.as_str()).or_default(),
-            );
+        if let Some(cs) = call_sets.of(f) {
+            let to = calls.entry(f.name.as_str()).or_default();
+            if to.is_empty() {
+                to.clone_from(&cs);
+            } else {
+                to.extend(cs.iter().cloned());
+            }
         }
     }
     let reaches = |from: &str, to: &str| -> bool {
