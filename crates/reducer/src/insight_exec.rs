@@ -409,10 +409,10 @@ fn record(sig: &Signature, role: &Role, msg: &[bool]) -> Vec<u8> {
     for (i, a) in role.0.iter().enumerate() {
         match (a, sig.params[i]) {
             (Arg::Buffer, _) => {
-                for byte in 0..MESSAGE_BYTES {
+                for byte in rec.iter_mut().take(MESSAGE_BYTES) {
                     for bit in 0..8 {
                         if msg[k] {
-                            rec[byte] |= 1 << bit;
+                            *byte |= 1 << bit;
                         }
                         k += 1;
                     }
@@ -511,6 +511,9 @@ fn run_role(
         .collect())
 }
 
+/// A register layout: how the function keeps the register's bits.
+type Layout = Box<dyn Fn(u64) -> u64>;
+
 /// The CRC a set of columns proves, if any: `(width, poly, reflected)`,
 /// the polynomial in normal form without its x^width term.
 ///
@@ -534,7 +537,7 @@ pub fn crc_of_columns(columns: &[u64]) -> Option<(u32, u64, bool)> {
     let mask = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
     let reflect = |c: u64| c.reverse_bits() >> (64 - n);
     let bswap = |c: u64| c.swap_bytes() >> (64 - n);
-    let mut layouts: Vec<(bool, Box<dyn Fn(u64) -> u64>)> =
+    let mut layouts: Vec<(bool, Layout)> =
         vec![(false, Box::new(|c| c)), (true, Box::new(reflect))];
     if n % 8 == 0 && n > 8 {
         layouts.push((false, Box::new(bswap)));
