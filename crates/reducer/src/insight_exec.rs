@@ -512,7 +512,7 @@ fn run_role(
 }
 
 /// A register layout: how the function keeps the register's bits.
-type Layout = Box<dyn Fn(u64) -> u64>;
+type Layout<'a> = Box<dyn Fn(u64) -> u64 + 'a>;
 
 /// The CRC a set of columns proves, if any: `(width, poly, reflected)`,
 /// the polynomial in normal form without its x^width term.
@@ -537,7 +537,7 @@ pub fn crc_of_columns(columns: &[u64]) -> Option<(u32, u64, bool)> {
     let mask = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
     let reflect = |c: u64| c.reverse_bits() >> (64 - n);
     let bswap = |c: u64| c.swap_bytes() >> (64 - n);
-    let mut layouts: Vec<(bool, Layout)> =
+    let mut layouts: Vec<(bool, Layout<'_>)> =
         vec![(false, Box::new(|c| c)), (true, Box::new(reflect))];
     if n % 8 == 0 && n > 8 {
         layouts.push((false, Box::new(bswap)));
