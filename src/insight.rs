@@ -69,6 +69,15 @@ pub fn synthesise(profile: &Profile, n: usize, seed: u64, threads: usize) -> Low
     l
 }
 
+/// Whether the accelerator path runs functions for the behavioural CRC
+/// test: yes unless `NFC_INSIGHT_NO_EXEC` is set (then every function's
+/// `behaviour` is `None` and the classifier is the syntactic model alone,
+/// as before the thirteenth session: how the previous frozen model is
+/// scored with this build).
+pub fn execute_functions() -> bool {
+    std::env::var_os("NFC_INSIGHT_NO_EXEC").is_none()
+}
+
 /// The built-in NFs (`nfs/<name>/<name>.c`, the fuzz harness excluded), lowered.
 pub fn builtin_nfs(nfs_dir: &Path) -> Lowered {
     let mut l = Lowered::default();
@@ -79,7 +88,12 @@ pub fn builtin_nfs(nfs_dir: &Path) -> Lowered {
     };
     let mut dirs: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
     dirs.sort();
-    let opts = InsightOptions::default();
+    // The NFs are classified for accelerators too: run their functions
+    // for the behavioural CRC test as the accelerator corpus is.
+    let opts = InsightOptions {
+        execute: execute_functions(),
+        ..InsightOptions::default()
+    };
     for d in dirs {
         let Some(name) = d.file_name().map(|n| n.to_string_lossy().into_owned()) else {
             continue;
@@ -104,8 +118,11 @@ pub fn lower_file(
     extra_includes: &[PathBuf],
     proxy: bool,
 ) -> Result<IrUnit, String> {
+    // The accelerator path: every function is also run for the
+    // behavioural CRC test (`insight_exec`).
     let mut opts = InsightOptions {
         proxy,
+        execute: execute_functions(),
         ..InsightOptions::default()
     };
     opts.include_dirs.extend(extra_includes.iter().cloned());
@@ -158,12 +175,18 @@ pub struct AccelCorpus {
     /// `fresh6/labels.txt` and committed before the classifier first ran
     /// on them. Test only.
     pub fresh6: LabelledUnits,
+    /// The seventh fresh held-out set (`data/accel/fresh7/`, thirteenth
+    /// session): third-party functions from Debian source packages used
+    /// nowhere else in the accelerator data, labelled in
+    /// `fresh7/labels.txt` and committed before the classifier first ran
+    /// on them. Test only.
+    pub fresh7: LabelledUnits,
     pub failures: Vec<String>,
 }
 
 impl AccelCorpus {
     /// The fresh held-out sets by directory name, oldest first.
-    pub fn fresh_sets(&self) -> [(&'static str, &LabelledUnits); 6] {
+    pub fn fresh_sets(&self) -> [(&'static str, &LabelledUnits); 7] {
         [
             ("fresh", &self.fresh),
             ("fresh2", &self.fresh2),
@@ -171,12 +194,13 @@ impl AccelCorpus {
             ("fresh4", &self.fresh4),
             ("fresh5", &self.fresh5),
             ("fresh6", &self.fresh6),
+            ("fresh7", &self.fresh7),
         ]
     }
 }
 
-/// The text of the top-level C function definitions `names` in `src`,
-/// verbatim (return-type lines above the name included, up to the brace
+/// The text of the top-level C function (or array: `name[…] = {…};`)
+/// definitions `names` in `src`, verbatim (return-type lines above the name included, up to the brace
 /// that closes the body), in the order asked. An error names what is
 /// missing, so a corpus version change is reported, not silently skipped.
 pub fn extract_functions(src: &str, names: &[&str]) -> Result<String, String> {
@@ -193,8 +217,12 @@ pub fn extract_functions(src: &str, names: &[&str]) -> Result<String, String> {
                 && !l.starts_with('#')
                 && l.match_indices(name).any(|(i, _)| {
                     let before = l[..i].chars().next_back();
+                    let after = l[i + name.len()..].trim_start();
+                    // `(`: a function; `[`: a table (`static const T t[256] = {`),
+                    // so a fresh set can carry the real constant table a
+                    // function reads instead of an extern that reads as unknown.
                     !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                        && l[i + name.len()..].trim_start().starts_with('(')
+                        && (after.starts_with('(') || after.starts_with('['))
                 })
         });
         let mut found = None;
@@ -351,6 +379,7 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         fresh4: vec![],
         fresh5: vec![],
         fresh6: vec![],
+        fresh7: vec![],
         failures: vec![],
     };
     // The held-out files are listed (`heldout.txt`), so adding training
@@ -434,13 +463,14 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         c.fresh4 = fresh_set(&root, corpus, "fresh4", &mut c.failures);
         c.fresh5 = fresh_set(&root, corpus, "fresh5", &mut c.failures);
         c.fresh6 = fresh_set(&root, corpus, "fresh6", &mut c.failures);
+        c.fresh7 = fresh_set(&root, corpus, "fresh7", &mut c.failures);
     }
     c
 }
 
 /// Lower a fresh held-out set (see [`AccelCorpus::fresh`],
 /// [`AccelCorpus::fresh2`], [`AccelCorpus::fresh3`], [`AccelCorpus::fresh4`], [`AccelCorpus::fresh5`],
-/// [`AccelCorpus::fresh6`]): each file of `data/accel/<set>/` expanded with
+/// [`AccelCorpus::fresh6`], [`AccelCorpus::fresh7`]): each file of `data/accel/<set>/` expanded with
 /// the corpus functions it extracts, with `<set>/shim`, `fresh/shim` and
 /// `real/shim` on the include path. Every labelled function must exist in
 /// its unit (a missing one is a failure, never a silent drop); an
@@ -609,6 +639,9 @@ pub struct AccelCandidate {
     pub file: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// Why, when execution proved it (the CRC's width and polynomial).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
 }
 
 /// What `nfc insight` reports for one NF. `compute_instructions` and
@@ -822,6 +855,9 @@ pub fn accelerator_candidates(
                     confidence: v.confidence,
                     file: loc.as_ref().map(|l| l.0.clone()),
                     line: loc.map(|l| l.1),
+                    evidence: (v.kind == AccelKind::Crc)
+                        .then(|| f.behaviour.as_ref().and_then(|b| b.crc_evidence()))
+                        .flatten(),
                 }
             })
         })
@@ -857,10 +893,14 @@ pub fn add_accelerator_facts(
             line_start: line,
             line_end: line,
             reason: format!(
-                "IR classifier: `{}` is {} code (confidence {:.2})",
+                "IR classifier: `{}` is {} code (confidence {:.2}){}",
                 c.function,
                 c.kind.name().to_uppercase(),
-                c.confidence
+                c.confidence,
+                c.evidence
+                    .as_ref()
+                    .map(|e| format!("; {e}"))
+                    .unwrap_or_default()
             ),
         });
     }

@@ -743,6 +743,19 @@ fn fresh_set_extraction_is_verbatim_and_strict() {
     assert!(insight::extract_functions(src, &["h"])
         .unwrap_err()
         .contains("`h`"));
+    // A constant table is extracted like a function (its declaration is
+    // skipped, its definition taken up to the closing brace).
+    let tab = "extern const unsigned t[4];
+static const unsigned t[2][2] = {
+	{1, 2},
+	{3, 4}
+};
+int u(void) { return t[1][0]; }
+";
+    assert_eq!(
+        insight::extract_functions(tab, &["t"]).expect("extracts a table"),
+        "static const unsigned t[2][2] = {\n\t{1, 2},\n\t{3, 4}\n};\n\n"
+    );
     let l = insight::fresh_labels("# c\na.c f crc # why\na.c g exclude\n").expect("parses");
     assert_eq!(l.len(), 2);
     assert_eq!(l[0].2, Some(AccelKind::Crc));
@@ -750,4 +763,159 @@ fn fresh_set_extraction_is_verbatim_and_strict() {
     assert!(insight::fresh_labels("a.c f maybe\n")
         .unwrap_err()
         .contains(":1:"));
+}
+
+/// The bitwise CRC of `bits` message bits (first bit first) in normal form:
+/// what the behavioural test must report, computed independently here to
+/// write the tables and syndromes of the C idioms below.
+fn crc_normal(width: u32, poly: u64, msg: &[bool]) -> u64 {
+    let mask = if width == 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    let mut r = 0u64;
+    for &b in msg {
+        let top = ((r >> (width - 1)) & 1 == 1) ^ b;
+        r = (r << 1) & mask;
+        if top {
+            r ^= poly;
+        }
+    }
+    r
+}
+
+fn reflect(v: u64, width: u32) -> u64 {
+    v.reverse_bits() >> (64 - width)
+}
+
+fn c_table(name: &str, ty: &str, v: &[u64]) -> String {
+    let body: Vec<String> = v.iter().map(|x| format!("{x:#x}")).collect();
+    format!(
+        "static const {ty} {name}[{}] = {{ {} }};\n",
+        v.len(),
+        body.join(", ")
+    )
+}
+
+/// The behavioural CRC test (thirteenth session): every CRC style written
+/// here is proven a CRC with its polynomial by running it (in a child
+/// process), and no look-alike is: checksums and hashes are not affine,
+/// parity, bit reversal, Toeplitz and a keyed LFSR digest are affine
+/// without the CRC recurrence, and a function that loops forever or
+/// crashes is "not executable" while this process goes on.
+#[test]
+fn behavioural_crc_test_proves_crcs_and_rejects_look_alikes() {
+    use nfc_core::insight::Behaviour;
+    // Tables and syndromes computed here, independently of the test.
+    let t8: Vec<u64> = (0..256u64)
+        .map(|i| {
+            crc_normal(
+                8,
+                0x07,
+                &(0..8).map(|b| i >> (7 - b) & 1 == 1).collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    // Reflected CRC-32 nibble table (0xEDB88320): entry i = the register
+    // after four reflected steps from i.
+    let n32: Vec<u64> = (0..16u64)
+        .map(|i| {
+            let mut c = i;
+            for _ in 0..4 {
+                c = if c & 1 == 1 {
+                    (c >> 1) ^ 0xEDB8_8320
+                } else {
+                    c >> 1
+                };
+            }
+            c
+        })
+        .collect();
+    // CRC-5/USB syndromes of a 16-bit word (bit 15 first): the CRC of each
+    // single set bit.
+    let syn: Vec<u64> = (0..16)
+        .map(|i| crc_normal(5, 0x05, &(0..16).map(|b| 15 - b == i).collect::<Vec<_>>()))
+        .collect();
+    let src = format!(
+        "#include <stdint.h>\n\
+         uint32_t crc32_bitwise_reflected(const uint8_t *p, int n) {{ uint32_t c = 0xffffffffu; while (n--) {{ c ^= *p++; for (int k = 0; k < 8; k++) c = (c & 1) ? (c >> 1) ^ 0xEDB88320u : c >> 1; }} return ~c; }}\n\
+         uint16_t crc16_bitwise_normal(const uint8_t *p, unsigned n) {{ uint16_t c = 0xffff; for (unsigned i = 0; i < n; i++) {{ c ^= (uint16_t)(p[i] << 8); for (int k = 0; k < 8; k++) c = (c & 0x8000) ? (uint16_t)((c << 1) ^ 0x1021) : (uint16_t)(c << 1); }} return c; }}\n\
+         {}\
+         uint8_t crc8_table(const uint8_t *p, int n) {{ uint8_t c = 0; while (n-- > 0) c = t8[c ^ *p++]; return c; }}\n\
+         {}\
+         uint32_t crc32_nibble(uint32_t c, const uint8_t *p, int n) {{ c = ~c; while (n--) {{ c ^= *p++; c = (c >> 4) ^ n32[c & 15]; c = (c >> 4) ^ n32[c & 15]; }} return ~c; }}\n\
+         uint32_t crc32_mask(const uint8_t *p, int n) {{ uint32_t c = ~0u; for (int i = 0; i < n; i++) {{ c ^= p[i]; for (int k = 0; k < 8; k++) c = (c >> 1) ^ (0xEDB88320u & -(c & 1)); }} return c; }}\n\
+         {}\
+         uint8_t crc5_syndromes(uint16_t d) {{ uint8_t r = 0; for (int i = 0; i < 16; i++) if (d & (1u << i)) r ^= syn[i]; return r; }}\n\
+         uint16_t inet_csum(const uint8_t *p, int n) {{ uint32_t s = 0; for (int i = 0; i + 1 < n; i += 2) s += (uint32_t)(p[i] << 8 | p[i + 1]); while (s >> 16) s = (s & 0xffff) + (s >> 16); return (uint16_t)~s; }}\n\
+         uint32_t adler32(const uint8_t *p, int n) {{ uint32_t a = 1, b = 0; for (int i = 0; i < n; i++) {{ a = (a + p[i]) % 65521; b = (b + a) % 65521; }} return b << 16 | a; }}\n\
+         uint32_t fnv1a(const uint8_t *p, int n) {{ uint32_t h = 2166136261u; for (int i = 0; i < n; i++) {{ h ^= p[i]; h *= 16777619u; }} return h; }}\n\
+         int parity(uint32_t x) {{ x ^= x >> 16; x ^= x >> 8; x ^= x >> 4; x ^= x >> 2; x ^= x >> 1; return x & 1; }}\n\
+         uint32_t bitrev(uint32_t x) {{ uint32_t r = 0; for (int i = 0; i < 32; i++) {{ r = (r << 1) | (x & 1); x >>= 1; }} return r; }}\n\
+         static const uint8_t rss_key[40] = {{ 0x6d,0x5a,0x56,0xda,0x25,0x5b,0x0e,0xc2,0x41,0x67,0x25,0x3d,0x43,0xa3,0x8f,0xb0,0xd0,0xca,0x2b,0xcb,0xae,0x7b,0x30,0xb4,0x77,0xcb,0x2d,0xa3,0x80,0x30,0xf2,0x0c,0x6a,0x42,0xb7,0x3b,0xbe,0xac,0x01,0xfa }};\n\
+         uint32_t toeplitz(const uint8_t *p, int n) {{ uint32_t h = 0, v = (uint32_t)rss_key[0] << 24 | rss_key[1] << 16 | rss_key[2] << 8 | rss_key[3]; for (int i = 0; i < n && i < 36; i++) for (int b = 7; b >= 0; b--) {{ if (p[i] >> b & 1) h ^= v; v = v << 1 | (rss_key[i + 4] >> b & 1); }} return h; }}\n\
+         uint8_t lfsr_digest8(const uint8_t *p, int n) {{ uint8_t key = 0x31, sum = 0; for (int i = 0; i < n; i++) for (int b = 7; b >= 0; b--) {{ if (p[i] >> b & 1) sum ^= key; key = (key & 1) ? (uint8_t)((key >> 1) ^ 0x98) : (uint8_t)(key >> 1); }} return sum; }}\n\
+         uint32_t spin(const uint8_t *p, int n) {{ volatile int go = 1; while (go) {{}} return p[0] + n; }}\n\
+         uint32_t crash(const uint8_t *p, int n) {{ return *(volatile uint32_t *)(p - 0x10000000) + n; }}\n",
+        c_table("t8", "uint8_t", &t8),
+        c_table("n32", "uint32_t", &n32),
+        c_table("syn", "uint8_t", &syn),
+    );
+    let dir = tempfile::tempdir().expect("tmp");
+    let p = dir.path().join("behaviour.c");
+    std::fs::write(&p, src).expect("write");
+    let u = insight::lower_file("behaviour", &p, &[], false).expect("lowers");
+    let b = |name: &str| {
+        u.functions
+            .iter()
+            .find(|f| f.name == name)
+            .and_then(|f| f.behaviour.clone())
+            .unwrap_or_else(|| panic!("{name}: no behaviour"))
+    };
+    let crc = |name: &str, width: u32, poly: u64, reflected: bool| match b(name) {
+        Behaviour::Crc {
+            width: w,
+            poly: p,
+            reflected: r,
+            ..
+        } => assert_eq!((w, p, r), (width, poly, reflected), "{name}"),
+        other => panic!("{name}: {other:?}"),
+    };
+    crc("crc32_bitwise_reflected", 32, 0x04c1_1db7, true);
+    crc("crc16_bitwise_normal", 16, 0x1021, false);
+    crc("crc8_table", 8, 0x07, false);
+    crc("crc32_nibble", 32, 0x04c1_1db7, true);
+    crc("crc32_mask", 32, 0x04c1_1db7, true);
+    crc("crc5_syndromes", 5, 0x05, false);
+    assert!(reflect(0xEDB8_8320, 32) == 0x04c1_1db7);
+    for name in ["inet_csum", "adler32", "fnv1a"] {
+        assert_eq!(b(name), Behaviour::NotAffine, "{name}");
+    }
+    for name in ["parity", "bitrev", "toeplitz", "lfsr_digest8"] {
+        assert!(
+            matches!(b(name), Behaviour::Affine { .. }),
+            "{name}: {:?}",
+            b(name)
+        );
+    }
+    for name in ["spin", "crash"] {
+        assert!(
+            matches!(b(name), Behaviour::NotExecutable { .. }),
+            "{name}: {:?}",
+            b(name)
+        );
+    }
+    // The classifier takes a proven CRC as such, with the polynomial as
+    // evidence; the look-alikes are left to the syntactic model.
+    let f = u
+        .functions
+        .iter()
+        .find(|f| f.name == "crc8_table")
+        .expect("f");
+    assert!(f
+        .behaviour
+        .as_ref()
+        .and_then(|b| b.crc_evidence())
+        .is_some_and(|e| e.contains("CRC-8") && e.contains("0x07")));
 }

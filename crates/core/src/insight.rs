@@ -85,6 +85,61 @@ pub struct IrFunction {
     /// which match the proxy compiler's per-function counts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inlined_blocks: Vec<IrBlock>,
+    /// What running the function says about it being a CRC
+    /// (`insight_exec`); `None` when it was not run (compute-model
+    /// programs, callers that did not ask).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub behaviour: Option<Behaviour>,
+}
+
+/// The behavioural CRC test's outcome for one function: the function is
+/// run for real (in a child process) on chosen inputs, and its response to
+/// single set message bits (its columns) is checked against the definition
+/// of a CRC (see `nfc_reducer::insight_exec`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Behaviour {
+    /// GF(2)-affine in `bits` message bits, and the columns are exactly
+    /// x^j, x^(j+1), …, x^(j+bits-1) mod P for a generator P of width
+    /// `width` (normal form, the x^width term implied) with 0 ≤ j ≤ width:
+    /// the CRC recurrence, the last column fixed by P alone. `reflected`
+    /// when the register holds the bits in reflected order.
+    Crc {
+        width: u32,
+        poly: u64,
+        reflected: bool,
+        bits: u32,
+        role: String,
+    },
+    /// Affine in its message bits under some role assignment, but no CRC
+    /// recurrence (parity, bit reversal, copies, Toeplitz, keyed LFSR
+    /// digests).
+    Affine { role: String },
+    /// Ran consistently, never affine (checksums, hashes, checks).
+    NotAffine,
+    /// No run could be made or completed (opaque inputs, external calls or
+    /// tables, crashes, timeouts).
+    NotExecutable { why: String },
+}
+
+impl Behaviour {
+    /// The CRC proven by execution, as evidence text (width and polynomial).
+    pub fn crc_evidence(&self) -> Option<String> {
+        match self {
+            Behaviour::Crc {
+                width,
+                poly,
+                reflected,
+                bits,
+                role,
+            } => Some(format!(
+                "executed: CRC-{width} polynomial 0x{poly:0w$x}{} ({bits} message bits, {role})",
+                if *reflected { " reflected" } else { "" },
+                w = (*width as usize).div_ceil(4)
+            )),
+            _ => None,
+        }
+    }
 }
 
 /// Value-level evidence for accelerator identification (Clara §4.1), counted

@@ -57,6 +57,7 @@ fn unit(name: &str, rng: &mut ChaCha8Rng, functions: usize) -> IrUnit {
             callees: vec![],
             signals: Default::default(),
             inlined_blocks: vec![],
+            behaviour: None,
         });
     }
     IrUnit {

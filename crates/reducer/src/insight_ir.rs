@@ -58,6 +58,9 @@ pub struct InsightOptions {
     pub include_dirs: Vec<PathBuf>,
     /// Run the proxy compiler and record per-function counts.
     pub proxy: bool,
+    /// Run every function in a child process for the behavioural CRC test
+    /// ([`crate::insight_exec`]) and record the outcome.
+    pub execute: bool,
 }
 
 impl Default for InsightOptions {
@@ -67,6 +70,7 @@ impl Default for InsightOptions {
             llc: PathBuf::from("llc-19"),
             include_dirs: vec![nfs_include_dir()],
             proxy: true,
+            execute: false,
         }
     }
 }
@@ -141,7 +145,29 @@ pub fn prepare_c(name: &str, src: &Path, opts: &InsightOptions) -> Result<IrUnit
     cmd.arg("-idirafter").arg(freestanding_include_dir());
     cmd.arg(src);
     let ll = run(&mut cmd, name, "clang-19")?;
-    prepare_ll(name, &ll, opts)
+    let mut unit = prepare_ll(name, &ll, opts)?;
+    if opts.execute {
+        let names: Vec<String> = unit
+            .functions
+            .iter()
+            .filter(|f| !f.framework)
+            .map(|f| f.name.clone())
+            .collect();
+        let eopts = crate::insight_exec::ExecOptions {
+            clang: opts.clang.clone(),
+            include_dirs: opts.include_dirs.clone(),
+            after_dirs: vec![freestanding_include_dir()],
+            ..Default::default()
+        };
+        let found =
+            crate::insight_exec::behaviours(src, &String::from_utf8_lossy(&ll), &names, &eopts);
+        for (n, b) in found {
+            if let Some(f) = unit.functions.iter_mut().find(|f| f.name == n) {
+                f.behaviour = Some(b);
+            }
+        }
+    }
+    Ok(unit)
 }
 
 /// Annotate textual IR produced for the proxy target (and count its machine code).
@@ -619,6 +645,7 @@ pub fn annotate(name: &str, ll: &[u8]) -> Result<IrUnit, ReduceError> {
             callees,
             signals,
             inlined_blocks,
+            behaviour: None,
         });
     }
     Ok(IrUnit {

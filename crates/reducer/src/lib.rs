@@ -14,6 +14,7 @@ pub mod access_profile;
 mod analysis;
 mod driver;
 pub mod error;
+pub mod insight_exec;
 pub mod insight_ir;
 mod ir;
 mod jit;

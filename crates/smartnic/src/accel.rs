@@ -15,7 +15,7 @@
 //! seeded) scores each function; the label is the best positive score or
 //! `none`.
 
-use nfc_core::insight::{InstrClass, IrFunction};
+use nfc_core::insight::{Behaviour, InstrClass, IrFunction};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -570,6 +570,18 @@ impl AccelModel {
     }
 
     pub fn classify(&self, f: &IrFunction) -> Verdict {
+        // A CRC proven by running the function is a CRC whatever its
+        // spelling: the behavioural test checks the definition itself
+        // (`nfc_reducer::insight_exec`), so it overrides the syntactic
+        // model. Its other outcomes prove nothing either way (a CRC check
+        // returns a flag and is not affine; a role may be missed), and the
+        // model decides as before.
+        if matches!(f.behaviour, Some(Behaviour::Crc { .. })) {
+            return Verdict {
+                kind: AccelKind::Crc,
+                confidence: 1.0,
+            };
+        }
         let scores = self.scores(f);
         let best = scores
             .iter()

@@ -215,6 +215,7 @@ mod tests {
                     callees: vec![],
                     signals: Default::default(),
                     inlined_blocks: vec![],
+                    behaviour: None,
                 }
             })
             .collect()
