@@ -16,6 +16,7 @@ use super::program::{norm_type, parse_int, text, FnDef, NodeExt, Program, TypeRe
 use nfc_core::facts::{Accelerator, Field};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 use tree_sitter::Node;
 
 /// The pseudo-object a value "was computed from" when it is the id of the
@@ -45,7 +46,7 @@ pub struct Val {
     pub off: Option<i64>,
     pub konst: Option<i64>,
     /// State objects this value points into (or was read from).
-    pub objs: BTreeSet<String>,
+    pub objs: NameSet,
     /// The objects (of `objs`) whose own storage this value designates at
     /// its top: a global array, an element of one, an aggregate part of
     /// one. An aggregate or pointer member taken there is a distinct part
@@ -53,7 +54,7 @@ pub struct Val {
     /// `lcore_conf[i].lpm`), tracked as its own object `obj.member`; other
     /// pointers loaded from state reach storage that belongs to the object
     /// they were loaded from, and are not refined.
-    pub direct: BTreeSet<String>,
+    pub direct: NameSet,
     /// This value is the state container itself (objects are its members).
     pub root: bool,
     /// Built from a field and its mirror (min/max, xor, direction-dependent).
@@ -65,7 +66,7 @@ pub struct Val {
     /// State objects this value was computed from (a cursor read into an
     /// index, a counter compared with a limit): what the value depends on,
     /// kept through arithmetic and comparisons.
-    pub from: BTreeSet<String>,
+    pub from: NameSet,
     /// The packet descriptor itself (mbuf, Packet, sk_buff), not bytes
     /// inside it: handing it on (enqueue, transmit) keys nothing.
     pub descriptor: bool,
@@ -210,11 +211,113 @@ impl Val {
 /// Add the names of `from` that `to` lacks. A join mostly meets names
 /// already there, which `extend` would clone only to drop again (an
 /// allocation and a free per name, on every join of the fixpoint).
-fn add_missing(to: &mut BTreeSet<String>, from: &BTreeSet<String>) {
-    for x in from {
+fn add_missing(to: &mut NameSet, from: &NameSet) {
+    if from.is_empty() || to.shares(from) {
+        return;
+    }
+    if to.is_empty() {
+        // Share the names: the common join into a fresh slot costs a
+        // reference count, not a copy of the set.
+        *to = from.clone();
+        return;
+    }
+    for x in from.iter() {
         if !to.contains(x) {
             to.insert(x.clone());
         }
+    }
+}
+
+/// A set of state-object names, shared between the values that hold it
+/// until one of them changes it (copy on write). Values are cloned on
+/// every environment read, join and taint of the fixpoint; with plain sets
+/// each clone copied every name (an allocation and a free per name).
+/// Reads see an ordinary `BTreeSet`, so iteration order is unchanged. The
+/// empty set (most values') holds no allocation at all.
+#[derive(Clone, Default)]
+pub struct NameSet(Option<Rc<BTreeSet<String>>>);
+
+static NO_NAMES: BTreeSet<String> = BTreeSet::new();
+
+impl std::fmt::Debug for NameSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl PartialEq for NameSet {
+    fn eq(&self, o: &NameSet) -> bool {
+        self.shares(o) || **self == **o
+    }
+}
+
+impl Eq for NameSet {}
+
+impl std::ops::Deref for NameSet {
+    type Target = BTreeSet<String>;
+    fn deref(&self) -> &BTreeSet<String> {
+        self.0.as_deref().unwrap_or(&NO_NAMES)
+    }
+}
+
+impl NameSet {
+    /// Both hold the very same set.
+    fn shares(&self, o: &NameSet) -> bool {
+        matches!((&self.0, &o.0), (Some(a), Some(b)) if Rc::ptr_eq(a, b))
+    }
+    /// Adds `x`; copies a shared set only when `x` is new to it.
+    pub fn insert(&mut self, x: String) -> bool {
+        match &mut self.0 {
+            None => {
+                self.0 = Some(Rc::new(BTreeSet::from([x])));
+                true
+            }
+            Some(s) if s.contains(&x) => false,
+            Some(s) => Rc::make_mut(s).insert(x),
+        }
+    }
+    pub fn clear(&mut self) {
+        self.0 = None;
+    }
+    /// The names as an owned set (a copy only if shared).
+    pub fn into_set(self) -> BTreeSet<String> {
+        self.0.map(Rc::unwrap_or_clone).unwrap_or_default()
+    }
+}
+
+impl Extend<String> for NameSet {
+    fn extend<I: IntoIterator<Item = String>>(&mut self, it: I) {
+        for x in it {
+            self.insert(x);
+        }
+    }
+}
+
+impl FromIterator<String> for NameSet {
+    fn from_iter<I: IntoIterator<Item = String>>(it: I) -> NameSet {
+        NameSet::from(it.into_iter().collect::<BTreeSet<String>>())
+    }
+}
+
+impl From<BTreeSet<String>> for NameSet {
+    fn from(s: BTreeSet<String>) -> NameSet {
+        NameSet((!s.is_empty()).then(|| Rc::new(s)))
+    }
+}
+
+impl<'a> IntoIterator for &'a NameSet {
+    type Item = &'a String;
+    type IntoIter = std::collections::btree_set::Iter<'a, String>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl IntoIterator for NameSet {
+    type Item = String;
+    type IntoIter = std::collections::btree_set::IntoIter<String>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_set().into_iter()
     }
 }
 
@@ -1972,7 +2075,7 @@ impl<'p, 't> Engine<'p, 't> {
                 if !bv.objs.is_empty() {
                     let key = bv.taint().union(&iv.taint());
                     let direct = part_holder(self, bv.designates_all());
-                    return Some((bv.objs.clone(), "[]".into(), key, false, direct));
+                    return Some((BTreeSet::clone(&bv.objs), "[]".into(), key, false, direct));
                 }
                 None
             }
@@ -1994,7 +2097,13 @@ impl<'p, 't> Engine<'p, 't> {
                 };
                 if !bv.objs.is_empty() {
                     let direct = bv.designates_all() && self.element_is_storage(arg);
-                    return Some((bv.objs.clone(), "[]".into(), bv.taint(), false, direct));
+                    return Some((
+                        BTreeSet::clone(&bv.objs),
+                        "[]".into(),
+                        bv.taint(),
+                        false,
+                        direct,
+                    ));
                 }
                 None
             }
@@ -2152,7 +2261,7 @@ impl<'p, 't> Engine<'p, 't> {
             let refined = bv.objs.iter().map(|o| format!("{o}.{fname}")).collect();
             (refined, true)
         } else {
-            (bv.objs.clone(), false)
+            (BTreeSet::clone(&bv.objs), false)
         }
     }
 
@@ -3179,8 +3288,8 @@ impl<'p, 't> Engine<'p, 't> {
                 out.join(&Val {
                     hdr: None,
                     off: None,
-                    objs: BTreeSet::new(),
-                    direct: BTreeSet::new(),
+                    objs: NameSet::default(),
+                    direct: NameSet::default(),
                     root: false,
                     ..v
                 });
@@ -3321,7 +3430,7 @@ impl<'p, 't> Engine<'p, 't> {
         let mut v = Val {
             konst,
             from: if const_bound {
-                BTreeSet::new()
+                NameSet::default()
             } else {
                 l.from
                     .iter()
@@ -3451,7 +3560,7 @@ impl<'p, 't> Engine<'p, 't> {
         (left, right, op): (Node<'t>, Node<'t>, &str),
         mut v: Val,
         rhs_val: Val,
-        rhs_objs: BTreeSet<String>,
+        rhs_objs: NameSet,
     ) -> Val {
         if let Some(k) = self.path_key(left) {
             // Declared header pointer variables keep their kind.
@@ -3546,7 +3655,7 @@ impl<'p, 't> Engine<'p, 't> {
                     objs.extend(self.env_read(&k).objs);
                     let line = Self::line(n);
                     self.events.chases.push(Chase {
-                        objs,
+                        objs: objs.into_set(),
                         file: self.file(),
                         line,
                     });
@@ -4302,7 +4411,7 @@ impl<'p, 't> Engine<'p, 't> {
                 } else {
                     // A keyed lookup's result: where the entry is.
                     Val {
-                        objs: objs.clone(),
+                        objs: NameSet::from(objs.clone()),
                         ..key.clone()
                     }
                 };
@@ -4367,7 +4476,7 @@ impl<'p, 't> Engine<'p, 't> {
         if !objs.is_empty() && is_writeish(&name) {
             // What a container API stores, later reads of the container
             // return: keep what the stored values were computed from.
-            let stored_from: BTreeSet<String> = all
+            let stored_from: NameSet = all
                 .iter()
                 .filter(|a| a.objs.is_empty())
                 .flat_map(|a| a.from.iter().cloned())
@@ -4385,7 +4494,7 @@ impl<'p, 't> Engine<'p, 't> {
             }
         }
         if !objs.is_empty() {
-            v.objs = objs.clone();
+            v.objs = NameSet::from(objs.clone());
             v.lookup = key.keyed();
             key.handed |= all.iter().any(|a| !a.objs.is_empty() && a.handed);
             if key.locates() {
@@ -5259,7 +5368,25 @@ fn has_word_part(hay: &str, w: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_packet_type, Val};
+    use super::{add_missing, is_packet_type, NameSet, Val};
+
+    #[test]
+    fn a_shared_name_set_is_copied_on_write_and_an_empty_one_is_empty() {
+        let a: NameSet = ["flows".to_string()].into_iter().collect();
+        // A join into an empty slot shares the names...
+        let mut b = NameSet::default();
+        add_missing(&mut b, &a);
+        assert!(b.shares(&a));
+        // ...and a change to one copy leaves the other as it was.
+        assert!(b.insert("stats".to_string()));
+        assert_eq!(a.iter().collect::<Vec<_>>(), ["flows"]);
+        assert_eq!(b.iter().collect::<Vec<_>>(), ["flows", "stats"]);
+        assert!(!b.insert("flows".to_string()));
+        // Emptied or built empty, a set equals the default one.
+        b.clear();
+        assert_eq!(b, NameSet::default());
+        assert_eq!(NameSet::from_iter(None::<String>), NameSet::default());
+    }
 
     #[test]
     fn a_slot_that_lost_its_constant_does_not_take_one_back() {
