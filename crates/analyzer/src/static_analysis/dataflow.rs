@@ -41,7 +41,7 @@ fn returns_running_core(name: &str) -> bool {
 /// Abstract value of an expression or access path.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Val {
-    pub fields: BTreeSet<Field>,
+    pub fields: FieldSet,
     pub hdr: Option<Hdr>,
     pub off: Option<i64>,
     pub konst: Option<i64>,
@@ -187,7 +187,7 @@ impl Val {
     /// Only the taint (fields, mixed, opaque), no pointer facts.
     fn taint(&self) -> Val {
         Val {
-            fields: self.fields.clone(),
+            fields: self.fields,
             mixed: self.mixed,
             opaque: self.opaque,
             from: self.from.iter().chain(self.objs.iter()).cloned().collect(),
@@ -225,6 +225,133 @@ fn add_missing(to: &mut NameSet, from: &NameSet) {
         if !to.contains(x) {
             to.insert(x.clone());
         }
+    }
+}
+
+/// A set of header fields as bits, in the order of [`Field::ALL`] (the
+/// order of `Field`'s `Ord`, so iteration matches a `BTreeSet<Field>`).
+/// Every value carries one, and values are cloned and joined throughout
+/// the fixpoint: as bits that costs no allocation.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct FieldSet(u8);
+
+const _: () = assert!(Field::ALL.len() <= u8::BITS as usize);
+
+impl FieldSet {
+    fn bit(f: Field) -> u8 {
+        1 << Field::ALL.iter().position(|g| *g == f).unwrap_or(0)
+    }
+    pub fn bits(self) -> u8 {
+        self.0
+    }
+    pub fn contains(&self, f: &Field) -> bool {
+        self.0 & Self::bit(*f) != 0
+    }
+    pub fn insert(&mut self, f: Field) -> bool {
+        let had = self.contains(&f);
+        self.0 |= Self::bit(f);
+        !had
+    }
+    pub fn remove(&mut self, f: &Field) -> bool {
+        let had = self.contains(f);
+        self.0 &= !Self::bit(*f);
+        had
+    }
+    pub fn len(&self) -> usize {
+        self.0.count_ones() as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+    pub fn clear(&mut self) {
+        self.0 = 0;
+    }
+    /// Keep only the fields whose bit is in `m`.
+    pub fn retain_bits(&mut self, m: u8) {
+        self.0 &= m;
+    }
+    pub fn retain(&mut self, mut keep: impl FnMut(&Field) -> bool) {
+        for f in self.iter() {
+            if !keep(f) {
+                self.remove(f);
+            }
+        }
+    }
+    pub fn iter(&self) -> FieldIter {
+        FieldIter {
+            bits: self.0,
+            at: 0,
+        }
+    }
+    pub fn to_set(self) -> BTreeSet<Field> {
+        self.iter().copied().collect()
+    }
+}
+
+impl std::fmt::Debug for FieldSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl Extend<Field> for FieldSet {
+    fn extend<I: IntoIterator<Item = Field>>(&mut self, it: I) {
+        for f in it {
+            self.insert(f);
+        }
+    }
+}
+
+impl<'a> Extend<&'a Field> for FieldSet {
+    fn extend<I: IntoIterator<Item = &'a Field>>(&mut self, it: I) {
+        for f in it {
+            self.insert(*f);
+        }
+    }
+}
+
+impl FromIterator<Field> for FieldSet {
+    fn from_iter<I: IntoIterator<Item = Field>>(it: I) -> FieldSet {
+        let mut s = FieldSet::default();
+        s.extend(it);
+        s
+    }
+}
+
+impl<'a> FromIterator<&'a Field> for FieldSet {
+    fn from_iter<I: IntoIterator<Item = &'a Field>>(it: I) -> FieldSet {
+        let mut s = FieldSet::default();
+        s.extend(it);
+        s
+    }
+}
+
+impl IntoIterator for &FieldSet {
+    type Item = &'static Field;
+    type IntoIter = FieldIter;
+    fn into_iter(self) -> FieldIter {
+        self.iter()
+    }
+}
+
+/// The fields of a [`FieldSet`], in [`Field::ALL`] order.
+#[derive(Clone)]
+pub struct FieldIter {
+    bits: u8,
+    at: usize,
+}
+
+impl Iterator for FieldIter {
+    type Item = &'static Field;
+    fn next(&mut self) -> Option<&'static Field> {
+        while self.at < Field::ALL.len() {
+            let i = self.at;
+            self.at += 1;
+            if self.bits & (1 << i) != 0 {
+                return Some(&Field::ALL[i]);
+            }
+        }
+        None
     }
 }
 
@@ -2404,8 +2531,8 @@ impl<'p, 't> Engine<'p, 't> {
         for o in objs {
             self.events.accesses.push(Access {
                 obj: o.clone(),
-                key: key.fields.clone(),
-                may_key: key.fields.clone(),
+                key: key.fields.to_set(),
+                may_key: key.fields.to_set(),
                 scope: self.scope.clone(),
                 opaque: key.opaque,
                 alternatives: key.alternatives && key.fields.is_empty(),
@@ -2926,7 +3053,7 @@ impl<'p, 't> Engine<'p, 't> {
             if !bv.direct.is_empty() && !iv.keyed() && self.element_is_storage(base) {
                 out.direct.extend(bv.direct.iter().cloned());
             }
-            let mut key = bv.fields.clone();
+            let mut key = bv.fields;
             key.extend(iv.fields.iter().copied());
             out.fields.extend(key.iter().copied());
             out.mixed |= iv.mixed || bv.mixed;
@@ -3466,7 +3593,7 @@ impl<'p, 't> Engine<'p, 't> {
                 // `(sip ^ sport) + (dip ^ dport)`). Operands that carry other
                 // data too are a hash's mixing steps (jhash's `a ^= c`),
                 // which no longer decide anything about direction.
-                let mirror: BTreeSet<Field> = l.fields.iter().map(|f| f.mirror()).collect();
+                let mirror: FieldSet = l.fields.iter().map(|f| f.mirror()).collect();
                 let mirrored = mirror == r.fields
                     && l.fields != r.fields
                     && l.fields
@@ -4644,7 +4771,7 @@ impl<'p, 't> Engine<'p, 't> {
                 Some(k) => {
                     if let Some(x) = self.env_get(&k) {
                         if !x.fields.is_empty() {
-                            slots.insert(String::new(), x.fields.clone());
+                            slots.insert(String::new(), x.fields.to_set());
                         }
                     }
                     let lo = format!("{k}.");
@@ -4659,7 +4786,7 @@ impl<'p, 't> Engine<'p, 't> {
                     }
                 }
                 None => {
-                    slots.insert(String::new(), av.fields.clone());
+                    slots.insert(String::new(), av.fields.to_set());
                 }
             }
             if slots.is_empty() {
@@ -5368,7 +5495,25 @@ fn has_word_part(hay: &str, w: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{add_missing, is_packet_type, NameSet, Val};
+    use super::{add_missing, is_packet_type, FieldSet, NameSet, Val};
+    use nfc_core::facts::Field;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn a_field_set_iterates_in_the_order_of_a_btree_set() {
+        // Keys and evidence are printed in iteration order: the bits must
+        // give the fields in `Field`'s own order, whatever the insertion order.
+        let order = [Field::DstMac, Field::Proto, Field::SrcIp, Field::DstPort];
+        let bits: FieldSet = order.into_iter().collect();
+        let tree: BTreeSet<Field> = order.into_iter().collect();
+        assert!(bits.iter().eq(tree.iter()));
+        assert_eq!(bits.to_set(), tree);
+        assert_eq!(bits.len(), 4);
+        let mut fewer = bits;
+        assert!(fewer.remove(&Field::Proto));
+        assert!(!fewer.contains(&Field::Proto) && bits.contains(&Field::Proto));
+        assert!(!fewer.insert(Field::SrcIp));
+    }
 
     #[test]
     fn a_shared_name_set_is_copied_on_write_and_an_empty_one_is_empty() {
