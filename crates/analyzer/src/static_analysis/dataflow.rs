@@ -640,10 +640,47 @@ struct Slot {
     changed_at: u64,
 }
 
+/// The environment: slots by access-path key. Most accesses look one key
+/// up (every read and join of the fixpoint), which a hash finds with one
+/// comparison of the key; the members of a path are found by a range of
+/// keys in order (`p.` up to `p/`), which the ordered index serves.
+#[derive(Default)]
+struct Env {
+    slots: Vec<Slot>,
+    by_key: HashMap<String, usize>,
+    in_order: BTreeMap<String, usize>,
+}
+
+impl Env {
+    fn get(&self, key: &str) -> Option<&Slot> {
+        self.by_key.get(key).map(|&i| &self.slots[i])
+    }
+    fn get_mut(&mut self, key: &str) -> Option<&mut Slot> {
+        self.by_key.get(key).map(|&i| &mut self.slots[i])
+    }
+    /// Adds a slot for `key`, which has none.
+    fn insert_new(&mut self, key: &str, slot: Slot) {
+        debug_assert!(!self.by_key.contains_key(key));
+        self.by_key.insert(key.to_string(), self.slots.len());
+        self.in_order.insert(key.to_string(), self.slots.len());
+        self.slots.push(slot);
+    }
+    /// The slots of keys from `lo` (included) to `hi` (excluded), in key order.
+    fn range<'a>(
+        &'a self,
+        lo: &str,
+        hi: &str,
+    ) -> impl Iterator<Item = (&'a String, &'a Slot)> + 'a {
+        self.in_order
+            .range::<str, _>((std::ops::Bound::Included(lo), std::ops::Bound::Excluded(hi)))
+            .map(|(k, &i)| (k, &self.slots[i]))
+    }
+}
+
 /// Context handed to the engine.
 pub struct Engine<'p, 't> {
     pub prog: &'p Program<'t>,
-    env: BTreeMap<String, Slot>,
+    env: Env,
     /// Counts the changes of `env`; a slot records the count at its last
     /// change.
     env_changes: u64,
@@ -926,7 +963,7 @@ impl<'p, 't> Engine<'p, 't> {
     pub fn new(prog: &'p Program<'t>) -> Self {
         Engine {
             prog,
-            env: BTreeMap::new(),
+            env: Env::default(),
             env_changes: 0,
             copied: HashMap::default(),
             members_read: Default::default(),
@@ -1054,7 +1091,7 @@ impl<'p, 't> Engine<'p, 't> {
         // joins): this runs for every assignment and copied member.
         if !self.join_into_slot(key, v, true) {
             self.budget.memory_used += key.len() as u64 + ENTRY_OVERHEAD;
-            self.env.insert(key.to_string(), Slot::default());
+            self.env.insert_new(key, Slot::default());
             self.join_into_slot(key, v, false);
         }
     }
@@ -1153,10 +1190,7 @@ impl<'p, 't> Engine<'p, 't> {
         // Searched only when needed: a cached join below needs no search.
         let members = || {
             let (lo, hi) = ([key, "."].concat(), [key, "/"].concat());
-            self.env.range::<str, _>((
-                std::ops::Bound::Included(lo.as_str()),
-                std::ops::Bound::Excluded(hi.as_str()),
-            ))
+            self.env.range(&lo, &hi)
         };
         if let Some(nw) = &self.narrowing {
             for (k, x) in members() {
@@ -2004,10 +2038,7 @@ impl<'p, 't> Engine<'p, 't> {
         // Owned: the joins below need the environment mutably.
         let items: Vec<(String, Val, bool)> = self
             .env
-            .range::<str, _>((
-                std::ops::Bound::Included(lo.as_str()),
-                std::ops::Bound::Excluded(hi.as_str()),
-            ))
+            .range(&lo, &hi)
             .filter_map(|(k, s)| {
                 let changed = since == 0 || s.changed_at > since;
                 (changed || narrowing).then(|| (k.clone(), s.val.clone(), changed))
@@ -4776,7 +4807,7 @@ impl<'p, 't> Engine<'p, 't> {
                     }
                     let lo = format!("{k}.");
                     let hi = format!("{k}/");
-                    for (kk, x) in self.env.range(lo..hi).map(|(k, s)| (k, &s.val)) {
+                    for (kk, x) in self.env.range(&lo, &hi).map(|(k, s)| (k, &s.val)) {
                         if !x.fields.is_empty() {
                             slots
                                 .entry(kk[k.len()..].to_string())
@@ -5495,7 +5526,31 @@ fn has_word_part(hay: &str, w: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{add_missing, is_packet_type, FieldSet, NameSet, Val};
+    use super::{add_missing, is_packet_type, Env, FieldSet, NameSet, Slot, Val};
+
+    #[test]
+    fn the_environment_finds_a_key_and_the_members_of_a_path_in_order() {
+        let mut env = Env::default();
+        for (i, k) in ["f|k.b", "f|k", "f|kx", "f|k.a", "f|k.a.c", "f|k/"]
+            .into_iter()
+            .enumerate()
+        {
+            env.insert_new(
+                k,
+                Slot {
+                    val: Val::konst(i as i64),
+                    changed_at: 0,
+                },
+            );
+        }
+        assert_eq!(env.get("f|k.a").map(|s| s.val.konst), Some(Some(3)));
+        assert!(env.get("f|k.z").is_none());
+        env.get_mut("f|kx").unwrap().changed_at = 7;
+        assert_eq!(env.get("f|kx").map(|s| s.changed_at), Some(7));
+        // Members of `f|k`: keys from `f|k.` up to `f|k/`, in key order.
+        let members: Vec<&str> = env.range("f|k.", "f|k/").map(|(k, _)| k.as_str()).collect();
+        assert_eq!(members, ["f|k.a", "f|k.a.c", "f|k.b"]);
+    }
     use nfc_core::facts::Field;
     use std::collections::BTreeSet;
 
