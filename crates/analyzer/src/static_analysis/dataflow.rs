@@ -16,6 +16,7 @@ use super::program::{norm_type, parse_int, text, FnDef, NodeExt, Program, TypeRe
 use nfc_core::facts::{Accelerator, Field};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 use tree_sitter::Node;
 
 /// The pseudo-object a value "was computed from" when it is the id of the
@@ -40,12 +41,12 @@ fn returns_running_core(name: &str) -> bool {
 /// Abstract value of an expression or access path.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Val {
-    pub fields: BTreeSet<Field>,
+    pub fields: FieldSet,
     pub hdr: Option<Hdr>,
     pub off: Option<i64>,
     pub konst: Option<i64>,
     /// State objects this value points into (or was read from).
-    pub objs: BTreeSet<String>,
+    pub objs: NameSet,
     /// The objects (of `objs`) whose own storage this value designates at
     /// its top: a global array, an element of one, an aggregate part of
     /// one. An aggregate or pointer member taken there is a distinct part
@@ -53,7 +54,7 @@ pub struct Val {
     /// `lcore_conf[i].lpm`), tracked as its own object `obj.member`; other
     /// pointers loaded from state reach storage that belongs to the object
     /// they were loaded from, and are not refined.
-    pub direct: BTreeSet<String>,
+    pub direct: NameSet,
     /// This value is the state container itself (objects are its members).
     pub root: bool,
     /// Built from a field and its mirror (min/max, xor, direction-dependent).
@@ -65,7 +66,7 @@ pub struct Val {
     /// State objects this value was computed from (a cursor read into an
     /// index, a counter compared with a limit): what the value depends on,
     /// kept through arithmetic and comparisons.
-    pub from: BTreeSet<String>,
+    pub from: NameSet,
     /// The packet descriptor itself (mbuf, Packet, sk_buff), not bytes
     /// inside it: handing it on (enqueue, transmit) keys nothing.
     pub descriptor: bool,
@@ -186,7 +187,7 @@ impl Val {
     /// Only the taint (fields, mixed, opaque), no pointer facts.
     fn taint(&self) -> Val {
         Val {
-            fields: self.fields.clone(),
+            fields: self.fields,
             mixed: self.mixed,
             opaque: self.opaque,
             from: self.from.iter().chain(self.objs.iter()).cloned().collect(),
@@ -210,11 +211,240 @@ impl Val {
 /// Add the names of `from` that `to` lacks. A join mostly meets names
 /// already there, which `extend` would clone only to drop again (an
 /// allocation and a free per name, on every join of the fixpoint).
-fn add_missing(to: &mut BTreeSet<String>, from: &BTreeSet<String>) {
-    for x in from {
+fn add_missing(to: &mut NameSet, from: &NameSet) {
+    if from.is_empty() || to.shares(from) {
+        return;
+    }
+    if to.is_empty() {
+        // Share the names: the common join into a fresh slot costs a
+        // reference count, not a copy of the set.
+        *to = from.clone();
+        return;
+    }
+    for x in from.iter() {
         if !to.contains(x) {
             to.insert(x.clone());
         }
+    }
+}
+
+/// A set of header fields as bits, in the order of [`Field::ALL`] (the
+/// order of `Field`'s `Ord`, so iteration matches a `BTreeSet<Field>`).
+/// Every value carries one, and values are cloned and joined throughout
+/// the fixpoint: as bits that costs no allocation.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct FieldSet(u8);
+
+const _: () = assert!(Field::ALL.len() <= u8::BITS as usize);
+
+impl FieldSet {
+    fn bit(f: Field) -> u8 {
+        1 << Field::ALL.iter().position(|g| *g == f).unwrap_or(0)
+    }
+    pub fn bits(self) -> u8 {
+        self.0
+    }
+    pub fn contains(&self, f: &Field) -> bool {
+        self.0 & Self::bit(*f) != 0
+    }
+    pub fn insert(&mut self, f: Field) -> bool {
+        let had = self.contains(&f);
+        self.0 |= Self::bit(f);
+        !had
+    }
+    pub fn remove(&mut self, f: &Field) -> bool {
+        let had = self.contains(f);
+        self.0 &= !Self::bit(*f);
+        had
+    }
+    pub fn len(&self) -> usize {
+        self.0.count_ones() as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+    pub fn clear(&mut self) {
+        self.0 = 0;
+    }
+    /// Keep only the fields whose bit is in `m`.
+    pub fn retain_bits(&mut self, m: u8) {
+        self.0 &= m;
+    }
+    pub fn retain(&mut self, mut keep: impl FnMut(&Field) -> bool) {
+        for f in self.iter() {
+            if !keep(f) {
+                self.remove(f);
+            }
+        }
+    }
+    pub fn iter(&self) -> FieldIter {
+        FieldIter {
+            bits: self.0,
+            at: 0,
+        }
+    }
+    pub fn to_set(self) -> BTreeSet<Field> {
+        self.iter().copied().collect()
+    }
+}
+
+impl std::fmt::Debug for FieldSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl Extend<Field> for FieldSet {
+    fn extend<I: IntoIterator<Item = Field>>(&mut self, it: I) {
+        for f in it {
+            self.insert(f);
+        }
+    }
+}
+
+impl<'a> Extend<&'a Field> for FieldSet {
+    fn extend<I: IntoIterator<Item = &'a Field>>(&mut self, it: I) {
+        for f in it {
+            self.insert(*f);
+        }
+    }
+}
+
+impl FromIterator<Field> for FieldSet {
+    fn from_iter<I: IntoIterator<Item = Field>>(it: I) -> FieldSet {
+        let mut s = FieldSet::default();
+        s.extend(it);
+        s
+    }
+}
+
+impl<'a> FromIterator<&'a Field> for FieldSet {
+    fn from_iter<I: IntoIterator<Item = &'a Field>>(it: I) -> FieldSet {
+        let mut s = FieldSet::default();
+        s.extend(it);
+        s
+    }
+}
+
+impl IntoIterator for &FieldSet {
+    type Item = &'static Field;
+    type IntoIter = FieldIter;
+    fn into_iter(self) -> FieldIter {
+        self.iter()
+    }
+}
+
+/// The fields of a [`FieldSet`], in [`Field::ALL`] order.
+#[derive(Clone)]
+pub struct FieldIter {
+    bits: u8,
+    at: usize,
+}
+
+impl Iterator for FieldIter {
+    type Item = &'static Field;
+    fn next(&mut self) -> Option<&'static Field> {
+        while self.at < Field::ALL.len() {
+            let i = self.at;
+            self.at += 1;
+            if self.bits & (1 << i) != 0 {
+                return Some(&Field::ALL[i]);
+            }
+        }
+        None
+    }
+}
+
+/// A set of state-object names, shared between the values that hold it
+/// until one of them changes it (copy on write). Values are cloned on
+/// every environment read, join and taint of the fixpoint; with plain sets
+/// each clone copied every name (an allocation and a free per name).
+/// Reads see an ordinary `BTreeSet`, so iteration order is unchanged. The
+/// empty set (most values') holds no allocation at all.
+#[derive(Clone, Default)]
+pub struct NameSet(Option<Rc<BTreeSet<String>>>);
+
+static NO_NAMES: BTreeSet<String> = BTreeSet::new();
+
+impl std::fmt::Debug for NameSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl PartialEq for NameSet {
+    fn eq(&self, o: &NameSet) -> bool {
+        self.shares(o) || **self == **o
+    }
+}
+
+impl Eq for NameSet {}
+
+impl std::ops::Deref for NameSet {
+    type Target = BTreeSet<String>;
+    fn deref(&self) -> &BTreeSet<String> {
+        self.0.as_deref().unwrap_or(&NO_NAMES)
+    }
+}
+
+impl NameSet {
+    /// Both hold the very same set.
+    fn shares(&self, o: &NameSet) -> bool {
+        matches!((&self.0, &o.0), (Some(a), Some(b)) if Rc::ptr_eq(a, b))
+    }
+    /// Adds `x`; copies a shared set only when `x` is new to it.
+    pub fn insert(&mut self, x: String) -> bool {
+        match &mut self.0 {
+            None => {
+                self.0 = Some(Rc::new(BTreeSet::from([x])));
+                true
+            }
+            Some(s) if s.contains(&x) => false,
+            Some(s) => Rc::make_mut(s).insert(x),
+        }
+    }
+    pub fn clear(&mut self) {
+        self.0 = None;
+    }
+    /// The names as an owned set (a copy only if shared).
+    pub fn into_set(self) -> BTreeSet<String> {
+        self.0.map(Rc::unwrap_or_clone).unwrap_or_default()
+    }
+}
+
+impl Extend<String> for NameSet {
+    fn extend<I: IntoIterator<Item = String>>(&mut self, it: I) {
+        for x in it {
+            self.insert(x);
+        }
+    }
+}
+
+impl FromIterator<String> for NameSet {
+    fn from_iter<I: IntoIterator<Item = String>>(it: I) -> NameSet {
+        NameSet::from(it.into_iter().collect::<BTreeSet<String>>())
+    }
+}
+
+impl From<BTreeSet<String>> for NameSet {
+    fn from(s: BTreeSet<String>) -> NameSet {
+        NameSet((!s.is_empty()).then(|| Rc::new(s)))
+    }
+}
+
+impl<'a> IntoIterator for &'a NameSet {
+    type Item = &'a String;
+    type IntoIter = std::collections::btree_set::Iter<'a, String>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl IntoIterator for NameSet {
+    type Item = String;
+    type IntoIter = std::collections::btree_set::IntoIter<String>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_set().into_iter()
     }
 }
 
@@ -410,10 +640,47 @@ struct Slot {
     changed_at: u64,
 }
 
+/// The environment: slots by access-path key. Most accesses look one key
+/// up (every read and join of the fixpoint), which a hash finds with one
+/// comparison of the key; the members of a path are found by a range of
+/// keys in order (`p.` up to `p/`), which the ordered index serves.
+#[derive(Default)]
+struct Env {
+    slots: Vec<Slot>,
+    by_key: HashMap<String, usize>,
+    in_order: BTreeMap<String, usize>,
+}
+
+impl Env {
+    fn get(&self, key: &str) -> Option<&Slot> {
+        self.by_key.get(key).map(|&i| &self.slots[i])
+    }
+    fn get_mut(&mut self, key: &str) -> Option<&mut Slot> {
+        self.by_key.get(key).map(|&i| &mut self.slots[i])
+    }
+    /// Adds a slot for `key`, which has none.
+    fn insert_new(&mut self, key: &str, slot: Slot) {
+        debug_assert!(!self.by_key.contains_key(key));
+        self.by_key.insert(key.to_string(), self.slots.len());
+        self.in_order.insert(key.to_string(), self.slots.len());
+        self.slots.push(slot);
+    }
+    /// The slots of keys from `lo` (included) to `hi` (excluded), in key order.
+    fn range<'a>(
+        &'a self,
+        lo: &str,
+        hi: &str,
+    ) -> impl Iterator<Item = (&'a String, &'a Slot)> + 'a {
+        self.in_order
+            .range::<str, _>((std::ops::Bound::Included(lo), std::ops::Bound::Excluded(hi)))
+            .map(|(k, &i)| (k, &self.slots[i]))
+    }
+}
+
 /// Context handed to the engine.
 pub struct Engine<'p, 't> {
     pub prog: &'p Program<'t>,
-    env: BTreeMap<String, Slot>,
+    env: Env,
     /// Counts the changes of `env`; a slot records the count at its last
     /// change.
     env_changes: u64,
@@ -696,7 +963,7 @@ impl<'p, 't> Engine<'p, 't> {
     pub fn new(prog: &'p Program<'t>) -> Self {
         Engine {
             prog,
-            env: BTreeMap::new(),
+            env: Env::default(),
             env_changes: 0,
             copied: HashMap::default(),
             members_read: Default::default(),
@@ -824,7 +1091,7 @@ impl<'p, 't> Engine<'p, 't> {
         // joins): this runs for every assignment and copied member.
         if !self.join_into_slot(key, v, true) {
             self.budget.memory_used += key.len() as u64 + ENTRY_OVERHEAD;
-            self.env.insert(key.to_string(), Slot::default());
+            self.env.insert_new(key, Slot::default());
             self.join_into_slot(key, v, false);
         }
     }
@@ -923,10 +1190,7 @@ impl<'p, 't> Engine<'p, 't> {
         // Searched only when needed: a cached join below needs no search.
         let members = || {
             let (lo, hi) = ([key, "."].concat(), [key, "/"].concat());
-            self.env.range::<str, _>((
-                std::ops::Bound::Included(lo.as_str()),
-                std::ops::Bound::Excluded(hi.as_str()),
-            ))
+            self.env.range(&lo, &hi)
         };
         if let Some(nw) = &self.narrowing {
             for (k, x) in members() {
@@ -1774,10 +2038,7 @@ impl<'p, 't> Engine<'p, 't> {
         // Owned: the joins below need the environment mutably.
         let items: Vec<(String, Val, bool)> = self
             .env
-            .range::<str, _>((
-                std::ops::Bound::Included(lo.as_str()),
-                std::ops::Bound::Excluded(hi.as_str()),
-            ))
+            .range(&lo, &hi)
             .filter_map(|(k, s)| {
                 let changed = since == 0 || s.changed_at > since;
                 (changed || narrowing).then(|| (k.clone(), s.val.clone(), changed))
@@ -1972,7 +2233,7 @@ impl<'p, 't> Engine<'p, 't> {
                 if !bv.objs.is_empty() {
                     let key = bv.taint().union(&iv.taint());
                     let direct = part_holder(self, bv.designates_all());
-                    return Some((bv.objs.clone(), "[]".into(), key, false, direct));
+                    return Some((BTreeSet::clone(&bv.objs), "[]".into(), key, false, direct));
                 }
                 None
             }
@@ -1994,7 +2255,13 @@ impl<'p, 't> Engine<'p, 't> {
                 };
                 if !bv.objs.is_empty() {
                     let direct = bv.designates_all() && self.element_is_storage(arg);
-                    return Some((bv.objs.clone(), "[]".into(), bv.taint(), false, direct));
+                    return Some((
+                        BTreeSet::clone(&bv.objs),
+                        "[]".into(),
+                        bv.taint(),
+                        false,
+                        direct,
+                    ));
                 }
                 None
             }
@@ -2152,7 +2419,7 @@ impl<'p, 't> Engine<'p, 't> {
             let refined = bv.objs.iter().map(|o| format!("{o}.{fname}")).collect();
             (refined, true)
         } else {
-            (bv.objs.clone(), false)
+            (BTreeSet::clone(&bv.objs), false)
         }
     }
 
@@ -2295,8 +2562,8 @@ impl<'p, 't> Engine<'p, 't> {
         for o in objs {
             self.events.accesses.push(Access {
                 obj: o.clone(),
-                key: key.fields.clone(),
-                may_key: key.fields.clone(),
+                key: key.fields.to_set(),
+                may_key: key.fields.to_set(),
                 scope: self.scope.clone(),
                 opaque: key.opaque,
                 alternatives: key.alternatives && key.fields.is_empty(),
@@ -2817,7 +3084,7 @@ impl<'p, 't> Engine<'p, 't> {
             if !bv.direct.is_empty() && !iv.keyed() && self.element_is_storage(base) {
                 out.direct.extend(bv.direct.iter().cloned());
             }
-            let mut key = bv.fields.clone();
+            let mut key = bv.fields;
             key.extend(iv.fields.iter().copied());
             out.fields.extend(key.iter().copied());
             out.mixed |= iv.mixed || bv.mixed;
@@ -3179,8 +3446,8 @@ impl<'p, 't> Engine<'p, 't> {
                 out.join(&Val {
                     hdr: None,
                     off: None,
-                    objs: BTreeSet::new(),
-                    direct: BTreeSet::new(),
+                    objs: NameSet::default(),
+                    direct: NameSet::default(),
                     root: false,
                     ..v
                 });
@@ -3321,7 +3588,7 @@ impl<'p, 't> Engine<'p, 't> {
         let mut v = Val {
             konst,
             from: if const_bound {
-                BTreeSet::new()
+                NameSet::default()
             } else {
                 l.from
                     .iter()
@@ -3357,7 +3624,7 @@ impl<'p, 't> Engine<'p, 't> {
                 // `(sip ^ sport) + (dip ^ dport)`). Operands that carry other
                 // data too are a hash's mixing steps (jhash's `a ^= c`),
                 // which no longer decide anything about direction.
-                let mirror: BTreeSet<Field> = l.fields.iter().map(|f| f.mirror()).collect();
+                let mirror: FieldSet = l.fields.iter().map(|f| f.mirror()).collect();
                 let mirrored = mirror == r.fields
                     && l.fields != r.fields
                     && l.fields
@@ -3451,7 +3718,7 @@ impl<'p, 't> Engine<'p, 't> {
         (left, right, op): (Node<'t>, Node<'t>, &str),
         mut v: Val,
         rhs_val: Val,
-        rhs_objs: BTreeSet<String>,
+        rhs_objs: NameSet,
     ) -> Val {
         if let Some(k) = self.path_key(left) {
             // Declared header pointer variables keep their kind.
@@ -3546,7 +3813,7 @@ impl<'p, 't> Engine<'p, 't> {
                     objs.extend(self.env_read(&k).objs);
                     let line = Self::line(n);
                     self.events.chases.push(Chase {
-                        objs,
+                        objs: objs.into_set(),
                         file: self.file(),
                         line,
                     });
@@ -4302,7 +4569,7 @@ impl<'p, 't> Engine<'p, 't> {
                 } else {
                     // A keyed lookup's result: where the entry is.
                     Val {
-                        objs: objs.clone(),
+                        objs: NameSet::from(objs.clone()),
                         ..key.clone()
                     }
                 };
@@ -4367,7 +4634,7 @@ impl<'p, 't> Engine<'p, 't> {
         if !objs.is_empty() && is_writeish(&name) {
             // What a container API stores, later reads of the container
             // return: keep what the stored values were computed from.
-            let stored_from: BTreeSet<String> = all
+            let stored_from: NameSet = all
                 .iter()
                 .filter(|a| a.objs.is_empty())
                 .flat_map(|a| a.from.iter().cloned())
@@ -4385,7 +4652,7 @@ impl<'p, 't> Engine<'p, 't> {
             }
         }
         if !objs.is_empty() {
-            v.objs = objs.clone();
+            v.objs = NameSet::from(objs.clone());
             v.lookup = key.keyed();
             key.handed |= all.iter().any(|a| !a.objs.is_empty() && a.handed);
             if key.locates() {
@@ -4535,12 +4802,12 @@ impl<'p, 't> Engine<'p, 't> {
                 Some(k) => {
                     if let Some(x) = self.env_get(&k) {
                         if !x.fields.is_empty() {
-                            slots.insert(String::new(), x.fields.clone());
+                            slots.insert(String::new(), x.fields.to_set());
                         }
                     }
                     let lo = format!("{k}.");
                     let hi = format!("{k}/");
-                    for (kk, x) in self.env.range(lo..hi).map(|(k, s)| (k, &s.val)) {
+                    for (kk, x) in self.env.range(&lo, &hi).map(|(k, s)| (k, &s.val)) {
                         if !x.fields.is_empty() {
                             slots
                                 .entry(kk[k.len()..].to_string())
@@ -4550,7 +4817,7 @@ impl<'p, 't> Engine<'p, 't> {
                     }
                 }
                 None => {
-                    slots.insert(String::new(), av.fields.clone());
+                    slots.insert(String::new(), av.fields.to_set());
                 }
             }
             if slots.is_empty() {
@@ -5259,7 +5526,67 @@ fn has_word_part(hay: &str, w: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_packet_type, Val};
+    use super::{add_missing, is_packet_type, Env, FieldSet, NameSet, Slot, Val};
+
+    #[test]
+    fn the_environment_finds_a_key_and_the_members_of_a_path_in_order() {
+        let mut env = Env::default();
+        for (i, k) in ["f|k.b", "f|k", "f|kx", "f|k.a", "f|k.a.c", "f|k/"]
+            .into_iter()
+            .enumerate()
+        {
+            env.insert_new(
+                k,
+                Slot {
+                    val: Val::konst(i as i64),
+                    changed_at: 0,
+                },
+            );
+        }
+        assert_eq!(env.get("f|k.a").map(|s| s.val.konst), Some(Some(3)));
+        assert!(env.get("f|k.z").is_none());
+        env.get_mut("f|kx").unwrap().changed_at = 7;
+        assert_eq!(env.get("f|kx").map(|s| s.changed_at), Some(7));
+        // Members of `f|k`: keys from `f|k.` up to `f|k/`, in key order.
+        let members: Vec<&str> = env.range("f|k.", "f|k/").map(|(k, _)| k.as_str()).collect();
+        assert_eq!(members, ["f|k.a", "f|k.a.c", "f|k.b"]);
+    }
+    use nfc_core::facts::Field;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn a_field_set_iterates_in_the_order_of_a_btree_set() {
+        // Keys and evidence are printed in iteration order: the bits must
+        // give the fields in `Field`'s own order, whatever the insertion order.
+        let order = [Field::DstMac, Field::Proto, Field::SrcIp, Field::DstPort];
+        let bits: FieldSet = order.into_iter().collect();
+        let tree: BTreeSet<Field> = order.into_iter().collect();
+        assert!(bits.iter().eq(tree.iter()));
+        assert_eq!(bits.to_set(), tree);
+        assert_eq!(bits.len(), 4);
+        let mut fewer = bits;
+        assert!(fewer.remove(&Field::Proto));
+        assert!(!fewer.contains(&Field::Proto) && bits.contains(&Field::Proto));
+        assert!(!fewer.insert(Field::SrcIp));
+    }
+
+    #[test]
+    fn a_shared_name_set_is_copied_on_write_and_an_empty_one_is_empty() {
+        let a: NameSet = ["flows".to_string()].into_iter().collect();
+        // A join into an empty slot shares the names...
+        let mut b = NameSet::default();
+        add_missing(&mut b, &a);
+        assert!(b.shares(&a));
+        // ...and a change to one copy leaves the other as it was.
+        assert!(b.insert("stats".to_string()));
+        assert_eq!(a.iter().collect::<Vec<_>>(), ["flows"]);
+        assert_eq!(b.iter().collect::<Vec<_>>(), ["flows", "stats"]);
+        assert!(!b.insert("flows".to_string()));
+        // Emptied or built empty, a set equals the default one.
+        b.clear();
+        assert_eq!(b, NameSet::default());
+        assert_eq!(NameSet::from_iter(None::<String>), NameSet::default());
+    }
 
     #[test]
     fn a_slot_that_lost_its_constant_does_not_take_one_back() {

@@ -17,6 +17,7 @@
 //! narrowed by what the second pass saw at the same access (same context,
 //! object and line), never widened.
 
+use super::dataflow::FieldSet;
 use nfc_core::facts::Field;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::{BTreeMap, BTreeSet};
@@ -34,8 +35,8 @@ pub(super) type Mask = u8;
 const PACKET_DATA: Mask = 1 << Field::ALL.len();
 const _: () = assert!(Field::ALL.len() < Mask::BITS as usize);
 
-pub(super) fn mask(fields: &BTreeSet<Field>) -> Mask {
-    let m = fields.iter().fold(0, |m, f| m | bit(*f));
+pub(super) fn mask<'a>(fields: impl IntoIterator<Item = &'a Field>) -> Mask {
+    let m = fields.into_iter().fold(0, |m, f| m | bit(*f));
     if m == 0 {
         0
     } else {
@@ -46,7 +47,7 @@ pub(super) fn mask(fields: &BTreeSet<Field>) -> Mask {
 /// The mask of a value: its fields, and [`PACKET_DATA`] when it is located
 /// by alternatives that share no field (see [`super::dataflow::Val::alternatives`]).
 pub(super) fn val_mask(v: &super::dataflow::Val) -> Mask {
-    mask(&v.fields) | if v.alternatives { PACKET_DATA } else { 0 }
+    mask(v.fields.iter()) | if v.alternatives { PACKET_DATA } else { 0 }
 }
 
 fn bit(f: Field) -> Mask {
@@ -61,9 +62,9 @@ pub(super) fn retain(fields: &mut BTreeSet<Field>, m: Mask) {
 
 /// [`retain`], and whether that emptied `fields` while `m` says every
 /// reaching definition carried packet data.
-fn narrowed_to_alternatives(fields: &mut BTreeSet<Field>, m: Mask) -> bool {
+fn narrowed_to_alternatives(fields: &mut FieldSet, m: Mask) -> bool {
     let had = !fields.is_empty();
-    retain(fields, m);
+    fields.retain_bits(m);
     had && fields.is_empty() && m & PACKET_DATA != 0
 }
 
@@ -235,7 +236,7 @@ impl Narrowing {
     /// Narrow a value read from `key` to what its reaching definitions
     /// carry. True when that leaves no field although every reaching
     /// definition carries some: the value is located by alternatives.
-    pub(super) fn narrow(&self, key: &str, fields: &mut BTreeSet<Field>) -> bool {
+    pub(super) fn narrow(&self, key: &str, fields: &mut FieldSet) -> bool {
         if let Some((scope, path)) = split(key) {
             if let Some(m) = self.scopes.get(scope).and_then(|d| d.0.get(path)) {
                 return narrowed_to_alternatives(fields, m.fields);
@@ -373,7 +374,7 @@ pub(super) fn apply(
 mod tests {
     use super::*;
 
-    fn fs(v: &[Field]) -> BTreeSet<Field> {
+    fn fs(v: &[Field]) -> FieldSet {
         v.iter().copied().collect()
     }
 
