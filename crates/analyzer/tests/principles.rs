@@ -25,6 +25,10 @@ uint16_t rte_eth_rx_burst(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uin
 uint16_t rte_eth_tx_burst(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t n);
 "#;
 
+/// The IPv4 header as Linux declares it (for fixtures written in kernel
+/// or nDPI style).
+const IPHDR: &str = "struct iphdr { uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; };";
+
 #[test]
 fn a_struct_copied_into_the_packet_is_no_write_of_the_source_table() {
     // `*to = *from` through `__restrict` pointers: the table is only read.
@@ -1270,7 +1274,7 @@ fn a_header_pointer_filled_through_an_out_parameter_reads_its_members() {
     let nf = |sport_member: &str| {
         facts(&format!(
             r#"#include <stdint.h>
-struct iphdr {{ uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; }};
+{IPHDR}
 struct tcphdr {{ uint16_t source; uint16_t dest; uint32_t seq; }};
 struct flow {{ uint32_t src_ip, dst_ip; uint16_t src_port, dst_port; uint8_t protocol; uint32_t pkts; }};
 static struct flow table[1024];
@@ -1323,7 +1327,7 @@ fn a_key_taken_from_either_endpoint_by_branch_has_no_common_field() {
     let nf = |client_side: &str| {
         facts(&format!(
             r#"#include <stdint.h>
-struct iphdr {{ uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; }};
+{IPHDR}
 struct tcphdr {{ uint16_t source; uint16_t dest; uint32_t seq; }};
 struct lru;
 int lru_find(struct lru *c, uint32_t key);
@@ -1372,7 +1376,7 @@ fn a_member_written_through_a_pointer_handed_back_for_the_packet_is_state() {
     let nf = |ty: &str| {
         facts(&format!(
             r#"#include <stdint.h>
-struct iphdr {{ uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; }};
+{IPHDR}
 struct tcphdr {{ uint16_t source; uint16_t dest; uint32_t seq; uint16_t flags; uint16_t window; uint16_t check; }};
 struct sk_buff;
 struct cache_line {{ uint32_t mark; }};
@@ -1497,7 +1501,7 @@ fn a_helper_that_reports_whether_it_found_the_packets_value_guards_like_a_lookup
     let nf = |search: &str| {
         facts(&format!(
             r#"#include <stdint.h>
-struct iphdr {{ uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; }};
+{IPHDR}
 struct tcphdr {{ uint16_t source; uint16_t dest; uint32_t seq; }};
 struct host {{ struct host *next; uint32_t saddr; unsigned long ts; int count; uint16_t ports[8]; }};
 static struct {{ struct host list[64]; struct host *hash[16]; int index; }} state;
@@ -1569,7 +1573,7 @@ fn a_helper_whose_result_is_an_ageing_test_guards_like_that_test() {
     let nf = |operand: &str| {
         facts(&format!(
             r#"#include <stdint.h>
-struct iphdr {{ uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; }};
+{IPHDR}
 struct host {{ struct host *next; uint32_t saddr; unsigned long ts; unsigned long hits; }};
 static struct {{ struct host list[64]; struct host *hash[16]; int index; }} state;
 const struct iphdr *ip_hdr(const void *skb);
@@ -1627,7 +1631,7 @@ fn kernel_target(body: &str) -> Facts {
         r#"#include <linux/module.h>
 #include <linux/netfilter/x_tables.h>
 #include <stdint.h>
-struct iphdr {{ uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; }};
+{IPHDR}
 struct sk_buff;
 struct net;
 struct xt_action_param {{ const void *targinfo; struct net *net; }};
