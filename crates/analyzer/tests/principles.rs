@@ -1697,3 +1697,83 @@ fn storage_handed_back_for_a_handle_and_searched_by_packet_data_is_state() {
     );
     assert!(!fresh.stateful, "{fresh:?}");
 }
+
+/// An xtables match whose rule data (`par->matchinfo`) the body uses.
+fn kernel_match(rule: &str, body: &str) -> Facts {
+    facts(&format!(
+        r#"#include <stdint.h>
+{IPHDR}
+struct sk_buff {{ unsigned int len; }};
+struct xt_action_param {{ const void *matchinfo; unsigned int thoff; int hotdrop; }};
+const struct iphdr *ip_hdr(const struct sk_buff *skb);
+{rule}
+static int rule_mt(const struct sk_buff *skb, struct xt_action_param *par)
+{{
+	struct rule_info *info = (void *)par->matchinfo;
+	uint32_t saddr = ip_hdr(skb)->saddr;
+{body}
+}}"#
+    ))
+}
+
+#[test]
+fn a_rules_private_data_is_per_rule_storage_not_per_flow_state() {
+    // xt_quota2 / xt_fuzzy style: the kernel hands each call the rule's
+    // private data (`matchinfo`), one block per rule shared by every
+    // packet the rule sees. A counter in it, updated per packet and
+    // deciding the verdict, is an aggregate like a global counter: not
+    // per-flow state, and not splittable. As a handed object of unknown
+    // provenance it used to be "per-flow state with an unknown key".
+    let f = kernel_match(
+        "struct rule_info { uint64_t quota; };",
+        "	(void)saddr;
+	if (info->quota <= skb->len) {
+		par->hotdrop = 1;
+		return 0;
+	}
+	info->quota -= skb->len;
+	return 1;",
+    );
+    assert!(!f.stateful, "{f:?}");
+    assert!(f.unknown.is_empty(), "{:?}", f.unknown);
+    assert!(!f.splittable(), "{f:?}");
+    // Look-alike: the rule's data holds a table the packet's source
+    // address indexes; its entries are per-flow state keyed by it.
+    let t = kernel_match(
+        "struct rule_info { uint64_t hits[256]; };",
+        "	info->hits[saddr & 255] += 1;
+	return info->hits[saddr & 255] > 10;",
+    );
+    assert!(t.stateful, "{t:?}");
+    assert_eq!(t.flow_key, vec![nfc_core::facts::Field::SrcIp], "{t:?}");
+}
+
+#[test]
+fn what_a_receive_loop_does_before_its_loop_is_set_up_not_the_packet_path() {
+    // DPDK flow_classify style: the lcore function deletes a rule and
+    // checks the ports once, then loops receiving bursts and reads the
+    // rules. The deletion runs when the core starts, not per packet: the
+    // rule table is configuration, and nothing written per packet stops
+    // the NF from running on several cores.
+    let f = facts(&format!(
+        r#"{MBUF}
+static int rules[8];
+static void rule_delete(int i) {{ rules[i] = 0; }}
+static void lcore_main(void)
+{{
+	rule_delete(7);
+	for (;;) {{
+		struct rte_mbuf *bufs[32];
+		uint16_t n = rte_eth_rx_burst(0, 0, bufs, 32);
+		for (uint16_t i = 0; i < n; i++) {{
+			struct rte_ether_hdr *eth = rte_pktmbuf_mtod(bufs[i], struct rte_ether_hdr *);
+			if (rules[eth->dst_addr.addr_bytes[5] & 7])
+				rte_eth_tx_burst(1, 0, &bufs[i], 1);
+		}}
+	}}
+}}"#
+    ));
+    assert!(!f.stateful, "{f:?}");
+    assert!(f.split_hazards.is_empty(), "{:?}", f.split_hazards);
+    assert!(f.splittable(), "{f:?}");
+}

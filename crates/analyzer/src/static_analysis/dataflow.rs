@@ -878,15 +878,31 @@ fn is_memset(name: &str) -> bool {
     )
 }
 
-/// The nf.h adapter: the per-call context whose `state` member is the NF's
-/// state container.
+/// Per-call contexts a framework hands the packet path beside the packet,
+/// with the members that point at the instance's own storage: one per
+/// configured NF or rule, the same for every packet it sees (like a
+/// global), never located by a flow. The other members are per-call values
+/// (a verdict flag, offsets, devices), not state.
+/// - nf.h: `nf_ctx->state`, the NF's state container;
+/// - Linux xtables: `xt_action_param->matchinfo` / `targinfo`, the rule's
+///   private data, which the kernel allocates with the rule from its
+///   `matchsize`/`targetsize` (`struct xt_action_param` in
+///   `<linux/netfilter/x_tables.h>`); the parameter block itself is built
+///   on the stack for each packet.
+const FRAMEWORK_CONTEXTS: &[(&str, &[&str])] = &[
+    ("nf_ctx", &["state"]),
+    ("xt_action_param", &["matchinfo", "targinfo"]),
+];
+
 fn is_framework_ctx_type(t: &str) -> bool {
-    t.ends_with("nf_ctx")
+    FRAMEWORK_CONTEXTS.iter().any(|(c, _)| t.ends_with(c))
 }
 
-/// Element and packet types whose `state`-like member is the NF's state container.
+/// A member of a framework context that is the instance's storage.
 fn is_state_ctx_field(base_ty: &str, field: &str) -> bool {
-    is_framework_ctx_type(base_ty) && field == "state"
+    FRAMEWORK_CONTEXTS
+        .iter()
+        .any(|(c, members)| base_ty.ends_with(c) && members.contains(&field))
 }
 
 /// A packet descriptor type by its name, strictly: the descriptor types of
@@ -1451,6 +1467,22 @@ impl<'p, 't> Engine<'p, 't> {
 
     // ------------------------------------------------------------ statements
 
+    /// How many leading statements of `body` run before its receive loop,
+    /// when `body` is the packet entry's own body and one of its statements
+    /// receives packets (0 otherwise).
+    fn receive_loop_prologue(&self, body: Node<'t>, kids: &[Node<'t>]) -> usize {
+        if self.kind != FnKind::Packet
+            || self.call_string.len() != 1
+            || self.f().body.is_none_or(|b| b.id() != body.id())
+        {
+            return 0;
+        }
+        let src = self.prog.src(self.f().file);
+        kids.iter()
+            .position(|k| super::adapters::calls_receive(*k, src))
+            .unwrap_or(0)
+    }
+
     fn stmt(&mut self, n: Node<'t>, cost: bool) {
         if cost {
             let w = match n.kind_name() {
@@ -1475,8 +1507,19 @@ impl<'p, 't> Engine<'p, 't> {
                 let mut c = n.walk();
                 let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
                 let saved = self.guard;
-                for k in kids {
-                    self.stmt(k, cost);
+                // A receive loop's entry runs what precedes its loop once,
+                // when the core starts (a rule added or deleted, a port
+                // checked), not per packet: those statements are set-up.
+                // Their locals still flow into the loop.
+                let prologue = self.receive_loop_prologue(n, &kids);
+                let kind = self.kind;
+                for (i, k) in kids.into_iter().enumerate() {
+                    let setup = i < prologue;
+                    if setup {
+                        self.kind = FnKind::Init;
+                    }
+                    self.stmt(k, cost && !setup);
+                    self.kind = kind;
                     // `if (hit) { ...; return; }` makes the rest of the block the miss path.
                     if k.kind_name() == "if_statement" && k.field("alternative").is_none() {
                         if let (Some(c), Some(cons)) =

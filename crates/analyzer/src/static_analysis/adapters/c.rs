@@ -122,7 +122,7 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
 /// A call that receives packets: a burst receive (`rte_eth_rx_burst`) or a
 /// socket receive (`recv`, `recvfrom`, `recvmsg`, `recvmmsg`, also behind a
 /// prefix such as `nl_recv`).
-fn is_receive_call(callee: &str) -> bool {
+pub(super) fn is_receive_call(callee: &str) -> bool {
     callee.contains("rx_burst")
         || callee
             .split('_')

@@ -253,6 +253,13 @@ fn called_by_own<'p>(
     called
 }
 
+/// `n` calls a receive function somewhere inside (see [`c::is_receive_call`]).
+pub(super) fn calls_receive(n: tree_sitter::Node, src: &str) -> bool {
+    let mut s = BTreeSet::new();
+    collect_calls(n, src, &mut s);
+    s.iter().any(|c| c::is_receive_call(c))
+}
+
 fn collect_calls(n: tree_sitter::Node, src: &str, out: &mut BTreeSet<String>) {
     // One cursor walks `n` and its named descendants in pre-order (a
     // cursor per node, as a recursion over `named_children` needs, cost an
