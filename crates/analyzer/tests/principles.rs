@@ -1777,3 +1777,104 @@ static void lcore_main(void)
     assert!(f.split_hazards.is_empty(), "{:?}", f.split_hazards);
     assert!(f.splittable(), "{f:?}");
 }
+
+#[test]
+fn a_header_pointer_returned_by_unseen_code_given_the_packet_points_at_that_header() {
+    // Out-of-tree kernel code: `ipv6_hdr(skb)` is declared in a header that
+    // is not there, so its body and prototype are unknown. Its result,
+    // held as `const struct ipv6hdr *`, is that header of the packet: the
+    // table searched for the packet's source address is keyed by it.
+    // Before, the result was packet data of no nameable field, the search
+    // matched nothing and the NF came out "stateless" (unsafe).
+    let f = facts(
+        r#"#include <linux/ipv6.h>
+#include <net/ipv6.h>
+struct host { struct host *next; struct in6_addr saddr; unsigned long seen; };
+static struct host *buckets[256];
+static unsigned int bucket_of(const struct in6_addr *a) { return a->s6_addr[15]; }
+static int known(const struct sk_buff *skb)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	struct host *h = buckets[bucket_of(&ip6h->saddr)];
+	while (h != NULL) {
+		if (ipv6_addr_equal(&h->saddr, &ip6h->saddr))
+			break;
+		h = h->next;
+	}
+	if (h == NULL)
+		return 0;
+	h->seen++;
+	return 1;
+}"#,
+    );
+    assert!(f.stateful, "{f:?}");
+    assert_eq!(f.flow_key, vec![nfc_core::facts::Field::SrcIp], "{f:?}");
+}
+
+/// A psd-style table: hosts chained under a hash of the source address,
+/// found by a search through a container cast of the cursor, with a list
+/// of the destinations each probed; a new host takes the slot a shared
+/// cursor hands out.
+const HOST_TABLE: &str = r#"
+struct host { struct host *next; unsigned int count; unsigned int dests[8]; };
+struct host4 { struct host host; unsigned int saddr; };
+static struct { struct host4 list[64]; struct host *hash[256]; unsigned int index; } state;
+static struct host4 *to_host4(struct host *h) { return (struct host4 *)h; }
+static int dest_seen(struct host *h, unsigned int daddr)
+{
+	for (unsigned int i = 0; i < h->count; i++)
+		if (h->dests[i] == daddr)
+			return 1;
+	return 0;
+}
+static int scan(const struct iphdr *iph)
+{
+	struct host **head = &state.hash[iph->saddr & 255];
+	struct host *curr = *head;
+	struct host4 *curr4;
+	while (curr != NULL) {
+		curr4 = to_host4(curr);
+		if (curr4->saddr == iph->saddr)
+			break;
+		curr = curr->next;
+	}
+	if (curr != NULL) {
+		if (dest_seen(curr, iph->daddr))
+			return 0;
+		if (curr->count < 8)
+			curr->dests[curr->count++] = iph->daddr;
+		return curr->count > 4;
+	}
+	curr4 = &state.list[state.index++];
+	if (state.index >= 64)
+		state.index = 0;
+	curr = &curr4->host;
+	curr->next = *head;
+	*head = curr;
+	curr4->saddr = iph->saddr;
+	curr->count = 1;
+	curr->dests[0] = iph->daddr;
+	return 0;
+}
+"#;
+
+#[test]
+fn new_entries_at_slots_a_shared_cursor_hands_out_are_not_splittable() {
+    // The same table: a new host takes `state.list[state.index++]`,
+    // whichever host held that slot. Which slot a source gets, and whose
+    // entry it recycles, depends on every source's arrivals, so per-core
+    // copies would behave differently, although each entry is found again
+    // by the source address (its key stays the source address).
+    let f = facts(&format!(
+        "#include <stdint.h>\n{IPHDR}\nstruct sk_buff;\nconst struct iphdr *ip_hdr(const struct sk_buff *skb);\n{HOST_TABLE}\nint psd_mt(const struct sk_buff *skb) {{ return scan(ip_hdr(skb)); }}"
+    ));
+    assert_eq!(f.flow_key, vec![nfc_core::facts::Field::SrcIp], "{f:?}");
+    assert!(!f.splittable(), "{f:?}");
+    assert!(
+        f.split_hazards
+            .iter()
+            .any(|h| h.reason.contains("shared cursor")),
+        "{:?}",
+        f.split_hazards
+    );
+}

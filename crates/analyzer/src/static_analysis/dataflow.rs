@@ -1847,6 +1847,10 @@ impl<'p, 't> Engine<'p, 't> {
             // Declared header pointer types fix what the pointer points at.
             if tr.ptr > 0 {
                 if let Some(h) = headers::hdr_of_type(&tr.name) {
+                    if returned_into_packet(&v, value) {
+                        v = Val::hdr(Hdr::Frame, 0);
+                        v.off = None;
+                    }
                     if v.hdr.is_some() || is_from_packet(&v) {
                         let off = if v.hdr == Some(Hdr::Frame) {
                             v.off
@@ -2615,15 +2619,14 @@ impl<'p, 't> Engine<'p, 't> {
                 stores_packet: self.storing_packet && write,
                 stores_descriptor: self.storing_received_descriptor && write,
                 self_derived: self.storing_self_derived && write,
-                alloc_from: if key.keyed() {
-                    BTreeSet::new()
-                } else {
-                    key.from
-                        .iter()
-                        .filter(|f| *f != o && *f != RUNNING_CORE)
-                        .cloned()
-                        .collect()
-                },
+                // Kept for keyed accesses too: on some path the slot may
+                // come from the cursor alone (see `narrowing`).
+                alloc_from: key
+                    .from
+                    .iter()
+                    .filter(|f| *f != o && *f != RUNNING_CORE)
+                    .cloned()
+                    .collect(),
                 per_core: !key.keyed() && key.from.contains(RUNNING_CORE),
                 mixed: key.mixed,
                 write,
@@ -2754,7 +2757,11 @@ impl<'p, 't> Engine<'p, 't> {
                     return Val::default();
                 };
                 let v = self.expr(arg);
-                self.write_target(arg, &Val::default(), None);
+                // `x++` stores a value computed from `x` itself.
+                let mut stored = Val::default();
+                stored.from.extend(v.objs.iter().cloned());
+                stored.from.extend(v.from.iter().cloned());
+                self.write_target(arg, &stored, None);
                 Val { konst: None, ..v }
             }
             "binary_expression" => self.binary(n),
@@ -3780,6 +3787,10 @@ impl<'p, 't> Engine<'p, 't> {
                     }
                     if tr.ptr > 0 {
                         if let Some(h) = headers::hdr_of_type(&tr.name) {
+                            if returned_into_packet(&v, right) {
+                                v = Val::hdr(Hdr::Frame, 0);
+                                v.off = None;
+                            }
                             if v.hdr.is_some() {
                                 v.off = match (v.hdr, v.off) {
                                     (Some(Hdr::Frame), Some(o)) => self.frame_to_hdr_off(o, h),
@@ -5341,6 +5352,21 @@ fn is_container_type(t: &str) -> bool {
 
 fn is_from_packet(v: &Val) -> bool {
     v.hdr.is_some()
+}
+
+/// `value` is a call the analysis cannot see that was handed the packet
+/// (its result is packet data of no nameable field and points into no
+/// state): held as a header pointer (`const struct ipv6hdr *ip6h =
+/// ipv6_hdr(skb)`, `skb_header_pointer(…)`), it points at that header of
+/// the packet, as a named accessor's result does.
+fn returned_into_packet(v: &Val, value: Node) -> bool {
+    v.hdr.is_none()
+        && v.opaque
+        && v.fields.is_empty()
+        && v.objs.is_empty()
+        && !v.root
+        && !v.descriptor
+        && strip(value).kind_name() == "call_expression"
 }
 
 /// Does `expr` read the location `target` names (the same identifier or

@@ -219,6 +219,11 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         /// A packet-path write at an index the NF computed from other state
         /// (a cursor, a free-list head): where, and from what.
         alloc_write: Option<(usize, u32, String, BTreeSet<String>)>,
+        /// A packet-path write whose slot, on some path, comes from a
+        /// shared cursor the packet path advances (`&list[index++]`) and no
+        /// packet field (elsewhere the entry is found by its key): where,
+        /// and which cursor.
+        cursor_write: Option<(usize, u32, String, BTreeSet<String>)>,
         mixed: bool,
         packet_write: bool,
         unguarded_write: Option<(usize, u32, String)>,
@@ -231,6 +236,21 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         .accesses
         .iter()
         .filter(|a| a.write && a.kind == FnKind::Packet && !a.per_core)
+        .map(|a| a.obj.as_str())
+        .collect();
+    // Shared cursors: unkeyed state the packet path advances from its own
+    // value (`index++`, `next = (next + 1) % n`), one for all flows.
+    let cursors: BTreeSet<&str> = ev
+        .accesses
+        .iter()
+        .filter(|a| {
+            a.write
+                && a.kind == FnKind::Packet
+                && !a.per_core
+                && a.self_derived
+                && a.may_key.is_empty()
+                && !a.opaque
+        })
         .map(|a| a.obj.as_str())
         .collect();
     // A caller-handed object is state when the packet path records packet
@@ -399,7 +419,12 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                         o.key_site = Some((a.file, a.line, a.what.clone()));
                     }
                 }
-                if a.write && a.may_key.is_empty() && !a.opaque && !a.alloc_from.is_empty() {
+                if a.write
+                    && a.may_key.is_empty()
+                    && !a.opaque
+                    && !a.alternatives
+                    && !a.alloc_from.is_empty()
+                {
                     // An allocation only if some source is itself state the
                     // packet path writes (a cursor), not configuration.
                     let from: BTreeSet<String> = a
@@ -412,6 +437,18 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                         .collect();
                     if !from.is_empty() {
                         o.alloc_write
+                            .get_or_insert((a.file, a.line, a.what.clone(), from));
+                    }
+                }
+                if a.write && a.key.is_empty() && !a.may_key.is_empty() && !a.opaque {
+                    let from: BTreeSet<String> = a
+                        .alloc_from
+                        .iter()
+                        .filter(|f| cursors.contains(f.as_str()))
+                        .cloned()
+                        .collect();
+                    if !from.is_empty() {
+                        o.cursor_write
                             .get_or_insert((a.file, a.line, a.what.clone(), from));
                     }
                 }
@@ -778,6 +815,21 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                 });
                 continue;
             }
+        }
+        if let Some((f, l, w, from)) = &o.cursor_write {
+            // Which slot a new flow's entry takes, and whose entry it
+            // replaces, depends on every flow's arrivals: per-core copies
+            // would hand out and recycle slots differently.
+            hazards.push(SplitHazard {
+                object: name_o.clone(),
+                reason: format!(
+                    "new entries take the slot the shared cursor {} hands out (`{w}`), whatever flow held it, not a slot found by packet fields",
+                    from.iter().map(|x| format!("`{x}`")).collect::<Vec<_>>().join(", ")
+                ),
+                file: Some(disp(*f)),
+                line: Some(*l),
+            });
+            continue;
         }
         let per_flow_obj = per_flow.iter().any(|(n, k)| n == name_o && !k.is_empty());
         if !o.packet_write || per_flow_obj {
