@@ -1860,8 +1860,8 @@ static int scan(const struct iphdr *iph)
 
 #[test]
 fn new_entries_at_slots_a_shared_cursor_hands_out_are_not_splittable() {
-    // The same table: a new host takes `state.list[state.index++]`,
-    // whichever host held that slot. Which slot a source gets, and whose
+    // The same table: a new host takes `state.list[state.index++]`, and
+    // the cursor wraps, so the slot recycles whichever host held it. Which slot a source gets, and whose
     // entry it recycles, depends on every source's arrivals, so per-core
     // copies would behave differently, although each entry is found again
     // by the source address (its key stays the source address).
@@ -1876,5 +1876,23 @@ fn new_entries_at_slots_a_shared_cursor_hands_out_are_not_splittable() {
             .any(|h| h.reason.contains("shared cursor")),
         "{:?}",
         f.split_hazards
+    );
+    // Look-alike: a bump allocator (the cursor only grows, and a full pool
+    // takes no new host) hands each slot out once; per-core copies change
+    // the capacity, not whose entry is replaced.
+    let bump = HOST_TABLE.replace(
+        "\tcurr4 = &state.list[state.index++];\n\tif (state.index >= 64)\n\t\tstate.index = 0;",
+        "\tif (state.index >= 64)\n\t\treturn 0;\n\tcurr4 = &state.list[state.index++];",
+    );
+    assert_ne!(bump, HOST_TABLE);
+    let b = facts(&format!(
+        "#include <stdint.h>\n{IPHDR}\nstruct sk_buff;\nconst struct iphdr *ip_hdr(const struct sk_buff *skb);\n{bump}\nint psd_mt(const struct sk_buff *skb) {{ return scan(ip_hdr(skb)); }}"
+    ));
+    assert!(
+        !b.split_hazards
+            .iter()
+            .any(|h| h.reason.contains("shared cursor")),
+        "{:?}",
+        b.split_hazards
     );
 }

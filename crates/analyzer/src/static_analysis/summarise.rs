@@ -220,9 +220,9 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         /// (a cursor, a free-list head): where, and from what.
         alloc_write: Option<(usize, u32, String, BTreeSet<String>)>,
         /// A packet-path write whose slot, on some path, comes from a
-        /// shared cursor the packet path advances (`&list[index++]`) and no
-        /// packet field (elsewhere the entry is found by its key): where,
-        /// and which cursor.
+        /// shared ring cursor (`&list[index++]`, wrapped to 0 at the end)
+        /// and no packet field (elsewhere the entry is found by its key):
+        /// where, and which cursor.
         cursor_write: Option<(usize, u32, String, BTreeSet<String>)>,
         mixed: bool,
         packet_write: bool,
@@ -238,20 +238,29 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         .filter(|a| a.write && a.kind == FnKind::Packet && !a.per_core)
         .map(|a| a.obj.as_str())
         .collect();
-    // Shared cursors: unkeyed state the packet path advances from its own
-    // value (`index++`, `next = (next + 1) % n`), one for all flows.
-    let cursors: BTreeSet<&str> = ev
-        .accesses
-        .iter()
-        .filter(|a| {
-            a.write
-                && a.kind == FnKind::Packet
-                && !a.per_core
-                && a.self_derived
-                && a.may_key.is_empty()
-                && !a.opaque
-        })
-        .map(|a| a.obj.as_str())
+    // Shared ring cursors: unkeyed state, one for all flows, that the
+    // packet path both advances from its own value (`index++`) and sets
+    // back (`index = 0` once past the end), so the slots it hands out are
+    // recycled. A bump allocator that only grows until the pool is full
+    // hands each slot out once: per-core copies change the capacity, not
+    // which flow's entry is replaced.
+    let cursor_writes = |self_derived: bool| -> BTreeSet<&str> {
+        ev.accesses
+            .iter()
+            .filter(|a| {
+                a.write
+                    && a.kind == FnKind::Packet
+                    && !a.per_core
+                    && a.self_derived == self_derived
+                    && a.may_key.is_empty()
+                    && !a.opaque
+            })
+            .map(|a| a.obj.as_str())
+            .collect()
+    };
+    let cursors: BTreeSet<&str> = cursor_writes(true)
+        .intersection(&cursor_writes(false))
+        .copied()
         .collect();
     // A caller-handed object is state when the packet path records packet
     // data in it and reads it back (a flow struct, a reassembly table);
