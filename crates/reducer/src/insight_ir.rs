@@ -1133,8 +1133,10 @@ fn is_halving(v: Val) -> bool {
         }
         Some(Opcode::LLVMAdd) => v.operands().into_iter().any(|o| {
             let o = uncast(o);
-            matches!(o.opcode(), Some(Opcode::LLVMLShr | Opcode::LLVMAShr | Opcode::LLVMSDiv | Opcode::LLVMUDiv))
-                && is_halving(o)
+            matches!(
+                o.opcode(),
+                Some(Opcode::LLVMLShr | Opcode::LLVMAShr | Opcode::LLVMSDiv | Opcode::LLVMUDiv)
+            ) && is_halving(o)
         }),
         _ => false,
     }
@@ -2627,7 +2629,8 @@ fn accel_signals(f: Val) -> AccelSignals {
                         loaded_values(*v, 0, &mut loads);
                         let mut x = uncast(*v);
                         while is_gep(x) || x.opcode() == Some(Opcode::LLVMBitCast) {
-                            if is_gep(x) && address_indices(x).into_iter().any(|ix| key_bits(ix, 0)) {
+                            if is_gep(x) && address_indices(x).into_iter().any(|ix| key_bits(ix, 0))
+                            {
                                 return true;
                             }
                             match x.operand(0) {
