@@ -181,12 +181,18 @@ pub struct AccelCorpus {
     /// `fresh7/labels.txt` and committed before the classifier first ran
     /// on them. Test only.
     pub fresh7: LabelledUnits,
+    /// The eighth fresh held-out set (`data/accel/fresh8/`, fourteenth
+    /// session): third-party functions from Debian packages used nowhere
+    /// else in the accelerator data, labelled by hand in
+    /// `fresh8/labels.txt` and committed before the classifier first ran
+    /// on them.
+    pub fresh8: LabelledUnits,
     pub failures: Vec<String>,
 }
 
 impl AccelCorpus {
     /// The fresh held-out sets by directory name, oldest first.
-    pub fn fresh_sets(&self) -> [(&'static str, &LabelledUnits); 7] {
+    pub fn fresh_sets(&self) -> [(&'static str, &LabelledUnits); 8] {
         [
             ("fresh", &self.fresh),
             ("fresh2", &self.fresh2),
@@ -195,6 +201,7 @@ impl AccelCorpus {
             ("fresh5", &self.fresh5),
             ("fresh6", &self.fresh6),
             ("fresh7", &self.fresh7),
+            ("fresh8", &self.fresh8),
         ]
     }
 }
@@ -213,7 +220,9 @@ pub fn extract_functions(src: &str, names: &[&str]) -> Result<String, String> {
             !l.starts_with(' ')
                 && !l.starts_with('\t')
                 && !l.starts_with("//")
-                && !l.starts_with('*')
+                // A comment's continuation, unless the line is a pointer
+                // declarator (`radix_node_t\n*name(...)`, the MRT style).
+                && (!l.starts_with('*') || l[1..].starts_with(name))
                 && !l.starts_with('#')
                 && l.match_indices(name).any(|(i, _)| {
                     let before = l[..i].chars().next_back();
@@ -367,6 +376,19 @@ pub fn accel_corpus_dir() -> PathBuf {
     ))
 }
 
+/// One fresh held-out set alone, lowered and checked against its labels
+/// (`insight_bench -- accel-lower <set>`: a new set is checked this way
+/// before its labels are committed, without lowering the whole corpus).
+pub fn fresh_set_only(corpus_dir: Option<&Path>, set: &str) -> (LabelledUnits, Vec<String>) {
+    let root = accel_corpus_dir();
+    let corpus = corpus_dir
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("/var/tmp/nfc-corpus"));
+    let mut failures = vec![];
+    let units = fresh_set(&root, &corpus, set, &mut failures);
+    (units, failures)
+}
+
 pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
     let root = accel_corpus_dir();
     let mut c = AccelCorpus {
@@ -380,6 +402,7 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         fresh5: vec![],
         fresh6: vec![],
         fresh7: vec![],
+        fresh8: vec![],
         failures: vec![],
     };
     // The held-out files are listed (`heldout.txt`), so adding training
@@ -464,13 +487,14 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         c.fresh5 = fresh_set(&root, corpus, "fresh5", &mut c.failures);
         c.fresh6 = fresh_set(&root, corpus, "fresh6", &mut c.failures);
         c.fresh7 = fresh_set(&root, corpus, "fresh7", &mut c.failures);
+        c.fresh8 = fresh_set(&root, corpus, "fresh8", &mut c.failures);
     }
     c
 }
 
 /// Lower a fresh held-out set (see [`AccelCorpus::fresh`],
 /// [`AccelCorpus::fresh2`], [`AccelCorpus::fresh3`], [`AccelCorpus::fresh4`], [`AccelCorpus::fresh5`],
-/// [`AccelCorpus::fresh6`], [`AccelCorpus::fresh7`]): each file of `data/accel/<set>/` expanded with
+/// [`AccelCorpus::fresh6`], [`AccelCorpus::fresh7`], [`AccelCorpus::fresh8`]): each file of `data/accel/<set>/` expanded with
 /// the corpus functions it extracts, with `<set>/shim`, `fresh/shim` and
 /// `real/shim` on the include path. Every labelled function must exist in
 /// its unit (a missing one is a failure, never a silent drop); an

@@ -63,6 +63,10 @@ const BUFFER_BYTES: usize = 4096;
 const CELL_BYTES: usize = 256;
 /// At most this many role assignments are tried per function.
 const MAX_ROLES: usize = 12;
+/// At most this many context roles (per fill) are tried per function.
+const MAX_CONTEXT_ROLES: usize = 6;
+/// The seed of the context fills.
+const FILL_SEED: u64 = 0x19f11;
 
 /// How to run functions.
 #[derive(Debug, Clone)]
@@ -192,15 +196,23 @@ enum Arg {
     Zero,
     /// The message itself: every bit of the integer.
     Data,
+    /// A fixed nonzero context value (the role's fill, [`FILLS`]): a
+    /// polynomial, width or preset the function is handed.
+    Fill,
+    /// A cell filled with the role's fill words (a context struct or
+    /// table the function reads), read back as an output.
+    FilledCell,
 }
 
-/// One role assignment: what each parameter gets.
+/// One role assignment: what each parameter gets, and which context fill
+/// ([`FILLS`]) its `Fill`/`FilledCell` arguments take.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Role(Vec<Arg>);
+struct Role(Vec<Arg>, usize);
 
 impl Role {
     fn describe(&self) -> String {
-        self.0
+        let args = self
+            .0
             .iter()
             .map(|a| match a {
                 Arg::Buffer => "buf",
@@ -208,9 +220,26 @@ impl Role {
                 Arg::Length => "len",
                 Arg::Zero => "0",
                 Arg::Data => "data",
+                Arg::Fill => "ctx",
+                Arg::FilledCell => "ctx cell",
             })
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", ");
+        if self.is_context() {
+            format!("{args}; context {}", self.1)
+        } else {
+            args
+        }
+    }
+    /// Whether the role fixes a context (nonzero values or filled cells).
+    fn is_context(&self) -> bool {
+        self.0
+            .iter()
+            .any(|a| matches!(a, Arg::Fill | Arg::FilledCell))
+    }
+    /// The same role under context fill `k`.
+    fn with_fill(&self, k: usize) -> Role {
+        Role(self.0.clone(), k)
     }
     /// Message bits per run.
     fn message_bits(&self, sig: &Signature) -> usize {
@@ -257,15 +286,65 @@ fn roles(sig: &Signature) -> Vec<Role> {
             if let Some(l) = l {
                 r[l] = Arg::Length;
             }
-            out.push(Role(r));
+            out.push(Role(r, 0));
         }
     }
     for &d in &ints {
         let mut r: Vec<Arg> = (0..sig.params.len()).map(base).collect();
         r[d] = Arg::Data;
-        out.push(Role(r));
+        out.push(Role(r, 0));
     }
     out.truncate(MAX_ROLES);
+    out
+}
+
+/// The context roles of a signature: each role of [`roles`] that leaves a
+/// parameter zero or a zeroed cell, with those given the fill instead (a
+/// CRC whose polynomial, width or table comes from an argument or a struct
+/// computes nothing under a zero context). Fill 0; the proof needs fill 1
+/// too (see [`behaviour_of`]).
+fn context_roles(base: &[Role]) -> Vec<Role> {
+    base.iter()
+        .filter(|r| r.0.iter().any(|a| matches!(a, Arg::Zero | Arg::Cell)))
+        .map(|r| {
+            Role(
+                r.0.iter()
+                    .map(|a| match a {
+                        Arg::Zero => Arg::Fill,
+                        Arg::Cell => Arg::FilledCell,
+                        a => *a,
+                    })
+                    .collect(),
+                0,
+            )
+        })
+        .take(MAX_CONTEXT_ROLES)
+        .collect()
+}
+
+/// The context fills: per fill, 64 words, each an odd value in [9, 63]
+/// (seeded shuffles; distinct within the first 28 words). Odd and with
+/// several bits set, a fill word is never a single power of x, and two
+/// words of one fill differ: a keyed LFSR digest whose generator and key
+/// both come from the context starts its columns at the key, which is then
+/// none of x^0 … x^(n-1) (single bits) nor x^n (the generator itself), so
+/// it cannot pass `crc_of_columns` in the normal layout; small enough to
+/// be a width (≤ 63 bits), a length or a count without running away.
+fn fills() -> [[u32; CELL_BYTES / 4]; 2] {
+    let odd: Vec<u32> = (9..=63).step_by(2).collect();
+    let mut out = [[0u32; CELL_BYTES / 4]; 2];
+    for (k, fill) in out.iter_mut().enumerate() {
+        let mut rng = ChaCha8Rng::seed_from_u64(FILL_SEED + k as u64);
+        let mut v = odd.clone();
+        // Fisher–Yates with the seeded generator.
+        for i in (1..v.len()).rev() {
+            let j = rng.gen_range(0..=i);
+            v.swap(i, j);
+        }
+        for (w, x) in fill.iter_mut().enumerate() {
+            *x = v[w % v.len()];
+        }
+    }
     out
 }
 
@@ -304,11 +383,22 @@ fn driver_prelude(max_params: usize) -> String {
          static unsigned char nfc_exec_cell[{np}][{CELL_BYTES}] __attribute__((aligned(16)));\n\
          static unsigned char nfc_exec_rec[{rec}];\n\
          static unsigned char nfc_exec_out[{out}];\n\
+         static const unsigned int nfc_exec_fills[2][{fw}] = {{ {fills} }};\n\
+         static void nfc_exec_fillc(int i, int k) {{ for (int w = 0; w < {fw}; w++) ((unsigned int *)nfc_exec_cell[i])[w] = nfc_exec_fills[k][w]; }}\n\
          static int nfc_exec_read(void *p, int n) {{ int got = 0; while (got < n) {{ long r = nfc_exec_sys(3, 0, (long)((char *)p + got), n - got); if (r <= 0) return got; got += r; }} return got; }}\n\
          static unsigned long long nfc_exec_u64(int i) {{ unsigned long long v = 0; for (int k = 7; k >= 0; k--) v = (v << 8) | nfc_exec_rec[{MESSAGE_BYTES} + 8 * i + k]; return v; }}\n\
          static void nfc_exec_put(int slot, unsigned long long v) {{ for (int k = 0; k < 8; k++) nfc_exec_out[8 * slot + k] = (unsigned char)(v >> (8 * k)); }}\n",
         rec = MESSAGE_BYTES + 8 * np,
         out = 8 * (np + 1),
+        fw = CELL_BYTES / 4,
+        fills = fills()
+            .iter()
+            .map(|f| format!(
+                "{{ {} }}",
+                f.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(", ")
+            ))
+            .collect::<Vec<_>>()
+            .join(", "),
     )
 }
 
@@ -346,10 +436,18 @@ fn driver_runner(fi: usize, name: &str, sig: &Signature, roles: &[Role]) -> Stri
                         Arg::Length => format!("({t}){LENGTH}ULL"),
                         Arg::Zero => format!("({t})0"),
                         Arg::Data => format!("({t})nfc_exec_u64({i})"),
+                        Arg::Fill => format!("({t})nfc_exec_fills[{}][{i}]", r.1),
+                        Arg::FilledCell => format!("(void *)nfc_exec_cell[{i}]"),
                     }
                 })
                 .collect();
         let call = format!("f({})", args.join(", "));
+        let prepare: String =
+            r.0.iter()
+                .enumerate()
+                .filter(|(_, a)| **a == Arg::FilledCell)
+                .map(|(i, _)| format!("nfc_exec_fillc({i}, {}); ", r.1))
+                .collect();
         let store = match sig.ret {
             Ty::Int { bits, .. } if bits < 64 => {
                 format!("nfc_exec_put(0, (unsigned long long){call} & ((1ULL << {bits}) - 1));")
@@ -357,7 +455,7 @@ fn driver_runner(fi: usize, name: &str, sig: &Signature, roles: &[Role]) -> Stri
             Ty::Int { .. } => format!("nfc_exec_put(0, (unsigned long long){call});"),
             _ => format!("(void){call};"),
         };
-        s.push_str(&format!("    case {ri}: {{ {store} break; }}\n"));
+        s.push_str(&format!("    case {ri}: {{ {prepare}{store} break; }}\n"));
     }
     s.push_str("    default: nfc_exec_sys(1, 2, 0, 0);\n    }\n");
     for i in 0..np {
@@ -665,7 +763,10 @@ pub fn behaviours(
                 Some("a parameter or the result is not an integer or pointer")
             }
             Some(sig) => {
-                let r = roles(&sig);
+                let mut r = roles(&sig);
+                let ctx = context_roles(&r);
+                r.extend(ctx.iter().cloned());
+                r.extend(ctx.iter().map(|c| c.with_fill(1)));
                 if r.is_empty() {
                     Some("no inputs")
                 } else if driven.len() < 255 {
@@ -774,6 +875,12 @@ fn build(unit: &Path, exe: &Path, opts: &ExecOptions) -> Result<(), String> {
 /// Run every role of function `fi`. A buffer role that runs to the end
 /// makes the integer-message roles moot (they would hand a length a random
 /// 32-bit value: long runs to the time limit for nothing).
+///
+/// Context roles (fill 0) run only when no zero-context role proved a CRC;
+/// one that proves a CRC counts only when the same role under fill 1 proves
+/// one too: a CRC parameterised by its context is a CRC under every valid
+/// context, a look-alike only by a coincidence of the fill (see [`fills`]),
+/// which two independent fills make twice as unlikely.
 fn behaviour_of(
     exe: &Path,
     fi: usize,
@@ -786,20 +893,40 @@ fn behaviour_of(
     let mut affine = None;
     let mut executed = false;
     let mut buffer_ran = false;
+    let run = |ri: usize, role: &Role| -> Result<Behaviour, String> {
+        let vs = vectors(role.message_bits(sig), SEED);
+        let records: Vec<Vec<u8>> = vs.iter().map(|m| record(sig, role, m)).collect();
+        run_role(exe, fi, ri, &records, slots, opts).map(|out| judge(&out, &vs, &role.describe()))
+    };
     for (ri, role) in roles.iter().enumerate() {
+        if role.1 != 0 {
+            continue;
+        }
         let bits = role.message_bits(sig);
         let is_buffer = role.0.contains(&Arg::Buffer);
         if bits == 0 || (!is_buffer && buffer_ran) {
             continue;
         }
-        let vs = vectors(bits, SEED);
-        let records: Vec<Vec<u8>> = vs.iter().map(|m| record(sig, role, m)).collect();
-        match run_role(exe, fi, ri, &records, slots, opts) {
-            Ok(out) => {
+        match run(ri, role) {
+            Ok(b) => {
                 executed = true;
                 buffer_ran |= is_buffer;
-                match judge(&out, &vs, &role.describe()) {
-                    b @ Behaviour::Crc { .. } => return b,
+                match b {
+                    b @ Behaviour::Crc { .. } if !role.is_context() => return b,
+                    b @ Behaviour::Crc { .. } => {
+                        let again = role.with_fill(1);
+                        let confirmed = roles
+                            .iter()
+                            .position(|r| *r == again)
+                            .and_then(|rj| run(rj, &again).ok())
+                            .is_some_and(|b2| matches!(b2, Behaviour::Crc { .. }));
+                        if confirmed {
+                            return b;
+                        }
+                        affine.get_or_insert(Behaviour::Affine {
+                            role: role.describe(),
+                        });
+                    }
                     b @ Behaviour::Affine { .. } => {
                         affine.get_or_insert(b);
                     }

@@ -1094,12 +1094,156 @@ fn is_walk_step(store: Val) -> bool {
     let (Some(a), Some(v)) = (store.pointer_operand(), store.operand(0)) else {
         return false;
     };
+    walk_step(a, v)
+}
+
+/// [`is_walk_step`] on its parts: `v` put into the local `a` (a store, or
+/// a self-call handing `v` to the parameter `a` holds).
+fn walk_step(a: Val, v: Val) -> bool {
     if a.opcode() != Some(Opcode::LLVMAlloca) {
         return false;
     }
     let mut loads = vec![];
     loaded_values(v, 0, &mut loads);
     loads.into_iter().any(|l| node_load(l, a, 8)) || assembled_from_node(v, a)
+}
+
+/// The `-O0` local a parameter is kept in: the alloca the entry stores the
+/// argument into.
+fn param_local(p: Val) -> Option<Val> {
+    p.users().into_iter().find_map(|u| {
+        (u.opcode() == Some(Opcode::LLVMStore) && u.operand(0) == Some(p))
+            .then(|| u.pointer_operand())
+            .flatten()
+            .filter(|a| a.opcode() == Some(Opcode::LLVMAlloca))
+    })
+}
+
+/// A halving: `(lo + hi) / 2`, `(lo + hi) >> 1`, `lo + ((hi - lo) >> 1)`.
+fn is_halving(v: Val) -> bool {
+    let v = uncast(v);
+    match v.opcode() {
+        Some(Opcode::LLVMLShr | Opcode::LLVMAShr) => {
+            v.operand(1).and_then(Val::const_int) == Some(1)
+                && v.operand(0).is_some_and(sum_or_difference)
+        }
+        Some(Opcode::LLVMSDiv | Opcode::LLVMUDiv) => {
+            v.operand(1).and_then(Val::const_int) == Some(2)
+                && v.operand(0).is_some_and(sum_or_difference)
+        }
+        Some(Opcode::LLVMAdd) => v.operands().into_iter().any(|o| {
+            let o = uncast(o);
+            matches!(
+                o.opcode(),
+                Some(Opcode::LLVMLShr | Opcode::LLVMAShr | Opcode::LLVMSDiv | Opcode::LLVMUDiv)
+            ) && is_halving(o)
+        }),
+        _ => false,
+    }
+}
+
+/// How a self-call's argument descends, the recursion's counterpart of a
+/// loop's step ("recursion is a loop", fourteenth session). `locals` are
+/// the parameters' `-O0` locals (pointer parameters flagged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Descent {
+    /// A pointer read from memory a pointer parameter designates (`n->child`,
+    /// `&t->table[mid].sub`), or an address into that memory at a variable
+    /// offset (`a + mid + 1`): a walk step to the next node.
+    Pointer,
+    /// A parameter plus or minus a constant (`depth + 1`), or a bound of a
+    /// halved range (`mid`, `mid - 1`): the loop counter of a bounded search.
+    Index,
+}
+
+fn descent(v: Val, locals: &[(Val, bool)]) -> Option<Descent> {
+    let v = uncast(v);
+    let ptr_locals = || locals.iter().filter(|(_, p)| *p).map(|(a, _)| *a);
+    if v.is_ptr_type() {
+        // Down the address chain: a load of a node reached from a pointer
+        // parameter, or a variable offset into its memory.
+        let mut x = v;
+        for _ in 0..8 {
+            match x.opcode() {
+                Some(Opcode::LLVMGetElementPtr) => {
+                    let base = x.operand(0)?;
+                    let variable = (1..x.num_operands())
+                        .any(|k| x.operand(k).is_some_and(|o| o.const_int().is_none()));
+                    let base_is_param = base.opcode() == Some(Opcode::LLVMLoad)
+                        && base
+                            .pointer_operand()
+                            .is_some_and(|a| ptr_locals().any(|l| l == a));
+                    if variable && base_is_param {
+                        return Some(Descent::Pointer);
+                    }
+                    x = base;
+                }
+                Some(Opcode::LLVMBitCast) => x = x.operand(0)?,
+                Some(Opcode::LLVMLoad) => {
+                    let p = x.pointer_operand()?;
+                    if p.opcode() == Some(Opcode::LLVMAlloca) {
+                        return None;
+                    }
+                    if ptr_locals().any(|a| node_load(x, a, 8)) {
+                        return Some(Descent::Pointer);
+                    }
+                    x = p;
+                }
+                _ => return None,
+            }
+        }
+        return None;
+    }
+    // An integer: strip `± constant`, then a parameter's local, or a local
+    // set from a halving.
+    let mut x = v;
+    if matches!(x.opcode(), Some(Opcode::LLVMAdd | Opcode::LLVMSub)) && const_operand(x).is_some() {
+        x = x
+            .operands()
+            .into_iter()
+            .map(uncast)
+            .find(|o| o.const_int().is_none())?;
+    }
+    let offset = x != v;
+    if is_halving(x) {
+        return Some(Descent::Index);
+    }
+    let a = (x.opcode() == Some(Opcode::LLVMLoad))
+        .then(|| x.pointer_operand())
+        .flatten()?;
+    if offset && locals.iter().any(|(l, p)| !*p && *l == a) {
+        return Some(Descent::Index);
+    }
+    local_values(x)
+        .is_some_and(|vs| vs.into_iter().any(is_halving))
+        .then_some(Descent::Index)
+}
+
+/// The descending self-calls of `f`: each with its arguments' descents
+/// (`None` for an argument handed on unchanged or computed otherwise).
+/// A self-call none of whose arguments descends (a retry, a dispatch) is
+/// no loop.
+fn descending_self_calls(f: Val) -> Vec<(Val, Vec<Option<Descent>>)> {
+    let params = f.params();
+    let locals: Vec<(Val, bool)> = params
+        .iter()
+        .filter_map(|p| param_local(*p).map(|a| (a, p.is_ptr_type())))
+        .collect();
+    let mut out = vec![];
+    for b in f.blocks() {
+        for i in b.instructions() {
+            if i.opcode() != Some(Opcode::LLVMCall) || i.called_function() != Some(f) {
+                continue;
+            }
+            let ds: Vec<Option<Descent>> = (0..i.num_arg_operands())
+                .map(|k| i.operand(k).and_then(|v| descent(v, &locals)))
+                .collect();
+            if ds.iter().any(Option::is_some) {
+                out.push((i, ds));
+            }
+        }
+    }
+    out
 }
 
 /// A load from non-stack memory whose address is computed from the local
@@ -2308,6 +2452,15 @@ fn accel_signals(f: Val) -> AccelSignals {
             }
         }
     }
+    // Recursion is a loop: a function whose self-call descends (a node
+    // read through its pointer parameter, `depth + 1`, a halved range) is
+    // a bounded search whose body is the whole function, each descending
+    // call a back edge, as the same body written as a loop would be.
+    let self_calls = descending_self_calls(f);
+    if !self_calls.is_empty() && !blocks.is_empty() {
+        loops.push((0, blocks.len() - 1));
+        in_loop.iter_mut().for_each(|l| *l = true);
+    }
     let shift_by = |v: Val, op: Opcode| -> Option<u64> {
         (v.opcode() == Some(op))
             .then(|| v.operand(1).and_then(Val::const_int))
@@ -2447,6 +2600,56 @@ fn accel_signals(f: Val) -> AccelSignals {
                         && i.operand(1).is_some_and(|x| x.const_int().is_none()) =>
                 {
                     s.prefix_mask += 1;
+                }
+                Some(Opcode::LLVMCall) if lp => {
+                    // A descending self-call is the loop's walk step when it
+                    // hands a parameter the next node (a pointer descent, or
+                    // a value that would be a walk step stored into the
+                    // parameter's local), keyed as a stored step would be.
+                    let Some((_, ds)) = self_calls.iter().find(|(c, _)| *c == i) else {
+                        continue;
+                    };
+                    let params = f.params();
+                    let steps: Vec<Val> = ds
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(k, d)| {
+                            let v = i.operand(k as u32)?;
+                            let local = params.get(k).and_then(|p| param_local(*p));
+                            (*d == Some(Descent::Pointer) || local.is_some_and(|a| walk_step(a, v)))
+                                .then_some(v)
+                        })
+                        .collect();
+                    if steps.is_empty() {
+                        continue;
+                    }
+                    s.walk_in_loop += 1;
+                    let keyed_address = steps.iter().any(|v| {
+                        let mut loads = vec![];
+                        loaded_values(*v, 0, &mut loads);
+                        let mut x = uncast(*v);
+                        while is_gep(x) || x.opcode() == Some(Opcode::LLVMBitCast) {
+                            if is_gep(x) && address_indices(x).into_iter().any(|ix| key_bits(ix, 0))
+                            {
+                                return true;
+                            }
+                            match x.operand(0) {
+                                Some(b) => x = uncast(b),
+                                None => break,
+                            }
+                            if x.opcode() == Some(Opcode::LLVMLoad) {
+                                loads.push(x);
+                                break;
+                            }
+                        }
+                        loads.into_iter().any(|l| {
+                            l.pointer_operand().is_some_and(|p| {
+                                address_indices(p).into_iter().any(|x| key_bits(x, 0))
+                            })
+                        })
+                    });
+                    let steered = guard_condition(bi).is_some_and(variable_bit_test);
+                    s.keyed_walk_in_loop += u32::from(keyed_address || steered);
                 }
                 Some(Opcode::LLVMStore) if lp => {
                     let walk = is_walk_step(i);
