@@ -676,6 +676,17 @@ fn main() -> anyhow::Result<()> {
         println!("{}", shift_report(&held.units, &gens).1);
         return Ok(());
     }
+    if args.first().map(String::as_str) == Some("word-cost") {
+        // The per-word cost model's rows alone (the full bench's section):
+        // fitted on `n` synthesised programs, scored on the held-out NFs.
+        let n: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(400);
+        let train = nfc::insight::synthesise(&Profile::nf_like(), n, 1, 2);
+        anyhow::ensure!(train.failures.is_empty(), "{:?}", train.failures);
+        let h = held_out(&root);
+        let (_, md, _) = word_cost(&train.units, &h.units, &h.group)?;
+        println!("{md}");
+        return Ok(());
+    }
     if args.first().map(String::as_str) == Some("heldout") {
         // Lower the held-out NFs and list them by group with their
         // functions; no model is trained or applied (the held-out set is
