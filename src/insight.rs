@@ -110,6 +110,180 @@ pub fn builtin_nfs(nfs_dir: &Path) -> Lowered {
     l
 }
 
+/// The hand-labelled units of the real-world corpus ("Analyzer II").
+pub fn realworld_labels_path() -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/analyzer/tests/realworld/labels.yaml"
+    ))
+}
+
+/// The host's system header directories (the multiarch one, holding the
+/// Linux UAPI's `asm/`, then `/usr/include`), those that exist. There is no
+/// riscv32 sysroot here; third-party units find their Linux UAPI and libbpf
+/// headers there as their own builds do (`clang -target bpf` searches
+/// `/usr/include`, xdp-tools' `ARCH_INCLUDES` adds the multiarch directory).
+/// Searched last, after nfc's freestanding prototypes, so a host C library
+/// header is only reached when nothing else provides it.
+pub fn host_system_include_dirs() -> Vec<PathBuf> {
+    [
+        PathBuf::from(format!("/usr/include/{}-linux-gnu", std::env::consts::ARCH)),
+        PathBuf::from("/usr/include"),
+    ]
+    .into_iter()
+    .filter(|d| d.is_dir())
+    .collect()
+}
+
+/// How the held-out third-party and Click code is lowered: the built-ins'
+/// pipeline (clang-19 riscv32 -O0 IR, llc-19 -O2 proxy counts) with the
+/// unit's include directories and [`host_system_include_dirs`] last. No
+/// behavioural execution: these units are scored for compute only.
+fn heldout_options(includes: &[PathBuf]) -> InsightOptions {
+    let mut opts = InsightOptions {
+        after_dirs: host_system_include_dirs(),
+        ..InsightOptions::default()
+    };
+    opts.include_dirs.extend(includes.iter().cloned());
+    opts
+}
+
+/// The first line of a lowering error that says what went wrong (clang's
+/// first `error:` line), for a one-line failure reason.
+fn first_error_line(e: &str) -> String {
+    let line = e
+        .lines()
+        .find(|l| l.contains("error:"))
+        .or_else(|| e.lines().find(|l| !l.trim().is_empty()))
+        .unwrap_or("");
+    // The error's own prefix (`clang-19 failed on NF …: clang-19: `) names
+    // the unit, which the caller already does.
+    line.rsplit("clang-19: ")
+        .next()
+        .unwrap_or(line)
+        .trim()
+        .to_string()
+}
+
+/// Lower the C files of one held-out NF into one unit named `name` (the
+/// functions of every file; a unit with a file that does not lower fails
+/// whole, so no NF is scored on part of its code).
+fn lower_heldout(name: &str, c_files: &[PathBuf], opts: &InsightOptions) -> Result<IrUnit, String> {
+    let mut unit: Option<IrUnit> = None;
+    for f in c_files {
+        let u = insight_ir::prepare_c(name, f, opts).map_err(|e| {
+            let rel = f
+                .file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default();
+            format!("{rel}: {}", first_error_line(&e.to_string()))
+        })?;
+        match unit.as_mut() {
+            None => unit = Some(u),
+            Some(acc) => acc.functions.extend(u.functions),
+        }
+    }
+    unit.ok_or_else(|| "no C source file".to_string())
+}
+
+/// The real-world corpus units of [`realworld_labels_path`] (one NF per
+/// labelled unit, named by its id; its functions are every function its C
+/// files define, as a built-in NF's are), lowered from `corpus_dir` (one
+/// tree per package, `cargo xtask setup --corpus`) with the unit's own
+/// include directories. Units that do not compile for the proxy target are
+/// failures `id: reason`, never dropped silently; headers and non-C files
+/// are not lowered (a unit with no C file fails).
+pub fn corpus_nfs(corpus_dir: &Path) -> Lowered {
+    let mut l = Lowered::default();
+    let path = realworld_labels_path();
+    let doc = match std::fs::read_to_string(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| yaml_rust2::YamlLoader::load_from_str(&t).map_err(|e| e.to_string()))
+    {
+        Ok(mut d) if !d.is_empty() => d.swap_remove(0),
+        Ok(_) => yaml_rust2::Yaml::BadValue,
+        Err(e) => {
+            l.failures.push(format!("{}: {e}", path.display()));
+            return l;
+        }
+    };
+    let strs = |y: &yaml_rust2::Yaml| -> Vec<String> {
+        y.as_vec()
+            .map(|v| {
+                v.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let Some(units) = doc["units"].as_vec() else {
+        l.failures
+            .push(format!("{}: no `units` list", path.display()));
+        return l;
+    };
+    for u in units {
+        let (Some(id), Some(package)) = (u["id"].as_str(), u["package"].as_str()) else {
+            l.failures
+                .push(format!("{}: a unit without id or package", path.display()));
+            continue;
+        };
+        let root = corpus_dir.join(package);
+        let files = strs(&u["files"]);
+        let c_files: Vec<PathBuf> = files
+            .iter()
+            .filter(|f| f.ends_with(".c"))
+            .map(|f| root.join(f))
+            .collect();
+        if c_files.is_empty() {
+            l.failures.push(format!(
+                "{id}: no C file among {} (generated at build time or header only)",
+                files.join(", ")
+            ));
+            continue;
+        }
+        let includes: Vec<PathBuf> = strs(&u["include_dirs"])
+            .iter()
+            .map(|d| root.join(d))
+            .collect();
+        match lower_heldout(id, &c_files, &heldout_options(&includes)) {
+            Ok(unit) => l.units.push(unit),
+            Err(e) => l.failures.push(format!("{id}: {e}")),
+        }
+    }
+    l
+}
+
+/// The Click elements written against nfc's Click headers
+/// (`<click_dir>/<name>/<name>.cc`, headers in `<click_dir>/include`), each
+/// one NF named `click/<name>`, lowered as [`corpus_nfs`] lowers corpus
+/// code (clang compiles `.cc` as C++).
+pub fn click_nfs(click_dir: &Path) -> Lowered {
+    let mut l = Lowered::default();
+    let Ok(rd) = std::fs::read_dir(click_dir) else {
+        l.failures
+            .push(format!("cannot read {}", click_dir.display()));
+        return l;
+    };
+    let mut dirs: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    dirs.sort();
+    for d in dirs {
+        let Some(name) = d.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            continue;
+        };
+        let src = d.join(format!("{name}.cc"));
+        if !src.is_file() {
+            continue;
+        }
+        let opts = heldout_options(&[click_dir.join("include"), d.clone()]);
+        let id = format!("click/{name}");
+        match lower_heldout(&id, &[src], &opts) {
+            Ok(unit) => l.units.push(unit),
+            Err(e) => l.failures.push(format!("{id}: {e}")),
+        }
+    }
+    l
+}
+
 /// Lower one C file (corpus code, accelerator implementations) with extra
 /// include directories; `proxy` also runs the proxy compiler.
 pub fn lower_file(

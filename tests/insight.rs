@@ -57,6 +57,85 @@ fn builtin_nfs_lower_for_the_proxy_with_annotations_and_counts() {
     assert_eq!(l.units, again.units);
 }
 
+/// The real-world corpus (`cargo xtask setup --corpus`), if fetched.
+fn corpus_dir() -> Option<PathBuf> {
+    let d = std::env::var_os("NFC_CORPUS_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/var/tmp/nfc-corpus"));
+    d.join("manifest.json").is_file().then_some(d)
+}
+
+#[test]
+fn corpus_units_lower_for_the_proxy_or_say_why_not() {
+    let Some(corpus) = corpus_dir() else {
+        eprintln!("SKIPPED: real-world corpus not fetched (run `cargo xtask setup --corpus`)");
+        return;
+    };
+    let l = insight::corpus_nfs(&corpus);
+    let text = std::fs::read_to_string(insight::realworld_labels_path()).expect("labels.yaml");
+    let doc = &yaml_rust2::YamlLoader::load_from_str(&text).expect("labels.yaml parses")[0];
+    let ids: Vec<&str> = doc["units"]
+        .as_vec()
+        .expect("units")
+        .iter()
+        .filter_map(|u| u["id"].as_str())
+        .collect();
+    // Every labelled unit is lowered or a failure with its reason, once.
+    assert_eq!(
+        l.units.len() + l.failures.len(),
+        ids.len(),
+        "{:?}",
+        l.failures
+    );
+    for f in &l.failures {
+        let (id, why) = f.split_once(": ").expect("`id: reason`");
+        assert!(ids.contains(&id) && !why.trim().is_empty(), "{f}");
+    }
+    assert!(
+        !l.units.is_empty(),
+        "no corpus unit lowers: {:?}",
+        l.failures
+    );
+    for u in &l.units {
+        assert!(ids.contains(&u.name.as_str()), "{}", u.name);
+        // A held-out NF has samples: own functions the proxy counted.
+        assert!(
+            u.functions
+                .iter()
+                .any(|f| !f.framework && f.proxy.is_some_and(|p| p.instructions > 0)),
+            "{}: no proxy-counted function",
+            u.name
+        );
+    }
+}
+
+#[test]
+fn click_elements_lower_or_say_why_not() {
+    let click = nfs_dir().join("click");
+    let elements = std::fs::read_dir(&click)
+        .expect("nfs/click")
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let n = e.file_name();
+            e.path()
+                .join(format!("{}.cc", n.to_string_lossy()))
+                .is_file()
+        })
+        .count();
+    assert!(elements > 0);
+    let l = insight::click_nfs(&click);
+    assert_eq!(
+        l.units.len() + l.failures.len(),
+        elements,
+        "{:?}",
+        l.failures
+    );
+    for f in &l.failures {
+        assert!(f.starts_with("click/") && f.contains(": "), "{f}");
+    }
+}
+
 #[test]
 fn bad_c_is_a_located_error_not_a_panic() {
     let dir = tempfile::tempdir().expect("tmp");

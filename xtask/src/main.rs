@@ -424,7 +424,7 @@ fn bench(rest: &[String]) -> Result<()> {
         },
         BenchStep {
             name: "insight",
-            what: "SmartNIC insight (Clara §3, §4.1) on the proxy ISA (riscv32, llc-19 -O2): LSTM vs DNN vs CNN vs GBDT, WMAPE per held-out built-in NF after training on synthesised programs; generator similarity (Table 1) vs a naive generator; CRC/LPM accelerator precision, recall and confusion table on held-out implementations",
+            what: "SmartNIC insight (Clara §3, §4.1) on the proxy ISA (riscv32, llc-19 -O2): LSTM vs DNN vs CNN vs GBDT, WMAPE per held-out NF (built-ins, real-world corpus units and Click elements that lower for riscv32) after training on synthesised programs; generator similarity (Table 1) vs a naive generator; CRC/LPM accelerator precision, recall and confusion table on held-out implementations",
             args: strs(&["run", "--release", "--example", "insight_bench"]),
             needs_root: false,
         },

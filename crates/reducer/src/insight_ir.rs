@@ -61,6 +61,11 @@ pub struct InsightOptions {
     /// Run every function in a child process for the behavioural CRC test
     /// ([`crate::insight_exec`]) and record the outcome.
     pub execute: bool,
+    /// Directories searched last (`-idirafter`), after the freestanding
+    /// prototypes: the host's architecture-neutral system headers (Linux
+    /// UAPI, libbpf) for third-party code whose own build finds them there,
+    /// since there is no riscv32 sysroot. Empty for nfc's own NFs.
+    pub after_dirs: Vec<PathBuf>,
 }
 
 impl Default for InsightOptions {
@@ -71,6 +76,7 @@ impl Default for InsightOptions {
             include_dirs: vec![nfs_include_dir()],
             proxy: true,
             execute: false,
+            after_dirs: vec![],
         }
     }
 }
@@ -143,6 +149,9 @@ pub fn prepare_c(name: &str, src: &Path, opts: &InsightOptions) -> Result<IrUnit
         cmd.arg("-I").arg(inc);
     }
     cmd.arg("-idirafter").arg(freestanding_include_dir());
+    for d in &opts.after_dirs {
+        cmd.arg("-idirafter").arg(d);
+    }
     cmd.arg(src);
     let ll = run(&mut cmd, name, "clang-19")?;
     let mut unit = prepare_ll(name, &ll, opts)?;
@@ -2938,6 +2947,34 @@ mod tests {
                 memory: 0
             }
         );
+    }
+
+    #[test]
+    fn after_dirs_are_searched_after_the_freestanding_prototypes() {
+        let dir = tempfile::tempdir().unwrap();
+        let late = dir.path().join("late");
+        std::fs::create_dir_all(late.join("sys")).unwrap();
+        // Found only through `after_dirs`; a `string.h` there must lose to
+        // the freestanding one (which declares `memcpy`).
+        std::fs::write(late.join("sys/late.h"), "#define LATE 3\n").unwrap();
+        std::fs::write(late.join("string.h"), "#error host string.h\n").unwrap();
+        let src = dir.path().join("u.c");
+        std::fs::write(
+            &src,
+            "#include <sys/late.h>\n#include <string.h>\nint f(int x) { return x * LATE; }\n",
+        )
+        .unwrap();
+        let opts = InsightOptions {
+            proxy: false,
+            ..InsightOptions::default()
+        };
+        assert!(prepare_c("u", &src, &opts).is_err());
+        let opts = InsightOptions {
+            after_dirs: vec![late],
+            ..opts
+        };
+        let u = prepare_c("u", &src, &opts).expect("lowers with the late directory");
+        assert!(u.functions.iter().any(|f| f.name == "f"));
     }
 
     #[test]
