@@ -17,6 +17,25 @@ use nfc_smartnic::word_cost::{wmape, WordCostModel};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// One fresh held-out file's line of `accel-lower`: its functions and
+/// labels per kind.
+fn print_fresh_file(
+    set: &str,
+    file: &str,
+    u: &nfc_core::insight::IrUnit,
+    labels: &[(String, AccelKind)],
+) {
+    let count = |k: AccelKind| labels.iter().filter(|l| l.1 == k).count();
+    println!(
+        "{set}/{file}: {} functions, {} labelled (crc {}, lpm {}, none {})",
+        own(u).len(),
+        labels.len(),
+        count(AccelKind::Crc),
+        count(AccelKind::Lpm),
+        count(AccelKind::None)
+    );
+}
+
 fn own(u: &nfc_core::insight::IrUnit) -> Vec<&nfc_core::insight::IrFunction> {
     u.functions.iter().filter(|f| !f.framework).collect()
 }
@@ -737,14 +756,7 @@ fn main() -> anyhow::Result<()> {
         if let Some(set) = args.get(1) {
             let (units, failures) = nfc::insight::fresh_set_only(Some(&corpus), set);
             for (file, u, labels) in &units {
-                println!(
-                    "{set}/{file}: {} functions, {} labelled (crc {}, lpm {}, none {})",
-                    own(u).len(),
-                    labels.len(),
-                    labels.iter().filter(|l| l.1 == AccelKind::Crc).count(),
-                    labels.iter().filter(|l| l.1 == AccelKind::Lpm).count(),
-                    labels.iter().filter(|l| l.1 == AccelKind::None).count()
-                );
+                print_fresh_file(set, file, u, labels);
             }
             for f in &failures {
                 println!("failure: {f}");
@@ -755,14 +767,7 @@ fn main() -> anyhow::Result<()> {
         let c = nfc::insight::accel_corpus(Some(&corpus));
         for (set, units) in c.fresh_sets() {
             for (file, u, labels) in units {
-                println!(
-                    "{set}/{file}: {} functions, {} labelled (crc {}, lpm {}, none {})",
-                    own(u).len(),
-                    labels.len(),
-                    labels.iter().filter(|l| l.1 == AccelKind::Crc).count(),
-                    labels.iter().filter(|l| l.1 == AccelKind::Lpm).count(),
-                    labels.iter().filter(|l| l.1 == AccelKind::None).count()
-                );
+                print_fresh_file(set, file, u, labels);
             }
         }
         for f in &c.failures {

@@ -948,17 +948,8 @@ fn behavioural_crc_test_proves_crcs_and_rejects_look_alikes() {
         c_table("n32", "uint32_t", &n32),
         c_table("syn", "uint8_t", &syn),
     );
-    let dir = tempfile::tempdir().expect("tmp");
-    let p = dir.path().join("behaviour.c");
-    std::fs::write(&p, src).expect("write");
-    let u = insight::lower_file("behaviour", &p, &[], false).expect("lowers");
-    let b = |name: &str| {
-        u.functions
-            .iter()
-            .find(|f| f.name == name)
-            .and_then(|f| f.behaviour.clone())
-            .unwrap_or_else(|| panic!("{name}: no behaviour"))
-    };
+    let u = lower_source("behaviour", &src);
+    let b = |name: &str| behaviour_of(&u, name);
     let crc = |name: &str, width: u32, poly: u64, reflected: bool| match b(name) {
         Behaviour::Crc {
             width: w,
@@ -1081,17 +1072,8 @@ fn behavioural_test_fixes_the_context_a_crc_is_parameterised_by() {
         uint32_t xorfold(const struct salt *k, const uint8_t *p, int n) { uint32_t h = 0; for (int i = 0; i < n; i++) h = ((h << 5) | (h >> 27)) ^ p[i] ^ k->s[i & 7]; return h; }\n\
         struct tkey { uint8_t k[40]; };\n\
         uint32_t toeplitz_ctx(const struct tkey *key, const uint8_t *p, int n) { uint32_t h = 0, v = (uint32_t)key->k[0] << 24 | key->k[1] << 16 | key->k[2] << 8 | key->k[3]; for (int i = 0; i < n && i < 36; i++) for (int b = 7; b >= 0; b--) { if (p[i] >> b & 1) h ^= v; v = v << 1 | (key->k[i + 4] >> b & 1); } return h; }\n";
-    let dir = tempfile::tempdir().expect("tmp");
-    let p = dir.path().join("ctx.c");
-    std::fs::write(&p, src).expect("write");
-    let u = insight::lower_file("ctx", &p, &[], false).expect("lowers");
-    let b = |name: &str| {
-        u.functions
-            .iter()
-            .find(|f| f.name == name)
-            .and_then(|f| f.behaviour.clone())
-            .unwrap_or_else(|| panic!("{name}: no behaviour"))
-    };
+    let u = lower_source("ctx", &src);
+    let b = |name: &str| behaviour_of(&u, name);
     // crc8p (the polynomial an integer argument) is not asserted: found
     // after the freeze, a fill polynomial of period below the role's 96
     // message bits repeats columns, which `crc_of_columns` rejects; with
@@ -1110,4 +1092,21 @@ fn behavioural_test_fixes_the_context_a_crc_is_parameterised_by() {
             b(name)
         );
     }
+}
+
+/// `src` written to a temporary file and lowered with the behavioural test.
+fn lower_source(name: &str, src: &str) -> nfc_core::insight::IrUnit {
+    let dir = tempfile::tempdir().expect("tmp");
+    let p = dir.path().join(format!("{name}.c"));
+    std::fs::write(&p, src).expect("write");
+    insight::lower_file(name, &p, &[], false).expect("lowers")
+}
+
+/// The behavioural test's result for function `name` of `u`.
+fn behaviour_of(u: &nfc_core::insight::IrUnit, name: &str) -> nfc_core::insight::Behaviour {
+    u.functions
+        .iter()
+        .find(|f| f.name == name)
+        .and_then(|f| f.behaviour.clone())
+        .unwrap_or_else(|| panic!("{name}: no behaviour"))
 }

@@ -516,30 +516,49 @@ mod tests {
             .iter()
             .position(|c| c == "self_task-clock")
             .expect("task-clock is a software event");
-        // Burn CPU on this thread: task-clock must rise by about that.
+        // Burn CPU on this thread. The process's task-clock over the
+        // interval must hold at least this thread's own CPU time and at
+        // most the whole process's: bounds from the kernel's own clocks,
+        // whatever the other test threads do meanwhile (a comparison with
+        // an idle interval is not: a test running beside this one fills it).
+        let process0 = cpu_ns(libc::CLOCK_PROCESS_CPUTIME_ID);
+        let _ = c.sample();
+        let thread0 = cpu_ns(libc::CLOCK_THREAD_CPUTIME_ID);
         let t0 = Instant::now();
         let mut x = 0u64;
         while t0.elapsed().as_millis() < 200 {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
         }
         std::hint::black_box(x);
+        let thread1 = cpu_ns(libc::CLOCK_THREAD_CPUTIME_ID);
         let s = c.sample();
-        // ns of CPU per second of wall time: close to 1e9 while spinning
-        // (other threads of the test binary may add more).
-        let busy = s.values[tc] * s.interval / 1e9;
+        let process1 = cpu_ns(libc::CLOCK_PROCESS_CPUTIME_ID);
+        // Values are per second of the interval: times it, nanoseconds.
+        let counted = s.values[tc] * s.interval;
+        let own = thread1 - thread0;
+        assert!(own > 0.05e9, "the spin used {own} ns of CPU");
+        // Slack of 2% and 5 ms: the clocks are read just outside the samples.
         assert!(
-            busy > 0.05,
-            "task-clock saw {busy} s of CPU for 0.2 s of spinning"
+            counted >= own * 0.98 - 5e6,
+            "task-clock counted {counted} ns, this thread alone used {own} ns"
         );
-        // Idle now: much less than while spinning.
-        std::thread::sleep(std::time::Duration::from_millis(200));
-        let s2 = c.sample();
         assert!(
-            s2.values[tc] < s.values[tc],
-            "{} vs {}",
-            s2.values[tc],
-            s.values[tc]
+            counted <= (process1 - process0) * 1.02 + 5e6,
+            "task-clock counted {counted} ns, the whole process used {} ns",
+            process1 - process0
         );
+    }
+
+    /// A kernel CPU-time clock, in nanoseconds.
+    fn cpu_ns(clock: libc::clockid_t) -> f64 {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable timespec.
+        let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
+        assert_eq!(rc, 0, "clock_gettime");
+        ts.tv_sec as f64 * 1e9 + ts.tv_nsec as f64
     }
 
     #[test]
