@@ -1896,3 +1896,90 @@ fn new_entries_at_slots_a_shared_cursor_hands_out_are_not_splittable() {
         b.split_hazards
     );
 }
+
+/// A connection entry the caller hands in, updated by a per-packet flag
+/// the caller also hands in; `select` is the subscript of the entry's
+/// two-element member for the sender (`SND`) and the receiver (`RCV`).
+fn halves(snd: &str, rcv: &str) -> Facts {
+    facts(&format!(
+        r#"#include <stdint.h>
+#include <stdbool.h>
+struct dp_packet {{ void *base; uint16_t l4_ofs; }};
+struct tcp_header {{ uint16_t src; uint16_t dst; uint32_t seq; uint32_t ack; uint16_t ctl; uint16_t winsz; }};
+struct half {{ uint32_t seqhi; uint16_t win; uint8_t state; }};
+struct session {{ struct half side[2]; uint8_t turn; long long expires; }};
+static struct tcp_header *l4(struct dp_packet *p) {{ return (struct tcp_header *)((char *)p->base + p->l4_ofs); }}
+int session_update(struct session *s, struct dp_packet *pkt, bool reply, long long now) {{
+    struct tcp_header *tcp = l4(pkt);
+    struct half *snd = &s->side[{snd}];
+    struct half *rcv = &s->side[{rcv}];
+    if (tcp->seq < snd->seqhi || rcv->state > 2) return 1;
+    snd->seqhi = tcp->seq;
+    snd->win = tcp->winsz;
+    s->expires = now + 30;
+    return 0;
+}}"#
+    ))
+}
+
+#[test]
+fn an_entry_with_one_half_per_direction_is_reached_from_both_directions() {
+    // The sender's half by the direction flag, the receiver's by its
+    // complement: one entry serves both directions of the connection.
+    for (snd, rcv) in [("reply ? 1 : 0", "reply ? 0 : 1"), ("reply", "!reply")] {
+        let f = halves(snd, rcv);
+        assert!(f.stateful, "{f:?}");
+        assert!(
+            f.symmetric && !f.is_unknown(Question::Symmetric),
+            "{snd}: {f:?}"
+        );
+        assert!(
+            f.evidence.iter().any(|e| e.question == Question::Symmetric
+                && e.reason.contains("one half per direction")),
+            "{f:?}"
+        );
+    }
+    // Look-alikes: halves picked by a stored index (a double buffer's turn)
+    // or by one selector only say nothing about directions.
+    for (snd, rcv) in [("s->turn", "!s->turn"), ("reply ? 1 : 0", "reply ? 1 : 0")] {
+        let f = halves(snd, rcv);
+        assert!(
+            !f.symmetric && f.is_unknown(Question::Symmetric),
+            "{snd}/{rcv}: {f:?}"
+        );
+    }
+}
+
+#[test]
+fn one_endpoint_chosen_by_a_test_on_the_packets_direction_is_reached_from_both_directions() {
+    // The server's address, whichever way the packet goes: the source when
+    // the source port is the service's, the destination otherwise.
+    let nf = |alt: &str| {
+        facts(&format!(
+            r#"#include <stdint.h>
+{IPHDR}
+struct tcphdr {{ uint16_t source; uint16_t dest; uint32_t seq; uint32_t ack_seq; }};
+struct packet_info {{ const struct iphdr *iph; const struct tcphdr *tcp; }};
+struct seen_cache {{ uint32_t addr[256]; uint64_t hits[256]; }};
+static struct seen_cache servers;
+static void remember(struct seen_cache *c, uint32_t a) {{ c->addr[a & 255] = a; c->hits[a & 255]++; }}
+void inspect_packet(struct packet_info *packet) {{
+    if (packet->tcp->source == 8080)
+        remember(&servers, packet->iph->saddr);
+    else
+        remember(&servers, packet->iph->{alt});
+}}"#
+        ))
+    };
+    let f = nf("daddr");
+    assert!(f.stateful, "{f:?}");
+    assert!(f.symmetric, "{f:?}");
+    assert!(
+        f.evidence.iter().any(|e| e.question == Question::Symmetric
+            && e.reason.contains("one endpoint chosen by a test")),
+        "{f:?}"
+    );
+    // Look-alike: the same address in both branches is one direction's.
+    let f = nf("saddr");
+    assert!(!f.symmetric, "{f:?}");
+}

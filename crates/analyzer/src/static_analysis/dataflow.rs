@@ -556,6 +556,10 @@ pub struct Events {
     pub accesses: Vec<Access>,
     pub chases: Vec<Chase>,
     pub sym: Vec<SymEvidence>,
+    /// Two-element state members indexed by a direction selector: (objects,
+    /// member, selector) -> which of `sel` (1) and its complement (2) the
+    /// packet path used (see `note_direction_half`).
+    direction_halves: BTreeMap<(String, String, String), u8>,
     pub key_slots: Vec<KeySlots>,
     pub cost: u64,
     pub accels: BTreeMap<Accelerator, (usize, u32, String)>,
@@ -1537,8 +1541,15 @@ impl<'p, 't> Engine<'p, 't> {
             }
             "if_statement" => {
                 let cond = n.field("condition");
+                let mut cond_fields = FieldSet::default();
                 if let Some(c) = cond {
                     let v = self.expr(c);
+                    if self.collect
+                        && self.kind == FnKind::Packet
+                        && n.field("alternative").is_some()
+                    {
+                        cond_fields = self.tested_fields(c);
+                    }
                     // `if (entry)`: an existence test, like `!entry`.
                     let existence = self
                         .static_type(strip(c))
@@ -1557,6 +1568,7 @@ impl<'p, 't> Engine<'p, 't> {
                 let scope = self.scope.clone();
                 let before = self.narrowing.as_ref().map(|nw| nw.snapshot(&scope));
                 let mut after_cons = None;
+                let accesses_before = self.events.accesses.len();
                 if let Some(cons) = n.field("consequence").filter(|_| decided != Some(false)) {
                     if let Some(c) = cond {
                         self.guard = saved || self.rare(c, false);
@@ -1572,11 +1584,13 @@ impl<'p, 't> Engine<'p, 't> {
                 }
                 let alt = n.field("alternative");
                 if let Some(alt) = alt.filter(|_| decided != Some(true)) {
+                    let accesses_cons = self.events.accesses.len();
                     if let Some(c) = cond {
                         self.guard = saved || self.rare(c, true);
                     }
                     self.stmt(alt, cost);
                     self.guard = saved;
+                    self.note_endpoint_choice(&cond_fields, accesses_before, accesses_cons, n);
                 }
                 if let (Some(nw), Some(b)) = (self.narrowing.as_deref_mut(), before) {
                     // Where the branches join, a path carries what both carry;
@@ -3125,6 +3139,11 @@ impl<'p, 't> Engine<'p, 't> {
                 });
             }
         }
+        if !bv.objs.is_empty() && self.collect && self.kind == FnKind::Packet {
+            if let Some(i) = self.subscript_index(n) {
+                self.note_direction_half(base, &bv, i, n);
+            }
+        }
         if !bv.objs.is_empty() {
             out.objs.extend(bv.objs.iter().cloned());
             // An element located by packet data is an entry, whose members
@@ -3155,6 +3174,120 @@ impl<'p, 't> Engine<'p, 't> {
             out.mixed |= iv.mixed;
         }
         out
+    }
+
+    /// The packet fields a condition tests: the operands of its
+    /// comparisons and connectives (a comparison's own value carries none).
+    fn tested_fields(&mut self, c: Node<'t>) -> FieldSet {
+        let c = strip(c);
+        if c.kind_name() == "binary_expression" {
+            let op = c.field("operator").map(|o| self.t(o)).unwrap_or("");
+            if matches!(op, "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||") {
+                let mut out = FieldSet::default();
+                for side in [c.field("left"), c.field("right")].into_iter().flatten() {
+                    out.extend(self.tested_fields(side).iter().copied());
+                }
+                return out;
+            }
+        }
+        if c.kind_name() == "assignment_expression" {
+            return FieldSet::default();
+        }
+        let saved = self.collect;
+        self.collect = false;
+        let v = self.expr(c);
+        self.collect = saved;
+        v.fields
+    }
+
+    /// One endpoint of the connection, whichever way the packet goes: the
+    /// branches of a test on a directional packet field (`if (sport ==
+    /// 8080)`: is the sender the server?) access one object keyed by a
+    /// field in one branch and by its mirror in the other (`add(cache,
+    /// saddr)` / `add(cache, daddr)`). Both directions of a connection
+    /// reach the same entry (symmetric). Accesses `[from, mid)` are the
+    /// consequence's, `[mid, ..)` the alternative's.
+    fn note_endpoint_choice(&mut self, cond: &FieldSet, from: usize, mid: usize, n: Node<'t>) {
+        if !self.collect || self.kind != FnKind::Packet || !cond.iter().any(|f| *f != f.mirror()) {
+            return;
+        }
+        let one_side = |k: &BTreeSet<Field>| {
+            !k.is_empty()
+                && k.iter()
+                    .all(|f| *f != f.mirror() && !k.contains(&f.mirror()))
+        };
+        let acc = &self.events.accesses;
+        let mut found: Vec<(String, String)> = vec![];
+        for a in acc[from..mid].iter().filter(|a| one_side(&a.key)) {
+            let mirror: BTreeSet<Field> = a.key.iter().map(|f| f.mirror()).collect();
+            if acc[mid..].iter().any(|b| b.obj == a.obj && b.key == mirror)
+                && !found.iter().any(|(o, _)| *o == a.obj)
+            {
+                let fs =
+                    |k: &BTreeSet<Field>| k.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ");
+                found.push((
+                    a.obj.clone(),
+                    format!(
+                        "{}] if the test holds, by [{}] otherwise",
+                        fs(&a.key),
+                        fs(&mirror)
+                    ),
+                ));
+            }
+        }
+        let (file, line) = (self.file(), Self::line(n));
+        for (obj, keys) in found {
+            self.events.sym.push(SymEvidence {
+                reason: format!(
+                    "`{obj}` is keyed by one endpoint chosen by a test on the packet's direction: by [{keys}"
+                ),
+                obj,
+                file,
+                line,
+            });
+        }
+    }
+
+    /// An entry with one half per direction: the packet path indexes a
+    /// member of state by a selector and, elsewhere, by its complement
+    /// (`peer[reply ? 1 : 0]` and `peer[reply ? 0 : 1]`, `seen[dir]` and
+    /// `seen[!dir]`): the sender's half and the receiver's half of one
+    /// connection entry, so packets of both directions reach the entry
+    /// (symmetric). The selector must be per-packet data (a packet field,
+    /// a flag the caller hands in), not state: a double buffer's
+    /// `buf[cur]` / `buf[!cur]` flips on a stored index and says nothing
+    /// about directions.
+    fn note_direction_half(&mut self, base: Node<'t>, bv: &Val, index: Node<'t>, n: Node<'t>) {
+        let Some((sel, polarity)) = direction_selector(self, index) else {
+            return;
+        };
+        let saved = self.collect;
+        self.collect = false;
+        let sv = self.expr(sel);
+        self.collect = saved;
+        if !sv.objs.is_empty() || !sv.from.is_empty() || sv.root || sv.konst.is_some() {
+            return;
+        }
+        let objs: Vec<String> = bv.objs.iter().cloned().collect();
+        let member = self.t(strip(base)).to_string();
+        let selector = self.t(sel).to_string();
+        let key = (objs.join(","), member.clone(), selector.clone());
+        let seen = self.events.direction_halves.entry(key).or_insert(0);
+        let before = *seen;
+        *seen |= polarity;
+        if before != 3 && *seen == 3 {
+            let (file, line) = (self.file(), Self::line(n));
+            for o in objs {
+                self.events.sym.push(SymEvidence {
+                    obj: o,
+                    file,
+                    line,
+                    reason: format!(
+                        "`{member}` holds one half per direction: indexed by `{selector}` and by its complement"
+                    ),
+                });
+            }
+        }
     }
 
     /// Element width of a pointer expression used with `[]` (1 for bytes).
@@ -5382,6 +5515,40 @@ fn mentions_path(e: &Engine, expr: Node, target: Node) -> bool {
         stack.extend(n.named_children(&mut c));
     }
     false
+}
+
+/// A subscript that picks one of two halves by a selector: `(sel, 1)` for
+/// `sel` itself or `sel ? 1 : 0`, `(sel, 2)` for its complement (`!sel`,
+/// `sel ? 0 : 1`, `1 - sel`, `sel ^ 1`). `None` for anything else.
+fn direction_selector<'t>(e: &Engine<'_, 't>, index: Node<'t>) -> Option<(Node<'t>, u8)> {
+    let i = strip(index);
+    let lit = |n: Node<'t>| e.t(strip(n)).trim().parse::<i64>().ok();
+    match i.kind_name() {
+        "identifier" | "field_expression" => Some((i, 1)),
+        "conditional_expression" => {
+            let c = strip(i.field("condition")?);
+            match (lit(i.field("consequence")?)?, lit(i.field("alternative")?)?) {
+                (1, 0) => Some((c, 1)),
+                (0, 1) => Some((c, 2)),
+                _ => None,
+            }
+        }
+        "unary_expression" if i.child(0).is_some_and(|o| o.kind() == "!") => {
+            let a = strip(i.field("argument")?);
+            matches!(a.kind_name(), "identifier" | "field_expression").then_some((a, 2))
+        }
+        "binary_expression" => {
+            let op = e.t(i.field("operator")?);
+            let (l, r) = (strip(i.field("left")?), strip(i.field("right")?));
+            let var = |n: Node<'t>| matches!(n.kind_name(), "identifier" | "field_expression");
+            match op {
+                "-" if lit(l) == Some(1) && var(r) => Some((r, 2)),
+                "^" if lit(r) == Some(1) && var(l) => Some((l, 2)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 fn is_plain(n: Node) -> bool {
