@@ -1368,11 +1368,14 @@ int process(const uint8_t *pkt, uint32_t len, int from_client) {{
 #[test]
 fn a_member_written_through_a_pointer_handed_back_for_the_packet_is_state() {
     // A netfilter module built out of tree: the kernel's internal headers
-    // are not there, so `struct nf_conn` has no layout and `nf_ct_get` no
-    // body. The pointer it hands back for the packet reaches the
+    // are not there, so `struct nf_conn` has no layout and the accessor
+    // no body. The pointer it hands back for the packet reaches the
     // connection's entry, and writing its mark is per-flow state of a key
     // the code does not show: stateful, with the key unknown, never
-    // "stateless".
+    // "stateless". (The accessor is one with no documented contract:
+    // `nf_ct_get`, which this fixture used first, has one since the
+    // fifteenth session, see `contracts.rs` and
+    // `the_conntrack_entry_of_the_packet_is_per_connection_state_keyed_by_its_tuple`.)
     let nf = |ty: &str| {
         facts(&format!(
             r#"#include <stdint.h>
@@ -1381,13 +1384,13 @@ struct tcphdr {{ uint16_t source; uint16_t dest; uint32_t seq; uint16_t flags; u
 struct sk_buff;
 struct cache_line {{ uint32_t mark; }};
 const struct iphdr *ip_hdr(const struct sk_buff *skb);
-void *nf_ct_get(const struct sk_buff *skb, int *info);
+void *ct_of_skb(const struct sk_buff *skb, int *info);
 void *skb_header_pointer(const struct sk_buff *skb, int off, int len, void *buf);
 int scan_mt(const struct sk_buff *skb) {{
     int info;
     struct tcphdr buf;
     struct tcphdr *th = skb_header_pointer(skb, 20, sizeof(buf), &buf);
-    {ty} *ct = nf_ct_get(skb, &info);
+    {ty} *ct = ct_of_skb(skb, &info);
     if (th == 0 || ct == 0)
         return 0;
     th->check = 0;
