@@ -1368,11 +1368,14 @@ int process(const uint8_t *pkt, uint32_t len, int from_client) {{
 #[test]
 fn a_member_written_through_a_pointer_handed_back_for_the_packet_is_state() {
     // A netfilter module built out of tree: the kernel's internal headers
-    // are not there, so `struct nf_conn` has no layout and `nf_ct_get` no
-    // body. The pointer it hands back for the packet reaches the
+    // are not there, so `struct nf_conn` has no layout and the accessor
+    // no body. The pointer it hands back for the packet reaches the
     // connection's entry, and writing its mark is per-flow state of a key
     // the code does not show: stateful, with the key unknown, never
-    // "stateless".
+    // "stateless". (The accessor is one with no documented contract:
+    // `nf_ct_get`, which this fixture used first, has one since the
+    // fifteenth session, see `contracts.rs` and
+    // `the_conntrack_entry_of_the_packet_is_per_connection_state_keyed_by_its_tuple`.)
     let nf = |ty: &str| {
         facts(&format!(
             r#"#include <stdint.h>
@@ -1381,13 +1384,13 @@ struct tcphdr {{ uint16_t source; uint16_t dest; uint32_t seq; uint16_t flags; u
 struct sk_buff;
 struct cache_line {{ uint32_t mark; }};
 const struct iphdr *ip_hdr(const struct sk_buff *skb);
-void *nf_ct_get(const struct sk_buff *skb, int *info);
+void *ct_of_skb(const struct sk_buff *skb, int *info);
 void *skb_header_pointer(const struct sk_buff *skb, int off, int len, void *buf);
 int scan_mt(const struct sk_buff *skb) {{
     int info;
     struct tcphdr buf;
     struct tcphdr *th = skb_header_pointer(skb, 20, sizeof(buf), &buf);
-    {ty} *ct = nf_ct_get(skb, &info);
+    {ty} *ct = ct_of_skb(skb, &info);
     if (th == 0 || ct == 0)
         return 0;
     th->check = 0;
@@ -1895,6 +1898,161 @@ fn new_entries_at_slots_a_shared_cursor_hands_out_are_not_splittable() {
         "{:?}",
         b.split_hazards
     );
+}
+
+/// An xtables match in kernel style that reads the packet's conntrack
+/// entry with `get` and then runs `body`. As for out-of-tree modules
+/// analysed here, the kernel header that declares `nf_ct_get` and lays out
+/// `struct nf_conn` is missing. The match is TCP-only: the NF's own
+/// code narrows the traffic it sees, not what the kernel keys by.
+fn conntrack_match(get: &str, body: &str) -> Facts {
+    facts(&format!(
+        r#"#include <stdint.h>
+#include <net/netfilter/nf_conntrack.h>
+{IPHDR}
+struct sk_buff {{ unsigned int len; }};
+struct xt_action_param {{ const void *matchinfo; unsigned int thoff; int hotdrop; }};
+enum ip_conntrack_info {{ IP_CT_ESTABLISHED, IP_CT_RELATED, IP_CT_NEW }};
+const struct iphdr *ip_hdr(const struct sk_buff *skb);
+static int ct_mt(const struct sk_buff *skb, struct xt_action_param *par)
+{{
+	enum ip_conntrack_info ctinfo;
+	const struct iphdr *iph = ip_hdr(skb);
+	struct nf_conn *ct;
+	if (iph->protocol != 6)
+		return 0;
+	ct = {get}(skb, &ctinfo);
+	if (ct == NULL)
+		return 0;
+{body}
+}}"#
+    ))
+}
+
+#[test]
+fn the_conntrack_entry_of_the_packet_is_per_connection_state_keyed_by_its_tuple() {
+    // xt_lscan style: the scan state lives in the mark of the packet's
+    // conntrack entry. By nf_ct_get's contract (contracts.rs) that entry
+    // is the kernel's, one per connection tuple and the same for both
+    // directions, reached without a lookup. Before, the result was storage
+    // handed back by unseen code and the key was unknown.
+    use nfc_core::facts::{Field, Intensity};
+    let f = conntrack_match(
+        "nf_ct_get",
+        "	ct->mark = (ct->mark & ~0xfu) | (ctinfo == IP_CT_NEW ? 1 : 2);
+	return ct->mark == 3;",
+    );
+    assert!(f.stateful, "{f:?}");
+    assert!(f.unknown.is_empty(), "{:?}", f.unknown);
+    assert_eq!(f.flow_key, Field::FIVE_TUPLE, "{f:?}");
+    assert!(f.symmetric, "{f:?}");
+    assert!(!f.pointer_chasing, "{f:?}");
+    assert_eq!(f.intensity, Intensity::PerPacket, "{f:?}");
+    assert!(f.splittable(), "{f:?}");
+    // Look-alike: the entry only read in a condition is not written by
+    // the NF (the kernel keeps it): read-only.
+    let r = conntrack_match("nf_ct_get", "	return (ct->status & 8) != 0;");
+    assert!(r.stateful, "{r:?}");
+    assert!(r.unknown.is_empty(), "{:?}", r.unknown);
+    assert_eq!(r.intensity, Intensity::ReadOnly, "{r:?}");
+    assert!(r.splittable(), "{r:?}");
+    // Look-alike: an unknown function of the same shape has no contract;
+    // what it hands back is located by nothing the code shows.
+    let u = conntrack_match(
+        "conn_of",
+        "	ct->mark = (ct->mark & ~0xfu) | (ctinfo == IP_CT_NEW ? 1 : 2);
+	return ct->mark == 3;",
+    );
+    assert!(u.flow_key.is_empty(), "{u:?}");
+    assert!(
+        u.is_unknown(Question::FlowKey) || u.is_unknown(Question::Stateful),
+        "{u:?}"
+    );
+    assert!(!u.splittable(), "{u:?}");
+}
+
+/// An XDP program in xdp-forward's style that fills a fib tuple (`fill`),
+/// looks it up with `lookup` and then runs `use_`.
+fn flowtable_prog(lookup: &str, fill: &str, use_: &str) -> Facts {
+    facts(&format!(
+        r#"{XDP}
+struct ethhdr {{ unsigned char h_dest[6]; unsigned char h_source[6]; __u16 h_proto; }};
+struct bpf_fib_lookup {{ unsigned char family, l4_protocol; __u16 sport, dport; __u32 ipv4_src, ipv4_dst; __u32 ifindex; unsigned char smac[6], dmac[6]; }};
+struct bpf_flowtable_opts {{ int error; }};
+struct flow_offload_tuple_rhash {{ __u32 dir; __u32 nat_ip; }};
+struct flow_offload_tuple_rhash *{lookup}(struct xdp_md *, struct bpf_fib_lookup *, struct bpf_flowtable_opts *, __u32);
+SEC("xdp")
+int prog(struct xdp_md *ctx) {{
+    void *data_end = (void *)(long)ctx->data_end;
+    void *data = (void *)(long)ctx->data;
+    struct ethhdr *eth = data;
+    struct iphdr *ip = data + 14;
+    struct tcphdr *tcp = data + 34;
+    struct bpf_fib_lookup tuple = {{ .ifindex = ctx->ingress_ifindex }};
+    struct bpf_flowtable_opts opts = {{}};
+    if ((void *)(tcp + 1) > data_end) return 2;
+{fill}
+    struct flow_offload_tuple_rhash *th = {lookup}(ctx, &tuple, &opts, sizeof(opts));
+    if (!th) return 2;
+{use_}
+    return th->dir ? 3 : 1;
+}}"#
+    ))
+}
+
+const FIB_TUPLE_FROM_PACKET: &str = "    tuple.l4_protocol = ip->protocol;
+    tuple.ipv4_src = ip->saddr; tuple.ipv4_dst = ip->daddr;
+    tuple.sport = tcp->source; tuple.dport = tcp->dest;
+    __builtin_memcpy(tuple.smac, eth->h_source, 6);";
+
+#[test]
+fn a_flowtable_lookup_is_keyed_by_the_packet_fields_the_code_puts_in_its_tuple() {
+    // xdp-forward's flowtable mode: the kfunc bpf_xdp_flow_lookup looks the
+    // tuple up in the kernel's netfilter flowtable (contracts.rs): per-flow
+    // state the kernel keeps, keyed by what the code wrote into the tuple
+    // (the MAC it also copies there is no part of the kernel's key), both
+    // directions in one flow, a chained hash. The program only reads the
+    // entry. Before, "stateful" was unknown (a table outside the code).
+    use nfc_core::facts::{Field, Intensity};
+    let f = flowtable_prog(
+        "bpf_xdp_flow_lookup",
+        FIB_TUPLE_FROM_PACKET,
+        "    ip->daddr = th->nat_ip;",
+    );
+    assert!(f.stateful, "{f:?}");
+    assert!(f.unknown.is_empty(), "{:?}", f.unknown);
+    assert_eq!(f.flow_key, Field::FIVE_TUPLE, "{f:?}");
+    assert_eq!(f.intensity, Intensity::ReadOnly, "{f:?}");
+    assert!(f.pointer_chasing, "{f:?}");
+    assert!(f.symmetric, "{f:?}");
+    assert!(f.splittable(), "{f:?}");
+    // Stored through the returned pointer: the NF writes the entry.
+    let w = flowtable_prog(
+        "bpf_xdp_flow_lookup",
+        FIB_TUPLE_FROM_PACKET,
+        "    th->nat_ip = ip->saddr;",
+    );
+    assert_eq!(w.intensity, Intensity::PerPacket, "{w:?}");
+    assert_eq!(w.flow_key, Field::FIVE_TUPLE, "{w:?}");
+    // Look-alike: a tuple filled from constants (no packet field): the
+    // entry is the kernel's, but nothing the code shows says which one.
+    let c = flowtable_prog(
+        "bpf_xdp_flow_lookup",
+        "    tuple.l4_protocol = 6; tuple.ipv4_src = 0x0a000001; tuple.ipv4_dst = 0x0a000002;",
+        "    ip->daddr = th->nat_ip;",
+    );
+    assert!(c.is_unknown(Question::FlowKey), "{c:?}");
+    assert!(c.flow_key.is_empty(), "{c:?}");
+    assert!(!c.splittable(), "{c:?}");
+    // Look-alike: the same shape under a name with no contract stays a
+    // lookup in a table outside the code: "stateful" is unknown.
+    let u = flowtable_prog(
+        "xdp_flow_find",
+        FIB_TUPLE_FROM_PACKET,
+        "    ip->daddr = th->nat_ip;",
+    );
+    assert!(u.is_unknown(Question::Stateful), "{u:?}");
+    assert!(!u.splittable(), "{u:?}");
 }
 
 /// A connection entry the caller hands in, updated by a per-packet flag

@@ -10,6 +10,7 @@
 //! comparisons that reveal symmetric keys, per-packet statement cost and
 //! accelerator candidates.
 
+use super::contracts;
 use super::headers::{self, Hdr};
 use super::narrowing::{self, Narrowing};
 use super::program::{norm_type, parse_int, text, FnDef, NodeExt, Program, TypeRef};
@@ -4597,6 +4598,13 @@ impl<'p, 't> Engine<'p, 't> {
             self.note_handed_back_storage(n, &mut result);
             return result;
         }
+        // An API whose body is not here but whose contract is documented
+        // (see `contracts`): the lookup the contract describes.
+        if targets.is_empty() && recv_val.is_none() {
+            if let Some(c) = contracts::find(&name).filter(|c| c.applies(&arg_vals)) {
+                return self.contract_call(c, &arg_vals, n);
+            }
+        }
 
         // Unknown (library) function. What it returns and writes through
         // its out-parameters derives from what it was given: packet fields
@@ -4867,6 +4875,46 @@ impl<'p, 't> Engine<'p, 't> {
             }
         }
         v
+    }
+
+    /// A call of an API with a documented contract (`contracts`): a keyed
+    /// read of the contract's table, whose result points at the entry.
+    /// What the NF then stores through that pointer is its write of the
+    /// entry (the ordinary rule for pointers into state); the table's
+    /// other properties become events like the code's own: a lookup that
+    /// follows links, both directions reaching one entry.
+    fn contract_call(
+        &mut self,
+        c: &'static contracts::Contract,
+        arg_vals: &[Val],
+        n: Node<'t>,
+    ) -> Val {
+        let key = c.key(arg_vals);
+        let objs: BTreeSet<String> = [c.table.to_string()].into_iter().collect();
+        self.record_access(&objs, &key, false, false, n);
+        if self.collect && self.kind == FnKind::Packet {
+            let (file, line) = (self.file(), Self::line(n));
+            if c.both_directions {
+                self.events.sym.push(SymEvidence {
+                    obj: c.table.to_string(),
+                    file,
+                    line,
+                    reason: format!("`{}`: {}", c.api, c.source),
+                });
+            }
+            if c.chained {
+                self.events.chases.push(Chase {
+                    objs: objs.clone(),
+                    file,
+                    line,
+                });
+            }
+        }
+        Val {
+            objs: NameSet::from(objs),
+            lookup: key.keyed(),
+            ..key
+        }
     }
 
     /// `v`, the result of `call` that carries nothing the analysis can

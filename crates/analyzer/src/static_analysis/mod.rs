@@ -11,6 +11,7 @@
 //! event; pointer chasing means per-flow lookups follow links.
 
 mod adapters;
+mod contracts;
 mod cpu_clock;
 pub mod dataflow;
 mod demand;

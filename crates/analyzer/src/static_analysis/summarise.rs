@@ -3,6 +3,7 @@
 //! [`Facts`] with evidence: keys as intersections over accesses, split
 //! hazards, and `unknown` with a reason where the code does not decide.
 
+use super::contracts;
 use super::dataflow::{self, Entry, Events, FnKind};
 use super::program::{self, ParsedFile, Program, TypeRef};
 use nfc_core::diag::Diagnostic;
@@ -586,8 +587,11 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
     let mut any_readonly = false;
     for (name_o, o) in &objs {
         // State is what the packet path writes; tables only written by
-        // configuration or control-plane code are configuration.
-        let is_state = o.packet_write;
+        // configuration or control-plane code are configuration. A table
+        // an API's contract describes is written on the packet path by the
+        // kernel (see `contracts`), whether or not the NF writes it too.
+        let kernel_kept = contracts::kept_by_kernel(name_o);
+        let is_state = o.packet_write || kernel_kept.is_some();
         if !is_state {
             continue;
         }
@@ -669,6 +673,18 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
         }
         if !is_flow {
             continue;
+        }
+        if let (Some(c), Some((f, l, w))) = (kernel_kept, &o.key_site) {
+            evidence.push(Evidence {
+                question: Question::Stateful,
+                file: disp(*f),
+                line_start: *l,
+                line_end: *l,
+                reason: format!(
+                    "per-flow state `{name_o}` kept by the kernel, reached by `{w}`: {}",
+                    c.source
+                ),
+            });
         }
         if o.alloc_write.is_some() {
             // Entries sit where the NF allocated them; the packet fields that
