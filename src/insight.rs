@@ -401,6 +401,9 @@ pub fn extract_functions(src: &str, names: &[&str]) -> Result<String, String> {
             !l.starts_with(' ')
                 && !l.starts_with('\t')
                 && !l.starts_with("//")
+                // A comment's first line (`/*\tint\tname(list, …)`, the
+                // synopsis of a Postfix-style header comment).
+                && !l.starts_with("/*")
                 // A comment's continuation, unless the line is a pointer
                 // declarator (`radix_node_t\n*name(...)`, the MRT style).
                 && (!l.starts_with('*') || l[1..].starts_with(name))

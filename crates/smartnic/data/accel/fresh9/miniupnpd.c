@@ -8,7 +8,8 @@
  * upnppermissions.h's. */
 #include <stdint.h>
 #include <string.h>
-#include <netinet/in.h>
+typedef uint32_t in_addr_t;
+struct in_addr { in_addr_t s_addr; };
 typedef unsigned short u_short;
 struct upnpperm {
 	enum {UPNPPERM_ALLOW=1, UPNPPERM_DENY=2 } type;

@@ -10,7 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 #include <limits.h>
-#include <sys/socket.h>
+#define AF_INET 2
+#define AF_INET6 10
 #define MAI_V4ADDR_BITS		32
 #define MAI_V6ADDR_BITS		128
 #define MAI_V4ADDR_BYTES	((MAI_V4ADDR_BITS + (CHAR_BIT - 1))/CHAR_BIT)
