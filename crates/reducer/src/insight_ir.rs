@@ -2706,11 +2706,24 @@ fn accel_signals(f: Val) -> AccelSignals {
                     // recursion's `return n->val;` stays in the loop that
                     // is the whole body).
                     let handed_out = goes_to_return(*b);
+                    // A kept value is used after it is kept: read in another
+                    // block (after the walk, or by a later step). A
+                    // temporary marshalled for a call in the same block
+                    // (`-O0` copies a struct argument field by field) is
+                    // not. An out-parameter's target is read by the caller.
+                    let used_after = i.pointer_operand().is_some_and(|a| {
+                        a.opcode() != Some(Opcode::LLVMAlloca)
+                            || a.users().into_iter().any(|l| {
+                                l.opcode() == Some(Opcode::LLVMLoad)
+                                    && l.parent_block() != Some(*b)
+                            })
+                    });
                     s.best_update_in_loop += u32::from(
                         !walk
                             && !reduction
                             && !counter
                             && !handed_out
+                            && used_after
                             && stays
                             && guarded[bi]
                             && stores_node_value(i),
@@ -2843,7 +2856,8 @@ fn accel_signals(f: Val) -> AccelSignals {
 /// slot, then `ret`).
 fn return_block(b: u::Block) -> bool {
     let is: Vec<Val> = b.instructions();
-    is.last().is_some_and(|t| t.opcode() == Some(Opcode::LLVMRet))
+    is.last()
+        .is_some_and(|t| t.opcode() == Some(Opcode::LLVMRet))
         && is.len() <= 3
         && is[..is.len() - 1]
             .iter()
@@ -2911,9 +2925,9 @@ fn first_match_and_stack(
     // out its own (`if ((r = find(n->child, k))) return r; return n;`)
     // prefers the deeper match: it remembers, as a best-so-far does.
     let prefers_deeper = blocks.iter().any(|b| {
-        b.instructions().into_iter().any(|i| {
-            null_test(i).is_some_and(|x| self_calls.iter().any(|(c, _)| result_of(x, *c)))
-        })
+        b.instructions()
+            .into_iter()
+            .any(|i| null_test(i).is_some_and(|x| self_calls.iter().any(|(c, _)| result_of(x, *c))))
     });
     // The nearest conditional branch above a block on every path (a few
     // steps up): the test it was reached under.
@@ -2952,7 +2966,10 @@ fn first_match_and_stack(
         .unwrap_or_default();
     let walk_end = |c: Val| {
         c.opcode() == Some(Opcode::LLVMICmp)
-            && c.operands().into_iter().map(uncast).any(|o| o.is_null_ptr())
+            && c.operands()
+                .into_iter()
+                .map(uncast)
+                .any(|o| o.is_null_ptr())
             && null_test(c).is_some_and(|x| {
                 local_of(x)
                     .is_some_and(|l| walked(l) || params.iter().any(|p| param_local(*p) == Some(l)))
@@ -2977,7 +2994,11 @@ fn first_match_and_stack(
             let advancing = |x: Val| local_of(x).is_some_and(self_updated);
             let a = uncast(a);
             let pushed = advancing(a)
-                || (is_gep(a) && a.operands().into_iter().skip(1).any(|ix| advancing(uncast(ix))));
+                || (is_gep(a)
+                    && a.operands()
+                        .into_iter()
+                        .skip(1)
+                        .any(|ix| advancing(uncast(ix))));
             stack += u32::from(node && pushed);
         }
         if prefers_deeper || !in_walk[k] || !exits(k) {
