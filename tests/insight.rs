@@ -1084,11 +1084,20 @@ fn walks_that_return_at_the_first_match_are_not_longest_matches() {
     // The longest matches remember: a best-so-far, a stack of covering
     // nodes, a deeper call's result preferred.
     let s = f("best_so_far").signals;
-    assert!(s.best_update_in_loop > 0 && s.first_match_exit_in_walk == 0, "{s:?}");
+    assert!(
+        s.best_update_in_loop > 0 && s.first_match_exit_in_walk == 0,
+        "{s:?}"
+    );
     let s = f("stacked").signals;
-    assert!(s.covering_stack_in_walk > 0 && s.first_match_exit_in_walk == 0, "{s:?}");
+    assert!(
+        s.covering_stack_in_walk > 0 && s.first_match_exit_in_walk == 0,
+        "{s:?}"
+    );
     let s = f("deeper_first").signals;
-    assert!(s.walk_in_loop > 0 && s.first_match_exit_in_walk == 0, "{s:?}");
+    assert!(
+        s.walk_in_loop > 0 && s.first_match_exit_in_walk == 0,
+        "{s:?}"
+    );
     // Exact lookups (a loop and a recursion) and the shortest covering
     // walk return at their first match and remember nothing.
     for name in ["exact_loop", "exact_rec", "shortest"] {
@@ -1100,7 +1109,10 @@ fn walks_that_return_at_the_first_match_are_not_longest_matches() {
         assert!(nfc_smartnic::accel::walk_cannot_be_longest(&s), "{name}");
     }
     for name in ["best_so_far", "stacked", "deeper_first"] {
-        assert!(!nfc_smartnic::accel::walk_cannot_be_longest(&f(name).signals), "{name}");
+        assert!(
+            !nfc_smartnic::accel::walk_cannot_be_longest(&f(name).signals),
+            "{name}"
+        );
     }
     // The shipped classifier with the hand rule.
     let model: nfc_smartnic::accel::AccelModel =

@@ -2714,8 +2714,7 @@ fn accel_signals(f: Val) -> AccelSignals {
                     let used_after = i.pointer_operand().is_some_and(|a| {
                         a.opcode() != Some(Opcode::LLVMAlloca)
                             || a.users().into_iter().any(|l| {
-                                l.opcode() == Some(Opcode::LLVMLoad)
-                                    && l.parent_block() != Some(*b)
+                                l.opcode() == Some(Opcode::LLVMLoad) && l.parent_block() != Some(*b)
                             })
                     });
                     s.best_update_in_loop += u32::from(
