@@ -325,11 +325,11 @@ fn word_cost(
 /// The fresh held-out sets read after a run (their misses were designed
 /// against), which signal development may look at.
 const TAINTED: &[&str] = &[
-    "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
+    "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8",
 ];
 /// Every fresh held-out set; the last is clean until its single run.
 const ALL_FRESH: &[&str] = &[
-    "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8",
+    "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9",
 ];
 
 /// The fresh held-out sets to score, by directory name (`fresh` …
@@ -352,7 +352,7 @@ fn accel(out: &Path, scored: &[&str]) -> anyhow::Result<(serde_json::Value, Stri
     let model = nfc::insight::train_accel_model(&c, &negatives);
     let train_functions = c.train.iter().map(|(_, _, u)| own(u).len()).sum::<usize>();
     // How often each value-level signal fires per training class (synthesised negatives apart).
-    let mut prevalence = String::from("| training set | functions | poly xor + shift-1 loop | table[(x^y)&0xff] ^ | rotation | mul const | fold16 | halving loop | masked compare loop | key-bits index loop | prefix mask | walk loop | ARX mix | best-so-far loop | two-level table | keyed walk | exact-match exit | shorten and retry | table step, register alone | xor equations |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut prevalence = String::from("| training set | functions | poly xor + shift-1 loop | table[(x^y)&0xff] ^ | rotation | mul const | fold16 | halving loop | masked compare loop | key-bits index loop | prefix mask | walk loop | ARX mix | best-so-far loop | two-level table | keyed walk | exact-match exit | shorten and retry | table step, register alone | xor equations | first-match exit in walk | covering stack |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     let groups: Vec<(String, Vec<&nfc_core::insight::IrFunction>)> = AccelKind::ALL
         .iter()
         .map(|k| {
@@ -382,7 +382,7 @@ fn accel(out: &Path, scored: &[&str]) -> anyhow::Result<(serde_json::Value, Stri
             fs.iter().filter(|f| p(&f.signals)).count()
         };
         prevalence.push_str(&format!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             fs.len(),
             n(&|s| s.xor_poly_in_loop > 0 && s.shift1_in_loop > 0),
             n(&|s| s.table_xor_index > 0),
@@ -402,6 +402,8 @@ fn accel(out: &Path, scored: &[&str]) -> anyhow::Result<(serde_json::Value, Stri
             n(&|s| s.shorten_retry_in_loop > 0),
             n(&|s| s.table_register_step > 0),
             n(&|s| s.xor_equations > 0),
+            n(&|s| s.first_match_exit_in_walk > 0),
+            n(&|s| s.covering_stack_in_walk > 0),
         ));
     }
 
@@ -983,6 +985,7 @@ fn main() -> anyhow::Result<()> {
             "accel_fresh6_precision": acc["fresh6"]["precision"], "accel_fresh6_recall": acc["fresh6"]["recall"],
             "accel_fresh7_precision": acc["fresh7"]["precision"], "accel_fresh7_recall": acc["fresh7"]["recall"],
             "accel_fresh8_precision": acc["fresh8"]["precision"], "accel_fresh8_recall": acc["fresh8"]["recall"],
+            "accel_fresh9_precision": acc["fresh9"]["precision"], "accel_fresh9_recall": acc["fresh9"]["recall"],
         }))?
     );
     Ok(())

@@ -361,12 +361,18 @@ pub struct AccelCorpus {
     /// `fresh8/labels.txt` and committed before the classifier first ran
     /// on them.
     pub fresh8: LabelledUnits,
+    /// The ninth fresh held-out set (`data/accel/fresh9/`, fifteenth
+    /// session): third-party functions from Debian packages used nowhere
+    /// else in the accelerator data, labelled by hand in
+    /// `fresh9/labels.txt` and committed before the classifier first ran
+    /// on them.
+    pub fresh9: LabelledUnits,
     pub failures: Vec<String>,
 }
 
 impl AccelCorpus {
     /// The fresh held-out sets by directory name, oldest first.
-    pub fn fresh_sets(&self) -> [(&'static str, &LabelledUnits); 8] {
+    pub fn fresh_sets(&self) -> [(&'static str, &LabelledUnits); 9] {
         [
             ("fresh", &self.fresh),
             ("fresh2", &self.fresh2),
@@ -376,6 +382,7 @@ impl AccelCorpus {
             ("fresh6", &self.fresh6),
             ("fresh7", &self.fresh7),
             ("fresh8", &self.fresh8),
+            ("fresh9", &self.fresh9),
         ]
     }
 }
@@ -394,6 +401,9 @@ pub fn extract_functions(src: &str, names: &[&str]) -> Result<String, String> {
             !l.starts_with(' ')
                 && !l.starts_with('\t')
                 && !l.starts_with("//")
+                // A comment's first line (`/*\tint\tname(list, …)`, the
+                // synopsis of a Postfix-style header comment).
+                && !l.starts_with("/*")
                 // A comment's continuation, unless the line is a pointer
                 // declarator (`radix_node_t\n*name(...)`, the MRT style).
                 && (!l.starts_with('*') || l[1..].starts_with(name))
@@ -577,6 +587,7 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         fresh6: vec![],
         fresh7: vec![],
         fresh8: vec![],
+        fresh9: vec![],
         failures: vec![],
     };
     // The held-out files are listed (`heldout.txt`), so adding training
@@ -662,13 +673,14 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         c.fresh6 = fresh_set(&root, corpus, "fresh6", &mut c.failures);
         c.fresh7 = fresh_set(&root, corpus, "fresh7", &mut c.failures);
         c.fresh8 = fresh_set(&root, corpus, "fresh8", &mut c.failures);
+        c.fresh9 = fresh_set(&root, corpus, "fresh9", &mut c.failures);
     }
     c
 }
 
 /// Lower a fresh held-out set (see [`AccelCorpus::fresh`],
 /// [`AccelCorpus::fresh2`], [`AccelCorpus::fresh3`], [`AccelCorpus::fresh4`], [`AccelCorpus::fresh5`],
-/// [`AccelCorpus::fresh6`], [`AccelCorpus::fresh7`], [`AccelCorpus::fresh8`]): each file of `data/accel/<set>/` expanded with
+/// [`AccelCorpus::fresh6`], [`AccelCorpus::fresh7`], [`AccelCorpus::fresh8`], [`AccelCorpus::fresh9`]): each file of `data/accel/<set>/` expanded with
 /// the corpus functions it extracts, with `<set>/shim`, `fresh/shim` and
 /// `real/shim` on the include path. Every labelled function must exist in
 /// its unit (a missing one is a failure, never a silent drop); an

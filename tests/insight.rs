@@ -842,6 +842,13 @@ int u(void) { return t[1][0]; }
         insight::extract_functions(mrt, &["best"]).expect("extracts"),
         "node_t\n*best(int x)\n{\n\treturn 0;\n}\n\n"
     );
+    // A comment's first line naming the function (Postfix's synopsis,
+    // `/*\tint\tname(list, …)`) is no definition.
+    let synopsis = "/*\tint\tmatch(list, name)\n * SYNOPSIS\n{ x }\n */\nint     match(int list, int name)\n{\n\treturn list;\n}\n";
+    assert_eq!(
+        insight::extract_functions(synopsis, &["match"]).expect("extracts"),
+        "int     match(int list, int name)\n{\n\treturn list;\n}\n\n"
+    );
     let l = insight::fresh_labels("# c\na.c f crc # why\na.c g exclude\n").expect("parses");
     assert_eq!(l.len(), 2);
     assert_eq!(l[0].2, Some(AccelKind::Crc));
@@ -1049,6 +1056,73 @@ fn recursion_is_a_loop_for_the_lpm_signals() {
     assert_eq!(model.classify(f("rlpm")).kind, AccelKind::Lpm);
     assert_eq!(model.classify(f("rcount")).kind, AccelKind::None);
     assert_eq!(model.classify(f("rqsort")).kind, AccelKind::None);
+}
+
+/// What makes a walk a *longest* match (fifteenth session): an LPM returns
+/// the last of the matches its descent sees — a best-so-far kept while it
+/// walks, or the covering nodes it stacked, the deepest taken after the
+/// walk. A walk that hands out a value at its first match and remembers no
+/// earlier one is an exact lookup or finds the shortest covering entry, and
+/// the hand rule keeps it from being called LPM whatever the SVM scores.
+#[test]
+fn walks_that_return_at_the_first_match_are_not_longest_matches() {
+    let src = "#include <stdint.h>\n#include <stddef.h>\n\
+        struct t { uint32_t key; uint8_t len; uint8_t bit; int val; struct t *kid[2]; };\n\
+        int best_so_far(const struct t *n, uint32_t a) { int best = -1; while (n) { uint32_t m = n->len ? ~0u << (32 - n->len) : 0; if ((a & m) == (n->key & m) && n->val >= 0) best = n->val; if (n->bit >= 32) break; n = n->kid[(a >> (31 - n->bit)) & 1]; } return best; }\n\
+        int stacked(const struct t *n, uint32_t a) { const struct t *st[33]; int top = 0; while (n && n->bit < 32) { if (n->val >= 0) st[top++] = n; n = n->kid[(a >> (31 - n->bit)) & 1]; } while (top > 0) { const struct t *c = st[--top]; uint32_t m = c->len ? ~0u << (32 - c->len) : 0; if ((a & m) == (c->key & m)) return c->val; } return -1; }\n\
+        const struct t *exact_loop(const struct t *n, uint32_t a, uint8_t len) { while (n && n->len <= len) { uint32_t m = n->len ? ~0u << (32 - n->len) : 0; if ((a & m) != (n->key & m)) break; if (n->len == len) return n; n = n->kid[(a >> (31 - n->len)) & 1]; } return NULL; }\n\
+        int exact_rec(const struct t *n, uint32_t a, uint8_t len) { if (!n) return -1; if (n->len == len && n->key == a) return n->val; if (n->bit >= 32) return -1; return exact_rec(n->kid[(a >> (31 - n->bit)) & 1], a, len); }\n\
+        const struct t *shortest(const struct t *n, uint32_t a) { while (n != NULL) { uint32_t m = n->len ? ~0u << (32 - n->len) : 0; if ((a & m) == (n->key & m)) return n; if (n->bit >= 32) return NULL; n = n->kid[(a >> (31 - n->bit)) & 1]; } return NULL; }\n\
+        const struct t *deeper_first(const struct t *n, uint32_t a) { const struct t *r; uint32_t m; if (!n) return NULL; m = n->len ? ~0u << (32 - n->len) : 0; if ((a & m) != (n->key & m)) return NULL; if (n->bit < 32 && (r = deeper_first(n->kid[(a >> (31 - n->bit)) & 1], a))) return r; return n; }\n";
+    let u = lower_source("walks", src);
+    let f = |name: &str| {
+        u.functions
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    // The longest matches remember: a best-so-far, a stack of covering
+    // nodes, a deeper call's result preferred.
+    let s = f("best_so_far").signals;
+    assert!(
+        s.best_update_in_loop > 0 && s.first_match_exit_in_walk == 0,
+        "{s:?}"
+    );
+    let s = f("stacked").signals;
+    assert!(
+        s.covering_stack_in_walk > 0 && s.first_match_exit_in_walk == 0,
+        "{s:?}"
+    );
+    let s = f("deeper_first").signals;
+    assert!(
+        s.walk_in_loop > 0 && s.first_match_exit_in_walk == 0,
+        "{s:?}"
+    );
+    // Exact lookups (a loop and a recursion) and the shortest covering
+    // walk return at their first match and remember nothing.
+    for name in ["exact_loop", "exact_rec", "shortest"] {
+        let s = f(name).signals;
+        assert!(
+            s.first_match_exit_in_walk > 0 && s.covering_stack_in_walk == 0,
+            "{name}: {s:?}"
+        );
+        assert!(nfc_smartnic::accel::walk_cannot_be_longest(&s), "{name}");
+    }
+    for name in ["best_so_far", "stacked", "deeper_first"] {
+        assert!(
+            !nfc_smartnic::accel::walk_cannot_be_longest(&f(name).signals),
+            "{name}"
+        );
+    }
+    // The shipped classifier with the hand rule.
+    let model: nfc_smartnic::accel::AccelModel =
+        serde_json::from_str(insight::ACCEL_MODEL_JSON).expect("shipped model");
+    for name in ["exact_loop", "exact_rec", "shortest"] {
+        assert_eq!(model.classify(f(name)).kind, AccelKind::None, "{name}");
+    }
+    for name in ["best_so_far", "stacked"] {
+        assert_eq!(model.classify(f(name)).kind, AccelKind::Lpm, "{name}");
+    }
 }
 
 /// The behavioural test under fixed contexts (fourteenth session): a CRC

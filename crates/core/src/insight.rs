@@ -280,6 +280,28 @@ pub struct AccelSignals {
     /// up as above: trying the configured prefix lengths in turn.
     #[serde(default)]
     pub shorten_retry_in_loop: u32,
+    /// A walk that returns at its first match: in a function with a walk
+    /// step ([`Self::walk_in_loop`]), a block of the loop that leaves it
+    /// under a test that is no null test (a match test: a masked or exact
+    /// compare, a length equality, a match helper's result) and hands a
+    /// non-constant value out — a store into a local no other block of the
+    /// loop writes (`-O0`'s return slot) or a return — that is not the
+    /// result of a self-call. A longest match keeps walking past a match
+    /// (or returns the deepest one it remembered); a walk that returns at
+    /// the first match while descending finds the shortest covering entry,
+    /// and one whose only match test is equality of the whole key is an
+    /// exact lookup.
+    #[serde(default)]
+    pub first_match_exit_in_walk: u32,
+    /// Covering nodes pushed while walking: in a loop, a walked node (the
+    /// walk local's own value, not a field of it) stored at a position
+    /// given by a counter or cursor the loop also advances (`stack[cnt++]
+    /// = node`, `*sp++ = node`): the matches of the descent kept so that
+    /// the deepest can be taken afterwards (MRT's `radix_search_best`).
+    /// A pre-order traversal pushes the node's *children* (fields), not
+    /// the node.
+    #[serde(default)]
+    pub covering_stack_in_walk: u32,
 }
 
 impl IrFunction {

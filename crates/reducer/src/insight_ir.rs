@@ -2701,10 +2701,28 @@ fn accel_signals(f: Val) -> AccelSignals {
                     // A counter or accumulator (`mlen = vec->len; … mlen
                     // -= 2;`) is no kept best.
                     let counter = i.pointer_operand().is_some_and(self_updated);
+                    // A store in a block that goes straight to the return
+                    // hands its value out, it does not keep it (a
+                    // recursion's `return n->val;` stays in the loop that
+                    // is the whole body).
+                    let handed_out = goes_to_return(*b);
+                    // A kept value is used after it is kept: read in another
+                    // block (after the walk, or by a later step). A
+                    // temporary marshalled for a call in the same block
+                    // (`-O0` copies a struct argument field by field) is
+                    // not. An out-parameter's target is read by the caller.
+                    let used_after = i.pointer_operand().is_some_and(|a| {
+                        a.opcode() != Some(Opcode::LLVMAlloca)
+                            || a.users().into_iter().any(|l| {
+                                l.opcode() == Some(Opcode::LLVMLoad) && l.parent_block() != Some(*b)
+                            })
+                    });
                     s.best_update_in_loop += u32::from(
                         !walk
                             && !reduction
                             && !counter
+                            && !handed_out
+                            && used_after
                             && stays
                             && guarded[bi]
                             && stores_node_value(i),
@@ -2824,7 +2842,199 @@ fn accel_signals(f: Val) -> AccelSignals {
         s.xor_equations += bit_equations;
     }
     s.shorten_retry_in_loop = shorten_and_retry(&blocks, &loops, &leaves_loop);
+    if s.walk_in_loop > 0 {
+        let (first, stack) =
+            first_match_and_stack(&blocks, &index, &loops, &in_loop, &leaves_loop, &self_calls);
+        s.first_match_exit_in_walk = first;
+        s.covering_stack_in_walk = stack;
+    }
     s
+}
+
+/// A block that only returns (`-O0`'s return block: loads of the return
+/// slot, then `ret`).
+fn return_block(b: u::Block) -> bool {
+    let is: Vec<Val> = b.instructions();
+    is.last()
+        .is_some_and(|t| t.opcode() == Some(Opcode::LLVMRet))
+        && is.len() <= 3
+        && is[..is.len() - 1]
+            .iter()
+            .all(|i| i.opcode() == Some(Opcode::LLVMLoad))
+}
+
+/// A block whose only way on is the return block: what it stores into the
+/// return slot is handed out.
+fn goes_to_return(b: u::Block) -> bool {
+    b.terminator()
+        .is_some_and(|t| t.opcode() == Some(Opcode::LLVMBr) && !t.is_conditional_branch())
+        && b.successors().into_iter().all(return_block)
+}
+
+/// What a walk does with its matches ([`AccelSignals::first_match_exit_in_walk`],
+/// [`AccelSignals::covering_stack_in_walk`]), for a function with a walk
+/// step: the number of loop blocks that leave the walk at a match handing
+/// out a value the walk did not remember, and the number of stores that
+/// push a walked node at an advancing position.
+fn first_match_and_stack(
+    blocks: &[u::Block],
+    index: &HashMap<u::Block, usize>,
+    loops: &[(usize, usize)],
+    in_loop: &[bool],
+    leaves_loop: &dyn Fn(usize) -> bool,
+    self_calls: &[(Val, Vec<Option<Descent>>)],
+) -> (u32, u32) {
+    // The walk's own loops: those holding a walk step (a recursion is one
+    // loop over the whole body). A scan of a stack or a list built by the
+    // walk, after it, is no descent.
+    let mut in_walk = vec![false; blocks.len()];
+    for &(h, l) in loops {
+        let walks = (h..=l).any(|k| {
+            blocks[k]
+                .instructions()
+                .into_iter()
+                .any(|i| i.opcode() == Some(Opcode::LLVMStore) && is_walk_step(i))
+        });
+        if walks || (!self_calls.is_empty() && h == 0 && l + 1 == blocks.len()) {
+            in_walk[h..=l].iter_mut().for_each(|w| *w = true);
+        }
+    }
+    let mut preds: Vec<Vec<usize>> = vec![vec![]; blocks.len()];
+    for (j, b) in blocks.iter().enumerate() {
+        for x in b.successors() {
+            if let Some(&k) = index.get(&x) {
+                preds[k].push(j);
+            }
+        }
+    }
+    // A block that hands its value out: it leaves the loop, or (recursion,
+    // where every block is in the loop) jumps straight to the return block.
+    let exits = |k: usize| leaves_loop(k) || goes_to_return(blocks[k]);
+    let staying = |k: usize| in_loop[k] && !exits(k);
+    let written_while_walking = |a: Val| {
+        a.users().into_iter().any(|u| {
+            u.opcode() == Some(Opcode::LLVMStore)
+                && u.pointer_operand() == Some(a)
+                && u.parent_block()
+                    .and_then(|b| index.get(&b).copied())
+                    .is_some_and(staying)
+        })
+    };
+    // A recursive walk that tests a deeper call's result before handing
+    // out its own (`if ((r = find(n->child, k))) return r; return n;`)
+    // prefers the deeper match: it remembers, as a best-so-far does.
+    let prefers_deeper = blocks.iter().any(|b| {
+        b.instructions()
+            .into_iter()
+            .any(|i| null_test(i).is_some_and(|x| self_calls.iter().any(|(c, _)| result_of(x, *c))))
+    });
+    // The nearest conditional branch above a block on every path (a few
+    // steps up): the test it was reached under.
+    let guards = |k: usize| {
+        let mut out = vec![];
+        let mut frontier = vec![k];
+        let mut seen = vec![false; blocks.len()];
+        for _ in 0..4 {
+            let mut next = vec![];
+            for q in frontier {
+                for &p in &preds[q] {
+                    if seen[p] {
+                        continue;
+                    }
+                    seen[p] = true;
+                    match blocks[p].terminator() {
+                        Some(t) if t.is_conditional_branch() => {
+                            if let Some(c) = t.branch_condition() {
+                                out.push(uncast(c));
+                            }
+                        }
+                        _ => next.push(p),
+                    }
+                }
+            }
+            frontier = next;
+        }
+        out
+    };
+    // The walk's own end: the walked node compared with null (`while (n)`,
+    // `if (!n) return best;`; in recursion the node is a parameter). A
+    // field tested for null (`n->info ? … : NULL`) is a test of the node.
+    let params: Vec<Val> = blocks
+        .first()
+        .map(|b| b.parent_function().params())
+        .unwrap_or_default();
+    let walk_end = |c: Val| {
+        c.opcode() == Some(Opcode::LLVMICmp)
+            && c.operands()
+                .into_iter()
+                .map(uncast)
+                .any(|o| o.is_null_ptr())
+            && null_test(c).is_some_and(|x| {
+                local_of(x)
+                    .is_some_and(|l| walked(l) || params.iter().any(|p| param_local(*p) == Some(l)))
+            })
+    };
+    let mut first = 0;
+    let mut stack = 0;
+    for (k, b) in blocks.iter().enumerate() {
+        if !in_loop[k] {
+            continue;
+        }
+        for i in b.instructions() {
+            if i.opcode() != Some(Opcode::LLVMStore) {
+                continue;
+            }
+            let (Some(a), Some(v)) = (i.pointer_operand(), i.operand(0)) else {
+                continue;
+            };
+            // `stack[cnt++] = node`, `*sp++ = node`: the walked node itself
+            // put where a counter or cursor of the loop points.
+            let node = local_of(v).is_some_and(walked);
+            let advancing = |x: Val| local_of(x).is_some_and(self_updated);
+            let a = uncast(a);
+            let pushed = advancing(a)
+                || (is_gep(a)
+                    && a.operands()
+                        .into_iter()
+                        .skip(1)
+                        .any(|ix| advancing(uncast(ix))));
+            stack += u32::from(node && pushed);
+        }
+        if prefers_deeper || !in_walk[k] || !exits(k) {
+            continue;
+        }
+        let gs = guards(k);
+        if gs.is_empty() || gs.iter().any(|c| walk_end(*c)) {
+            continue;
+        }
+        let handed = b.instructions().into_iter().any(|i| {
+            let v = match i.opcode() {
+                Some(Opcode::LLVMStore) => {
+                    let Some(a) = i.pointer_operand() else {
+                        return false;
+                    };
+                    if a.opcode() != Some(Opcode::LLVMAlloca) || written_while_walking(a) {
+                        return false;
+                    }
+                    i.operand(0)
+                }
+                Some(Opcode::LLVMRet) => i.operand(0),
+                _ => None,
+            };
+            v.is_some_and(|v| {
+                let v = uncast(v);
+                v.const_int().is_none()
+                    && !v.is_null_ptr()
+                    && !v.is_constant()
+                    && !self_calls.iter().any(|(c, _)| result_of(v, *c))
+                    // A value the walk remembered (a best-so-far local) is
+                    // the deepest match, not the first.
+                    && !local_of(v).is_some_and(|l| written_while_walking(l) && !walked(l))
+            })
+        });
+        first += u32::from(handed);
+    }
+    (first, stack)
 }
 
 /// "Shorten and retry" loops ([`AccelSignals::shorten_retry_in_loop`]):

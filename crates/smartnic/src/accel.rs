@@ -15,7 +15,7 @@
 //! seeded) scores each function; the label is the best positive score or
 //! `none`.
 
-use nfc_core::insight::{Behaviour, InstrClass, IrFunction};
+use nfc_core::insight::{AccelSignals, Behaviour, InstrClass, IrFunction};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -98,7 +98,7 @@ fn ngrams(f: &IrFunction) -> BTreeSet<String> {
 }
 
 /// Names of the hand features, in vector order.
-pub const HAND_FEATURES: [&str; 28] = [
+pub const HAND_FEATURES: [&str; 30] = [
     "xor_density",
     "shift_density",
     "xor_shift_loop",
@@ -127,12 +127,14 @@ pub const HAND_FEATURES: [&str; 28] = [
     "keyed_walk_loop",
     "exact_match_exit_loop",
     "shorten_retry_loop",
+    "first_match_exit_walk",
+    "covering_stack_walk",
 ];
 
 /// The value-level signals (constants and data flow from `insight_ir`)
 /// among [`HAND_FEATURES`], with the function's size: what a CRC, an LPM
 /// and a hash *do*, as opposed to token densities and windows.
-pub const SIGNAL_FEATURES: [&str; 15] = [
+pub const SIGNAL_FEATURES: [&str; 17] = [
     "log_length",
     "crc_poly_shift_loop",
     "crc_table_step",
@@ -148,6 +150,8 @@ pub const SIGNAL_FEATURES: [&str; 15] = [
     "keyed_walk_loop",
     "exact_match_exit_loop",
     "shorten_retry_loop",
+    "first_match_exit_walk",
+    "covering_stack_walk",
 ];
 
 /// A candidate feature set: mined patterns or not, and which hand features.
@@ -315,7 +319,24 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
         flag(sig.keyed_walk_in_loop > 0),
         flag(sig.exact_match_exit_in_loop > 0),
         flag(sig.shorten_retry_in_loop > 0),
+        flag(sig.first_match_exit_in_walk > 0),
+        flag(sig.covering_stack_in_walk > 0),
     ]
+}
+
+/// Whether a function's walk can return a *longest* match: an LPM returns
+/// the last of the matches its descent sees — a best-so-far kept while it
+/// walks, the covering nodes it stacked, the longest length tried first
+/// (shorten and retry), the next level of a multi-level table. A walk that
+/// hands out a value at its first match ([`AccelSignals::first_match_exit_in_walk`])
+/// and remembers none of these returns the shortest covering entry or an
+/// exact one.
+pub fn walk_cannot_be_longest(sig: &AccelSignals) -> bool {
+    sig.first_match_exit_in_walk > 0
+        && sig.best_update_in_loop == 0
+        && sig.covering_stack_in_walk == 0
+        && sig.shorten_retry_in_loop == 0
+        && sig.two_level_lookup == 0
 }
 
 fn flag(b: bool) -> f64 {
@@ -582,7 +603,14 @@ impl AccelModel {
                 confidence: 1.0,
             };
         }
-        let scores = self.scores(f);
+        let mut scores = self.scores(f);
+        // The hand rule where the SVM and the walk's dataflow disagree: a
+        // walk that returns at its first match and remembers no earlier
+        // one is no longest-prefix match, whatever else it looks like
+        // (`walk_cannot_be_longest`): the LPM score cannot win.
+        if walk_cannot_be_longest(&f.signals) {
+            scores.remove(&AccelKind::Lpm);
+        }
         let best = scores
             .iter()
             .max_by(|a, b| a.1.total_cmp(b.1))
