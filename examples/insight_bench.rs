@@ -9,7 +9,8 @@
 //! implementations. Writes `target/nfc-bench/insight/report.md` and
 //! `report.json`; prints the markdown and, last, one line of JSON.
 //! `cargo run --release --example insight_bench -- [programs] [epochs]`, or
-//! `-- accel` for the accelerator classifier alone.
+//! `-- accel` for the accelerator classifier alone; `INSIGHT_NO_ACCEL=1`
+//! runs everything but the accelerator classifier.
 use nfc_smartnic::accel::{evaluate, AccelKind, Labelled};
 use nfc_smartnic::similarity::{compare, opcode_distribution};
 use nfc_smartnic::synth::Profile;
@@ -790,7 +791,17 @@ fn main() -> anyhow::Result<()> {
     // INSIGHT_NO_FRESH=1: leave the fresh held-out set out (a run made while
     // the accelerator signals are still being developed).
     let fresh = std::env::var_os("INSIGHT_NO_FRESH").is_none();
-    let (acc, acc_md) = accel(&out, if fresh { ALL_FRESH } else { &[] })?;
+    // INSIGHT_NO_ACCEL=1: leave the accelerator section out, so that the
+    // compute comparison runs end to end through this same table code
+    // without the classifier's quarter hour (its JSON keys are then null).
+    let (acc, acc_md) = if std::env::var_os("INSIGHT_NO_ACCEL").is_some() {
+        (
+            serde_json::Value::Null,
+            "Not run (`INSIGHT_NO_ACCEL=1`).".to_string(),
+        )
+    } else {
+        accel(&out, if fresh { ALL_FRESH } else { &[] })?
+    };
     // The networks: nfc-predict (libtorch) in its own process.
     let t0 = std::time::Instant::now();
     // NFC_PREDICT_BIN: a prebuilt nfc-predict (a long run must not rebuild
