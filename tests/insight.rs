@@ -4,6 +4,7 @@
 //! runs; the full comparison is `cargo xtask bench` (step `insight`).
 
 use nfc::insight;
+use nfc_analyzer::realworld;
 use nfc_core::insight::InstrClass;
 use nfc_smartnic::accel::AccelKind;
 use nfc_smartnic::similarity::{compare, opcode_distribution};
@@ -57,30 +58,15 @@ fn builtin_nfs_lower_for_the_proxy_with_annotations_and_counts() {
     assert_eq!(l.units, again.units);
 }
 
-/// The real-world corpus (`cargo xtask setup --corpus`), if fetched.
-fn corpus_dir() -> Option<PathBuf> {
-    let d = std::env::var_os("NFC_CORPUS_DIR")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/var/tmp/nfc-corpus"));
-    d.join("manifest.json").is_file().then_some(d)
-}
-
 #[test]
 fn corpus_units_lower_for_the_proxy_or_say_why_not() {
-    let Some(corpus) = corpus_dir() else {
+    let Some(corpus) = realworld::corpus_dir() else {
         eprintln!("SKIPPED: real-world corpus not fetched (run `cargo xtask setup --corpus`)");
         return;
     };
     let l = insight::corpus_nfs(&corpus);
-    let text = std::fs::read_to_string(insight::realworld_labels_path()).expect("labels.yaml");
-    let doc = &yaml_rust2::YamlLoader::load_from_str(&text).expect("labels.yaml parses")[0];
-    let ids: Vec<&str> = doc["units"]
-        .as_vec()
-        .expect("units")
-        .iter()
-        .filter_map(|u| u["id"].as_str())
-        .collect();
+    let labelled = realworld::load_units().expect("labels.yaml");
+    let ids: Vec<&str> = labelled.iter().map(|u| u.id.as_str()).collect();
     // Every labelled unit is lowered or a failure with its reason, once.
     assert_eq!(
         l.units.len() + l.failures.len(),
