@@ -37,6 +37,26 @@ fn print_fresh_file(
     );
 }
 
+/// `accel-lower <set> --functions`: one line per function of a fresh file
+/// with its IR instruction count and a hash of its compacted words, so two
+/// lowerings of a set (before and after a change to its headers or include
+/// path) can be diffed.
+fn print_functions(file: &str, u: &nfc_core::insight::IrUnit) {
+    use std::hash::{Hash, Hasher};
+    for f in own(u) {
+        // SipHash with fixed keys: the same words give the same hash in every run.
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        f.words().for_each(|w| w.hash(&mut h));
+        println!(
+            "  {file} {}: {} IR instructions in {} blocks, words {:016x}",
+            f.name,
+            f.len(),
+            f.blocks.len(),
+            h.finish()
+        );
+    }
+}
+
 fn own(u: &nfc_core::insight::IrUnit) -> Vec<&nfc_core::insight::IrFunction> {
     u.functions.iter().filter(|f| !f.framework).collect()
 }
@@ -753,11 +773,15 @@ fn main() -> anyhow::Result<()> {
         let corpus = std::env::var_os("NFC_CORPUS_DIR")
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("/var/tmp/nfc-corpus"));
-        // `accel-lower <set>`: that fresh set alone.
+        // `accel-lower <set> [--functions]`: that fresh set alone (and
+        // each function's size and words).
         if let Some(set) = args.get(1) {
             let (units, failures) = nfc::insight::fresh_set_only(Some(&corpus), set);
             for (file, u, labels) in &units {
                 print_fresh_file(set, file, u, labels);
+                if args.get(2).map(String::as_str) == Some("--functions") {
+                    print_functions(file, u);
+                }
             }
             for f in &failures {
                 println!("failure: {f}");

@@ -640,11 +640,20 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
     c
 }
 
+/// The C library headers the fresh sets' third-party functions include
+/// (`netinet/in.h`, `sys/socket.h`, `assert.h`, …), under the accelerator
+/// corpus: there is no C library for riscv32 here, so these declare just
+/// the POSIX types and macros the extracted functions use, with Linux's
+/// values and layouts. Shared by every fresh set, searched right after the
+/// set's own `shim` (where a header only one set needs, or one that differs
+/// per set, stays) and before `fresh/shim` and `real/shim`.
+const LIBC_SHIM: &str = "libc-shim";
+
 /// Lower a fresh held-out set (see [`AccelCorpus::fresh`],
 /// [`AccelCorpus::fresh2`], [`AccelCorpus::fresh3`], [`AccelCorpus::fresh4`], [`AccelCorpus::fresh5`],
 /// [`AccelCorpus::fresh6`], [`AccelCorpus::fresh7`], [`AccelCorpus::fresh8`]): each file of `data/accel/<set>/` expanded with
-/// the corpus functions it extracts, with `<set>/shim`, `fresh/shim` and
-/// `real/shim` on the include path. Every labelled function must exist in
+/// the corpus functions it extracts, with `<set>/shim`, [`LIBC_SHIM`],
+/// `fresh/shim` and `real/shim` on the include path. Every labelled function must exist in
 /// its unit (a missing one is a failure, never a silent drop); an
 /// unlabelled, not excluded function is a failure too.
 fn fresh_set(root: &Path, corpus: &Path, set: &str, failures: &mut Vec<String>) -> LabelledUnits {
@@ -676,6 +685,7 @@ fn fresh_set(root: &Path, corpus: &Path, set: &str, failures: &mut Vec<String>) 
                     &p,
                     &[
                         dir.join("shim"),
+                        root.join(LIBC_SHIM),
                         root.join("fresh/shim"),
                         root.join("real/shim"),
                     ],
