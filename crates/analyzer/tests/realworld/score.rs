@@ -10,7 +10,7 @@ use nfc_core::facts::{Facts, Field, Question};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-pub use nfc_analyzer::realworld::{corpus_dir, labels_path, unit_paths, Unit};
+pub use nfc_analyzer::realworld::{corpus_dir, unit_paths, Unit};
 
 /// The labelled units (`nfc_analyzer::realworld`, the one loader); a test
 /// or bench cannot run on broken labels, so an error ends it here.
