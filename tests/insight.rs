@@ -1058,7 +1058,7 @@ fn behavioural_test_fixes_the_context_a_crc_is_parameterised_by() {
         uint32_t xorfold(const struct salt *k, const uint8_t *p, int n) { uint32_t h = 0; for (int i = 0; i < n; i++) h = ((h << 5) | (h >> 27)) ^ p[i] ^ k->s[i & 7]; return h; }\n\
         struct tkey { uint8_t k[40]; };\n\
         uint32_t toeplitz_ctx(const struct tkey *key, const uint8_t *p, int n) { uint32_t h = 0, v = (uint32_t)key->k[0] << 24 | key->k[1] << 16 | key->k[2] << 8 | key->k[3]; for (int i = 0; i < n && i < 36; i++) for (int b = 7; b >= 0; b--) { if (p[i] >> b & 1) h ^= v; v = v << 1 | (key->k[i + 4] >> b & 1); } return h; }\n";
-    let u = lower_source("ctx", &src);
+    let u = lower_source("ctx", src);
     let b = |name: &str| behaviour_of(&u, name);
     // crc8p (the polynomial an integer argument) is not asserted: found
     // after the freeze, a fill polynomial of period below the role's 96
