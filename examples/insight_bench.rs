@@ -9,7 +9,8 @@
 //! implementations. Writes `target/nfc-bench/insight/report.md` and
 //! `report.json`; prints the markdown and, last, one line of JSON.
 //! `cargo run --release --example insight_bench -- [programs] [epochs]`, or
-//! `-- accel` for the accelerator classifier alone.
+//! `-- accel` for the accelerator classifier alone; `INSIGHT_NO_ACCEL=1`
+//! runs everything but the accelerator classifier.
 use nfc_smartnic::accel::{evaluate, AccelKind, Labelled};
 use nfc_smartnic::similarity::{compare, opcode_distribution};
 use nfc_smartnic::synth::Profile;
@@ -34,6 +35,26 @@ fn print_fresh_file(
         count(AccelKind::Lpm),
         count(AccelKind::None)
     );
+}
+
+/// `accel-lower <set> --functions`: one line per function of a fresh file
+/// with its IR instruction count and a hash of its compacted words, so two
+/// lowerings of a set (before and after a change to its headers or include
+/// path) can be diffed.
+fn print_functions(file: &str, u: &nfc_core::insight::IrUnit) {
+    use std::hash::{Hash, Hasher};
+    for f in own(u) {
+        // SipHash with fixed keys: the same words give the same hash in every run.
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        f.words().for_each(|w| w.hash(&mut h));
+        println!(
+            "  {file} {}: {} IR instructions in {} blocks, words {:016x}",
+            f.name,
+            f.len(),
+            f.blocks.len(),
+            h.finish()
+        );
+    }
 }
 
 fn own(u: &nfc_core::insight::IrUnit) -> Vec<&nfc_core::insight::IrFunction> {
@@ -754,11 +775,15 @@ fn main() -> anyhow::Result<()> {
         let corpus = std::env::var_os("NFC_CORPUS_DIR")
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("/var/tmp/nfc-corpus"));
-        // `accel-lower <set>`: that fresh set alone.
+        // `accel-lower <set> [--functions]`: that fresh set alone (and
+        // each function's size and words).
         if let Some(set) = args.get(1) {
             let (units, failures) = nfc::insight::fresh_set_only(Some(&corpus), set);
             for (file, u, labels) in &units {
                 print_fresh_file(set, file, u, labels);
+                if args.get(2).map(String::as_str) == Some("--functions") {
+                    print_functions(file, u);
+                }
             }
             for f in &failures {
                 println!("failure: {f}");
@@ -792,7 +817,17 @@ fn main() -> anyhow::Result<()> {
     // INSIGHT_NO_FRESH=1: leave the fresh held-out set out (a run made while
     // the accelerator signals are still being developed).
     let fresh = std::env::var_os("INSIGHT_NO_FRESH").is_none();
-    let (acc, acc_md) = accel(&out, if fresh { ALL_FRESH } else { &[] })?;
+    // INSIGHT_NO_ACCEL=1: leave the accelerator section out, so that the
+    // compute comparison runs end to end through this same table code
+    // without the classifier's quarter hour (its JSON keys are then null).
+    let (acc, acc_md) = if std::env::var_os("INSIGHT_NO_ACCEL").is_some() {
+        (
+            serde_json::Value::Null,
+            "Not run (`INSIGHT_NO_ACCEL=1`).".to_string(),
+        )
+    } else {
+        accel(&out, if fresh { ALL_FRESH } else { &[] })?
+    };
     // The networks: nfc-predict (libtorch) in its own process.
     let t0 = std::time::Instant::now();
     // NFC_PREDICT_BIN: a prebuilt nfc-predict (a long run must not rebuild

@@ -4,6 +4,7 @@
 //! The sequence models train in `nfc-predict` (libtorch); this module only
 //! produces their plain-data input.
 
+use nfc_analyzer::realworld;
 use nfc_core::insight::IrUnit;
 use nfc_reducer::insight_ir::{self, InsightOptions};
 use nfc_smartnic::accel::{AccelKind, AccelModel, Labelled, MiningConfig};
@@ -81,13 +82,13 @@ pub fn execute_functions() -> bool {
 /// The built-in NFs (`nfs/<name>/<name>.c`, the fuzz harness excluded), lowered.
 pub fn builtin_nfs(nfs_dir: &Path) -> Lowered {
     let mut l = Lowered::default();
-    let Ok(rd) = std::fs::read_dir(nfs_dir) else {
-        l.failures
-            .push(format!("cannot read {}", nfs_dir.display()));
-        return l;
+    let dirs = match sorted_subdirs(nfs_dir) {
+        Ok(d) => d,
+        Err(e) => {
+            l.failures.push(e);
+            return l;
+        }
     };
-    let mut dirs: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    dirs.sort();
     // The NFs are classified for accelerators too: run their functions
     // for the behavioural CRC test as the accelerator corpus is.
     let opts = InsightOptions {
@@ -110,12 +111,14 @@ pub fn builtin_nfs(nfs_dir: &Path) -> Lowered {
     l
 }
 
-/// The hand-labelled units of the real-world corpus ("Analyzer II").
-pub fn realworld_labels_path() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/crates/analyzer/tests/realworld/labels.yaml"
-    ))
+/// The entries of `dir` in name order (one NF per entry: the caller checks
+/// for its source file, so entries that are not NF directories are skipped
+/// there); an unreadable `dir` is the failure `cannot read <dir>`.
+fn sorted_subdirs(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let rd = std::fs::read_dir(dir).map_err(|_| format!("cannot read {}", dir.display()))?;
+    let mut dirs: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    dirs.sort();
+    Ok(dirs)
 }
 
 /// The host's system header directories (the multiarch one, holding the
@@ -186,7 +189,7 @@ fn lower_heldout(name: &str, c_files: &[PathBuf], opts: &InsightOptions) -> Resu
     unit.ok_or_else(|| "no C source file".to_string())
 }
 
-/// The real-world corpus units of [`realworld_labels_path`] (one NF per
+/// The real-world corpus units of `labels.yaml` ([`realworld::load_units`], one NF per
 /// labelled unit, named by its id; its functions are every function its C
 /// files define, as a built-in NF's are), lowered from `corpus_dir` (one
 /// tree per package, `cargo xtask setup --corpus`) with the unit's own
@@ -195,59 +198,30 @@ fn lower_heldout(name: &str, c_files: &[PathBuf], opts: &InsightOptions) -> Resu
 /// are not lowered (a unit with no C file fails).
 pub fn corpus_nfs(corpus_dir: &Path) -> Lowered {
     let mut l = Lowered::default();
-    let path = realworld_labels_path();
-    let doc = match std::fs::read_to_string(&path)
-        .map_err(|e| e.to_string())
-        .and_then(|t| yaml_rust2::YamlLoader::load_from_str(&t).map_err(|e| e.to_string()))
-    {
-        Ok(mut d) if !d.is_empty() => d.swap_remove(0),
-        Ok(_) => yaml_rust2::Yaml::BadValue,
+    let units = match realworld::load_units() {
+        Ok(u) => u,
         Err(e) => {
-            l.failures.push(format!("{}: {e}", path.display()));
+            l.failures.push(e.to_string());
             return l;
         }
     };
-    let strs = |y: &yaml_rust2::Yaml| -> Vec<String> {
-        y.as_vec()
-            .map(|v| {
-                v.iter()
-                    .filter_map(|x| x.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let Some(units) = doc["units"].as_vec() else {
-        l.failures
-            .push(format!("{}: no `units` list", path.display()));
-        return l;
-    };
-    for u in units {
-        let (Some(id), Some(package)) = (u["id"].as_str(), u["package"].as_str()) else {
-            l.failures
-                .push(format!("{}: a unit without id or package", path.display()));
-            continue;
-        };
-        let root = corpus_dir.join(package);
-        let files = strs(&u["files"]);
+    for u in &units {
+        let (files, includes) = realworld::unit_paths(corpus_dir, u);
         let c_files: Vec<PathBuf> = files
-            .iter()
-            .filter(|f| f.ends_with(".c"))
-            .map(|f| root.join(f))
+            .into_iter()
+            .filter(|f| f.to_string_lossy().ends_with(".c"))
             .collect();
         if c_files.is_empty() {
             l.failures.push(format!(
-                "{id}: no C file among {} (generated at build time or header only)",
-                files.join(", ")
+                "{}: no C file among {} (generated at build time or header only)",
+                u.id,
+                u.files.join(", ")
             ));
             continue;
         }
-        let includes: Vec<PathBuf> = strs(&u["include_dirs"])
-            .iter()
-            .map(|d| root.join(d))
-            .collect();
-        match lower_heldout(id, &c_files, &heldout_options(&includes)) {
+        match lower_heldout(&u.id, &c_files, &heldout_options(&includes)) {
             Ok(unit) => l.units.push(unit),
-            Err(e) => l.failures.push(format!("{id}: {e}")),
+            Err(e) => l.failures.push(format!("{}: {e}", u.id)),
         }
     }
     l
@@ -259,13 +233,13 @@ pub fn corpus_nfs(corpus_dir: &Path) -> Lowered {
 /// code (clang compiles `.cc` as C++).
 pub fn click_nfs(click_dir: &Path) -> Lowered {
     let mut l = Lowered::default();
-    let Ok(rd) = std::fs::read_dir(click_dir) else {
-        l.failures
-            .push(format!("cannot read {}", click_dir.display()));
-        return l;
+    let dirs = match sorted_subdirs(click_dir) {
+        Ok(d) => d,
+        Err(e) => {
+            l.failures.push(e);
+            return l;
+        }
     };
-    let mut dirs: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    dirs.sort();
     for d in dirs {
         let Some(name) = d.file_name().map(|n| n.to_string_lossy().into_owned()) else {
             continue;
@@ -678,11 +652,20 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
     c
 }
 
+/// The C library headers the fresh sets' third-party functions include
+/// (`netinet/in.h`, `sys/socket.h`, `assert.h`, …), under the accelerator
+/// corpus: there is no C library for riscv32 here, so these declare just
+/// the POSIX types and macros the extracted functions use, with Linux's
+/// values and layouts. Shared by every fresh set, searched right after the
+/// set's own `shim` (where a header only one set needs, or one that differs
+/// per set, stays) and before `fresh/shim` and `real/shim`.
+const LIBC_SHIM: &str = "libc-shim";
+
 /// Lower a fresh held-out set (see [`AccelCorpus::fresh`],
 /// [`AccelCorpus::fresh2`], [`AccelCorpus::fresh3`], [`AccelCorpus::fresh4`], [`AccelCorpus::fresh5`],
 /// [`AccelCorpus::fresh6`], [`AccelCorpus::fresh7`], [`AccelCorpus::fresh8`], [`AccelCorpus::fresh9`]): each file of `data/accel/<set>/` expanded with
-/// the corpus functions it extracts, with `<set>/shim`, `fresh/shim` and
-/// `real/shim` on the include path. Every labelled function must exist in
+/// the corpus functions it extracts, with `<set>/shim`, [`LIBC_SHIM`],
+/// `fresh/shim` and `real/shim` on the include path. Every labelled function must exist in
 /// its unit (a missing one is a failure, never a silent drop); an
 /// unlabelled, not excluded function is a failure too.
 fn fresh_set(root: &Path, corpus: &Path, set: &str, failures: &mut Vec<String>) -> LabelledUnits {
@@ -714,6 +697,7 @@ fn fresh_set(root: &Path, corpus: &Path, set: &str, failures: &mut Vec<String>) 
                     &p,
                     &[
                         dir.join("shim"),
+                        root.join(LIBC_SHIM),
                         root.join("fresh/shim"),
                         root.join("real/shim"),
                     ],

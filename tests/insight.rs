@@ -4,6 +4,7 @@
 //! runs; the full comparison is `cargo xtask bench` (step `insight`).
 
 use nfc::insight;
+use nfc_analyzer::realworld;
 use nfc_core::insight::InstrClass;
 use nfc_smartnic::accel::AccelKind;
 use nfc_smartnic::similarity::{compare, opcode_distribution};
@@ -57,30 +58,15 @@ fn builtin_nfs_lower_for_the_proxy_with_annotations_and_counts() {
     assert_eq!(l.units, again.units);
 }
 
-/// The real-world corpus (`cargo xtask setup --corpus`), if fetched.
-fn corpus_dir() -> Option<PathBuf> {
-    let d = std::env::var_os("NFC_CORPUS_DIR")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/var/tmp/nfc-corpus"));
-    d.join("manifest.json").is_file().then_some(d)
-}
-
 #[test]
 fn corpus_units_lower_for_the_proxy_or_say_why_not() {
-    let Some(corpus) = corpus_dir() else {
+    let Some(corpus) = realworld::corpus_dir() else {
         eprintln!("SKIPPED: real-world corpus not fetched (run `cargo xtask setup --corpus`)");
         return;
     };
     let l = insight::corpus_nfs(&corpus);
-    let text = std::fs::read_to_string(insight::realworld_labels_path()).expect("labels.yaml");
-    let doc = &yaml_rust2::YamlLoader::load_from_str(&text).expect("labels.yaml parses")[0];
-    let ids: Vec<&str> = doc["units"]
-        .as_vec()
-        .expect("units")
-        .iter()
-        .filter_map(|u| u["id"].as_str())
-        .collect();
+    let labelled = realworld::load_units().expect("labels.yaml");
+    let ids: Vec<&str> = labelled.iter().map(|u| u.id.as_str()).collect();
     // Every labelled unit is lowered or a failure with its reason, once.
     assert_eq!(
         l.units.len() + l.failures.len(),
@@ -1146,7 +1132,7 @@ fn behavioural_test_fixes_the_context_a_crc_is_parameterised_by() {
         uint32_t xorfold(const struct salt *k, const uint8_t *p, int n) { uint32_t h = 0; for (int i = 0; i < n; i++) h = ((h << 5) | (h >> 27)) ^ p[i] ^ k->s[i & 7]; return h; }\n\
         struct tkey { uint8_t k[40]; };\n\
         uint32_t toeplitz_ctx(const struct tkey *key, const uint8_t *p, int n) { uint32_t h = 0, v = (uint32_t)key->k[0] << 24 | key->k[1] << 16 | key->k[2] << 8 | key->k[3]; for (int i = 0; i < n && i < 36; i++) for (int b = 7; b >= 0; b--) { if (p[i] >> b & 1) h ^= v; v = v << 1 | (key->k[i + 4] >> b & 1); } return h; }\n";
-    let u = lower_source("ctx", &src);
+    let u = lower_source("ctx", src);
     let b = |name: &str| behaviour_of(&u, name);
     // crc8p (the polynomial an integer argument) is not asserted: found
     // after the freeze, a fill polynomial of period below the role's 96

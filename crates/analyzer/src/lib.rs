@@ -11,6 +11,7 @@
 pub mod cache;
 pub mod combine;
 pub mod llm;
+pub mod realworld;
 pub mod source;
 pub mod static_analysis;
 

@@ -548,13 +548,21 @@ impl Net {
                 }
                 let (ids, mask, t) = pad(rows.iter().map(|r| r.1.as_slice()));
                 let n = rows.len() as i64;
+                // Padded positions must be what the convolution's own zero
+                // padding is, or a row's last words would see the next
+                // positions of a longer row of the batch: the one-hot of the
+                // pad id is a real input vector, and conv1 turns zeros into
+                // relu(bias). Masking both inputs makes a prediction the
+                // same alone and in any batch (issue 19, fifteenth session).
+                let m = Tensor::from_slice(&mask).view([n, 1, t as i64]);
                 let x = Tensor::from_slice(&ids)
                     .view([n, t as i64])
                     .onehot(self.v)
                     .to_kind(Kind::Float)
-                    .transpose(1, 2);
-                let m = Tensor::from_slice(&mask).view([n, t as i64]);
-                let h = self.conv1.as_ref().expect("cnn").forward(&x).relu();
+                    .transpose(1, 2)
+                    * &m;
+                let h = self.conv1.as_ref().expect("cnn").forward(&x).relu() * &m;
+                let m = m.view([n, t as i64]);
                 let h = self
                     .conv2
                     .as_ref()
@@ -1227,4 +1235,87 @@ fn sum_by_owner(
         &per_row,
     );
     (f, per_row)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A function of `n` words over ids 2.. (0 pads, 1 is unknown), cut
+    /// into blocks of at most 7 words.
+    fn sample(name: &str, n: usize, v: i64) -> Sample {
+        let ids: Vec<i64> = (0..n).map(|i| 2 + (i as i64 * 5 + 3) % (v - 2)).collect();
+        Sample {
+            unit: "u".into(),
+            function: name.into(),
+            blocks: ids.chunks(7).map(<[i64]>::to_vec).collect(),
+            y: 0.0,
+        }
+    }
+
+    /// A function's prediction must not depend on the functions it is
+    /// batched with: `SeqModel::predict` runs functions in chunks, and the
+    /// networks pad the rows of a chunk to its longest row. Each network
+    /// (and LSTM shape) with seeded random weights — what the padding
+    /// reaches is a property of the wiring, not of what was learnt —
+    /// predicts a 20-word function alone and among shorter and longer ones
+    /// (one longer than a CNN window and an LSTM chunk), at two positions.
+    ///
+    /// Not bitwise: libtorch's kernels depend on the batch's shape (the
+    /// same function twice in one batch gets two predictions differing in
+    /// the last float bits with the bidirectional function-sequence LSTM,
+    /// and the CNN's alone and twice differ by 2e-7 relative). So the bound
+    /// is 1e-6 relative to the larger of the prediction and `SCALE` (the
+    /// networks' output unit: f32 rounding is relative to the raw per-word
+    /// terms, not to their sum, which can cancel to near zero). The
+    /// padding defect this guards against moved a CNN prediction by 6%.
+    #[test]
+    fn a_prediction_does_not_depend_on_its_batch() {
+        let v = 12i64;
+        let vocab = Vocab::from_words((0..v).map(|i| format!("w{i}")).collect());
+        let mut nets = vec![
+            (Arch::Dnn, LstmShape::default()),
+            (Arch::Cnn, LstmShape::default()),
+        ];
+        for spec in [
+            "block",
+            "function",
+            "function,bidir,block-readout",
+            "block,bidir,layers2,embed8",
+        ] {
+            nets.push((Arch::Lstm, LstmShape::parse(spec).expect(spec)));
+        }
+        let s = sample("s", 20, v);
+        let long = sample("long", CNN_WINDOW + 40, v);
+        let among = [
+            sample("short", 3, v),
+            s.clone(),
+            long.clone(),
+            sample("mid", 60, v),
+        ];
+        let last = [long, sample("one", 1, v), s.clone()];
+        let mut moved = vec![];
+        for (arch, shape) in nets {
+            let what = format!("{} {}", arch.name(), shape.spec());
+            let _torch = crate::torch_training();
+            tch::manual_seed(19);
+            let config = TrainConfig {
+                hidden: 8,
+                lstm: shape,
+                ..TrainConfig::tiny()
+            };
+            let m = SeqModel::empty(arch, vocab.clone(), config);
+            let alone = m.predict(std::slice::from_ref(&s))[0];
+            assert!(
+                alone.abs() > 1e-3,
+                "{what}: a zero prediction tests nothing"
+            );
+            for p in [m.predict(&among)[1], m.predict(&last)[2]] {
+                if (p - alone).abs() > 1e-6 * alone.abs().max(SCALE) {
+                    moved.push(format!("{what}: {alone} alone, {p} in a batch"));
+                }
+            }
+        }
+        assert!(moved.is_empty(), "{moved:#?}");
+    }
 }

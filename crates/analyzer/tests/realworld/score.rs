@@ -6,128 +6,16 @@
 #![allow(dead_code)]
 
 use nfc_analyzer::AnalyzeOptions;
-use nfc_core::facts::{Facts, Field, Intensity, Question};
+use nfc_core::facts::{Facts, Field, Question};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::str::FromStr;
-use yaml_rust2::{Yaml, YamlLoader};
+use std::path::Path;
 
-/// One hand-labelled unit.
-#[derive(Debug, Clone)]
-pub struct Unit {
-    pub id: String,
-    pub package: String,
-    pub codebase: String,
-    pub files: Vec<String>,
-    pub include_dirs: Vec<String>,
-    pub stateful: bool,
-    pub flow_key: Option<Vec<Field>>,
-    pub intensity: Option<Intensity>,
-    pub pointer_chasing: Option<bool>,
-    pub symmetric: Option<bool>,
-    pub splittable: Option<bool>,
-    /// question name -> the labeller's reason
-    pub why: BTreeMap<String, String>,
-}
+pub use nfc_analyzer::realworld::{corpus_dir, unit_paths, Unit};
 
-pub fn labels_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/realworld/labels.yaml")
-}
-
-/// The corpus cache (`$NFC_CORPUS_DIR`, else `/var/tmp/nfc-corpus`), if it
-/// has been fetched.
-pub fn corpus_dir() -> Option<PathBuf> {
-    let d = std::env::var_os("NFC_CORPUS_DIR")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/var/tmp/nfc-corpus"));
-    d.join("manifest.json").is_file().then_some(d)
-}
-
-fn opt_bool(y: &Yaml) -> Option<bool> {
-    y.as_bool()
-}
-
+/// The labelled units (`nfc_analyzer::realworld`, the one loader); a test
+/// or bench cannot run on broken labels, so an error ends it here.
 pub fn load_units() -> Vec<Unit> {
-    let text = std::fs::read_to_string(labels_path()).expect("labels.yaml is readable");
-    let docs = YamlLoader::load_from_str(&text).expect("labels.yaml parses");
-    let doc = &docs[0];
-    let mut codebase_of: BTreeMap<String, String> = BTreeMap::new();
-    for p in doc["packages"].as_vec().expect("packages list") {
-        codebase_of.insert(
-            p["name"].as_str().expect("package name").to_string(),
-            p["codebase"].as_str().expect("codebase").to_string(),
-        );
-    }
-    let strs = |y: &Yaml| -> Vec<String> {
-        y.as_vec()
-            .map(|v| {
-                v.iter()
-                    .filter_map(|x| x.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    doc["units"]
-        .as_vec()
-        .expect("units list")
-        .iter()
-        .map(|u| {
-            let id = u["id"].as_str().expect("unit id").to_string();
-            let package = u["package"].as_str().expect("unit package").to_string();
-            let mut why = BTreeMap::new();
-            for q in [
-                "stateful",
-                "flow_key",
-                "intensity",
-                "pointer_chasing",
-                "symmetric",
-                "splittable",
-            ] {
-                if let Some(r) = u[format!("{q}_why").as_str()].as_str() {
-                    why.insert(q.to_string(), r.to_string());
-                }
-            }
-            Unit {
-                codebase: codebase_of
-                    .get(&package)
-                    .cloned()
-                    .unwrap_or_else(|| panic!("{id}: unknown package {package}")),
-                files: strs(&u["files"]),
-                include_dirs: strs(&u["include_dirs"]),
-                stateful: u["stateful"].as_bool().expect("stateful is a bool"),
-                flow_key: u["flow_key"].as_vec().map(|v| {
-                    let mut k: Vec<Field> = v
-                        .iter()
-                        .map(|f| {
-                            Field::from_str(f.as_str().expect("field name"))
-                                .unwrap_or_else(|e| panic!("{id}: {e}"))
-                        })
-                        .collect();
-                    k.sort();
-                    k
-                }),
-                intensity: u["intensity"]
-                    .as_str()
-                    .map(|s| Intensity::from_str(s).unwrap_or_else(|e| panic!("{id}: {e}"))),
-                pointer_chasing: opt_bool(&u["pointer_chasing"]),
-                symmetric: opt_bool(&u["symmetric"]),
-                splittable: opt_bool(&u["splittable"]),
-                why,
-                id,
-                package,
-            }
-        })
-        .collect()
-}
-
-/// The files of `unit` and its include directories, under `corpus`.
-pub fn unit_paths(corpus: &Path, unit: &Unit) -> (Vec<PathBuf>, Vec<PathBuf>) {
-    let root = corpus.join(&unit.package);
-    (
-        unit.files.iter().map(|f| root.join(f)).collect(),
-        unit.include_dirs.iter().map(|d| root.join(d)).collect(),
-    )
+    nfc_analyzer::realworld::load_units().unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Analyse one unit as `nfc analyze <files> -I <include_dirs>` would.

@@ -1,7 +1,7 @@
-/* Shim for fresh4 (no riscv32 libc here): POSIX internet address types
+/* Shared libc shim (no riscv32 libc here): POSIX internet address types
  * with Linux's layouts and glibc's IN6_IS_ADDR_V4MAPPED. */
-#ifndef FRESH4_NETINET_IN_H
-#define FRESH4_NETINET_IN_H
+#ifndef LIBC_SHIM_NETINET_IN_H
+#define LIBC_SHIM_NETINET_IN_H
 #include <sys/socket.h>
 typedef uint32_t in_addr_t;
 typedef uint16_t in_port_t;

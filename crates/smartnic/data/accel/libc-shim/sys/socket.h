@@ -1,12 +1,13 @@
-/* Shim for fresh8 (no riscv32 libc here): the POSIX socket types the
+/* Shared libc shim (no riscv32 libc here): the POSIX socket types the
  * extracted third-party functions use, with Linux's values and layouts. */
-#ifndef FRESH8_SYS_SOCKET_H
-#define FRESH8_SYS_SOCKET_H
+#ifndef LIBC_SHIM_SYS_SOCKET_H
+#define LIBC_SHIM_SYS_SOCKET_H
 #include <stdint.h>
 #include <stddef.h>
 typedef uint32_t socklen_t;
 typedef unsigned short sa_family_t;
 #define AF_UNSPEC 0
+#define AF_UNIX 1
 #define AF_INET 2
 #define AF_INET6 10
 struct sockaddr { sa_family_t sa_family; char sa_data[14]; };

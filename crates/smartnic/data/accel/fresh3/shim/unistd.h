@@ -1,1 +1,0 @@
-/* Shim for fresh3 (no riscv32 libc here): nothing the included files use. */

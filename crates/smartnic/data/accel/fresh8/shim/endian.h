@@ -1,7 +1,0 @@
-/* Shim for fresh8 (no riscv32 libc here): the target is little-endian. */
-#ifndef FRESH8_ENDIAN_H
-#define FRESH8_ENDIAN_H
-#include <stdint.h>
-#define htobe32(x) __builtin_bswap32(x)
-#define be32toh(x) __builtin_bswap32(x)
-#endif

@@ -1,0 +1,1 @@
+/* Shared libc shim (no riscv32 libc here): nothing the included files use. */
