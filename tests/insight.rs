@@ -997,22 +997,14 @@ fn behavioural_crc_test_proves_crcs_and_rejects_look_alikes() {
 /// descend is no loop.
 #[test]
 fn recursion_is_a_loop_for_the_lpm_signals() {
-    let dir = tempfile::tempdir().expect("tmp");
     let src = "#include <stdint.h>\n\
         struct n { struct n *c[2]; int nh; };\n\
         int rlpm(const struct n *t, uint32_t a, int d, int best) { if (!t) return best; if (t->nh >= 0) best = t->nh; return rlpm(t->c[(a >> (31 - d)) & 1], a, d + 1, best); }\n\
         int rcount(const struct n *t) { if (!t) return 0; return 1 + rcount(t->c[0]) + rcount(t->c[1]); }\n\
         void rqsort(int *v, int lo, int hi) { if (lo >= hi) return; int p = v[hi], i = lo; for (int j = lo; j < hi; j++) if (v[j] < p) { int x = v[i]; v[i] = v[j]; v[j] = x; i++; } int x = v[i]; v[i] = v[hi]; v[hi] = x; rqsort(v, lo, i - 1); rqsort(v, i + 1, hi); }\n\
         int retry(const struct n *t, int best) { if (t->nh >= 0) best = t->nh; if (best < 0) return retry(t, best); return best; }\n";
-    let p = dir.path().join("rec.c");
-    std::fs::write(&p, src).expect("write");
-    let u = insight::lower_file("rec", &p, &[], false).expect("lowers");
-    let f = |name: &str| {
-        u.functions
-            .iter()
-            .find(|f| f.name == name)
-            .unwrap_or_else(|| panic!("{name}"))
-    };
+    let u = lower_source("rec", src);
+    let f = |name: &str| function_of(&u, name);
     // The recursive trie descent: a keyed walk with a best-so-far.
     let s = f("rlpm").signals;
     assert!(
@@ -1061,12 +1053,7 @@ fn walks_that_return_at_the_first_match_are_not_longest_matches() {
         const struct t *shortest(const struct t *n, uint32_t a) { while (n != NULL) { uint32_t m = n->len ? ~0u << (32 - n->len) : 0; if ((a & m) == (n->key & m)) return n; if (n->bit >= 32) return NULL; n = n->kid[(a >> (31 - n->bit)) & 1]; } return NULL; }\n\
         const struct t *deeper_first(const struct t *n, uint32_t a) { const struct t *r; uint32_t m; if (!n) return NULL; m = n->len ? ~0u << (32 - n->len) : 0; if ((a & m) != (n->key & m)) return NULL; if (n->bit < 32 && (r = deeper_first(n->kid[(a >> (31 - n->bit)) & 1], a))) return r; return n; }\n";
     let u = lower_source("walks", src);
-    let f = |name: &str| {
-        u.functions
-            .iter()
-            .find(|f| f.name == name)
-            .unwrap_or_else(|| panic!("{name}"))
-    };
+    let f = |name: &str| function_of(&u, name);
     // The longest matches remember: a best-so-far, a stack of covering
     // nodes, a deeper call's result preferred.
     let s = f("best_so_far").signals;
@@ -1160,6 +1147,17 @@ fn lower_source(name: &str, src: &str) -> nfc_core::insight::IrUnit {
     let p = dir.path().join(format!("{name}.c"));
     std::fs::write(&p, src).expect("write");
     insight::lower_file(name, &p, &[], false).expect("lowers")
+}
+
+/// Function `name` of `u` (the test fails if it is missing).
+fn function_of<'u>(
+    u: &'u nfc_core::insight::IrUnit,
+    name: &str,
+) -> &'u nfc_core::insight::IrFunction {
+    u.functions
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("{name}"))
 }
 
 /// The behavioural test's result for function `name` of `u`.

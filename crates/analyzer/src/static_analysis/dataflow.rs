@@ -3217,36 +3217,29 @@ impl<'p, 't> Engine<'p, 't> {
                 && k.iter()
                     .all(|f| *f != f.mirror() && !k.contains(&f.mirror()))
         };
+        let names = |k: &BTreeSet<Field>| k.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ");
+        let (file, line) = (self.file(), Self::line(n));
         let acc = &self.events.accesses;
-        let mut found: Vec<(String, String)> = vec![];
+        let mut found: Vec<SymEvidence> = vec![];
         for a in acc[from..mid].iter().filter(|a| one_side(&a.key)) {
             let mirror: BTreeSet<Field> = a.key.iter().map(|f| f.mirror()).collect();
             if acc[mid..].iter().any(|b| b.obj == a.obj && b.key == mirror)
-                && !found.iter().any(|(o, _)| *o == a.obj)
+                && !found.iter().any(|e| e.obj == a.obj)
             {
-                let fs =
-                    |k: &BTreeSet<Field>| k.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ");
-                found.push((
-                    a.obj.clone(),
-                    format!(
-                        "{}] if the test holds, by [{}] otherwise",
-                        fs(&a.key),
-                        fs(&mirror)
+                found.push(SymEvidence {
+                    obj: a.obj.clone(),
+                    file,
+                    line,
+                    reason: format!(
+                        "`{}` is keyed by one endpoint chosen by a test on the packet's direction: by [{}] if the test holds, by [{}] otherwise",
+                        a.obj,
+                        names(&a.key),
+                        names(&mirror)
                     ),
-                ));
+                });
             }
         }
-        let (file, line) = (self.file(), Self::line(n));
-        for (obj, keys) in found {
-            self.events.sym.push(SymEvidence {
-                reason: format!(
-                    "`{obj}` is keyed by one endpoint chosen by a test on the packet's direction: by [{keys}"
-                ),
-                obj,
-                file,
-                line,
-            });
-        }
+        self.events.sym.extend(found);
     }
 
     /// An entry with one half per direction: the packet path indexes a

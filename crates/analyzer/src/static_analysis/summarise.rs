@@ -833,7 +833,7 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                     object: name_o.clone(),
                     reason: format!(
                         "entries are placed at an index the NF computes from {} (`{w}`), not from packet fields",
-                        from.iter().map(|x| format!("`{x}`")).collect::<Vec<_>>().join(", ")
+                        quoted(from)
                     ),
                     file: Some(disp(*f)),
                     line: Some(*l),
@@ -849,7 +849,7 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                 object: name_o.clone(),
                 reason: format!(
                     "new entries take the slot the shared cursor {} hands out (`{w}`), whatever flow held it, not a slot found by packet fields",
-                    from.iter().map(|x| format!("`{x}`")).collect::<Vec<_>>().join(", ")
+                    quoted(from)
                 ),
                 file: Some(disp(*f)),
                 line: Some(*l),
@@ -1138,4 +1138,13 @@ fn fields_str(k: &BTreeSet<Field>) -> String {
         "[{}]",
         k.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
     )
+}
+
+/// Names as a list in backquotes: `` `a`, `b` ``.
+fn quoted(names: &BTreeSet<String>) -> String {
+    names
+        .iter()
+        .map(|x| format!("`{x}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
