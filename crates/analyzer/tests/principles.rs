@@ -133,7 +133,7 @@ fn a_macro_in_a_debug_only_block_is_no_blind_spot() {
         format!(
             "{MBUF}
 {guard}
-#define TRACE(...) do {{}} while (0)
+#define TRACE(...) trace_emit(__VA_ARGS__)
 struct counters {{ uint64_t rx; }};
 static struct counters stats;
 void main_loop(void) {{
@@ -2140,4 +2140,176 @@ void inspect_packet(struct packet_info *packet) {{
     // Look-alike: the same address in both branches is one direction's.
     let f = nf("saddr");
     assert!(!f.symmetric, "{f:?}");
+}
+
+/// A fragment table in the style of a chained hash map with an iterator
+/// macro: the bucket hash mixes the two addresses (direction-agnostic),
+/// `matcher` is the body of the key comparison the lookup loop stops on.
+fn bucket_table(matcher: &str, lookup: &str) -> Facts {
+    facts(&format!(
+        r#"{MBUF}{IPV4}
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include <stdlib.h>
+struct list_key {{ uint32_t src_addr; uint32_t dst_addr; uint8_t proto; }};
+struct node {{ struct node *next; uint32_t hash; }};
+struct frag_list {{ struct node node; struct list_key key; uint32_t nfrags; }};
+struct table {{ struct node *buckets[1024]; }};
+static struct table frags;
+#define CONTAINER(POINTER, OBJECT, MEMBER) ((void *) ((char *) (POINTER) - offsetof(struct frag_list, MEMBER)))
+#define ITER_VAR(NAME) NAME ## __iterator__
+#define INIT_ITER_EXP(VAR, POINTER, ITER_TYPE, ...) ITER_TYPE *ITER_VAR(VAR) = ( __VA_ARGS__ , (ITER_TYPE *) POINTER)
+#define INIT_ITER(VAR, POINTER, ITER_TYPE) INIT_ITER_EXP(VAR, POINTER, ITER_TYPE, (void) 0)
+#define FOR_EACH_WITH_HASH(NODE, MEMBER, HASH, T) \
+    for (INIT_ITER(NODE, first_with_hash(T, HASH), struct node); \
+         (ITER_VAR(NODE) != NULL) ? (((NODE) = CONTAINER(ITER_VAR(NODE), NODE, MEMBER)), 1) : (((NODE) = NULL), 0); \
+         ITER_VAR(NODE) = next_with_hash(ITER_VAR(NODE)))
+static struct node *next_with_hash(struct node *n, uint32_t hash) {{
+    while (n && n->hash != hash) n = n->next;
+    return n;
+}}
+static struct node *first_with_hash(struct table *t, uint32_t hash) {{
+    return next_with_hash(t->buckets[hash & 1023], hash);
+}}
+static uint32_t addr_hash(uint32_t h, uint32_t a) {{ return (h ^ a) * 0x9e3779b1u; }}
+static uint32_t key_hash(const struct list_key *k) {{
+    uint32_t hs = addr_hash(7, k->src_addr);
+    uint32_t hd = addr_hash(7, k->dst_addr);
+    return (hs ^ hd) + k->proto;
+}}
+static bool key_eq(const struct list_key *a, const struct list_key *b) {{
+    {matcher}
+}}
+static struct frag_list *lookup(struct table *t, const struct list_key *k, uint32_t hash) {{
+    {lookup}
+}}
+static void handle(struct rte_mbuf *m) {{
+    struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod(m, struct rte_ipv4_hdr *);
+    struct list_key key;
+    key.src_addr = ip->src_addr;
+    key.dst_addr = ip->dst_addr;
+    key.proto = ip->next_proto_id;
+    uint32_t hash = key_hash(&key);
+    struct frag_list *l = lookup(&frags, &key, hash);
+    if (!l) {{
+        l = malloc(sizeof *l);
+        l->key = key;
+        l->node.hash = hash;
+        l->nfrags = 0;
+        l->node.next = frags.buckets[hash & 1023];
+        frags.buckets[hash & 1023] = &l->node;
+    }}
+    l->nfrags++;
+}}
+void main_loop(void) {{
+    struct rte_mbuf *pkts[32];
+    uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
+    for (uint16_t i = 0; i < n; i++) handle(pkts[i]);
+    rte_eth_tx_burst(1, 0, pkts, n);
+}}"#
+    ))
+}
+
+const LOOP_LOOKUP: &str = "struct frag_list *l;
+    FOR_EACH_WITH_HASH (l, node, hash, t) {
+        if (key_eq(&l->key, k)) {
+            return l;
+        }
+    }
+    return NULL;";
+
+#[test]
+fn a_bucket_hash_that_mixes_directions_selects_no_entry_an_ordered_match_does() {
+    // The hash puts both directions in one bucket, but the loop stops on the
+    // entry whose stored key equals the packet's in order: one entry per
+    // direction (not symmetric), through a variadic iterator macro.
+    let ordered = "return !memcmp(&a->src_addr, &b->src_addr, sizeof a->src_addr)
+        && !memcmp(&a->dst_addr, &b->dst_addr, sizeof a->dst_addr) && a->proto == b->proto;";
+    let f = bucket_table(ordered, LOOP_LOOKUP);
+    assert!(f.stateful, "{f:?}");
+    assert!(!f.symmetric && !f.is_unknown(Question::Symmetric), "{f:?}");
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.question == Question::Symmetric
+                && e.reason.contains("one entry per direction")),
+        "{f:?}"
+    );
+    // Look-alike: the stored source matched against the packet's
+    // destination (a reply finds the request's entry): symmetric.
+    let crossed =
+        "return a->src_addr == b->dst_addr && a->dst_addr == b->src_addr && a->proto == b->proto;";
+    let f = bucket_table(crossed, LOOP_LOOKUP);
+    assert!(f.symmetric, "{f:?}");
+    // Look-alike: no match at all, the bucket's head is the entry (a
+    // direct-mapped table): the mixed hash decides, symmetric.
+    let head = "struct node *n = first_with_hash(t, hash);
+    return n ? (struct frag_list *) n : NULL;";
+    let f = bucket_table(ordered, head);
+    assert!(f.symmetric, "{f:?}");
+}
+
+/// Per-flow counters of an XDP program that finds the ports right after a
+/// 20-byte IPv4 header (`iph + 1`); `guard` is what the block does about
+/// IPv4 options.
+fn after_ip4(guard: &str) -> Facts {
+    facts(&format!(
+        r#"{XDP}
+struct ipv4_hdr {{ unsigned char ihl:4, version:4; unsigned char tos; __u16 tot_len, id, frag_off; unsigned char ttl, protocol; __u16 check; __u32 saddr, daddr; }};
+struct port_pair {{ __u16 source, dest; }};
+struct key {{ __u32 src, dst; __u16 sport, dport; }};
+struct {{ __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 1024); __type(key, struct key); __type(value, __u64); }} flows SEC(".maps");
+SEC("xdp")
+int prog(struct xdp_md *ctx) {{
+    void *data_end = (void *)(long)ctx->data_end;
+    void *data = (void *)(long)ctx->data;
+    struct ipv4_hdr *iph = data + 14;
+    if ((void *)(iph + 1) > data_end)
+        return 2;
+    struct port_pair *ports = (struct port_pair *)(iph + 1);
+    if ((void *)(ports + 1) > data_end)
+        return 2;
+    {guard}
+    struct key k = {{}};
+    k.src = iph->saddr;
+    k.dst = iph->daddr;
+    k.sport = ports->source;
+    k.dport = ports->dest;
+    __u64 *n = bpf_map_lookup_elem(&flows, &k);
+    if (n) *n += 1;
+    return 2;
+}}"#
+    ))
+}
+
+#[test]
+fn past_a_guard_that_drops_ipv4_options_the_next_header_follows_the_ip_header() {
+    let key = |f: &Facts| f.flow_key.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    for guard in [
+        "if (iph->ihl * 4 != sizeof(*iph)) return 2;",
+        "if (iph->ihl != 5) return 1;",
+        "if (iph->ttl <= 1 || (iph->ihl << 2) > 20) return 2;",
+    ] {
+        let f = after_ip4(guard);
+        assert!(f.stateful, "{guard}: {f:?}");
+        assert_eq!(
+            key(&f),
+            ["src_ip", "dst_ip", "src_port", "dst_port"],
+            "{guard}: {f:?}"
+        );
+    }
+    // Look-alikes: no guard, a guard under a further condition, a guard
+    // that keeps the packet either way: options may sit where the ports
+    // are read, so only the addresses are known.
+    for guard in [
+        "",
+        "if (iph->tos) { if (iph->ihl != 5) return 1; }",
+        "if (iph->ihl != 5) iph->ttl--;",
+        "if (iph->ihl == 5) return 1;",
+    ] {
+        let f = after_ip4(guard);
+        assert!(f.stateful, "{guard}: {f:?}");
+        assert_eq!(key(&f), ["src_ip", "dst_ip"], "{guard}: {f:?}");
+    }
 }

@@ -551,12 +551,27 @@ pub struct SymEvidence {
     pub reason: String,
 }
 
+/// One equality a search loop's match tests between a stored entry's
+/// member and a packet value held in a member (`e->key.src == k->src`,
+/// `!memcmp(&e->src, &k->src, 4)`), see `note_match_member`.
+#[derive(Debug, Clone)]
+pub struct MatchMember {
+    pub obj: String,
+    pub file: usize,
+    pub line: u32,
+    /// The entry's member and the packet value's member have one name.
+    pub same_member: bool,
+    pub reason: String,
+}
+
 /// Everything the final pass records.
 #[derive(Debug, Default)]
 pub struct Events {
     pub accesses: Vec<Access>,
     pub chases: Vec<Chase>,
     pub sym: Vec<SymEvidence>,
+    /// Member equalities of search-loop matches (see `MatchMember`).
+    pub match_members: Vec<MatchMember>,
     /// Two-element state members indexed by a direction selector: (objects,
     /// member, selector) -> which of `sel` (1) and its complement (2) the
     /// packet path used (see `note_direction_half`).
@@ -732,6 +747,9 @@ pub struct Engine<'p, 't> {
     /// loop statement).
     loop_conds: Vec<(String, Node<'t>)>,
     loop_depth: u32,
+    /// Inside the condition of a search loop's match (`if (<cond>) return
+    /// e;` in a loop), including the comparators it calls.
+    match_depth: u32,
     insert_depth: u32,
     nesting: u32,
     budget: BudgetState,
@@ -1006,6 +1024,7 @@ impl<'p, 't> Engine<'p, 't> {
             kind: FnKind::Packet,
             loop_conds: vec![],
             loop_depth: 0,
+            match_depth: 0,
             insert_depth: 0,
             nesting: 0,
             storing_link: false,
@@ -1544,7 +1563,11 @@ impl<'p, 't> Engine<'p, 't> {
                 let cond = n.field("condition");
                 let mut cond_fields = FieldSet::default();
                 if let Some(c) = cond {
+                    let is_match =
+                        self.loop_depth > 0 && n.field("consequence").is_some_and(exits_loop);
+                    self.match_depth += u32::from(is_match);
                     let v = self.expr(c);
+                    self.match_depth -= u32::from(is_match);
                     if self.collect
                         && self.kind == FnKind::Packet
                         && n.field("alternative").is_some()
@@ -3686,6 +3709,17 @@ impl<'p, 't> Engine<'p, 't> {
                 return v;
             }
         }
+        // `iph + 1` where every path on from here dropped packets with IPv4
+        // options: the L4 header.
+        if op == "+"
+            && l.hdr == Some(Hdr::Ip4)
+            && r.konst == Some(1)
+            && ip4_options_rejected(self, n)
+        {
+            let mut v = Val::hdr(Hdr::L4, 0);
+            v.objs = l.objs.clone();
+            return v;
+        }
         // Pointer arithmetic into the packet.
         if op == "+" || op == "-" {
             if l.hdr.is_some() && r.hdr.is_none() {
@@ -3815,8 +3849,68 @@ impl<'p, 't> Engine<'p, 't> {
         v
     }
 
+    /// An equality inside a search loop's match between a stored entry's
+    /// member and a packet value read from a member. The entry the loop
+    /// stops at holds, in that member, what the packet holds in the member
+    /// of the same name (`e->key.src_addr == k->src_addr`): entries are
+    /// told apart by the key in its order, one per direction, whatever
+    /// bucket a direction-agnostic hash picked for them. A member compared
+    /// with a differently named one (`e->src == k->dst`) may be a mirror
+    /// match; summarise then draws no conclusion from the order.
+    fn note_match_member(&mut self, ln: Node<'t>, l: &Val, rn: Node<'t>, r: &Val, n: Node<'t>) {
+        if !self.collect || self.kind != FnKind::Packet {
+            return;
+        }
+        for (sn, pn, pv) in [(ln, rn, r), (rn, ln, l)] {
+            // One direction's fields only: a value holding a field and its
+            // mirror orders nothing.
+            let one_direction = pv.fields.iter().any(|f| *f != f.mirror())
+                && !pv
+                    .fields
+                    .iter()
+                    .any(|f| *f != f.mirror() && pv.fields.contains(&f.mirror()));
+            if pv.mixed || !pv.objs.is_empty() || !one_direction {
+                continue;
+            }
+            let Some((objs, suffix, _, false)) = self.state_ref_quiet(sn) else {
+                continue;
+            };
+            let Some(stored) = suffix
+                .rsplit('.')
+                .next()
+                .filter(|m| suffix.contains('.') && !m.is_empty() && !m.contains('['))
+            else {
+                continue;
+            };
+            let pn = strip(pn);
+            if pn.kind_name() != "field_expression" {
+                continue;
+            }
+            let Some(held) = pn.field("field").map(|f| self.t(f)) else {
+                continue;
+            };
+            let same_member = stored == held;
+            let line = Self::line(n);
+            for o in &objs {
+                self.events.match_members.push(MatchMember {
+                    obj: o.clone(),
+                    file: self.file(),
+                    line,
+                    same_member,
+                    reason: format!(
+                        "a search loop matches the entries of `{o}` by member `{stored}` against the packet's {} held in member `{held}`",
+                        pv.fields.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+                    ),
+                });
+            }
+        }
+    }
+
     /// Equality between a state slot and packet data: key checks and symmetry.
     fn compare(&mut self, ln: Node<'t>, l: &Val, rn: Node<'t>, r: &Val, n: Node<'t>) {
+        if self.match_depth > 0 {
+            self.note_match_member(ln, l, rn, r, n);
+        }
         for (sn, pv) in [(ln, r), (rn, l)] {
             if pv.fields.is_empty() {
                 continue;
@@ -4364,6 +4458,18 @@ impl<'p, 't> Engine<'p, 't> {
         if self.collect && self.kind == FnKind::Packet {
             self.note_accelerator_call(&name, n);
             self.note_key_slots(&name, recv_val.as_ref(), &arg_nodes, &arg_vals, n);
+            // `!memcmp(&e->src, &k->src, n)` in a search loop's match: an
+            // equality of the two addressed members.
+            if self.match_depth > 0
+                && matches!(name.as_str(), "memcmp" | "bcmp")
+                && arg_nodes.len() >= 2
+            {
+                let (a, b) = (addressed(arg_nodes[0]), addressed(arg_nodes[1]));
+                self.collect = false;
+                let (av, bv) = (self.expr(a), self.expr(b));
+                self.collect = true;
+                self.note_match_member(a, &av, b, &bv, n);
+            }
         }
 
         // Header accessors.
@@ -5599,6 +5705,21 @@ fn is_plain(n: Node) -> bool {
     )
 }
 
+/// What `&x` addresses (`x`), parentheses and casts stripped; any other
+/// expression stripped alone.
+fn addressed(n: Node) -> Node {
+    let n = strip(n);
+    if n.kind_name() == "pointer_expression" {
+        if let Some(arg) = n.field("argument") {
+            let text_starts_with_amp = n.child(0).is_some_and(|op| op.kind() == "&");
+            if text_starts_with_amp {
+                return strip(arg);
+            }
+        }
+    }
+    n
+}
+
 pub fn strip(n: Node) -> Node {
     let mut cur = n;
     loop {
@@ -5714,6 +5835,83 @@ fn ends_in_return(n: Node) -> bool {
         }
         _ => false,
     }
+}
+
+/// `n` (an expression) sits in a block that, as one of its own statements
+/// (not under a further condition), leaves when the IPv4 header carries
+/// options (`if (iph->ihl * 4 != sizeof(*iph)) return XDP_PASS;`, `if
+/// (ip->ihl != 5) goto drop;`): every path that goes on through the block
+/// has a 20-byte header, so what follows it is the L4 header. The guard may
+/// come after the expression in the block (a pointer computed before the
+/// check is read after it); a read placed between the two would see
+/// option bytes of a packet about to be dropped.
+fn ip4_options_rejected<'t>(e: &Engine<'_, 't>, n: Node<'t>) -> bool {
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        if p.kind_name() == "function_definition" {
+            return false;
+        }
+        if p.kind_name() == "compound_statement" {
+            let mut c = p.walk();
+            let guarded = p.named_children(&mut c).any(|st| {
+                st.kind_name() == "if_statement"
+                    && st.field("alternative").is_none()
+                    && st.field("consequence").is_some_and(exits_loop)
+                    && st
+                        .field("condition")
+                        .is_some_and(|c| rejects_ip4_options(e, c))
+            });
+            if guarded {
+                return true;
+            }
+        }
+        cur = p.parent();
+    }
+    false
+}
+
+/// The condition holds for every IPv4 header with options: `ihl * 4 !=
+/// sizeof(*iph)`, `(ihl << 2) > 20`, `ihl != 5`, `ihl > 5`, either way
+/// round, or a disjunction with one such term.
+fn rejects_ip4_options<'t>(e: &Engine<'_, 't>, c: Node<'t>) -> bool {
+    let c = strip(c);
+    if c.kind_name() != "binary_expression" {
+        return false;
+    }
+    let op = c.field("operator").map(|o| e.t(o)).unwrap_or("");
+    let (Some(l), Some(r)) = (c.field("left").map(strip), c.field("right").map(strip)) else {
+        return false;
+    };
+    if op == "||" {
+        return rejects_ip4_options(e, l) || rejects_ip4_options(e, r);
+    }
+    // The header length in 32-bit words, and that length in bytes.
+    let is_ihl = |x: Node<'t>| {
+        x.kind_name() == "field_expression"
+            && x.field("field")
+                .is_some_and(|f| matches!(e.t(f), "ihl" | "ip_hl"))
+    };
+    let words_to_bytes = |x: Node<'t>| {
+        x.kind_name() == "binary_expression"
+            && x.field("left").map(strip).is_some_and(is_ihl)
+            && match (
+                x.field("operator").map(|o| e.t(o)),
+                x.field("right").map(|k| e.t(strip(k))),
+            ) {
+                (Some("*"), Some("4")) | (Some("<<"), Some("2")) => true,
+                _ => false,
+            }
+    };
+    let minimal_bytes = |x: Node<'t>| e.t(x) == "20" || x.kind_name() == "sizeof_expression";
+    let test = |a: Node<'t>, b: Node<'t>, a_left: bool| {
+        let grows = if a_left {
+            matches!(op, "!=" | ">")
+        } else {
+            matches!(op, "!=" | "<")
+        };
+        grows && ((is_ihl(a) && e.t(b) == "5") || (words_to_bytes(a) && minimal_bytes(b)))
+    };
+    test(l, r, true) || test(r, l, false)
 }
 
 /// The statement leaves the enclosing loop (`break`, `return`, `goto`;

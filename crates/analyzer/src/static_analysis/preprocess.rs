@@ -113,13 +113,38 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
         // expanded again in every round: the C preprocessor never does that,
         // so it stays what it expands to anyway, a call.
         let self_referential = find_word(body, name, 0).is_some();
+        // A variadic macro defined differently under different conditions
+        // (per-thread data with and without `thread_local`): the text alone
+        // does not say which one holds, so the name stays a call, as it
+        // did before either definition was seen.
+        let variadic = params.last().is_some_and(|p| variadic_name(p).is_some());
+        if variadic {
+            match out.get(name) {
+                Some(m) if m.alias || m.body != body || m.params != params => {
+                    out.insert(
+                        name.to_string(),
+                        TypeMacro {
+                            params: vec![],
+                            body: name.to_string(),
+                            alias: true,
+                        },
+                    );
+                    continue;
+                }
+                Some(_) => continue,
+                None => {}
+            }
+        }
         if !body.is_empty()
             && !unparsable
             && !self_referential
-            // Variadic macros (logging, mostly) stay calls: expanding them
-            // exposes logging internals (per-thread buffers, module
-            // globals) as hidden state handed to library code.
-            && !params.iter().any(|p| p.ends_with("..."))
+            // Variadic macros that hand their variable arguments to a call
+            // (logging, mostly: `vlog(mod, lvl, __VA_ARGS__)`) stay calls:
+            // expanding them exposes logging internals (per-thread
+            // buffers, module globals) as hidden state handed to library
+            // code. One that uses them as code of its own (an iterator
+            // declaration's extra expressions) expands.
+            && !forwards_varargs_to_call(body, &params)
         {
             out.insert(
                 name.to_string(),
@@ -127,6 +152,17 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
                     params,
                     body: body.to_string(),
                     alias: false,
+                },
+            );
+        } else if variadic {
+            // Stays a call; recorded so that a different definition under
+            // another condition is seen as one.
+            out.insert(
+                name.to_string(),
+                TypeMacro {
+                    params: vec![],
+                    body: name.to_string(),
+                    alias: true,
                 },
             );
         }
@@ -308,8 +344,9 @@ fn expand_round(text: &str, macros: &rustc_hash::FxHashMap<&str, &TypeMacro>) ->
                     .flatten()
                 {
                     Some(close) => {
-                        let args = split_args(&text[k + 1..close]);
-                        let params = &m.params;
+                        let (params, args) =
+                            bind_variadic(&m.params, split_args(&text[k + 1..close]));
+                        let params = &params;
                         let mut body = stringize(&m.body, params, &args);
                         for (p, a) in params.iter().zip(args.iter()) {
                             let mut sub = String::new();
@@ -342,6 +379,77 @@ fn expand_round(text: &str, macros: &rustc_hash::FxHashMap<&str, &TypeMacro>) ->
         }
     }
     (out, changed)
+}
+
+/// The name a variadic parameter goes by in the body: `__VA_ARGS__` for
+/// `...`, `args` for GNU's `args...`.
+fn variadic_name(param: &str) -> Option<&str> {
+    let name = param.strip_suffix("...")?.trim();
+    Some(if name.is_empty() { "__VA_ARGS__" } else { name })
+}
+
+/// Parameters and arguments of one expansion, a variadic parameter bound
+/// to the remaining arguments joined by commas (the C preprocessor's
+/// `__VA_ARGS__`; empty when there are none).
+fn bind_variadic(params: &[String], mut args: Vec<String>) -> (Vec<String>, Vec<String>) {
+    let Some(va) = params.last().and_then(|p| variadic_name(p)) else {
+        return (params.to_vec(), args);
+    };
+    let fixed = params.len() - 1;
+    let rest = if args.len() > fixed {
+        args.split_off(fixed).join(", ")
+    } else {
+        String::new()
+    };
+    let mut names: Vec<String> = params[..fixed].to_vec();
+    names.push(va.to_string());
+    args.resize(fixed, String::new());
+    args.push(rest);
+    (names, args)
+}
+
+/// A variadic macro whose variable arguments appear among a call's
+/// arguments (`log_at(LVL, __VA_ARGS__)`, `printf(fmt, ## args)`).
+fn forwards_varargs_to_call(body: &str, params: &[String]) -> bool {
+    let Some(va) = params.last().and_then(|p| variadic_name(p)) else {
+        return false;
+    };
+    let b = body.as_bytes();
+    let mut from = 0;
+    while let Some(pos) = find_word(body, va, from) {
+        from = pos + va.len();
+        // The innermost parenthesis open at the use.
+        let mut depth = 0usize;
+        let mut open = None;
+        for i in (0..pos).rev() {
+            match b[i] {
+                b')' => depth += 1,
+                b'(' if depth == 0 => {
+                    open = Some(i);
+                    break;
+                }
+                b'(' => depth -= 1,
+                _ => {}
+            }
+        }
+        let Some(open) = open else { continue };
+        let before = body[..open].trim_end();
+        let callee_start = before
+            .bytes()
+            .rposition(|c| !is_ident_char(c))
+            .map_or(0, |i| i + 1);
+        let callee = &before[callee_start..];
+        let is_call = !callee.is_empty()
+            && !callee.as_bytes()[0].is_ascii_digit()
+            && !matches!(
+                callee,
+                "sizeof" | "return" | "if" | "while" | "for" | "switch" | "typeof" | "__typeof__"
+            );
+        if is_call {
+            return true;
+        }
+    }
+    false
 }
 
 /// The C preprocessor's `#param`: the argument as a string literal.
@@ -743,6 +851,24 @@ mod tests {
         check(
             "#define A(c) (c ? 0 : fail(#c))\n#define L(t, p) lookup_##t(p)\nint f(int x) { A(x > 1); return L(tcp, x); }\n",
             "#define A(c) (c ? 0 : fail(#c)) #define L(t, p) lookup_##t(p) int f(int x) { (x > 1 ? 0 : fail(\"x > 1\")); return lookup_tcp(x); }",
+        );
+    }
+
+    #[test]
+    fn variadic_macros_expand_unless_they_forward_their_arguments_to_a_call() {
+        // An iterator declaration's extra expressions are code of the
+        // macro's own; a logging macro's arguments go to its callee.
+        check(
+            "#define INIT(V, P, T, ...) T *V##_it = ( __VA_ARGS__ , (T *) P)\n#define LOG(l, ...) vlog(l, __VA_ARGS__)\n#define NAMED(a, rest...) (a + rest)\nvoid f(void) { INIT(x, g(), struct n, (void) 0, 1); LOG(3, \"%d\", x); NAMED(1, 2); }\n",
+            "#define INIT(V, P, T, ...) T *V##_it = ( __VA_ARGS__ , (T *) P) #define LOG(l, ...) vlog(l, __VA_ARGS__) #define NAMED(a, rest...) (a + rest) void f(void) { struct n *x_it = ( (void) 0, 1 , (struct n *) g()); LOG(3, \"%d\", x); (1 + 2); }",
+        );
+    }
+
+    #[test]
+    fn a_variadic_macro_defined_twice_differently_stays_a_call() {
+        check(
+            "#ifdef TLS\n#define PER_THREAD(T, N, ...) static T N = __VA_ARGS__\n#else\n#define PER_THREAD(T, N, ...) static T *N##_get(void) { return lookup(N##_key); }\n#endif\nPER_THREAD(int, hits, 0);\n",
+            "#ifdef TLS #define PER_THREAD(T, N, ...) static T N = __VA_ARGS__ #else #define PER_THREAD(T, N, ...) static T *N##_get(void) { return lookup(N##_key); } #endif PER_THREAD(int, hits, 0);",
         );
     }
 

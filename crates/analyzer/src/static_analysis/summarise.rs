@@ -572,6 +572,20 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
             }
         }
     }
+    // Objects whose search loops match entries member by member in order
+    // (every matched member against the packet value of the same member,
+    // none against another: no mirror match).
+    let mut ordered_match: BTreeMap<&str, &dataflow::MatchMember> = BTreeMap::new();
+    for m in &ev.match_members {
+        let all_same = ev
+            .match_members
+            .iter()
+            .filter(|x| x.obj == m.obj)
+            .all(|x| x.same_member);
+        if all_same {
+            ordered_match.entry(m.obj.as_str()).or_insert(m);
+        }
+    }
     let state_structs: BTreeSet<String> = BTreeSet::new();
     let mut inconsistent_keys: Vec<(String, Option<Site>, String)> = vec![];
     let mut unknown_keys: Vec<(String, Option<Site>)> = vec![];
@@ -719,7 +733,20 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                 ),
             });
         }
-        if o.mixed {
+        if let (true, Some(m)) = (o.mixed, ordered_match.get(name_o.as_str())) {
+            // The direction-agnostic hash only picks a bucket; the entry is
+            // the one the match selects, and it compares the key in order.
+            evidence.push(Evidence {
+                question: Question::Symmetric,
+                file: disp(m.file),
+                line_start: m.line,
+                line_end: m.line,
+                reason: format!(
+                    "the hash locating `{name_o}` combines a field with its mirror, but {}: one entry per direction",
+                    m.reason
+                ),
+            });
+        } else if o.mixed {
             symmetric = true;
             if let Some((f, l, w)) = &o.key_site {
                 evidence.push(Evidence {
