@@ -2313,3 +2313,94 @@ fn past_a_guard_that_drops_ipv4_options_the_next_header_follows_the_ip_header() 
         assert_eq!(key(&f), ["src_ip", "dst_ip"], "{guard}: {f:?}");
     }
 }
+
+/// A NAT in the style of a verified-NF library: opaque map, vector and
+/// index allocator behind a global pointer to the NF's state block, their
+/// bodies not visible. `translate` is how the outbound path picks the
+/// external port.
+fn opaque_library_nat(translate: &str) -> Facts {
+    facts(&format!(
+        r#"{IPV4}
+#include <string.h>
+struct tcpudp_hdr {{ uint16_t src_port; uint16_t dst_port; }};
+struct Map; struct Vector; struct DoubleChain;
+int map_get(struct Map *map, void *key, int *value_out);
+void map_put(struct Map *map, void *key, int value);
+void vector_borrow(struct Vector *vector, int index, void **val_out);
+int dchain_allocate_new_index(struct DoubleChain *chain, int *index_out, long time);
+int dchain_rejuvenate_index(struct DoubleChain *chain, int index, long time);
+void nf_borrow_next_chunk(void *p, unsigned length, void **chunk);
+struct FlowId {{ uint16_t src_port; uint16_t dst_port; uint32_t src_ip; uint32_t dst_ip; uint8_t protocol; }};
+struct State {{ struct Map *fm; struct Vector *fv; struct DoubleChain *heap; uint16_t start_port; }};
+static struct State *state;
+static int allocate_flow(struct FlowId *id, long now, uint16_t *port) {{
+    int index;
+    {translate}
+    struct FlowId *key = 0;
+    vector_borrow(state->fv, index, (void **)&key);
+    memcpy((void *)key, (void *)id, sizeof(struct FlowId));
+    map_put(state->fm, key, index);
+    *port = state->start_port + index;
+    return 1;
+}}
+static int outbound(struct FlowId *id, long now, uint16_t *port) {{
+    int index;
+    if (map_get(state->fm, id, &index)) {{
+        dchain_rejuvenate_index(state->heap, index, now);
+        *port = state->start_port + index;
+        return 1;
+    }}
+    return allocate_flow(id, now, port);
+}}
+int nf_process(uint16_t device, uint8_t *buffer, long now) {{
+    void *chunk;
+    nf_borrow_next_chunk(buffer, sizeof(struct rte_ipv4_hdr), &chunk);
+    struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)chunk;
+    nf_borrow_next_chunk(buffer, sizeof(struct tcpudp_hdr), &chunk);
+    struct tcpudp_hdr *l4 = (struct tcpudp_hdr *)chunk;
+    struct FlowId id = {{ .src_port = l4->src_port, .dst_port = l4->dst_port,
+        .src_ip = ip->src_addr, .dst_ip = ip->dst_addr, .protocol = ip->next_proto_id }};
+    uint16_t port;
+    if (!outbound(&id, now, &port)) return device;
+    l4->src_port = port;
+    return 1 - device;
+}}"#
+    ))
+}
+
+#[test]
+fn a_position_unseen_code_hands_out_from_state_is_an_allocation() {
+    // The external port is an index the allocator handed out: the entry
+    // written there (through the borrowed pointer, by memcpy) is found
+    // again by that port, which plays another role in the reply: no
+    // packet field keys it, the NF is not splittable.
+    let f =
+        opaque_library_nat("if (!dchain_allocate_new_index(state->heap, &index, now)) return 0;");
+    assert!(f.stateful, "{f:?}");
+    let fv = f
+        .state_objects
+        .iter()
+        .find(|o| o.name == "state.fv")
+        .expect("the vector is a table of its own");
+    assert!(fv.key.is_empty(), "{f:?}");
+    assert!(
+        f.split_hazards
+            .iter()
+            .any(|h| h.object == "state.fv" && h.reason.contains("state.heap")),
+        "{f:?}"
+    );
+    // Look-alike: the index is the packet's own port (a direct-mapped
+    // table): entries are keyed by it and nothing is allocated.
+    let f = opaque_library_nat("index = id->src_port & 1023;");
+    assert!(f.stateful, "{f:?}");
+    assert!(
+        !f.split_hazards.iter().any(|h| h.object == "state.fv"),
+        "{f:?}"
+    );
+    let fv = f
+        .state_objects
+        .iter()
+        .find(|o| o.name == "state.fv")
+        .expect("the vector is a table of its own");
+    assert_eq!(fv.key, [nfc_core::facts::Field::SrcPort], "{f:?}");
+}

@@ -572,6 +572,11 @@ pub struct Events {
     pub sym: Vec<SymEvidence>,
     /// Member equalities of search-loop matches (see `MatchMember`).
     pub match_members: Vec<MatchMember>,
+    /// State handed, on the packet path, to code whose body is not visible
+    /// and that may write it, which hands back a value computed from it
+    /// through an out-parameter (`alloc_index(pool, &i)`): a position it
+    /// may have allocated.
+    pub handed_out: BTreeSet<String>,
     /// Two-element state members indexed by a direction selector: (objects,
     /// member, selector) -> which of `sel` (1) and its complement (2) the
     /// packet path used (see `note_direction_half`).
@@ -2222,7 +2227,8 @@ impl<'p, 't> Engine<'p, 't> {
                     if root {
                         (BTreeSet::new(), String::new(), Val::default(), true, false)
                     } else {
-                        let storage = self.storage_global(&name);
+                        let storage =
+                            self.storage_global(&name) || self.struct_pointer_global(&name);
                         (objs, String::new(), Val::default(), false, storage)
                     }
                 })
@@ -2256,7 +2262,7 @@ impl<'p, 't> Engine<'p, 't> {
                     }
                     // The member's type is looked up only where a part can be.
                     let kind = if direct {
-                        self.member_kind(n)
+                        self.designated_member_kind(&objs, n)
                     } else {
                         MemberKind::Field
                     };
@@ -2442,6 +2448,25 @@ impl<'p, 't> Engine<'p, 't> {
         })
     }
 
+    /// A global pointer to one struct (the NF's state block, set up at
+    /// init: `static struct State *state`): its pointer members reach
+    /// tables of their own, as a global struct's do.
+    fn struct_pointer_global(&self, name: &str) -> bool {
+        !self.is_local(name)
+            && self.prog.globals.get(name).is_some_and(|g| {
+                let resolved = self.prog.resolve_type(&g.ty.name);
+                g.ty.ptr == 1
+                    && g.ty.dims.is_empty()
+                    && !is_container_type(resolved)
+                    && self.prog.bpf_map_type(resolved).is_none()
+                    && self
+                        .prog
+                        .structs
+                        .get(resolved)
+                        .is_some_and(|d| !d.fields.is_empty())
+            })
+    }
+
     /// The element `base[i]` (or `*base`) is storage (a struct or an array),
     /// not a pointer loaded from it; unknown types say no.
     fn element_is_storage(&self, base: Node<'t>) -> bool {
@@ -2487,7 +2512,20 @@ impl<'p, 't> Engine<'p, 't> {
         if bv.direct.is_empty() {
             MemberKind::Field
         } else {
-            self.member_kind(n)
+            self.designated_member_kind(&bv.direct, n)
+        }
+    }
+
+    /// [`Self::member_kind`] of a member of designated storage. Through a
+    /// global pointer to the NF's state block only what pointer members
+    /// reach is a table of its own; the block's arrays and structs stay in
+    /// it (a transmit buffer's `pkts[]` is that buffer).
+    fn designated_member_kind(&self, objs: &BTreeSet<String>, n: Node<'t>) -> MemberKind {
+        let kind = self.member_kind(n);
+        if kind == MemberKind::Aggregate && objs.iter().any(|o| self.struct_pointer_global(o)) {
+            MemberKind::Field
+        } else {
+            kind
         }
     }
 
@@ -2724,7 +2762,9 @@ impl<'p, 't> Engine<'p, 't> {
                 let mut v = self.env_read(&key);
                 if !self.is_local(&name) {
                     if let Some((objs, root)) = self.global_state(&name) {
-                        if !root && self.storage_global(&name) {
+                        if !root
+                            && (self.storage_global(&name) || self.struct_pointer_global(&name))
+                        {
                             v.direct.extend(objs.iter().cloned());
                         }
                         v.objs.extend(objs);
@@ -4518,6 +4558,32 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if is_copy_fn(&name) && arg_nodes.len() >= 2 {
             let src = arg_vals[1].clone();
+            // The destination's value before the copy: a pointer into state
+            // stays one (the copy writes what it points to).
+            let dest = strip(arg_nodes[0]);
+            let through_pointer = (dest.kind_name() == "identifier"
+                && self.is_local(self.t(dest))
+                && self
+                    .var_type(self.t(dest))
+                    .is_some_and(|t| t.ptr > 0 && t.dims.is_empty())
+                && !arg_vals[0].objs.is_empty()
+                && !arg_vals[0].root)
+                .then(|| arg_vals[0].clone());
+            if let Some(dv) = through_pointer {
+                // `memcpy(entry, &key, n)` with `entry` a local pointer into
+                // state (a handle a lookup or a borrow gave back): the entry
+                // it points to is written, as by `*entry = key`; the
+                // pointer itself keeps pointing there.
+                let objs: BTreeSet<String> = dv.objs.iter().cloned().collect();
+                self.storing_packet = src.keyed() && !src.descriptor;
+                let key = Val {
+                    mixed: false,
+                    ..dv.taint()
+                };
+                self.record_access(&objs, &key, true, false, arg_nodes[0]);
+                self.storing_packet = false;
+                return Val::default();
+            }
             if let Some(dk) = self.path_key(arg_nodes[0]) {
                 let mut sv = src.clone();
                 if sv.hdr.is_some() {
@@ -4667,7 +4733,16 @@ impl<'p, 't> Engine<'p, 't> {
                             && a.field("operator")
                                 .map(|o| self.t(o) == "&")
                                 .unwrap_or(false);
-                        if addr_of && p.ty.ptr > 0 {
+                        // A pointer parameter handed on (`return
+                        // fill(id, port)`): what the callee stored through
+                        // it goes back out to this function's caller too.
+                        let forwarded = a.kind_name() == "identifier"
+                            && self
+                                .f()
+                                .params
+                                .iter()
+                                .any(|q| q.name == self.t(a) && q.ty.ptr > 0);
+                        if (addr_of || forwarded) && p.ty.ptr > 0 {
                             if let Some(raw) = self.env_get(&pk).cloned() {
                                 // Packet data, or a pointer into the packet
                                 // (a parser's `*hdr = pos`), comes back out.
@@ -4821,7 +4896,13 @@ impl<'p, 't> Engine<'p, 't> {
             })
             .collect();
         let packet_in = v.keyed() || packet_pointer_in;
-        if packet_in {
+        // Handed state and no packet data (`alloc_index(pool, &i)`,
+        // `borrow(vec, i, &entry)`): what it writes through an
+        // out-parameter derives from that state, a position it hands out
+        // or a handle on one of its entries.
+        let state_only = !packet_in && !objs.is_empty();
+        let mut hands_out_value = false;
+        if packet_in || state_only {
             // Out-parameters: `&x`, `&x.m`, and local arrays/buffers.
             for (an, av) in arg_nodes.iter().zip(arg_vals.iter()) {
                 let a = strip(*an);
@@ -4846,6 +4927,22 @@ impl<'p, 't> Engine<'p, 't> {
                     None
                 };
                 let Some(target) = target else { continue };
+                // From state alone, only a local scalar or pointer is
+                // handed out (`&index`, `&entry`): a struct or buffer handed
+                // by address is the callee's input (a digest context), and
+                // a member or element is storage of its own.
+                if state_only
+                    && !(target.kind_name() == "identifier"
+                        && self.is_local(self.t(target))
+                        && self.var_type(self.t(target)).is_some_and(|t| {
+                            t.dims.is_empty()
+                                && (t.ptr > 0
+                                    || headers::scalar_width(self.prog.resolve_type(&t.name))
+                                        .is_some())
+                        }))
+                {
+                    continue;
+                }
                 let Some(tk) = self.path_key(target) else {
                     continue;
                 };
@@ -4858,10 +4955,32 @@ impl<'p, 't> Engine<'p, 't> {
                 if !cur.objs.is_empty() || cur.root || cur.keyed() || cur.hdr.is_some() {
                     continue;
                 }
+                let handle = target.kind_name() == "identifier"
+                    && self.var_type(self.t(target)).is_some_and(|t| t.ptr > 0);
                 let mut out = if objs.is_empty() {
                     key.clone()
+                } else if state_only {
+                    // Computed from the state alone: a handle on one of its
+                    // entries, or a value (an index it hands out, a count).
+                    let from: NameSet = key.from.iter().cloned().collect();
+                    if handle {
+                        Val {
+                            objs: NameSet::from(objs.clone()),
+                            from,
+                            ..Default::default()
+                        }
+                    } else {
+                        hands_out_value = true;
+                        let mut from = from;
+                        from.extend(objs.iter().cloned());
+                        Val {
+                            from,
+                            ..Default::default()
+                        }
+                    }
                 } else {
-                    // A keyed lookup's result: where the entry is.
+                    // A keyed lookup's result, or a handle on an entry:
+                    // where the entry is.
                     Val {
                         objs: NameSet::from(objs.clone()),
                         ..key.clone()
@@ -4885,6 +5004,16 @@ impl<'p, 't> Engine<'p, 't> {
                 }
                 self.env_join(&tk, &out);
             }
+        }
+        // Unseen code that hands out a value from state it may write (an
+        // allocator's next free index): the state may be a cursor the
+        // packet path advances (see `Events::handed_out`).
+        if hands_out_value
+            && self.collect
+            && self.kind == FnKind::Packet
+            && !self.callee_reads_only(&name, &state_positions)
+        {
+            self.events.handed_out.extend(objs.iter().cloned());
         }
         // Storage handed back by unseen code is judged only by what the
         // analysis sees done to it (`note_handed_back_storage`): handing

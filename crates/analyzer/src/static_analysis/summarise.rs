@@ -441,7 +441,8 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                         .alloc_from
                         .iter()
                         .filter(|f| {
-                            packet_written.contains(f.as_str()) && escaping.contains(f.as_str())
+                            (packet_written.contains(f.as_str()) || ev.handed_out.contains(*f))
+                                && escaping.contains(f.as_str())
                         })
                         .cloned()
                         .collect();
