@@ -109,6 +109,14 @@ fn read_units(p: &Path) -> anyhow::Result<Result<Vec<IrUnit>, String>> {
         .map_err(|e| format!("{}: not a list of insight units: {e}", p.display())))
 }
 
+/// [`read_units`] with its error printed: `Err` is the exit code to return.
+fn units_or_exit(p: &Path) -> anyhow::Result<Result<Vec<IrUnit>, ExitCode>> {
+    Ok(read_units(p)?.map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(1)
+    }))
+}
+
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Train(a) => {
@@ -215,12 +223,9 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Unknown(a) => {
-            let synth = match read_units(&a.synth)? {
-                Ok(s) => s,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return Ok(ExitCode::from(1));
-                }
+            let synth = match units_or_exit(&a.synth)? {
+                Ok(u) => u,
+                Err(code) => return Ok(code),
             };
             let (_, va) = split_by_program(&synth, 5);
             let mut rows = vec![];
@@ -251,12 +256,9 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Predict(a) => {
-            let units = match read_units(&a.units)? {
+            let units = match units_or_exit(&a.units)? {
                 Ok(u) => u,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return Ok(ExitCode::from(1));
-                }
+                Err(code) => return Ok(code),
             };
             let model = match SeqModel::load(&a.model, Arch::Lstm) {
                 Ok(m) => m,
