@@ -75,7 +75,8 @@ pub struct TrainArgs {
     pub seed: u64,
     /// The LSTM's architecture, comma-separated: `block` (one sequence per
     /// block) or `function` (one per function), `bidir`, `layers<N>`,
-    /// `embed<N>`, `block-readout` (default: the configuration's).
+    /// `embed<N>`, `block-readout`, `unk<N>` (N% of training words shown as
+    /// `<unk>`) (default: the configuration's).
     #[arg(long)]
     pub lstm: Option<String>,
     /// Early-stopping patience in epochs (every network alike; 0: run every epoch).
