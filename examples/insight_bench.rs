@@ -74,6 +74,8 @@ struct HeldOut {
     lowering: Vec<(&'static str, Vec<String>, Vec<String>)>,
 }
 
+/// First seed of the length probe's programs (training uses 1..=n).
+const PROBE_SEED: u64 = 7_000_000;
 const GROUPS: [&str; 3] = ["built-in", "corpus", "Click"];
 
 fn held_out(root: &Path) -> HeldOut {
@@ -720,6 +722,56 @@ fn main() -> anyhow::Result<()> {
         println!("{}", shift_report(&held.units, &gens).1);
         return Ok(());
     }
+    if args.first().map(String::as_str) == Some("probe") {
+        // The length diagnosis's data, no held-out NF involved: the bench's
+        // `n` training programs (same generator and seeds as `dataset`) and
+        // `m` newly synthesised long programs (the NF-like generator with
+        // `k`× its statements per body, seeds no training run uses), each
+        // with its shape; `nfc-predict insight train --heldout probe.json`
+        // then scores the models on them.
+        let n: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(200);
+        let m: usize = args.get(2).map(|s| s.parse()).transpose()?.unwrap_or(60);
+        let k: usize = args.get(3).map(|s| s.parse()).transpose()?.unwrap_or(4);
+        let dir = out.join("probe");
+        std::fs::create_dir_all(&dir)?;
+        let train = nfc::insight::synthesise(&Profile::nf_like(), n, 1, 2);
+        anyhow::ensure!(train.failures.is_empty(), "{:?}", train.failures);
+        let mut long = Profile::nf_like();
+        long.name = "nf-like-long";
+        long.stmts = (long.stmts.0 * k, long.stmts.1 * k);
+        let probe = nfc::insight::synthesise(&long, m, PROBE_SEED, 2);
+        // Words the training programs lack: the naive generator's generic
+        // integer code (its programs' names say which probe a row is).
+        let naive = nfc::insight::synthesise(&Profile::naive(), m / 2, PROBE_SEED, 2);
+        for f in probe.failures.iter().chain(&naive.failures).take(3) {
+            eprintln!("  probe failure: {f}");
+        }
+        let mut all = probe.units.clone();
+        all.extend(naive.units.iter().cloned());
+        std::fs::write(dir.join("train.json"), serde_json::to_vec(&train.units)?)?;
+        std::fs::write(dir.join("probe.json"), serde_json::to_vec(&all)?)?;
+        let fns = |u: &[nfc_core::insight::IrUnit]| -> Vec<nfc_core::insight::IrFunction> {
+            u.iter().flat_map(|x| own(x).into_iter().cloned()).collect()
+        };
+        for (name, u) in [
+            ("training", &train.units),
+            ("long probe", &probe.units),
+            ("naive probe", &naive.units),
+        ] {
+            let s = nfc_smartnic::similarity::shape(&fns(u));
+            println!(
+                "{name}: {} programs, {} functions, {:.1} words/fn (p90 {:.0}), {:.1} blocks/fn, {:.2} words/block, {:.2} proxy instr/word",
+                u.len(), s.functions, s.words_per_function, s.words_per_function_p90,
+                s.blocks_per_function, s.words_per_block, s.proxy_per_word
+            );
+        }
+        println!(
+            "probe lowering failures: {} long, {} naive",
+            probe.failures.len(),
+            naive.failures.len()
+        );
+        return Ok(());
+    }
     if args.first().map(String::as_str) == Some("word-cost") {
         // The per-word cost model's rows alone (the full bench's section):
         // fitted on `n` synthesised programs, scored on the held-out NFs.
@@ -1027,6 +1079,8 @@ fn main() -> anyhow::Result<()> {
 }
 
 /// The LSTM architecture of a saved `TrainConfig` as `nfc-predict --lstm` reads it.
+/// (A copy of `LstmShape::spec`: this example does not link the predictor,
+/// which would bring libtorch into every `nfc` build.)
 fn lstm_spec(l: &serde_json::Value) -> String {
     let mut parts = vec![if l["function_sequence"].as_bool() == Some(true) {
         "function"
@@ -1047,6 +1101,10 @@ fn lstm_spec(l: &serde_json::Value) -> String {
     }
     if l["block_readout"].as_bool() == Some(true) {
         parts.push("block-readout".into());
+    }
+    match l["unknown_pct"].as_i64() {
+        Some(n) if n > 0 => parts.push(format!("unk{n}")),
+        _ => {}
     }
     parts.join(",")
 }

@@ -6,7 +6,8 @@ use super::{out, Format};
 use anyhow::Context;
 use nfc_core::insight::IrUnit;
 use nfc_predictor::insight::{
-    evaluate_models, samples, Arch, LstmShape, SeqModel, TrainConfig, MODELS,
+    evaluate_models, samples, split_by_program, with_unknown_share, wmape, Arch, LstmShape,
+    SeqModel, TrainConfig, MODELS,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,25 @@ pub enum Command {
     Train(TrainArgs),
     /// Predict compute instructions per function (and per block) with a saved LSTM.
     Predict(PredictArgs),
+    /// The unknown-word probe: saved networks' validation WMAPE when a
+    /// share of the validation programs' words is shown as `<unk>`.
+    Unknown(UnknownArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct UnknownArgs {
+    /// Directories with saved networks (`<arch>.json`, `<arch>.ot`).
+    #[arg(long, value_delimiter = ',')]
+    pub models: Vec<PathBuf>,
+    /// The synthesised programs the networks were trained on (the
+    /// validation programs are split off as in training).
+    #[arg(long)]
+    pub synth: PathBuf,
+    /// Percentages of words shown as `<unk>`.
+    #[arg(long, value_delimiter = ',', default_value = "0,5,10,20")]
+    pub pct: Vec<f64>,
+    #[arg(long, default_value_t = 19)]
+    pub seed: u64,
 }
 
 #[derive(Debug, clap::Args)]
@@ -55,7 +75,8 @@ pub struct TrainArgs {
     pub seed: u64,
     /// The LSTM's architecture, comma-separated: `block` (one sequence per
     /// block) or `function` (one per function), `bidir`, `layers<N>`,
-    /// `embed<N>`, `block-readout` (default: the configuration's).
+    /// `embed<N>`, `block-readout`, `unk<N>` (N% of training words shown as
+    /// `<unk>`) (default: the configuration's).
     #[arg(long)]
     pub lstm: Option<String>,
     /// Early-stopping patience in epochs (every network alike; 0: run every epoch).
@@ -87,6 +108,14 @@ fn read_units(p: &Path) -> anyhow::Result<Result<Vec<IrUnit>, String>> {
     let text = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
     Ok(serde_json::from_slice(&text)
         .map_err(|e| format!("{}: not a list of insight units: {e}", p.display())))
+}
+
+/// [`read_units`] with its error printed: `Err` is the exit code to return.
+fn units_or_exit(p: &Path) -> anyhow::Result<Result<Vec<IrUnit>, ExitCode>> {
+    Ok(read_units(p)?.map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(1)
+    }))
 }
 
 pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
@@ -194,13 +223,43 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Predict(a) => {
-            let units = match read_units(&a.units)? {
+        Command::Unknown(a) => {
+            let synth = match units_or_exit(&a.synth)? {
                 Ok(u) => u,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return Ok(ExitCode::from(1));
+                Err(code) => return Ok(code),
+            };
+            let (_, va) = split_by_program(&synth, 5);
+            let mut rows = vec![];
+            for dir in &a.models {
+                for arch in [Arch::Lstm, Arch::Dnn, Arch::Cnn] {
+                    let Ok(m) = SeqModel::load(dir, arch) else {
+                        continue;
+                    };
+                    let ss = samples(&va, &m.vocab, true);
+                    let y: Vec<f64> = ss.iter().map(|s| s.y).collect();
+                    for pct in &a.pct {
+                        let masked = with_unknown_share(&ss, *pct, a.seed);
+                        let p = m.predict(&masked);
+                        let bias = p.iter().zip(&y).map(|(p, y)| p - y).sum::<f64>()
+                            / y.iter().sum::<f64>();
+                        rows.push(json!({
+                            "model": dir.display().to_string(),
+                            "arch": arch.name(),
+                            "unknown_pct": pct,
+                            "wmape": wmape(&p, &y),
+                            "bias": bias,
+                        }));
+                    }
                 }
+            }
+            let _ = fmt;
+            out(&format!("{}\n", serde_json::to_string_pretty(&rows)?))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Predict(a) => {
+            let units = match units_or_exit(&a.units)? {
+                Ok(u) => u,
+                Err(code) => return Ok(code),
             };
             let model = match SeqModel::load(&a.model, Arch::Lstm) {
                 Ok(m) => m,

@@ -106,6 +106,28 @@ fn models_learn_costs_and_are_scored_per_held_out_nf() {
     }
     // Predicting every function's mean cost scores ≈ 40% here; learning must do much better.
     assert!(eval.overall["LSTM"] < 0.15, "LSTM WMAPE {:?}", eval.overall);
+    // Every validation and held-out function is listed once, with every
+    // model's prediction, and its held-out errors are the per-NF figures'.
+    let held_rows: Vec<_> = eval
+        .functions
+        .iter()
+        .filter(|r| r.set == "heldout")
+        .collect();
+    let n_held: usize = eval.per_nf.iter().map(|n| n.functions).sum();
+    assert_eq!(held_rows.len(), n_held);
+    assert_eq!(eval.functions.len() - held_rows.len(), eval.val_functions);
+    for r in &eval.functions {
+        assert_eq!(r.predictions.len(), 4, "{r:?}");
+        assert!(r.words > 0 && r.blocks > 0 && r.longest_block <= r.words);
+    }
+    let nf = &eval.per_nf[0];
+    let (err, y) = held_rows
+        .iter()
+        .filter(|r| r.unit == nf.nf)
+        .fold((0.0, 0.0), |(e, t), r| {
+            (e + (r.predictions["LSTM"] - r.y).abs(), t + r.y)
+        });
+    assert!((err / y - nf.wmape["LSTM"]).abs() < 1e-12);
 }
 
 #[test]
@@ -179,12 +201,20 @@ fn lstm_shapes_round_trip_and_bad_specs_are_errors() {
         "function",
         "function,block-readout",
         "function,bidir,layers2,embed32,block-readout",
+        "block,unk5",
     ] {
         let s = LstmShape::parse(spec).expect(spec);
         assert_eq!(s.spec(), spec);
     }
     assert_eq!(LstmShape::parse("").unwrap(), LstmShape::default());
-    for bad in ["funktion", "layers0", "embedx", "layers99999"] {
+    for bad in [
+        "funktion",
+        "layers0",
+        "embedx",
+        "layers99999",
+        "unk0",
+        "unk51",
+    ] {
         let e = LstmShape::parse(bad).expect_err(bad);
         assert!(e.contains(bad), "{e}");
     }
