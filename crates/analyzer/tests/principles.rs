@@ -2404,3 +2404,83 @@ fn a_position_unseen_code_hands_out_from_state_is_an_allocation() {
         .expect("the vector is a table of its own");
     assert_eq!(fv.key, [nfc_core::facts::Field::SrcPort], "{f:?}");
 }
+
+/// A capture-loop monitor in the style of a terminal traffic monitor: the
+/// entry receives packets itself (through code the analysis cannot see)
+/// into a descriptor it holds in place, and hands them with a table it
+/// declares to a handler. `table_decl` is where the table lives.
+fn capture_monitor(table_decl: &str, loop_: &str) -> Facts {
+    facts(&format!(
+        r#"#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+struct ethhdr {{ unsigned char h_dest[6]; unsigned char h_source[6]; uint16_t h_proto; }};
+struct pkt_hdr {{ unsigned int pkt_len; struct ethhdr *ethhdr; }};
+struct capt {{ int fd; }};
+int capt_recv_packet(struct capt *capt, struct pkt_hdr *pkt);
+struct station {{ struct station *next; unsigned char mac[6]; unsigned long count; }};
+struct stations {{ struct station *head; unsigned long n; }};
+static int exitloop;
+static struct station *find(struct stations *t, unsigned char *mac) {{
+    for (struct station *s = t->head; s; s = s->next)
+        if (memcmp(s->mac, mac, 6) == 0) return s;
+    return NULL;
+}}
+static void process(struct stations *t, struct pkt_hdr *pkt) {{
+    struct station *s = find(t, pkt->ethhdr->h_source);
+    if (!s) {{
+        s = malloc(sizeof *s);
+        memcpy(s->mac, pkt->ethhdr->h_source, 6);
+        s->count = 0;
+        s->next = t->head;
+        t->head = s;
+    }}
+    s->count++;
+}}
+{table_decl}
+void monitor(const char *ifname) {{
+    struct capt capt;
+    struct pkt_hdr pkt;
+    {loop_}
+}}"#
+    ))
+}
+
+#[test]
+fn a_table_a_capture_loop_declares_outside_its_loop_lives_from_packet_to_packet() {
+    let looping = "struct stations table = {0};
+    while (!exitloop) {
+        if (capt_recv_packet(&capt, &pkt) < 0) break;
+        if (pkt.pkt_len > 0) process(&table, &pkt);
+    }";
+    let f = capture_monitor("", looping);
+    assert!(f.stateful, "{f:?}");
+    assert_eq!(f.flow_key, [nfc_core::facts::Field::SrcMac], "{f:?}");
+    assert!(f.pointer_chasing, "{f:?}");
+    // The state is the table the loop carries (not only the entries the
+    // handler happens to allocate).
+    assert!(
+        f.state_objects
+            .iter()
+            .any(|o| o.name.starts_with("table") && o.per_flow),
+        "{f:?}"
+    );
+    // The same table as a static: the same answers (the local is state for
+    // the same reason the static is).
+    let f = capture_monitor(
+        "static struct stations table;",
+        looping.trim_start_matches("struct stations table = {0};"),
+    );
+    assert!(f.stateful, "{f:?}");
+    assert_eq!(f.flow_key, [nfc_core::facts::Field::SrcMac], "{f:?}");
+    // Look-alike: the receive loop's other locals, the capture handle and
+    // the descriptor the packet is received into, are handed to code the
+    // analysis cannot see: they are no tables of the NF.
+    let f = capture_monitor("", looping);
+    assert!(
+        f.state_objects
+            .iter()
+            .all(|o| o.name != "capt" && o.name != "pkt"),
+        "{f:?}"
+    );
+}

@@ -752,6 +752,9 @@ pub struct Engine<'p, 't> {
     /// loop statement).
     loop_conds: Vec<(String, Node<'t>)>,
     loop_depth: u32,
+    /// Per function: the locals its receive loop carries from packet to
+    /// packet (see `loop_carried_local`), computed on first use.
+    carried_locals: HashMap<usize, Rc<BTreeSet<String>>>,
     /// Inside the condition of a search loop's match (`if (<cond>) return
     /// e;` in a loop), including the comparators it calls.
     match_depth: u32,
@@ -1029,6 +1032,7 @@ impl<'p, 't> Engine<'p, 't> {
             kind: FnKind::Packet,
             loop_conds: vec![],
             loop_depth: 0,
+            carried_locals: HashMap::default(),
             match_depth: 0,
             insert_depth: 0,
             nesting: 0,
@@ -1856,6 +1860,29 @@ impl<'p, 't> Engine<'p, 't> {
                 if let Some(nw) = self.narrowing.as_deref_mut() {
                     nw.forget(&key);
                 }
+                // A packet descriptor held in place (`struct pkt_hdr pkt;`
+                // that a capture call fills): the packet's own storage, so
+                // its address is a descriptor of the packet.
+                if self.kind == FnKind::Packet
+                    && tr.ptr == 0
+                    && tr.dims.is_empty()
+                    && is_packet_type(&tr.name)
+                    && self
+                        .prog
+                        .structs
+                        .get(self.prog.resolve_type(&tr.name))
+                        .is_some_and(|s| !s.fields.is_empty())
+                {
+                    self.env_join(
+                        &key,
+                        &Val {
+                            hdr: Some(Hdr::Frame),
+                            off: None,
+                            descriptor: true,
+                            ..Default::default()
+                        },
+                    );
+                }
                 continue;
             }
             let Some(value) = d.field("value") else {
@@ -2026,6 +2053,132 @@ impl<'p, 't> Engine<'p, 't> {
     fn is_local(&self, name: &str) -> bool {
         let f = self.f();
         f.locals.contains_key(name) || f.params.iter().any(|p| p.name == name)
+    }
+
+    /// A local of the packet entry's own body that its receive loop
+    /// carries from packet to packet: a struct declared at the function's
+    /// top level (outside the loop) of an entry whose body receives
+    /// packets (`struct ethtab table; ... while (...) { packet_get(...);
+    /// process(&table, &pkt); }`). It lives as long as the loop, as a
+    /// static would, so what the packet path records in it is state. A
+    /// packet descriptor, a pointer or a scalar (a cursor into a burst, a
+    /// timestamp) is no table.
+    fn loop_carried_local(&mut self, name: &str) -> bool {
+        if self.call_string.len() != 1 || self.kind != FnKind::Packet {
+            return false;
+        }
+        let fi = self.fn_idx;
+        let set = match self.carried_locals.get(&fi) {
+            Some(s) => Rc::clone(s),
+            None => {
+                let s = Rc::new(self.compute_carried_locals());
+                self.carried_locals.insert(fi, Rc::clone(&s));
+                s
+            }
+        };
+        set.contains(name)
+    }
+
+    fn compute_carried_locals(&self) -> BTreeSet<String> {
+        let f = self.f();
+        let Some(body) = f.body else {
+            return BTreeSet::new();
+        };
+        let src = self.prog.src(f.file);
+        let mut c = body.walk();
+        let kids: Vec<Node<'t>> = body.named_children(&mut c).collect();
+        // The entry loops over packets it obtains itself: a statement of
+        // its body receives them, or, taking no packet as a parameter, its
+        // body is a loop (a capture loop: `while (!exit) { get(&pkt);
+        // process(&table, &pkt); }`). An entry handed one packet per call
+        // (an XDP program, a DPDK per-packet function) carries nothing.
+        let loops = || {
+            kids.iter().any(|k| {
+                matches!(
+                    k.kind_name(),
+                    "while_statement" | "for_statement" | "do_statement"
+                )
+            })
+        };
+        let handed_packet = f.params.iter().any(|p| is_descriptor_type(&p.ty.name));
+        if !kids.iter().any(|k| super::adapters::calls_receive(*k, src))
+            && (handed_packet || !loops())
+        {
+            return BTreeSet::new();
+        }
+        // Locals handed by address to code whose body is not visible (a
+        // capture handle, the buffer a packet is received into) are that
+        // code's business, not tables the NF keeps.
+        let mut handed_unseen: BTreeSet<&str> = BTreeSet::new();
+        let mut cur = body.walk();
+        let mut stack = vec![body];
+        while let Some(x) = stack.pop() {
+            if x.kind_name() == "call_expression" {
+                let callee = x.field("function").map(|c| self.t(c)).unwrap_or("");
+                let unseen = self
+                    .prog
+                    .fn_index
+                    .get(callee)
+                    .is_none_or(|fs| fs.iter().all(|fi| self.prog.fns[*fi].body.is_none()));
+                if unseen {
+                    if let Some(args) = x.field("arguments") {
+                        let mut ac = args.walk();
+                        for a in args.named_children(&mut ac) {
+                            let a = strip(a);
+                            if a.kind_name() == "pointer_expression"
+                                && a.child(0).is_some_and(|op| op.kind() == "&")
+                            {
+                                if let Some(v) = a.field("argument").map(strip) {
+                                    if v.kind_name() == "identifier" {
+                                        handed_unseen.insert(self.t(v));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            cur.reset(x);
+            for ch in x.named_children(&mut cur) {
+                stack.push(ch);
+            }
+        }
+        let mut out = BTreeSet::new();
+        for k in kids.iter().filter(|k| k.kind_name() == "declaration") {
+            let mut dc = k.walk();
+            for d in k.children_by_field_name("declarator", &mut dc) {
+                let d = if d.kind_name() == "init_declarator" {
+                    d.field("declarator").unwrap_or(d)
+                } else {
+                    d
+                };
+                if d.kind_name() != "identifier" {
+                    continue;
+                }
+                let name = self.t(d);
+                if handed_unseen.contains(name) {
+                    continue;
+                }
+                let Some(l) = f.locals.get(name) else {
+                    continue;
+                };
+                let resolved = self.prog.resolve_type(&l.ty.name);
+                // A struct the code defines (whatever its name says: a
+                // `portlist` is the NF's own table).
+                let table = l.ty.ptr == 0
+                    && l.ty.dims.is_empty()
+                    && !is_descriptor_type(&l.ty.name)
+                    && self
+                        .prog
+                        .structs
+                        .get(resolved)
+                        .is_some_and(|s| !s.fields.is_empty());
+                if table {
+                    out.insert(name.to_string());
+                }
+            }
+        }
+        out
     }
 
     fn var_type(&self, name: &str) -> Option<TypeRef> {
@@ -2221,6 +2374,10 @@ impl<'p, 't> Engine<'p, 't> {
             "identifier" => {
                 let name = self.t(n).to_string();
                 if self.is_local(&name) {
+                    if self.loop_carried_local(&name) {
+                        let objs = [name].into_iter().collect();
+                        return Some((objs, String::new(), Val::default(), false, true));
+                    }
                     return None;
                 }
                 self.global_state(&name).map(|(objs, root)| {
@@ -2760,6 +2917,10 @@ impl<'p, 't> Engine<'p, 't> {
                 }
                 let key = self.var_key(&name);
                 let mut v = self.env_read(&key);
+                if self.is_local(&name) && self.loop_carried_local(&name) {
+                    v.objs.insert(name.clone());
+                    v.direct.insert(name.clone());
+                }
                 if !self.is_local(&name) {
                     if let Some((objs, root)) = self.global_state(&name) {
                         if !root
