@@ -6184,13 +6184,13 @@ fn rejects_ip4_options<'t>(e: &Engine<'_, 't>, c: Node<'t>) -> bool {
     let words_to_bytes = |x: Node<'t>| {
         x.kind_name() == "binary_expression"
             && x.field("left").map(strip).is_some_and(is_ihl)
-            && match (
-                x.field("operator").map(|o| e.t(o)),
-                x.field("right").map(|k| e.t(strip(k))),
-            ) {
-                (Some("*"), Some("4")) | (Some("<<"), Some("2")) => true,
-                _ => false,
-            }
+            && matches!(
+                (
+                    x.field("operator").map(|o| e.t(o)),
+                    x.field("right").map(|k| e.t(strip(k))),
+                ),
+                (Some("*"), Some("4")) | (Some("<<"), Some("2"))
+            )
     };
     let minimal_bytes = |x: Node<'t>| e.t(x) == "20" || x.kind_name() == "sizeof_expression";
     let test = |a: Node<'t>, b: Node<'t>, a_left: bool| {
