@@ -19,6 +19,18 @@ pub struct TypeMacro {
     pub alias: bool,
 }
 
+impl TypeMacro {
+    /// An alias of itself: the name stays as written (a call, or a word),
+    /// for a macro whose expansion the text does not decide.
+    fn staying(name: &str) -> TypeMacro {
+        TypeMacro {
+            params: vec![],
+            body: name.to_string(),
+            alias: true,
+        }
+    }
+}
+
 /// Collect `#define NAME(a, b) body` macros from a source text.
 pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
     for line in directive_lines(text) {
@@ -63,14 +75,7 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
                     // text alone does not say which one holds, so the name
                     // stays (an alias of itself).
                     Some(m) if m.alias && m.body != body => {
-                        out.insert(
-                            name.to_string(),
-                            TypeMacro {
-                                params: vec![],
-                                body: name.to_string(),
-                                alias: true,
-                            },
-                        );
+                        out.insert(name.to_string(), TypeMacro::staying(name));
                     }
                     Some(_) => {}
                     None => {
@@ -121,14 +126,7 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
         if variadic {
             match out.get(name) {
                 Some(m) if m.alias || m.body != body || m.params != params => {
-                    out.insert(
-                        name.to_string(),
-                        TypeMacro {
-                            params: vec![],
-                            body: name.to_string(),
-                            alias: true,
-                        },
-                    );
+                    out.insert(name.to_string(), TypeMacro::staying(name));
                     continue;
                 }
                 Some(_) => continue,
@@ -157,14 +155,7 @@ pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
         } else if variadic {
             // Stays a call; recorded so that a different definition under
             // another condition is seen as one.
-            out.insert(
-                name.to_string(),
-                TypeMacro {
-                    params: vec![],
-                    body: name.to_string(),
-                    alias: true,
-                },
-            );
+            out.insert(name.to_string(), TypeMacro::staying(name));
         }
     }
 }
