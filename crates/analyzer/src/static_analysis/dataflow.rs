@@ -2124,15 +2124,9 @@ impl<'p, 't> Engine<'p, 't> {
                     if let Some(args) = x.field("arguments") {
                         let mut ac = args.walk();
                         for a in args.named_children(&mut ac) {
-                            let a = strip(a);
-                            if a.kind_name() == "pointer_expression"
-                                && a.child(0).is_some_and(|op| op.kind() == "&")
+                            if let Some(v) = address_of(a).filter(|v| v.kind_name() == "identifier")
                             {
-                                if let Some(v) = a.field("argument").map(strip) {
-                                    if v.kind_name() == "identifier" {
-                                        handed_unseen.insert(self.t(v));
-                                    }
-                                }
+                                handed_unseen.insert(self.t(v));
                             }
                         }
                     }
@@ -5995,19 +5989,19 @@ fn is_plain(n: Node) -> bool {
     )
 }
 
-/// What `&x` addresses (`x`), parentheses and casts stripped; any other
-/// expression stripped alone.
-fn addressed(n: Node) -> Node {
+/// `x` of `&x` (parentheses and casts stripped on both levels), if `n` is
+/// an address-of.
+fn address_of(n: Node) -> Option<Node> {
     let n = strip(n);
-    if n.kind_name() == "pointer_expression" {
-        if let Some(arg) = n.field("argument") {
-            let text_starts_with_amp = n.child(0).is_some_and(|op| op.kind() == "&");
-            if text_starts_with_amp {
-                return strip(arg);
-            }
-        }
-    }
-    n
+    (n.kind_name() == "pointer_expression" && n.child(0).is_some_and(|op| op.kind() == "&"))
+        .then(|| n.field("argument").map(strip))
+        .flatten()
+}
+
+/// What `&x` addresses (`x`); any other expression, parentheses and casts
+/// stripped.
+fn addressed(n: Node) -> Node {
+    address_of(n).unwrap_or_else(|| strip(n))
 }
 
 pub fn strip(n: Node) -> Node {
