@@ -2484,3 +2484,115 @@ fn a_table_a_capture_loop_declares_outside_its_loop_lives_from_packet_to_packet(
         "{f:?}"
     );
 }
+
+/// A per-host list searched through helpers, under the source address and
+/// then under the destination address, each inserting on a miss.
+fn host_table(process: &str) -> Facts {
+    facts(&format!(
+        r#"#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+struct ethhdr {{ unsigned char h_dest[6]; unsigned char h_source[6]; uint16_t h_proto; }};
+struct packet {{ unsigned int pkt_len; struct ethhdr *ethhdr; }};
+struct station {{ struct station *next; unsigned char mac[6]; unsigned long in, out; }};
+struct stations {{ struct station *head; unsigned long n; }};
+static struct stations table;
+static struct station *find(struct stations *t, unsigned char *mac) {{
+    for (struct station *s = t->head; s; s = s->next)
+        if (memcmp(s->mac, mac, 6) == 0) return s;
+    return NULL;
+}}
+static struct station *add(struct stations *t, unsigned char *mac) {{
+    struct station *s = malloc(sizeof *s);
+    memcpy(s->mac, mac, 6);
+    s->in = s->out = 0;
+    s->next = t->head;
+    t->head = s;
+    return s;
+}}
+void process_packet(struct packet *pkt) {{
+    struct stations *t = &table;
+    unsigned char saddr[6], daddr[6];
+    memcpy(saddr, pkt->ethhdr->h_source, 6);
+    memcpy(daddr, pkt->ethhdr->h_dest, 6);
+    {process}
+}}"#
+    ))
+}
+
+#[test]
+fn a_link_loaded_from_state_carries_no_key_of_the_packet_that_stored_it() {
+    // The list's links hold entries that packets of both addresses linked
+    // there; a walk over them is located by what it matches, one address
+    // per search. No field is common to both searches.
+    let f = host_table(
+        "struct station *s = find(t, saddr);
+    if (!s) s = add(t, saddr);
+    s->out++;
+    struct station *d = find(t, daddr);
+    if (!d) d = add(t, daddr);
+    d->in++;",
+    );
+    assert!(f.stateful, "{f:?}");
+    assert!(f.flow_key.is_empty(), "{f:?}");
+    assert!(!f.splittable(), "{f:?}");
+    // Look-alike: one search, by the source address only: keyed by it.
+    let f = host_table(
+        "struct station *s = find(t, saddr);
+    if (!s) s = add(t, saddr);
+    s->out++;",
+    );
+    assert_eq!(f.flow_key, [nfc_core::facts::Field::SrcMac], "{f:?}");
+}
+
+#[test]
+fn an_entry_cached_in_state_is_located_by_the_key_its_guard_compares() {
+    // `last` caches the entry found last; it is handed back only when its
+    // stored key equals the packet's, so what it returns is located by
+    // that key, like the search that follows. (A regression check that
+    // links carrying no stored key lose no key here; on this fixture the
+    // table handle handed with the key already locates the entry, so the
+    // guard rule itself is shown by the real-world DPDK reassembly unit,
+    // whose key becomes unknown without it.)
+    let f = facts(&format!(
+        "{MBUF}
+{IPHDR}
+struct fkey {{ uint32_t src, dst; }};
+struct frag {{ struct fkey key; uint64_t hist[8]; }};
+struct ftable {{ struct frag *last; struct frag slots[64]; }};
+static struct ftable tbl;
+static int key_cmp(const struct fkey *a, const struct fkey *b) {{
+    return (a->src ^ b->src) | (a->dst ^ b->dst);
+}}
+static struct frag *lookup(struct ftable *t, const struct fkey *k) {{
+    if (t->last != NULL && key_cmp(k, &t->last->key) == 0)
+        return t->last;
+    for (int i = 0; i < 64; i++)
+        if (key_cmp(k, &t->slots[i].key) == 0) {{
+            t->last = &t->slots[i];
+            return &t->slots[i];
+        }}
+    return NULL;
+}}
+void main_loop(void) {{
+    struct rte_mbuf *pkts[32];
+    uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
+    for (uint16_t i = 0; i < n; i++) {{
+        struct iphdr *ip = rte_pktmbuf_mtod(pkts[i], struct iphdr *);
+        struct fkey k = {{ ip->saddr, ip->daddr }};
+        struct frag *f = lookup(&tbl, &k);
+        // A histogram over a payload byte: located by the entry and by
+        // packet data of no named field.
+        const uint8_t *payload = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
+        if (f) f->hist[payload[100] & 7] += 1;
+    }}
+    rte_eth_tx_burst(1, 0, pkts, n);
+}}"
+    ));
+    assert!(f.stateful, "{f:?}");
+    assert_eq!(
+        f.flow_key,
+        [nfc_core::facts::Field::SrcIp, nfc_core::facts::Field::DstIp],
+        "{f:?}"
+    );
+}

@@ -758,6 +758,11 @@ pub struct Engine<'p, 't> {
     /// Inside the condition of a search loop's match (`if (<cond>) return
     /// e;` in a loop), including the comparators it calls.
     match_depth: u32,
+    /// Entries a guard proved equal to packet data, by the text of the
+    /// expression that holds them (`tbl->last` after
+    /// `if (tbl->last && cmp(key, &tbl->last->key) == 0)`), while the
+    /// guarded branch is walked: what it returns is located by that key.
+    guarded_entries: Vec<(String, Val)>,
     insert_depth: u32,
     nesting: u32,
     budget: BudgetState,
@@ -1034,6 +1039,7 @@ impl<'p, 't> Engine<'p, 't> {
             loop_depth: 0,
             carried_locals: HashMap::default(),
             match_depth: 0,
+            guarded_entries: vec![],
             insert_depth: 0,
             nesting: 0,
             storing_link: false,
@@ -1606,7 +1612,11 @@ impl<'p, 't> Engine<'p, 't> {
                     if let Some(c) = cond {
                         self.guard = saved || self.rare(c, false);
                     }
+                    let guarded = cond.map_or(vec![], |c| self.guard_match(c));
+                    let depth = self.guarded_entries.len();
+                    self.guarded_entries.extend(guarded);
                     self.stmt(cons, cost);
+                    self.guarded_entries.truncate(depth);
                     self.guard = saved;
                     if let (Some(nw), Some(b)) = (self.narrowing.as_deref_mut(), &before) {
                         if !ends_in_return(cons) {
@@ -1727,8 +1737,13 @@ impl<'p, 't> Engine<'p, 't> {
                 let mut c = n.walk();
                 let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
                 for k in kids {
-                    let v = self.expr(k);
+                    let mut v = self.expr(k);
                     if n.kind_name() == "return_statement" {
+                        let text = self.t(strip(k));
+                        if let Some((_, key)) = self.guarded_entries.iter().rev().find(|(e, _)| e == text) {
+                            v.fields.extend(key.fields.iter().copied());
+                            v.mixed |= key.mixed;
+                        }
                         // The entry's return value is the verdict; a helper's
                         // return is only a value on its way somewhere.
                         if self.call_string.len() == 1 {
@@ -3273,10 +3288,18 @@ impl<'p, 't> Engine<'p, 't> {
             .state_ref_parts_given(n, Some(&bv))
             .map(|(objs, suffix, key, root, _)| (objs, suffix, key, root));
         self.collect = saved;
+        // A link (a pointer member: a bucket head, a `next`) holds the entry
+        // some earlier packet linked there; the fields that located that
+        // entry were that packet's, not this one's. What this packet's
+        // fields choose is the slot it reads (the base's fields, above)
+        // and the entry a search's match selects.
+        let link_slot = self.static_type(n).is_some_and(|t| t.ptr >= 1);
         if let Some((objs, suffix, _, false)) = slot {
             for o in &objs {
                 if let Some(sv) = self.env_get(&format!("@{o}{suffix}")).cloned() {
-                    out.fields.extend(sv.fields.iter().copied());
+                    if !link_slot {
+                        out.fields.extend(sv.fields.iter().copied());
+                    }
                     out.objs.extend(sv.objs.iter().cloned());
                     out.from.extend(sv.from.iter().cloned());
                 }
@@ -3618,6 +3641,79 @@ impl<'p, 't> Engine<'p, 't> {
         }
         out.extend(list);
         true
+    }
+
+    /// A guard that proves a stored entry equal to packet data:
+    /// `if (c->last != NULL && cmp(key, &c->last->key) == 0) return c->last;`
+    /// (a cache of the entry found last). The entry held in a state member
+    /// (`c->last`) was put there by an earlier packet; under the guard it
+    /// is the one this packet's key selects. Existence tests of it are
+    /// neutral conjuncts; anything else must be an equality, as in a
+    /// search loop's match (see [`Self::search_match`]).
+    fn guard_match(&mut self, cond: Node<'t>) -> Vec<(String, Val)> {
+        let mut conjuncts = vec![];
+        let mut stack = vec![strip(cond)];
+        while let Some(x) = stack.pop() {
+            let op = x.field("operator").map(|o| self.t(o)).unwrap_or("");
+            match (x.kind_name(), op) {
+                ("binary_expression", "&&") => {
+                    stack.extend(x.field("left").map(strip));
+                    stack.extend(x.field("right").map(strip));
+                }
+                _ => conjuncts.push(x),
+            }
+        }
+        let exists = |e: &Self, x: Node<'t>| {
+            let op = x.field("operator").map(|o| e.t(o)).unwrap_or("");
+            let null = |y: Node<'t>| matches!(e.t(strip(y)), "0" | "NULL" | "nullptr");
+            match x.kind_name() {
+                "binary_expression" if op == "!=" => {
+                    x.field("right").is_some_and(null) || x.field("left").is_some_and(null)
+                }
+                "field_expression" | "identifier" => e.static_type(x).is_some_and(|t| t.is_pointerish()),
+                _ => false,
+            }
+        };
+        let mut operands = vec![];
+        for c in conjuncts {
+            if !exists(self, c) && !self.equality_terms(c, &mut operands) {
+                return vec![];
+            }
+        }
+        // The entries: `E->member` where `E` is itself read from a member
+        // (`c->last`), compared with packet data.
+        let mut entries: Vec<String> = vec![];
+        let mut stack = operands.clone();
+        while let Some(x) = stack.pop() {
+            if x.kind_name() == "field_expression"
+                && x.field("operator").is_some_and(|o| self.t(o) == "->")
+            {
+                if let Some(e) = x.field("argument").map(strip).filter(|e| e.kind_name() == "field_expression") {
+                    entries.push(self.t(e).to_string());
+                }
+            }
+            let mut c = x.walk();
+            stack.extend(x.named_children(&mut c));
+        }
+        if entries.is_empty() {
+            return vec![];
+        }
+        let saved = self.collect;
+        self.collect = false;
+        let vals: Vec<Val> = operands.iter().map(|o| self.expr(*o)).collect();
+        self.collect = saved;
+        if !vals.iter().any(|v| !v.objs.is_empty()) {
+            return vec![];
+        }
+        let mut key = Val::default();
+        for v in vals.iter().filter(|v| v.objs.is_empty() && !v.root) {
+            key.fields.extend(v.fields.iter().copied());
+            key.mixed |= v.mixed;
+        }
+        if key.fields.is_empty() {
+            return vec![];
+        }
+        entries.into_iter().map(|e| (e, key.clone())).collect()
     }
 
     /// A search loop's match: `if (<cond>) break;` (or `return`) inside a
@@ -4990,6 +5086,37 @@ impl<'p, 't> Engine<'p, 't> {
                     && self.is_address_of_one_cell(arg_nodes[ai - recv_n])
             })
             .collect();
+        // An array member of state handed on (`e->mac`, decayed to its
+        // address) is located by where its entry is, not by the bytes
+        // some earlier packet stored in it: those say which entry the
+        // walk is at, not which one this packet's fields choose.
+        let located: Vec<Val> = all
+            .iter()
+            .enumerate()
+            .map(|(ai, a)| {
+                let member = (ai >= recv_n && !a.objs.is_empty())
+                    .then(|| strip(arg_nodes[ai - recv_n]))
+                    .filter(|x| x.kind_name() == "field_expression")
+                    .filter(|x| self.static_type(*x).is_some_and(|t| !t.dims.is_empty() && t.ptr == 0));
+                match member.and_then(|x| x.field("argument")) {
+                    Some(base) => {
+                        let saved = self.collect;
+                        self.collect = false;
+                        let bv = self.expr(base);
+                        self.collect = saved;
+                        Val {
+                            fields: bv.fields,
+                            mixed: bv.mixed,
+                            opaque: bv.opaque,
+                            alternatives: bv.alternatives,
+                            ..(*a).clone()
+                        }
+                    }
+                    None => (*a).clone(),
+                }
+            })
+            .collect();
+        let all: Vec<&Val> = located.iter().collect();
         // A handle on an entry already located (`&table[i]`) says where the
         // access goes; the other arguments are values handed along. A handle
         // on a whole table (`h`) is located by the other arguments (the key).
