@@ -1740,7 +1740,9 @@ impl<'p, 't> Engine<'p, 't> {
                     let mut v = self.expr(k);
                     if n.kind_name() == "return_statement" {
                         let text = self.t(strip(k));
-                        if let Some((_, key)) = self.guarded_entries.iter().rev().find(|(e, _)| e == text) {
+                        if let Some((_, key)) =
+                            self.guarded_entries.iter().rev().find(|(e, _)| e == text)
+                        {
                             v.fields.extend(key.fields.iter().copied());
                             v.mixed |= key.mixed;
                         }
@@ -3670,7 +3672,9 @@ impl<'p, 't> Engine<'p, 't> {
                 "binary_expression" if op == "!=" => {
                     x.field("right").is_some_and(null) || x.field("left").is_some_and(null)
                 }
-                "field_expression" | "identifier" => e.static_type(x).is_some_and(|t| t.is_pointerish()),
+                "field_expression" | "identifier" => {
+                    e.static_type(x).is_some_and(|t| t.is_pointerish())
+                }
                 _ => false,
             }
         };
@@ -3688,7 +3692,11 @@ impl<'p, 't> Engine<'p, 't> {
             if x.kind_name() == "field_expression"
                 && x.field("operator").is_some_and(|o| self.t(o) == "->")
             {
-                if let Some(e) = x.field("argument").map(strip).filter(|e| e.kind_name() == "field_expression") {
+                if let Some(e) = x
+                    .field("argument")
+                    .map(strip)
+                    .filter(|e| e.kind_name() == "field_expression")
+                {
                     entries.push(self.t(e).to_string());
                 }
             }
@@ -5097,7 +5105,10 @@ impl<'p, 't> Engine<'p, 't> {
                 let member = (ai >= recv_n && !a.objs.is_empty())
                     .then(|| strip(arg_nodes[ai - recv_n]))
                     .filter(|x| x.kind_name() == "field_expression")
-                    .filter(|x| self.static_type(*x).is_some_and(|t| !t.dims.is_empty() && t.ptr == 0));
+                    .filter(|x| {
+                        self.static_type(*x)
+                            .is_some_and(|t| !t.dims.is_empty() && t.ptr == 0)
+                    });
                 match member.and_then(|x| x.field("argument")) {
                     Some(base) => {
                         let saved = self.collect;
