@@ -227,6 +227,13 @@ fn add_missing(to: &mut NameSet, from: &NameSet) {
             to.insert(x.clone());
         }
     }
+    // `to` now holds every name of `from`; as many names means the same
+    // set, so share it: the next join of the two (the same struct copy on
+    // the next round of the fixpoint) is one pointer comparison instead of
+    // a search per name.
+    if to.len() == from.len() {
+        *to = from.clone();
+    }
 }
 
 /// A set of header fields as bits, in the order of [`Field::ALL`] (the
