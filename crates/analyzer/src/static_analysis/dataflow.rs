@@ -6355,6 +6355,21 @@ mod tests {
     }
 
     #[test]
+    fn a_join_that_makes_two_name_sets_equal_shares_them() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<NameSet>();
+        let mut to = names(&["flows"]);
+        let from = names(&["flows", "stats"]);
+        add_missing(&mut to, &from);
+        assert_eq!(to, from);
+        assert!(to.shares(&from), "equal after the join: one set");
+        // A join that leaves `to` larger than `from` keeps its own set.
+        let mut to = names(&["flows", "hosts", "stats"]);
+        add_missing(&mut to, &from);
+        assert!(!to.shares(&from));
+        assert_eq!(to, names(&["flows", "hosts", "stats"]));
+    }
+
+    #[test]
     fn a_slot_that_lost_its_constant_does_not_take_one_back() {
         // Round 1: `x = 0;` then `x = unknown();` — not one constant.
         let mut slot = Val::default();

@@ -309,7 +309,9 @@ impl Narrowing {
         if !self.scopes.contains_key(scope) {
             self.scopes.insert(scope.to_string(), Defs::default());
         }
-        self.scopes.get_mut(scope).expect("the scope was just added")
+        self.scopes
+            .get_mut(scope)
+            .expect("the scope was just added")
     }
     /// A definition that may or may not happen (a callee's store through a
     /// pointer): the path then carries what both the old and the new value
@@ -527,6 +529,34 @@ mod tests {
         // share its prefix and stay.
         assert_eq!(kept, ["k.a", "k.a-1", "k.ab", "k.b"]);
         assert_eq!(d["k.a"].fields, mask(&fs(&[Field::DstIp])));
+    }
+
+    #[test]
+    fn a_branch_copies_and_meets_only_the_variables_it_defines() {
+        let mut n = Narrowing::default();
+        for m in ["t.a", "t.b", "t.c"] {
+            n.define(&format!("f1#0|{m}"), mask(&fs(&[Field::SrcIp])), false);
+        }
+        n.define("f1#0|i", mask(&fs(&[Field::DstIp])), false);
+        let before = n.snapshot("f1#0");
+        // The branch assigns `i` and redefines a member of `t` to what it
+        // held (a struct handed again to a callee).
+        n.define("f1#0|i", mask(&fs(&[])), false);
+        n.define("f1#0|t.b", mask(&fs(&[Field::SrcIp])), false);
+        let after = n.snapshot("f1#0");
+        assert!(Rc::ptr_eq(&before.0["t"], &after.0["t"]), "t is shared");
+        assert!(!Rc::ptr_eq(&before.0["i"], &after.0["i"]));
+        let met = after.meet(&before);
+        assert!(Rc::ptr_eq(&met.0["t"], &before.0["t"]));
+        assert_eq!(met.0["i"]["i"].fields, 0);
+        // Redefining a member to something else copies the group: the
+        // snapshot keeps what it saw.
+        n.define("f1#0|t.b", mask(&fs(&[Field::DstIp])), false);
+        assert_eq!(before.0["t"]["t.b"].fields, mask(&fs(&[Field::SrcIp])));
+        assert_eq!(
+            n.scopes["f1#0"].0["t"]["t.b"].fields,
+            mask(&fs(&[Field::DstIp]))
+        );
     }
 
     #[test]
