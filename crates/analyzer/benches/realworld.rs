@@ -5,6 +5,8 @@
 //! per-unit median of 5 runs). The last line is the JSON for report.json.
 //! `NFC_BENCH_DUMP=<dir>` also writes each unit's facts there as JSON (one
 //! file per unit), so two versions of the analyzer can be diffed unit by unit.
+//! `NFC_BENCH_UNITS=<id>,<id>...` runs only those units (e.g. the slowest
+//! one alone, for a profile or an A/B); the scores then cover only them.
 //!
 //! Targets (issue "Analyzer II"): >= 90% stateful and flow key, >= 80%
 //! intensity, pointer chasing and symmetry, zero unsafe answers; median
@@ -25,6 +27,27 @@ fn runs() -> usize {
         .unwrap_or(5)
 }
 
+/// The units `NFC_BENCH_UNITS` names (all when unset); a name that is no
+/// unit ends the bench, so a typo does not pass for a quick run.
+fn only_units(units: Vec<score::Unit>) -> Vec<score::Unit> {
+    let Ok(wanted) = std::env::var("NFC_BENCH_UNITS") else {
+        return units;
+    };
+    let wanted: Vec<&str> = wanted
+        .split(',')
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .collect();
+    if let Some(w) = wanted.iter().find(|w| !units.iter().any(|u| u.id == **w)) {
+        eprintln!("error: NFC_BENCH_UNITS: no unit {w}");
+        std::process::exit(1);
+    }
+    units
+        .into_iter()
+        .filter(|u| wanted.contains(&u.id.as_str()))
+        .collect()
+}
+
 fn main() {
     // criterion-style flags (`--bench`) are passed by cargo; ignore them.
     let Some(corpus) = corpus_dir() else {
@@ -32,7 +55,7 @@ fn main() {
         println!("{}", serde_json::json!({"skipped": "corpus not fetched"}));
         return;
     };
-    let units = load_units();
+    let units = only_units(load_units());
     let mut report = Report::default();
     let mut times: Vec<(f64, String)> = vec![];
     let n_runs = runs();

@@ -227,6 +227,13 @@ fn add_missing(to: &mut NameSet, from: &NameSet) {
             to.insert(x.clone());
         }
     }
+    // `to` now holds every name of `from`; as many names means the same
+    // set, so share it: the next join of the two (the same struct copy on
+    // the next round of the fixpoint) is one pointer comparison instead of
+    // a search per name.
+    if to.len() == from.len() {
+        *to = from.clone();
+    }
 }
 
 /// A set of header fields as bits, in the order of [`Field::ALL`] (the
@@ -6483,6 +6490,21 @@ mod tests {
         b.clear();
         assert_eq!(b, NameSet::default());
         assert_eq!(NameSet::from_iter(None::<String>), NameSet::default());
+    }
+
+    #[test]
+    fn a_join_that_makes_two_name_sets_equal_shares_them() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<NameSet>();
+        let mut to = names(&["flows"]);
+        let from = names(&["flows", "stats"]);
+        add_missing(&mut to, &from);
+        assert_eq!(to, from);
+        assert!(to.shares(&from), "equal after the join: one set");
+        // A join that leaves `to` larger than `from` keeps its own set.
+        let mut to = names(&["flows", "hosts", "stats"]);
+        add_missing(&mut to, &from);
+        assert!(!to.shares(&from));
+        assert_eq!(to, names(&["flows", "hosts", "stats"]));
     }
 
     #[test]

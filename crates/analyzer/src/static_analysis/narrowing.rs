@@ -21,6 +21,7 @@ use super::dataflow::FieldSet;
 use nfc_core::facts::Field;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// A set of header fields as bits (there are few fields; the pass copies
 /// these sets at every branch), plus [`PACKET_DATA`].
@@ -92,69 +93,167 @@ impl Def {
 /// Definitions of one function context: access path (below the scope) →
 /// what its reaching definitions hold. A path absent here is not tracked
 /// (its flow-insensitive value stands).
+///
+/// Grouped by variable (see [`root`]), each group shared between the
+/// copies of the definitions until one of them changes it: the pass copies
+/// the definitions at every branch and loop and meets the copies where the
+/// paths join, and a struct handed to a callee brings all its members into
+/// the callee's definitions (hundreds, for iptraf-ng's connection table).
+/// A branch that assigns a counter then copies and meets that variable's
+/// paths, not the struct's.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub(super) struct Defs(BTreeMap<String, Def>);
+pub(super) struct Defs(BTreeMap<String, Rc<Group>>);
+
+/// The definitions of the paths of one variable, by path.
+type Group = BTreeMap<String, Def>;
+
+/// The variable a path belongs to (`k` for `k`, `k.src` and `k.a.b`): a
+/// path and its members, and a member and its parent, share it.
+fn root(path: &str) -> &str {
+    path.split_once('.').map_or(path, |(r, _)| r)
+}
+
+/// The members of `path` in `g` (ordered keys: they lie between `path.`
+/// and `path/`, so a struct copy of n members costs n log n, not n²).
+fn members<'g>(g: &'g Group, path: &str) -> impl Iterator<Item = &'g String> + 'g {
+    let (lo, hi) = ([path, "."].concat(), [path, "/"].concat());
+    g.range::<str, _>((
+        std::ops::Bound::Included(lo.as_str()),
+        std::ops::Bound::Excluded(hi.as_str()),
+    ))
+    .map(|(k, _)| k)
+}
 
 impl Defs {
+    fn get(&self, path: &str) -> Option<&Def> {
+        self.0.get(root(path)).and_then(|g| g.get(path))
+    }
+
+    /// The group of `path`'s variable, to change it (a copy of it if
+    /// another set of definitions shares it).
+    fn group_mut(&mut self, path: &str) -> &mut Group {
+        let r = root(path);
+        if !self.0.contains_key(r) {
+            self.0.insert(r.to_string(), Rc::default());
+        }
+        Rc::make_mut(self.0.get_mut(r).expect("the group was just added"))
+    }
+
     /// Where two paths join: a tracked path keeps what both sides carry; a
     /// path tracked on one side only was not defined on the other (declared
     /// in the branch, or untracked there), so that side's value stands.
-    ///
-    /// Members of one struct whose values trade places between the sides
-    /// (`if (a < b) { k.lo = a; k.hi = b; } else { k.lo = b; k.hi = a; }`,
-    /// a key ordered to serve both directions) keep the pair as a whole: a
-    /// member whose parent carries the same fields on both sides is not
-    /// narrowed (its flow-insensitive value stands).
+    /// A variable neither side changed since they were copied is shared,
+    /// and stays as it is.
     pub(super) fn meet(mut self, other: &Defs) -> Defs {
-        fn parents(d: &Defs) -> HashMap<&str, Mask> {
-            let mut u: HashMap<&str, Mask> = HashMap::default();
-            for (k, m) in &d.0 {
-                if let Some((p, _)) = k.rsplit_once('.') {
-                    *u.entry(p).or_default() |= m.fields;
+        for (r, theirs) in &other.0 {
+            match self.0.get_mut(r) {
+                None => {
+                    self.0.insert(r.clone(), Rc::clone(theirs));
+                }
+                Some(mine) if Rc::ptr_eq(mine, theirs) || mine == theirs => {}
+                Some(mine) => {
+                    let met = meet_group(std::mem::take(Rc::make_mut(mine)), theirs);
+                    if met.is_empty() {
+                        self.0.remove(r);
+                    } else {
+                        *mine = Rc::new(met);
+                    }
                 }
             }
-            u
-        }
-        let (mine, theirs) = (parents(&self), parents(other));
-        let permuted: Vec<String> = other
-            .0
-            .iter()
-            .filter(|(k, m)| {
-                self.0.get(*k).is_some_and(|x| x.fields != m.fields)
-                    && k.rsplit_once('.')
-                        .is_some_and(|(p, _)| mine.get(p).is_some_and(|a| theirs.get(p) == Some(a)))
-            })
-            .map(|(k, _)| k.clone())
-            .collect();
-        for (k, m) in &other.0 {
-            self.0
-                .entry(k.clone())
-                .and_modify(|x| *x = x.meet(*m))
-                .or_insert(*m);
-        }
-        for k in permuted {
-            self.0.remove(&k);
         }
         self
     }
-    /// Drop `path` and its members (ordered keys: the members of `p` lie
-    /// between `p.` and `p/`, so a struct copy of n members costs n log n,
-    /// not n²).
-    fn forget(&mut self, path: &str) {
-        self.0.remove(path);
-        let (lo, hi) = (format!("{path}."), format!("{path}/"));
-        let members: Vec<String> = self
-            .0
-            .range::<str, _>((
-                std::ops::Bound::Included(lo.as_str()),
-                std::ops::Bound::Excluded(hi.as_str()),
-            ))
-            .map(|(k, _)| k.clone())
-            .collect();
-        for k in members {
-            self.0.remove(&k);
+
+    /// A definition that replaces what `path` held (and its members).
+    fn define(&mut self, path: &str, def: Def) {
+        // Defining a path to what it already holds, with no members to
+        // drop, changes nothing: the group stays shared (a struct handed
+        // again to a callee redefines each member to the same).
+        if self.get(path) == Some(&def) && !self.has_members(path) {
+            return;
+        }
+        self.forget(path);
+        self.group_mut(path).insert(path.to_string(), def);
+    }
+
+    /// A definition that may or may not happen: the path then carries what
+    /// both the old and the new value carry.
+    fn may_define(&mut self, path: &str, def: Def) {
+        match self.get(path) {
+            Some(x) if x.meet(def) == *x => {}
+            _ => {
+                self.group_mut(path)
+                    .entry(path.to_string())
+                    .and_modify(|x| *x = x.meet(def))
+                    .or_insert(def);
+            }
         }
     }
+
+    fn has_members(&self, path: &str) -> bool {
+        self.0
+            .get(root(path))
+            .is_some_and(|g| members(g, path).next().is_some())
+    }
+
+    /// Drop `path` and its members.
+    fn forget(&mut self, path: &str) {
+        if self.get(path).is_none() && !self.has_members(path) {
+            return;
+        }
+        let g = self.group_mut(path);
+        g.remove(path);
+        let gone: Vec<String> = members(g, path).cloned().collect();
+        for k in gone {
+            g.remove(&k);
+        }
+        if g.is_empty() {
+            self.0.remove(root(path));
+        }
+    }
+}
+
+/// [`Defs::meet`] of one variable's paths. Members of one struct whose
+/// values trade places between the sides (`if (a < b) { k.lo = a; k.hi =
+/// b; } else { k.lo = b; k.hi = a; }`, a key ordered to serve both
+/// directions) keep the pair as a whole: a member whose parent carries the
+/// same fields on both sides is not narrowed (its flow-insensitive value
+/// stands). A member and its parent belong to one variable, so the rule
+/// needs no other group.
+fn meet_group(mut mine: Group, theirs: &Group) -> Group {
+    fn parents(g: &Group) -> HashMap<&str, Mask> {
+        let mut u: HashMap<&str, Mask> = HashMap::default();
+        for (k, m) in g {
+            if let Some((p, _)) = k.rsplit_once('.') {
+                *u.entry(p).or_default() |= m.fields;
+            }
+        }
+        u
+    }
+    let permuted: Vec<String> = {
+        let (pm, pt) = (parents(&mine), parents(theirs));
+        theirs
+            .iter()
+            .filter(|(k, m)| {
+                mine.get(*k).is_some_and(|x| x.fields != m.fields)
+                    && k.rsplit_once('.')
+                        .is_some_and(|(p, _)| pm.get(p).is_some_and(|a| pt.get(p) == Some(a)))
+            })
+            .map(|(k, _)| k.clone())
+            .collect()
+    };
+    for (k, m) in theirs {
+        match mine.get_mut(k) {
+            Some(x) => *x = x.meet(*m),
+            None => {
+                mine.insert(k.clone(), *m);
+            }
+        }
+    }
+    for k in permuted {
+        mine.remove(&k);
+    }
+    mine
 }
 
 /// A context-sensitive access site: (scope, object, file, line, write, the
@@ -203,10 +302,16 @@ impl Narrowing {
     }
     fn replace(&mut self, key: &str, def: Def) {
         if let Some((scope, path)) = split(key) {
-            let d = self.scopes.entry(scope.to_string()).or_default();
-            d.forget(path);
-            d.0.insert(path.to_string(), def);
+            self.scope_mut(scope).define(path, def);
         }
+    }
+    fn scope_mut(&mut self, scope: &str) -> &mut Defs {
+        if !self.scopes.contains_key(scope) {
+            self.scopes.insert(scope.to_string(), Defs::default());
+        }
+        self.scopes
+            .get_mut(scope)
+            .expect("the scope was just added")
     }
     /// A definition that may or may not happen (a callee's store through a
     /// pointer): the path then carries what both the old and the new value
@@ -218,10 +323,7 @@ impl Narrowing {
                 fields,
                 state: true,
             };
-            let d = self.scopes.entry(scope.to_string()).or_default();
-            d.0.entry(path.to_string())
-                .and_modify(|x| *x = x.meet(m))
-                .or_insert(m);
+            self.scope_mut(scope).may_define(path, m);
         }
     }
     /// Stop tracking a path (and its members): its flow-insensitive value
@@ -238,7 +340,7 @@ impl Narrowing {
     /// definition carries some: the value is located by alternatives.
     pub(super) fn narrow(&self, key: &str, fields: &mut FieldSet) -> bool {
         if let Some((scope, path)) = split(key) {
-            if let Some(m) = self.scopes.get(scope).and_then(|d| d.0.get(path)) {
+            if let Some(m) = self.scopes.get(scope).and_then(|d| d.get(path)) {
                 return narrowed_to_alternatives(fields, m.fields);
             }
         }
@@ -250,7 +352,7 @@ impl Narrowing {
         split(key).is_some_and(|(scope, path)| {
             self.scopes
                 .get(scope)
-                .and_then(|d| d.0.get(path))
+                .and_then(|d| d.get(path))
                 .is_some_and(|m| !m.state)
         })
     }
@@ -258,7 +360,7 @@ impl Narrowing {
         self.scopes.get(scope).cloned().unwrap_or_default()
     }
     pub(super) fn restore(&mut self, scope: &str, d: Defs) {
-        self.scopes.insert(scope.to_string(), d);
+        *self.scope_mut(scope) = d;
     }
     /// A `return` from `scope` of a value carrying `fields` that may point
     /// into state (`Some((fields, state))`), or of a pointer into the
@@ -421,12 +523,40 @@ mod tests {
             n.define(path, mask(&fs(&[Field::SrcIp])), false);
         }
         n.define("f1#0|k.a", mask(&fs(&[Field::DstIp])), false);
-        let d = &n.scopes["f1#0"].0;
+        let d = &n.scopes["f1#0"].0["k"];
         let kept: Vec<&str> = d.keys().map(String::as_str).collect();
         // `k.a.b` was a member of `k.a` and goes; `k.ab` and `k.a-1` only
         // share its prefix and stay.
         assert_eq!(kept, ["k.a", "k.a-1", "k.ab", "k.b"]);
         assert_eq!(d["k.a"].fields, mask(&fs(&[Field::DstIp])));
+    }
+
+    #[test]
+    fn a_branch_copies_and_meets_only_the_variables_it_defines() {
+        let mut n = Narrowing::default();
+        for m in ["t.a", "t.b", "t.c"] {
+            n.define(&format!("f1#0|{m}"), mask(&fs(&[Field::SrcIp])), false);
+        }
+        n.define("f1#0|i", mask(&fs(&[Field::DstIp])), false);
+        let before = n.snapshot("f1#0");
+        // The branch assigns `i` and redefines a member of `t` to what it
+        // held (a struct handed again to a callee).
+        n.define("f1#0|i", mask(&fs(&[])), false);
+        n.define("f1#0|t.b", mask(&fs(&[Field::SrcIp])), false);
+        let after = n.snapshot("f1#0");
+        assert!(Rc::ptr_eq(&before.0["t"], &after.0["t"]), "t is shared");
+        assert!(!Rc::ptr_eq(&before.0["i"], &after.0["i"]));
+        let met = after.meet(&before);
+        assert!(Rc::ptr_eq(&met.0["t"], &before.0["t"]));
+        assert_eq!(met.0["i"]["i"].fields, 0);
+        // Redefining a member to something else copies the group: the
+        // snapshot keeps what it saw.
+        n.define("f1#0|t.b", mask(&fs(&[Field::DstIp])), false);
+        assert_eq!(before.0["t"]["t.b"].fields, mask(&fs(&[Field::SrcIp])));
+        assert_eq!(
+            n.scopes["f1#0"].0["t"]["t.b"].fields,
+            mask(&fs(&[Field::DstIp]))
+        );
     }
 
     #[test]
