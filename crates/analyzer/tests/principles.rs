@@ -2616,3 +2616,37 @@ void main_loop(void) {{
         "{f:?}"
     );
 }
+
+#[test]
+fn a_loop_that_counts_down_still_lets_the_fixpoint_settle() {
+    // `len -= 12` lowers the constant a join keeps (the smaller of two) on
+    // every round; without a widening the fixpoint never settles and the
+    // analysis ends with no answers.
+    let f = facts(&format!(
+        "{MBUF}
+{IPHDR}
+static uint64_t per_src[1024];
+static int options(const uint8_t *p) {{
+    int n = 0;
+    int left = 180;
+    while (left > 0) {{
+        n += p[left & 63];
+        left -= 12;
+    }}
+    return n;
+}}
+void main_loop(void) {{
+    struct rte_mbuf *pkts[32];
+    uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
+    for (uint16_t i = 0; i < n; i++) {{
+        struct iphdr *ip = rte_pktmbuf_mtod(pkts[i], struct iphdr *);
+        if (options((const uint8_t *)ip) > 0)
+            per_src[ip->saddr & 1023] += 1;
+    }}
+    rte_eth_tx_burst(1, 0, pkts, n);
+}}"
+    ));
+    assert!(f.unknown.is_empty(), "{f:?}");
+    assert!(f.stateful, "{f:?}");
+    assert_eq!(f.flow_key, [nfc_core::facts::Field::SrcIp], "{f:?}");
+}

@@ -39,6 +39,14 @@ fn returns_running_core(name: &str) -> bool {
     )
 }
 
+/// Rounds of the flow-insensitive fixpoint before the collecting pass; a
+/// fixpoint that has not settled after them (and after the collecting
+/// pass) gives no answers: values may still lack fields and accesses.
+/// Every real-world unit settles within 16 (the slowest, iptraf-ng's IP
+/// monitor and nDPI's detection, needed 9-16); the time budget, not this
+/// count, is what bounds the work in practice.
+const FIXPOINT_ROUNDS: usize = 32;
+
 /// Abstract value of an expression or access path.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Val {
@@ -665,12 +673,23 @@ pub struct KeySlots {
     pub line: u32,
 }
 
-/// An environment slot: its value and the change count at its last change.
+/// An environment slot: its value, the change count at its last change,
+/// and how often a join lowered its constant.
 #[derive(Default)]
 struct Slot {
     val: Val,
     changed_at: u64,
+    /// How often a join lowered the slot's constant (see
+    /// [`CONSTANT_LOWERINGS`]).
+    lowerings: u8,
 }
+
+/// A join keeps the smaller of two constants (alternative header offsets,
+/// with and without a VLAN tag). A loop that counts down (`len -= 12`)
+/// would lower it on every round without end; after this many lowerings
+/// the slot holds "not one constant" instead (a widening: the fixpoint
+/// then settles).
+const CONSTANT_LOWERINGS: u8 = 3;
 
 /// The environment: slots by access-path key. Most accesses look one key
 /// up (every read and join of the fixpoint), which a hash finds with one
@@ -1167,11 +1186,21 @@ impl<'p, 't> Engine<'p, 't> {
         let e = &mut slot.val;
         let (had_objs, had_fields) = (e.objs.len(), e.fields.len());
         let had_pair = e.has_mirror_pair();
+        let konst_before = e.konst;
         let mut changed = if existed {
             e.join_existing(v)
         } else {
             e.join(v)
         };
+        if let (Some(a), Some(b)) = (konst_before, e.konst) {
+            if b < a {
+                slot.lowerings += 1;
+                if slot.lowerings > CONSTANT_LOWERINGS {
+                    slot.val.konst = None;
+                }
+            }
+        }
+        let e = &mut slot.val;
         let grown = e.objs.len().saturating_sub(had_objs);
         // A scalar slot fed by a field and (elsewhere) its mirror is
         // direction-agnostic (`k = reply ? dst : src`): this join is what
@@ -1301,7 +1330,8 @@ impl<'p, 't> Engine<'p, 't> {
                 caller_state: false,
             })
             .collect();
-        for _ in 0..8 {
+        let mut settled = false;
+        for _ in 0..FIXPOINT_ROUNDS {
             // `dirty` says whether any value grew this round (cheaper than
             // comparing snapshots of the whole environment).
             self.dirty = false;
@@ -1313,13 +1343,24 @@ impl<'p, 't> Engine<'p, 't> {
                 self.visit_entry(e);
             }
             if !self.dirty {
+                settled = true;
                 break;
             }
         }
         self.visited.clear();
         self.collect = true;
+        self.dirty = false;
         for e in entries {
             self.visit_entry(e);
+        }
+        // The collecting pass is one more round: if values still grew in it,
+        // the answers would come from an analysis that has not reached its
+        // fixpoint (values missing fields, accesses not yet seen), which can
+        // err in the unsafe direction. Unknown, like a spent budget.
+        if !settled && self.dirty && self.budget.exhausted.is_none() {
+            self.budget.exhausted = Some(format!(
+                "the data-flow fixpoint did not settle in {FIXPOINT_ROUNDS} rounds"
+            ));
         }
         self.events.packet_fns = self
             .visited
@@ -6444,6 +6485,7 @@ mod tests {
                 Slot {
                     val: Val::konst(i as i64),
                     changed_at: 0,
+                    lowerings: 0,
                 },
             );
         }
