@@ -835,6 +835,14 @@ int u(void) { return t[1][0]; }
         insight::extract_functions(synopsis, &["match"]).expect("extracts"),
         "int     match(int list, int name)\n{\n\treturn list;\n}\n\n"
     );
+    // A table whose element type is defined in its own declaration
+    // (musl's `static const struct policy {…} defpolicy[] = {…};`) is
+    // taken from the type's opening line, the type's `}` not closing it.
+    let policy = "int x;\n\nstatic const struct policy {\n\tunsigned char len;\n\tunsigned char label;\n} tab[] = {\n\t{ 15, 0 },\n\t{ 0, 1 },\n};\n\nint f(void) { return tab[0].len; }\n";
+    assert_eq!(
+        insight::extract_functions(policy, &["tab"]).expect("extracts"),
+        "static const struct policy {\n\tunsigned char len;\n\tunsigned char label;\n} tab[] = {\n\t{ 15, 0 },\n\t{ 0, 1 },\n};\n\n"
+    );
     let l = insight::fresh_labels("# c\na.c f crc # why\na.c g exclude\n").expect("parses");
     assert_eq!(l.len(), 2);
     assert_eq!(l[0].2, Some(AccelKind::Crc));
