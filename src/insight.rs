@@ -495,6 +495,13 @@ pub fn extract_functions(src: &str, names: &[&str]) -> Result<String, String> {
     Ok(out)
 }
 
+/// A corpus source file as text. Third-party C is not always UTF-8
+/// (Net-SNMP's `snmp_api.c` holds a Latin-1 byte in a comment): invalid
+/// bytes become U+FFFD, which only comments and strings can hold.
+fn read_source(p: &Path) -> std::io::Result<String> {
+    std::fs::read(p).map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
 /// Expand a fresh-set file: each line `//@extract <path in the corpus>
 /// <function>…` becomes those functions' verbatim text, each line
 /// `//@include <path in the corpus>` the whole file.
@@ -503,7 +510,7 @@ pub fn expand_fresh(text: &str, corpus: &Path) -> Result<String, String> {
     for (n, line) in text.lines().enumerate() {
         if let Some(file) = line.trim().strip_prefix("//@include ") {
             let file = file.trim();
-            let src = std::fs::read_to_string(corpus.join(file))
+            let src = read_source(&corpus.join(file))
                 .map_err(|e| format!("line {}: {file}: {e}", n + 1))?;
             out.push_str(&src);
             out.push('\n');
@@ -513,7 +520,7 @@ pub fn expand_fresh(text: &str, corpus: &Path) -> Result<String, String> {
                 .next()
                 .ok_or_else(|| format!("line {}: `//@extract` names no file", n + 1))?;
             let names: Vec<&str> = it.collect();
-            let src = std::fs::read_to_string(corpus.join(file))
+            let src = read_source(&corpus.join(file))
                 .map_err(|e| format!("line {}: {file}: {e}", n + 1))?;
             out.push_str(&format!("#line 1 \"{file}\"\n"));
             out.push_str(
