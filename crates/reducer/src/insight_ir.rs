@@ -1352,6 +1352,26 @@ fn shifted1_via_local(v: Val) -> bool {
     }
 }
 
+/// The integer operations a value is computed through (arithmetic,
+/// bitwise, compares and selects), as the register and state walks follow
+/// them.
+fn value_op(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::LLVMXor
+            | Opcode::LLVMOr
+            | Opcode::LLVMAnd
+            | Opcode::LLVMAdd
+            | Opcode::LLVMSub
+            | Opcode::LLVMMul
+            | Opcode::LLVMShl
+            | Opcode::LLVMLShr
+            | Opcode::LLVMAShr
+            | Opcode::LLVMICmp
+            | Opcode::LLVMSelect
+    )
+}
+
 /// The global variables a function stores into (through GEPs): a
 /// generator's state, a CRC's global register, a filled table.
 fn written_globals(f: Val) -> Vec<Val> {
@@ -1479,19 +1499,7 @@ fn state_value(
                 }
             }
         },
-        Some(
-            Opcode::LLVMXor
-            | Opcode::LLVMOr
-            | Opcode::LLVMAnd
-            | Opcode::LLVMAdd
-            | Opcode::LLVMSub
-            | Opcode::LLVMMul
-            | Opcode::LLVMShl
-            | Opcode::LLVMLShr
-            | Opcode::LLVMAShr
-            | Opcode::LLVMSelect
-            | Opcode::LLVMICmp,
-        ) => v
+        Some(op) if value_op(op) => v
             .operands()
             .into_iter()
             .all(|o| state_value(o, r, written, depth + 1, seen, state)),
@@ -1613,20 +1621,7 @@ fn mixes_register(v: Val, r: Val, step: Val) -> bool {
                 }
                 None => w.other = true,
             },
-            Some(
-                Opcode::LLVMXor
-                | Opcode::LLVMOr
-                | Opcode::LLVMAnd
-                | Opcode::LLVMAdd
-                | Opcode::LLVMSub
-                | Opcode::LLVMMul
-                | Opcode::LLVMShl
-                | Opcode::LLVMLShr
-                | Opcode::LLVMAShr
-                | Opcode::LLVMICmp
-                | Opcode::LLVMSelect
-                | Opcode::LLVMPHI,
-            ) => {
+            Some(op) if value_op(op) || op == Opcode::LLVMPHI => {
                 for o in v.operands() {
                     walk(w, o, depth + 1);
                 }
