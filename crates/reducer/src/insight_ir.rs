@@ -2179,24 +2179,15 @@ fn derived_from(v: Val, p: Val, depth: u32) -> bool {
                 || local_values(v)
                     .is_some_and(|vs| vs.into_iter().any(|x| derived_from(x, p, depth + 1)))
         }
-        Some(
-            Opcode::LLVMZExt
-            | Opcode::LLVMSExt
-            | Opcode::LLVMTrunc
-            | Opcode::LLVMAdd
-            | Opcode::LLVMSub
-            | Opcode::LLVMMul
-            | Opcode::LLVMShl
-            | Opcode::LLVMLShr
-            | Opcode::LLVMAShr
-            | Opcode::LLVMAnd
-            | Opcode::LLVMOr
-            | Opcode::LLVMXor
-            | Opcode::LLVMSelect,
-        ) => v
-            .operands()
-            .into_iter()
-            .any(|o| derived_from(o, p, depth + 1)),
+        // Casts and the value operations other than compares.
+        Some(op)
+            if matches!(op, Opcode::LLVMZExt | Opcode::LLVMSExt | Opcode::LLVMTrunc)
+                || (value_op(op) && op != Opcode::LLVMICmp) =>
+        {
+            v.operands()
+                .into_iter()
+                .any(|o| derived_from(o, p, depth + 1))
+        }
         // `len ? a & mask(len) : 0` at `-O0` joins its arms in a phi.
         Some(Opcode::LLVMPHI) => v
             .phi_incoming()
