@@ -57,6 +57,23 @@ fn print_functions(file: &str, u: &nfc_core::insight::IrUnit) {
     }
 }
 
+/// `accel-lower <set> --signals`: one line per function of a fresh file
+/// with its non-zero accelerator signals (no model, no label shown), to
+/// read what the dataflow sees in a tainted set's function.
+fn print_signals(file: &str, u: &nfc_core::insight::IrUnit) {
+    for f in own(u) {
+        let sig = serde_json::to_value(&f.signals).unwrap_or_default();
+        let on: Vec<String> = sig
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(_, v)| v.as_u64().is_some_and(|n| n > 0))
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        println!("  {file} {}: {}", f.name, on.join(" "));
+    }
+}
+
 fn own(u: &nfc_core::insight::IrUnit) -> Vec<&nfc_core::insight::IrFunction> {
     u.functions.iter().filter(|f| !f.framework).collect()
 }
@@ -348,11 +365,12 @@ fn word_cost(
 /// The fresh held-out sets read after a run (their misses were designed
 /// against), which signal development may look at.
 const TAINTED: &[&str] = &[
-    "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8",
+    "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9",
 ];
 /// Every fresh held-out set; the last is clean until its single run.
 const ALL_FRESH: &[&str] = &[
     "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9",
+    "fresh10",
 ];
 
 /// The fresh held-out sets to score, by directory name (`fresh` …
@@ -833,8 +851,10 @@ fn main() -> anyhow::Result<()> {
             let (units, failures) = nfc::insight::fresh_set_only(Some(&corpus), set);
             for (file, u, labels) in &units {
                 print_fresh_file(set, file, u, labels);
-                if args.get(2).map(String::as_str) == Some("--functions") {
-                    print_functions(file, u);
+                match args.get(2).map(String::as_str) {
+                    Some("--functions") => print_functions(file, u),
+                    Some("--signals") => print_signals(file, u),
+                    _ => {}
                 }
             }
             for f in &failures {

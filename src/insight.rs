@@ -341,12 +341,18 @@ pub struct AccelCorpus {
     /// `fresh9/labels.txt` and committed before the classifier first ran
     /// on them.
     pub fresh9: LabelledUnits,
+    /// The tenth fresh held-out set (`data/accel/fresh10/`, seventeenth
+    /// session): third-party functions from Debian packages used nowhere
+    /// else in the accelerator data, labelled by hand in
+    /// `fresh10/labels.txt` and committed before the classifier first ran
+    /// on them.
+    pub fresh10: LabelledUnits,
     pub failures: Vec<String>,
 }
 
 impl AccelCorpus {
     /// The fresh held-out sets by directory name, oldest first.
-    pub fn fresh_sets(&self) -> [(&'static str, &LabelledUnits); 9] {
+    pub fn fresh_sets(&self) -> [(&'static str, &LabelledUnits); 10] {
         [
             ("fresh", &self.fresh),
             ("fresh2", &self.fresh2),
@@ -357,6 +363,7 @@ impl AccelCorpus {
             ("fresh7", &self.fresh7),
             ("fresh8", &self.fresh8),
             ("fresh9", &self.fresh9),
+            ("fresh10", &self.fresh10),
         ]
     }
 }
@@ -418,6 +425,28 @@ pub fn extract_functions(src: &str, names: &[&str]) -> Result<String, String> {
         let Some((i, b)) = found else {
             return Err(format!("no definition of `{name}`"));
         };
+        // A table whose element type is defined in its own declaration
+        // (`static const struct policy {…} defpolicy[] = {`, musl's):
+        // the name's line opens with the `}` closing that type, so the
+        // definition starts where its `{` is.
+        let mut i = i;
+        if lines[i].starts_with('}') {
+            // Match that `}` backwards, right to left over the lines above.
+            let mut depth = 1i32;
+            'open: for k in (0..i).rev() {
+                for c in lines[k].chars().rev() {
+                    match c {
+                        '}' => depth += 1,
+                        '{' => depth -= 1,
+                        _ => {}
+                    }
+                    if depth == 0 {
+                        i = k;
+                        break 'open;
+                    }
+                }
+            }
+        }
         // Return-type lines above: up to a blank line or the end of the
         // previous item.
         let mut first = i;
@@ -438,7 +467,9 @@ pub fn extract_functions(src: &str, names: &[&str]) -> Result<String, String> {
         let mut depth = 0i32;
         let mut last = None;
         'body: for (k, l) in lines.iter().enumerate().skip(b) {
-            for c in l.chars() {
+            // The `}` closing a table's element type (above) is no body's.
+            let skip = usize::from(k == b && l.starts_with('}'));
+            for c in l.chars().skip(skip) {
                 match c {
                     '{' => depth += 1,
                     '}' => {
@@ -464,6 +495,13 @@ pub fn extract_functions(src: &str, names: &[&str]) -> Result<String, String> {
     Ok(out)
 }
 
+/// A corpus source file as text. Third-party C is not always UTF-8
+/// (Net-SNMP's `snmp_api.c` holds a Latin-1 byte in a comment): invalid
+/// bytes become U+FFFD, which only comments and strings can hold.
+fn read_source(p: &Path) -> std::io::Result<String> {
+    std::fs::read(p).map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
 /// Expand a fresh-set file: each line `//@extract <path in the corpus>
 /// <function>…` becomes those functions' verbatim text, each line
 /// `//@include <path in the corpus>` the whole file.
@@ -472,7 +510,7 @@ pub fn expand_fresh(text: &str, corpus: &Path) -> Result<String, String> {
     for (n, line) in text.lines().enumerate() {
         if let Some(file) = line.trim().strip_prefix("//@include ") {
             let file = file.trim();
-            let src = std::fs::read_to_string(corpus.join(file))
+            let src = read_source(&corpus.join(file))
                 .map_err(|e| format!("line {}: {file}: {e}", n + 1))?;
             out.push_str(&src);
             out.push('\n');
@@ -482,7 +520,7 @@ pub fn expand_fresh(text: &str, corpus: &Path) -> Result<String, String> {
                 .next()
                 .ok_or_else(|| format!("line {}: `//@extract` names no file", n + 1))?;
             let names: Vec<&str> = it.collect();
-            let src = std::fs::read_to_string(corpus.join(file))
+            let src = read_source(&corpus.join(file))
                 .map_err(|e| format!("line {}: {file}: {e}", n + 1))?;
             out.push_str(&format!("#line 1 \"{file}\"\n"));
             out.push_str(
@@ -562,6 +600,7 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         fresh7: vec![],
         fresh8: vec![],
         fresh9: vec![],
+        fresh10: vec![],
         failures: vec![],
     };
     // The held-out files are listed (`heldout.txt`), so adding training
@@ -648,6 +687,7 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         c.fresh7 = fresh_set(&root, corpus, "fresh7", &mut c.failures);
         c.fresh8 = fresh_set(&root, corpus, "fresh8", &mut c.failures);
         c.fresh9 = fresh_set(&root, corpus, "fresh9", &mut c.failures);
+        c.fresh10 = fresh_set(&root, corpus, "fresh10", &mut c.failures);
     }
     c
 }
@@ -663,7 +703,7 @@ const LIBC_SHIM: &str = "libc-shim";
 
 /// Lower a fresh held-out set (see [`AccelCorpus::fresh`],
 /// [`AccelCorpus::fresh2`], [`AccelCorpus::fresh3`], [`AccelCorpus::fresh4`], [`AccelCorpus::fresh5`],
-/// [`AccelCorpus::fresh6`], [`AccelCorpus::fresh7`], [`AccelCorpus::fresh8`], [`AccelCorpus::fresh9`]): each file of `data/accel/<set>/` expanded with
+/// [`AccelCorpus::fresh6`], [`AccelCorpus::fresh7`], [`AccelCorpus::fresh8`], [`AccelCorpus::fresh9`], [`AccelCorpus::fresh10`]): each file of `data/accel/<set>/` expanded with
 /// the corpus functions it extracts, with `<set>/shim`, [`LIBC_SHIM`],
 /// `fresh/shim` and `real/shim` on the include path. Every labelled function must exist in
 /// its unit (a missing one is a failure, never a silent drop); an

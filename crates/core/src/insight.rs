@@ -277,7 +277,17 @@ pub struct AccelSignals {
     /// are not. Also the lengths read from an array walked by the loop's
     /// index (`netbits = lens[i]`) when the length builds a prefix mask
     /// in the loop (all ones shifted by it) and the masked key is looked
-    /// up as above: trying the configured prefix lengths in turn.
+    /// up as above: trying the configured prefix lengths in turn. Also
+    /// (seventeenth session) a key *cut at a delimiter* — a pointer
+    /// advanced past the `.` a search found in it (`p = strchr(p + 1,
+    /// '.')`), a buffer truncated where one was found, or handed to a call
+    /// that searches it for a delimiter and whose result the loop tests
+    /// (`while (split_at_right(addr, delim))`) — and looked up again; a key
+    /// buffer the loop formats from a shortened length (`snprintf(buf, n,
+    /// "%d", bits)`) handed to the lookup; and a global key the lookup
+    /// reads without being handed it, when the loop tests the key's byte
+    /// at the shortened length against a delimiter (ucspi-tcp's
+    /// `--rules_name.len`).
     #[serde(default)]
     pub shorten_retry_in_loop: u32,
     /// A walk that returns at its first match: in a function with a walk
@@ -290,7 +300,12 @@ pub struct AccelSignals {
     /// (or returns the deepest one it remembered); a walk that returns at
     /// the first match while descending finds the shortest covering entry,
     /// and one whose only match test is equality of the whole key is an
-    /// exact lookup.
+    /// exact lookup. In a function with no walk, a scan whose loop
+    /// compares masked keys ([`Self::masked_compare_in_loop`]) is read the
+    /// same way (seventeenth session): its first match is the longest only
+    /// in an order the function does not establish (a table sorted
+    /// elsewhere, a list its insert keeps sorted), which is not provable
+    /// from the function.
     #[serde(default)]
     pub first_match_exit_in_walk: u32,
     /// Covering nodes pushed while walking: in a loop, a walked node (the
@@ -302,6 +317,16 @@ pub struct AccelSignals {
     /// the node.
     #[serde(default)]
     pub covering_stack_in_walk: u32,
+    /// A polynomial step on state only: a one-bit step (as
+    /// [`Self::xor_poly_in_loop`] finds it) whose register is seeded from
+    /// global memory the function itself writes — a generator's state —
+    /// and into which no other data enters (the Mersenne Twister's
+    /// `x = (mt[i] & UM) | (mt[i+1] & LM); mt[i] = mt[i+MM] ^ (x >> 1) ^
+    /// mag01[x & 1]`). A CRC divides a message: data read from outside the
+    /// state it keeps (a buffer, an argument) enters its register; a table
+    /// fill seeds it with each index.
+    #[serde(default)]
+    pub state_only_step: u32,
 }
 
 impl IrFunction {

@@ -1352,6 +1352,161 @@ fn shifted1_via_local(v: Val) -> bool {
     }
 }
 
+/// The integer operations a value is computed through (arithmetic,
+/// bitwise, compares and selects), as the register and state walks follow
+/// them.
+fn value_op(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::LLVMXor
+            | Opcode::LLVMOr
+            | Opcode::LLVMAnd
+            | Opcode::LLVMAdd
+            | Opcode::LLVMSub
+            | Opcode::LLVMMul
+            | Opcode::LLVMShl
+            | Opcode::LLVMLShr
+            | Opcode::LLVMAShr
+            | Opcode::LLVMICmp
+            | Opcode::LLVMSelect
+    )
+}
+
+/// The global variables a function stores into (through GEPs): a
+/// generator's state, a CRC's global register, a filled table.
+fn written_globals(f: Val) -> Vec<Val> {
+    let mut out = vec![];
+    for b in f.blocks() {
+        for i in b.instructions() {
+            if i.opcode() != Some(Opcode::LLVMStore) {
+                continue;
+            }
+            if let Some(g) = i.pointer_operand().and_then(global_base) {
+                if !out.contains(&g) {
+                    out.push(g);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The global variable an address points into (through GEPs and casts).
+fn global_base(p: Val) -> Option<Val> {
+    let mut x = p;
+    for _ in 0..8 {
+        if x.is_global_var() {
+            return Some(x);
+        }
+        if !is_gep(x) && x.opcode() != Some(Opcode::LLVMBitCast) {
+            return None;
+        }
+        x = x.operand(0)?;
+    }
+    None
+}
+
+/// Whether every value stored into the local `r` comes only from the
+/// global state the function writes (`written`), constants and other
+/// locals computed the same way: a generator's register seeded from its
+/// own state (`x = (mt[i] & UM) | (mt[i + 1] & LM)`). An argument, or a
+/// load from anything else (a message buffer), is data; a table fill's
+/// register is seeded with the loop index (a local counted from a
+/// constant), which is not state, so the answer there is `false`.
+fn seeded_from_state(r: Val, written: &[Val]) -> bool {
+    let stores: Vec<Val> = r
+        .users()
+        .into_iter()
+        .filter(|u| u.opcode() == Some(Opcode::LLVMStore) && u.pointer_operand() == Some(r))
+        .collect();
+    // Every seed (a store not computed from `r`) reads the state: a table
+    // fill that also starts a register from a constant (`crc = 1`) or an
+    // index, then re-reads entries it wrote, is seeded by that constant.
+    !stores.is_empty()
+        && stores.iter().all(|u| {
+            let mut state = false;
+            let mut seen = vec![r];
+            u.operand(0).is_some_and(|v| {
+                state_value(v, r, written, 0, &mut seen, &mut state)
+                    && (state || mentions_register(v, r))
+            })
+        })
+}
+
+/// Whether `v` is computed only from the register `r`, constants, the
+/// global state the function writes (`written`; `*state` records that some
+/// was read) and tables indexed by such values (`mag01[x & 1]`: the
+/// polynomial chosen by the register's bit), through integer arithmetic
+/// and `-O0` locals. An argument or any other load is data.
+fn state_value(
+    v: Val,
+    r: Val,
+    written: &[Val],
+    depth: u32,
+    seen: &mut Vec<Val>,
+    state: &mut bool,
+) -> bool {
+    let v = uncast(v);
+    if v.const_int().is_some() {
+        return true;
+    }
+    if depth > 12 || v.is_argument() {
+        return false;
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMLoad) => match local_of(v) {
+            Some(l) if l == r => true,
+            Some(l) => {
+                if seen.contains(&l) {
+                    return true;
+                }
+                seen.push(l);
+                let vs = local_values(v).unwrap_or_default();
+                !vs.is_empty()
+                    && vs
+                        .into_iter()
+                        .all(|x| state_value(x, r, written, depth + 2, seen, state))
+            }
+            None => {
+                let Some(p) = v.pointer_operand() else {
+                    return false;
+                };
+                match global_base(p) {
+                    Some(g) if written.contains(&g) => {
+                        *state = true;
+                        true
+                    }
+                    // A table of the unit, indexed by state or the register.
+                    Some(_) => {
+                        let mut x = p;
+                        while is_gep(x) {
+                            let ok = (1..x.num_operands()).all(|k| {
+                                x.operand(k).is_some_and(|ix| {
+                                    state_value(ix, r, written, depth + 1, seen, state)
+                                })
+                            });
+                            if !ok {
+                                return false;
+                            }
+                            match x.operand(0) {
+                                Some(b) => x = b,
+                                None => break,
+                            }
+                        }
+                        true
+                    }
+                    None => false,
+                }
+            }
+        },
+        Some(op) if value_op(op) => v
+            .operands()
+            .into_iter()
+            .all(|o| state_value(o, r, written, depth + 1, seen, state)),
+        _ => false,
+    }
+}
+
 /// Whether the data enters the register `r` of a one-bit polynomial step
 /// `step` (`(r >> 1) ^ P`, or `r ^= P` after `r >>= 1`): in a CRC the
 /// message is divided, so the register's next value or its feedback
@@ -1466,20 +1621,7 @@ fn mixes_register(v: Val, r: Val, step: Val) -> bool {
                 }
                 None => w.other = true,
             },
-            Some(
-                Opcode::LLVMXor
-                | Opcode::LLVMOr
-                | Opcode::LLVMAnd
-                | Opcode::LLVMAdd
-                | Opcode::LLVMSub
-                | Opcode::LLVMMul
-                | Opcode::LLVMShl
-                | Opcode::LLVMLShr
-                | Opcode::LLVMAShr
-                | Opcode::LLVMICmp
-                | Opcode::LLVMSelect
-                | Opcode::LLVMPHI,
-            ) => {
+            Some(op) if value_op(op) || op == Opcode::LLVMPHI => {
                 for o in v.operands() {
                     walk(w, o, depth + 1);
                 }
@@ -2037,24 +2179,15 @@ fn derived_from(v: Val, p: Val, depth: u32) -> bool {
                 || local_values(v)
                     .is_some_and(|vs| vs.into_iter().any(|x| derived_from(x, p, depth + 1)))
         }
-        Some(
-            Opcode::LLVMZExt
-            | Opcode::LLVMSExt
-            | Opcode::LLVMTrunc
-            | Opcode::LLVMAdd
-            | Opcode::LLVMSub
-            | Opcode::LLVMMul
-            | Opcode::LLVMShl
-            | Opcode::LLVMLShr
-            | Opcode::LLVMAShr
-            | Opcode::LLVMAnd
-            | Opcode::LLVMOr
-            | Opcode::LLVMXor
-            | Opcode::LLVMSelect,
-        ) => v
-            .operands()
-            .into_iter()
-            .any(|o| derived_from(o, p, depth + 1)),
+        // Casts and the value operations other than compares.
+        Some(op)
+            if matches!(op, Opcode::LLVMZExt | Opcode::LLVMSExt | Opcode::LLVMTrunc)
+                || (value_op(op) && op != Opcode::LLVMICmp) =>
+        {
+            v.operands()
+                .into_iter()
+                .any(|o| derived_from(o, p, depth + 1))
+        }
         // `len ? a & mask(len) : 0` at `-O0` joins its arms in a phi.
         Some(Opcode::LLVMPHI) => v
             .phi_incoming()
@@ -2529,6 +2662,7 @@ fn accel_signals(f: Val) -> AccelSignals {
         }
     };
     let mut s = AccelSignals::default();
+    let written = written_globals(f);
     let mut bit_equations = 0;
     for (bi, b) in blocks.iter().enumerate() {
         let lp = in_loop[bi];
@@ -2599,10 +2733,26 @@ fn accel_signals(f: Val) -> AccelSignals {
                                     && loops.iter().any(|lp| inner(lp) && lp.0 <= sb && sb <= lp.1)
                             })
                     };
-                    let crc_step = step.is_some_and(|(r, feedback)| {
-                        r.is_none_or(|r| data_enters(r, i, feedback, guard_condition(bi), reseeded))
+                    // A register seeded from the state the function writes
+                    // steps a generator, not a division of data (the step's
+                    // other terms are that state too, or the polynomial).
+                    let state_step = step.is_some_and(|(r, feedback)| {
+                        r.is_some_and(|r| {
+                            seeded_from_state(r, &written)
+                                && state_value(feedback, r, &written, 0, &mut vec![r], &mut false)
+                                && guard_condition(bi).is_none_or(|c| {
+                                    state_value(c, r, &written, 0, &mut vec![r], &mut false)
+                                })
+                        })
                     });
+                    let crc_step = !state_step
+                        && step.is_some_and(|(r, feedback)| {
+                            r.is_none_or(|r| {
+                                data_enters(r, i, feedback, guard_condition(bi), reseeded)
+                            })
+                        });
                     s.xor_poly_in_loop += u32::from(crc_step);
+                    s.state_only_step += u32::from(state_step);
                 }
                 Some(Opcode::LLVMShl | Opcode::LLVMLShr)
                     if i.operand(0).is_some_and(|x| all_ones(uncast(x)))
@@ -2668,12 +2818,18 @@ fn accel_signals(f: Val) -> AccelSignals {
                     // the step is taken under a test of a bit at a variable
                     // position (`if (bit(k, n->bit)) n = n->r;`).
                     if walk {
+                        // Bits of the walked value itself (a hash chain's
+                        // `cur = prev[cur & wmask]`) steer nothing by a key.
+                        let own = i.pointer_operand();
                         let keyed_address = i.operand(0).is_some_and(|v| {
                             let mut loads = vec![];
                             loaded_values(v, 0, &mut loads);
                             loads.into_iter().any(|l| {
                                 l.pointer_operand().is_some_and(|p| {
-                                    address_indices(p).into_iter().any(|x| key_bits(x, 0))
+                                    address_indices(p).into_iter().any(|x| {
+                                        key_bits(x, 0)
+                                            && !own.is_some_and(|a| mentions_register(x, a))
+                                    })
                                 })
                             })
                         });
@@ -2698,6 +2854,22 @@ fn accel_signals(f: Val) -> AccelSignals {
                                     && o.pointer_operand() == i.pointer_operand()
                             })
                     });
+                    // A string matcher's best (`if (len > best_len) {
+                    // match_start = cur; best_len = len; }`) maximises a
+                    // match length measured by comparing bytes — a
+                    // pointer difference — not a prefix length read from
+                    // an entry: no longest *prefix* is kept.
+                    let match_length = guard_condition(bi).is_some_and(|c| {
+                        let c = uncast(c);
+                        c.opcode() == Some(Opcode::LLVMICmp)
+                            && !matches!(
+                                c.icmp_predicate(),
+                                IntPred::LLVMIntEQ | IntPred::LLVMIntNE
+                            )
+                            && c.operands()
+                                .into_iter()
+                                .any(|o| pointer_difference(o, 0, &mut vec![]))
+                    });
                     // A counter or accumulator (`mlen = vec->len; … mlen
                     // -= 2;`) is no kept best.
                     let counter = i.pointer_operand().is_some_and(self_updated);
@@ -2711,15 +2883,24 @@ fn accel_signals(f: Val) -> AccelSignals {
                     // temporary marshalled for a call in the same block
                     // (`-O0` copies a struct argument field by field) is
                     // not. An out-parameter's target is read by the caller.
+                    // Read where the loop is left or after it: a best is
+                    // what the search hands out. A local read only inside
+                    // the loop (an inlined helper's parameter slot, filled
+                    // with the current node for each call) is no best.
                     let used_after = i.pointer_operand().is_some_and(|a| {
                         a.opcode() != Some(Opcode::LLVMAlloca)
                             || a.users().into_iter().any(|l| {
-                                l.opcode() == Some(Opcode::LLVMLoad) && l.parent_block() != Some(*b)
+                                l.opcode() == Some(Opcode::LLVMLoad)
+                                    && l.parent_block() != Some(*b)
+                                    && l.parent_block()
+                                        .and_then(|lb| index.get(&lb).copied())
+                                        .is_some_and(|k| !in_loop[k] || leaves_loop(k))
                             })
                     });
                     s.best_update_in_loop += u32::from(
                         !walk
                             && !reduction
+                            && !match_length
                             && !counter
                             && !handed_out
                             && used_after
@@ -2759,18 +2940,7 @@ fn accel_signals(f: Val) -> AccelSignals {
                     {
                         s.exact_match_exit_in_loop += 1;
                     }
-                    let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
-                    let masked = |a: Val| {
-                        a.opcode() == Some(Opcode::LLVMAnd)
-                            && a.operands()
-                                .iter()
-                                .all(|o| uncast(*o).const_int().is_none())
-                    };
-                    let var = |b: Val| b.const_int().is_none() && !b.is_null_ptr();
-                    s.masked_compare_in_loop += u32::from(
-                        ops.len() == 2
-                            && ((masked(ops[0]) && var(ops[1])) || (masked(ops[1]) && var(ops[0]))),
-                    );
+                    s.masked_compare_in_loop += u32::from(masked_compare(i));
                 }
                 Some(Opcode::LLVMGetElementPtr) if lp => {
                     let Some(idx) = i.operand(i.num_operands().saturating_sub(1)) else {
@@ -2842,7 +3012,7 @@ fn accel_signals(f: Val) -> AccelSignals {
         s.xor_equations += bit_equations;
     }
     s.shorten_retry_in_loop = shorten_and_retry(&blocks, &loops, &leaves_loop);
-    if s.walk_in_loop > 0 {
+    if s.walk_in_loop > 0 || s.masked_compare_in_loop > 0 {
         let (first, stack) =
             first_match_and_stack(&blocks, &index, &loops, &in_loop, &leaves_loop, &self_calls);
         s.first_match_exit_in_walk = first;
@@ -2871,6 +3041,65 @@ fn goes_to_return(b: u::Block) -> bool {
         && b.successors().into_iter().all(return_block)
 }
 
+/// Whether `v` is computed from a pointer difference (`strend - scan`:
+/// a `sub` of two `ptrtoint`s), through integer arithmetic, casts and
+/// `-O0` locals: a length measured over bytes compared.
+fn pointer_difference(v: Val, depth: u32, seen: &mut Vec<Val>) -> bool {
+    let v = uncast(v);
+    if depth > 10 {
+        return false;
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMSub)
+            if v.operands()
+                .into_iter()
+                .all(|o| uncast(o).opcode() == Some(Opcode::LLVMPtrToInt)) =>
+        {
+            true
+        }
+        Some(Opcode::LLVMLoad) => match local_of(v) {
+            Some(l) if !seen.contains(&l) => {
+                seen.push(l);
+                local_values(v)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .any(|x| pointer_difference(x, depth + 1, seen))
+            }
+            _ => false,
+        },
+        Some(
+            Opcode::LLVMAdd
+            | Opcode::LLVMSub
+            | Opcode::LLVMMul
+            | Opcode::LLVMSDiv
+            | Opcode::LLVMUDiv
+            | Opcode::LLVMAShr
+            | Opcode::LLVMLShr,
+        ) => v
+            .operands()
+            .into_iter()
+            .any(|o| pointer_difference(o, depth + 1, seen)),
+        _ => false,
+    }
+}
+
+/// A key masked by a variable compared with a variable, `(addr & mask) ==
+/// prefix` ([`AccelSignals::masked_compare_in_loop`] in a loop).
+fn masked_compare(i: Val) -> bool {
+    if i.opcode() != Some(Opcode::LLVMICmp) {
+        return false;
+    }
+    let ops: Vec<Val> = i.operands().into_iter().map(uncast).collect();
+    let masked = |a: Val| {
+        a.opcode() == Some(Opcode::LLVMAnd)
+            && a.operands()
+                .iter()
+                .all(|o| uncast(*o).const_int().is_none())
+    };
+    let var = |b: Val| b.const_int().is_none() && !b.is_null_ptr();
+    ops.len() == 2 && ((masked(ops[0]) && var(ops[1])) || (masked(ops[1]) && var(ops[0])))
+}
+
 /// What a walk does with its matches ([`AccelSignals::first_match_exit_in_walk`],
 /// [`AccelSignals::covering_stack_in_walk`]), for a function with a walk
 /// step: the number of loop blocks that leave the walk at a match handing
@@ -2886,14 +3115,23 @@ fn first_match_and_stack(
 ) -> (u32, u32) {
     // The walk's own loops: those holding a walk step (a recursion is one
     // loop over the whole body). A scan of a stack or a list built by the
-    // walk, after it, is no descent.
+    // walk, after it, is no descent. In a function with no walk, a scan
+    // whose loop compares masked keys (an index scan over a prefix
+    // list) is read the same way: where its entries are in an order that
+    // makes the first match the longest, that order is not the
+    // function's to prove.
     let mut in_walk = vec![false; blocks.len()];
+    let walk_anywhere = blocks.iter().any(|b| {
+        b.instructions()
+            .into_iter()
+            .any(|i| i.opcode() == Some(Opcode::LLVMStore) && is_walk_step(i))
+    });
     for &(h, l) in loops {
         let walks = (h..=l).any(|k| {
-            blocks[k]
-                .instructions()
-                .into_iter()
-                .any(|i| i.opcode() == Some(Opcode::LLVMStore) && is_walk_step(i))
+            blocks[k].instructions().into_iter().any(|i| {
+                (i.opcode() == Some(Opcode::LLVMStore) && is_walk_step(i))
+                    || (!walk_anywhere && masked_compare(i))
+            })
         });
         if walks || (!self_calls.is_empty() && h == 0 && l + 1 == blocks.len()) {
             in_walk[h..=l].iter_mut().for_each(|w| *w = true);
@@ -3037,6 +3275,206 @@ fn first_match_and_stack(
     (first, stack)
 }
 
+/// A delimiter handed to a search: a printable punctuation constant
+/// (`'.'`, `':'`, `'@'`, `'/'`), or a `-O0` local every store of which is
+/// one (Postfix's `delim = … ? ':' : '.'`).
+fn delimiter(v: Val) -> bool {
+    let punct = |x: Val| {
+        uncast(x)
+            .const_int()
+            .and_then(|c| u8::try_from(c).ok())
+            .is_some_and(|c| c.is_ascii_punctuation())
+    };
+    // `c ? ':' : '.'` joins its constants in a phi (or a select).
+    let choice = |x: Val| {
+        let x = uncast(x);
+        punct(x)
+            || (x.opcode() == Some(Opcode::LLVMPHI)
+                && x.phi_incoming().into_iter().all(|(y, _)| punct(y)))
+            || (x.opcode() == Some(Opcode::LLVMSelect)
+                && x.operands().into_iter().skip(1).all(punct))
+    };
+    let v = uncast(v);
+    choice(v) || local_values(v).is_some_and(|vs| !vs.is_empty() && vs.into_iter().all(choice))
+}
+
+/// Two addresses of the same place: the same value, or (`-O0` emits a new
+/// GEP for every access) GEPs with the same constant indices into the
+/// same base — the same local or global, or a pointer loaded from the same
+/// place (`match->s` twice).
+fn same_place(a: Val, b: Val) -> bool {
+    if a == b {
+        return true;
+    }
+    if !is_gep(a) || !is_gep(b) || a.num_operands() != b.num_operands() {
+        return false;
+    }
+    let (Some(x), Some(y)) = (a.operand(0), b.operand(0)) else {
+        return false;
+    };
+    let base = x == y
+        || (x.opcode() == Some(Opcode::LLVMLoad)
+            && y.opcode() == Some(Opcode::LLVMLoad)
+            && matches!((x.pointer_operand(), y.pointer_operand()), (Some(p), Some(q)) if same_place(p, q)));
+    base && (1..a.num_operands()).all(|k| {
+        matches!((a.operand(k).and_then(Val::const_int), b.operand(k).and_then(Val::const_int)),
+            (Some(i), Some(j)) if i == j)
+    })
+}
+
+/// A pointer computed from the value at `p`: [`derived_from`] it, or an
+/// address into it (`name + 1`, `&buf[i]`).
+fn points_from(v: Val, p: Val) -> bool {
+    let mut x = uncast(v);
+    for _ in 0..4 {
+        if derived_from(x, p, 0)
+            || (x.opcode() == Some(Opcode::LLVMLoad)
+                && x.pointer_operand().is_some_and(|q| same_place(q, p)))
+        {
+            return true;
+        }
+        if !is_gep(x) && x.opcode() != Some(Opcode::LLVMBitCast) {
+            return false;
+        }
+        match x.operand(0) {
+            Some(b) => x = uncast(b),
+            None => return false,
+        }
+    }
+    false
+}
+
+/// A call searching the key at `p` for a delimiter: handed the key (or an
+/// address into it) and a [`delimiter`] (`strchr(name + 1, '.')`,
+/// `byte_rchr(s, len, '.')`, `split_at_right(addr, delim)`). Which
+/// function it is does not matter: what it is handed does.
+fn delimiter_search(c: Val, p: Val) -> bool {
+    c.opcode() == Some(Opcode::LLVMCall)
+        && c.called_function()
+            .is_some_and(|f| !f.name().starts_with("llvm."))
+        && (0..c.num_arg_operands()).any(|k| c.operand(k).is_some_and(|a| points_from(a, p)))
+        && (0..c.num_arg_operands()).any(|k| c.operand(k).is_some_and(delimiter))
+}
+
+/// Whether `v` is computed from a [`delimiter_search`] on the key at `p`
+/// (through casts, integer arithmetic, addresses and `-O0` locals): where
+/// the key is cut.
+fn from_delimiter_search(v: Val, p: Val, depth: u32) -> bool {
+    if depth > 6 {
+        return false;
+    }
+    let v = uncast(v);
+    if delimiter_search(v, p) {
+        return true;
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMLoad) => local_values(v).is_some_and(|vs| {
+            vs.into_iter()
+                .any(|x| from_delimiter_search(x, p, depth + 1))
+        }),
+        Some(
+            Opcode::LLVMAdd
+            | Opcode::LLVMSub
+            | Opcode::LLVMGetElementPtr
+            | Opcode::LLVMBitCast
+            | Opcode::LLVMPtrToInt
+            | Opcode::LLVMSelect,
+        ) => v
+            .operands()
+            .into_iter()
+            .any(|o| from_delimiter_search(o, p, depth + 1)),
+        _ => false,
+    }
+}
+
+/// The key places a loop *cuts at a delimiter*, with the calls that cut
+/// them: a pointer advanced past a delimiter found in the key (`name =
+/// strchr(name + 1, '.')`, `name += byte_chr(name, n, '.') + 1`), a buffer
+/// truncated where one was found (`s[byte_rchr(s, n, '.')] = 0`: the place
+/// holding the buffer's pointer), or a key handed to a call that searches
+/// it for a delimiter and whose result the loop tests (Postfix's `while
+/// (split_at_right(addr, delim))`, which cuts in place).
+fn delimiter_cuts(insts: &[(usize, Val)]) -> (Vec<Val>, Vec<Val>) {
+    let mut places = vec![];
+    let mut cutters = vec![];
+    let tested: Vec<Val> = insts.iter().filter_map(|(_, i)| null_test(*i)).collect();
+    for (_, i) in insts {
+        if i.opcode() != Some(Opcode::LLVMStore) {
+            continue;
+        }
+        let (Some(a), Some(v)) = (i.pointer_operand(), i.operand(0)) else {
+            continue;
+        };
+        // Advanced past the delimiter.
+        if from_delimiter_search(v, a, 0) {
+            places.push(a);
+            continue;
+        }
+        // Truncated at it: the stored-into address indexes a buffer
+        // loaded from a place at a position found in that buffer.
+        let a = uncast(a);
+        if is_gep(a) {
+            if let Some(buf) = a.operand(0).map(uncast) {
+                if let Some(q) = buf
+                    .pointer_operand()
+                    .filter(|_| buf.opcode() == Some(Opcode::LLVMLoad))
+                {
+                    if (1..a.num_operands()).any(|k| {
+                        a.operand(k)
+                            .is_some_and(|ix| from_delimiter_search(ix, q, 0))
+                    }) {
+                        places.push(q);
+                    }
+                }
+            }
+        }
+    }
+    // Cut in place by a search whose result the loop tests.
+    for (_, c) in insts {
+        if c.opcode() != Some(Opcode::LLVMCall) || !tested.iter().any(|t| result_of(*t, *c)) {
+            continue;
+        }
+        for k in 0..c.num_arg_operands() {
+            let Some(key) = c.operand(k).and_then(local_of) else {
+                continue;
+            };
+            if delimiter_search(*c, key) {
+                places.push(key);
+                cutters.push(*c);
+            }
+        }
+    }
+    (places, cutters)
+}
+
+/// A key buffer the loop builds from a shortened value: `arg` is an address
+/// into a local buffer that another call of the loop is handed together
+/// with a value computed from `p` (`snprintf(&buf[n], …, "%d", bits)`,
+/// the prefix length formatted into the key an external table is asked
+/// for).
+fn formatted_from(arg: Val, p: Val, insts: &[(usize, Val)], lookup: Val) -> bool {
+    let buffer = |x: Val| {
+        let mut x = uncast(x);
+        while is_gep(x) || x.opcode() == Some(Opcode::LLVMBitCast) {
+            match x.operand(0) {
+                Some(b) => x = uncast(b),
+                None => break,
+            }
+        }
+        (x.opcode() == Some(Opcode::LLVMAlloca)).then_some(x)
+    };
+    let Some(b) = buffer(arg) else {
+        return false;
+    };
+    insts.iter().any(|(_, c)| {
+        *c != lookup
+            && c.opcode() == Some(Opcode::LLVMCall)
+            && (0..c.num_arg_operands()).any(|k| c.operand(k).and_then(buffer) == Some(b))
+            && (0..c.num_arg_operands())
+                .any(|k| c.operand(k).is_some_and(|v| derived_from(uncast(v), p, 0)))
+    })
+}
+
 /// "Shorten and retry" loops ([`AccelSignals::shorten_retry_in_loop`]):
 /// in one loop (a back edge's block range), a store shortens a value
 /// ([`shortening_store`]) and a lookup uses it and tests for a hit: a call
@@ -3081,19 +3519,59 @@ fn shorten_and_retry(
                 .filter_map(|(_, i)| array_length_store(*i, &loop_vals))
                 .filter(|p| prefix_masks(*p)),
         );
-        if shortened.is_empty() {
+        // A key cut at a delimiter is shortened too (the djbdns class:
+        // the name or address tried again without its last label).
+        let (cut, cutters) = delimiter_cuts(&insts);
+        if shortened.is_empty() && cut.is_empty() {
             continue;
         }
         let tested: Vec<Val> = insts.iter().filter_map(|(_, i)| null_test(*i)).collect();
+        // A key kept in memory the callee can read (a global, or a field
+        // reached through one) needs not be handed: ucspi-tcp's `dorule()`
+        // reads the global `rules_name` the loop shortens. It counts when
+        // the loop also tests the key's bytes at the shortened length
+        // against a delimiter (`ip[len - 1] == '.'`): a cut at a label.
+        let global_key = |p: Val| {
+            let mut base = p;
+            while is_gep(base) {
+                match base.operand(0) {
+                    Some(b) => base = b,
+                    None => break,
+                }
+            }
+            base.is_global_var()
+                && insts.iter().any(|(_, i)| {
+                    i.opcode() == Some(Opcode::LLVMICmp)
+                        && matches!(i.icmp_predicate(), IntPred::LLVMIntEQ | IntPred::LLVMIntNE)
+                        && i.operands().into_iter().any(delimiter)
+                        && i.operands().into_iter().map(uncast).any(|o| {
+                            o.opcode() == Some(Opcode::LLVMLoad)
+                                && o.pointer_operand().is_some_and(|a| {
+                                    is_gep(a)
+                                        && (1..a.num_operands()).any(|k| {
+                                            a.operand(k)
+                                                .is_some_and(|x| derived_from(uncast(x), p, 0))
+                                        })
+                                })
+                        })
+                })
+        };
         let by_call = insts.iter().any(|(_, c)| {
             c.opcode() == Some(Opcode::LLVMCall)
                 && c.called_function()
                     .is_some_and(|f| !f.name().starts_with("llvm."))
+                && !cutters.contains(c)
                 && tested.iter().any(|t| result_of(*t, *c))
-                && (0..c.num_arg_operands()).any(|k| {
-                    c.operand(k)
-                        .is_some_and(|a| shortened.iter().any(|p| passes_shortened(a, *p)))
-                })
+                && ((0..c.num_arg_operands()).any(|k| {
+                    c.operand(k).is_some_and(|a| {
+                        // A key cut at a delimiter is handed itself (the rest
+                        // of the name); a copy of one token is no shorter key.
+                        cut.iter().any(|p| passes_shortened(a, *p))
+                            || shortened.iter().any(|p| {
+                                passes_shortened(a, *p) || formatted_from(a, *p, &insts, *c)
+                            })
+                    })
+                }) || shortened.iter().chain(&cut).any(|p| global_key(*p)))
         });
         let masks = |p: Val| {
             insts.iter().any(|(_, i)| {

@@ -330,13 +330,30 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
 /// (shorten and retry), the next level of a multi-level table. A walk that
 /// hands out a value at its first match ([`AccelSignals::first_match_exit_in_walk`])
 /// and remembers none of these returns the shortest covering entry or an
-/// exact one.
+/// exact one. A masked-compare scan that returns at its first match is
+/// read the same way: that its first match is the longest would take an
+/// order the function does not establish, so it is not claimed (a
+/// first-match access list is the look-alike, and replacing one by an LPM
+/// would change what it does).
 pub fn walk_cannot_be_longest(sig: &AccelSignals) -> bool {
     sig.first_match_exit_in_walk > 0
         && sig.best_update_in_loop == 0
         && sig.covering_stack_in_walk == 0
         && sig.shorten_retry_in_loop == 0
         && sig.two_level_lookup == 0
+}
+
+/// Whether a function's polynomial steps divide no data: its only one-bit
+/// steps run on state it keeps ([`AccelSignals::state_only_step`], a
+/// generator's twist) and nothing else reads as a CRC step — no step that
+/// data enters, no table step, no xor equations. A CRC consumes a message;
+/// a generator that consumes none is no CRC, however its step is spelt.
+pub fn steps_consume_no_data(sig: &AccelSignals) -> bool {
+    sig.state_only_step > 0
+        && sig.xor_poly_in_loop == 0
+        && sig.table_xor_index == 0
+        && sig.table_register_step == 0
+        && sig.xor_equations == 0
 }
 
 fn flag(b: bool) -> f64 {
@@ -610,6 +627,11 @@ impl AccelModel {
         // (`walk_cannot_be_longest`): the LPM score cannot win.
         if walk_cannot_be_longest(&f.signals) {
             scores.remove(&AccelKind::Lpm);
+        }
+        // And where its steps divide no data (`steps_consume_no_data`):
+        // the CRC score cannot win.
+        if steps_consume_no_data(&f.signals) {
+            scores.remove(&AccelKind::Crc);
         }
         let best = scores
             .iter()
