@@ -189,6 +189,18 @@ fn lower_heldout(name: &str, c_files: &[PathBuf], opts: &InsightOptions) -> Resu
     unit.ok_or_else(|| "no C source file".to_string())
 }
 
+/// Lower third-party C files that are *not* held out (the generator's
+/// design guide: XDP programs of xdp-tools outside the scored units) as the
+/// held-out corpus is lowered, so their words and proxy counts compare
+/// like for like with the scored NFs'.
+pub fn lower_third_party(
+    name: &str,
+    c_files: &[PathBuf],
+    includes: &[PathBuf],
+) -> Result<IrUnit, String> {
+    lower_heldout(name, c_files, &heldout_options(includes))
+}
+
 /// The real-world corpus units of `labels.yaml` ([`realworld::load_units`], one NF per
 /// labelled unit, named by its id; its functions are every function its C
 /// files define, as a built-in NF's are), lowered from `corpus_dir` (one
