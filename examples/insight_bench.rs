@@ -291,23 +291,102 @@ fn shift_report(
 /// out; xdp-filter's other variants share its code and are left out).
 /// Files that do not compile for the proxy target are reported and skipped.
 const XDP_GUIDE: &[(&str, &[&str])] = &[
-    ("xdp-tools/xdp-bench/xdp_basic.bpf.c", &["xdp-tools/xdp-bench", "xdp-tools/headers", "xdp-tools/lib/util"]),
-    ("xdp-tools/xdp-bench/xdp_redirect_basic.bpf.c", &["xdp-tools/xdp-bench", "xdp-tools/headers", "xdp-tools/lib/util"]),
-    ("xdp-tools/xdp-bench/xdp_redirect_devmap.bpf.c", &["xdp-tools/xdp-bench", "xdp-tools/headers", "xdp-tools/lib/util"]),
-    ("xdp-tools/xdp-bench/xdp_redirect_devmap_multi.bpf.c", &["xdp-tools/xdp-bench", "xdp-tools/headers", "xdp-tools/lib/util"]),
-    ("xdp-tools/xdp-forward/xdp_flowtable.bpf.c", &["xdp-tools/xdp-forward", "xdp-tools/headers", "xdp-tools/lib/util"]),
-    ("xdp-tools/xdp-forward/xdp_flowtable_sample.bpf.c", &["xdp-tools/xdp-forward", "xdp-tools/headers", "xdp-tools/lib/util"]),
-    ("xdp-tools/xdp-monitor/xdp_monitor.bpf.c", &["xdp-tools/xdp-monitor", "xdp-tools/headers", "xdp-tools/lib/util"]),
-    ("xdp-tools/lib/util/xdpsock.bpf.c", &["xdp-tools/lib/util", "xdp-tools/headers"]),
-    ("xdp-tools/lib/libxdp/xsk_def_xdp_prog.c", &["xdp-tools/lib/libxdp", "xdp-tools/headers"]),
-    ("xdp-tools/lib/testing/xdp_adjust_tail.c", &["xdp-tools/lib/testing", "xdp-tools/headers"]),
-    ("suricata/ebpf/xdp_filter.c", &["suricata/ebpf", "suricata/ebpf/include"]),
-    ("suricata/ebpf/xdp_lb.c", &["suricata/ebpf", "suricata/ebpf/include"]),
-    ("suricata/ebpf/filter.c", &["suricata/ebpf", "suricata/ebpf/include"]),
-    ("suricata/ebpf/bypass_filter.c", &["suricata/ebpf", "suricata/ebpf/include"]),
-    ("suricata/ebpf/lb.c", &["suricata/ebpf", "suricata/ebpf/include"]),
-    ("suricata/ebpf/vlan_filter.c", &["suricata/ebpf", "suricata/ebpf/include"]),
-    ("knot/src/libknot/xdp/bpf-kernel.c", &["knot/src/libknot/xdp"]),
+    (
+        "xdp-tools/xdp-bench/xdp_basic.bpf.c",
+        &[
+            "xdp-tools/xdp-bench",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/xdp-bench/xdp_redirect_basic.bpf.c",
+        &[
+            "xdp-tools/xdp-bench",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/xdp-bench/xdp_redirect_devmap.bpf.c",
+        &[
+            "xdp-tools/xdp-bench",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/xdp-bench/xdp_redirect_devmap_multi.bpf.c",
+        &[
+            "xdp-tools/xdp-bench",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/xdp-forward/xdp_flowtable.bpf.c",
+        &[
+            "xdp-tools/xdp-forward",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/xdp-forward/xdp_flowtable_sample.bpf.c",
+        &[
+            "xdp-tools/xdp-forward",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/xdp-monitor/xdp_monitor.bpf.c",
+        &[
+            "xdp-tools/xdp-monitor",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/lib/util/xdpsock.bpf.c",
+        &["xdp-tools/lib/util", "xdp-tools/headers"],
+    ),
+    (
+        "xdp-tools/lib/libxdp/xsk_def_xdp_prog.c",
+        &["xdp-tools/lib/libxdp", "xdp-tools/headers"],
+    ),
+    (
+        "xdp-tools/lib/testing/xdp_adjust_tail.c",
+        &["xdp-tools/lib/testing", "xdp-tools/headers"],
+    ),
+    (
+        "suricata/ebpf/xdp_filter.c",
+        &["suricata/ebpf", "suricata/ebpf/include"],
+    ),
+    (
+        "suricata/ebpf/xdp_lb.c",
+        &["suricata/ebpf", "suricata/ebpf/include"],
+    ),
+    (
+        "suricata/ebpf/filter.c",
+        &["suricata/ebpf", "suricata/ebpf/include"],
+    ),
+    (
+        "suricata/ebpf/bypass_filter.c",
+        &["suricata/ebpf", "suricata/ebpf/include"],
+    ),
+    (
+        "suricata/ebpf/lb.c",
+        &["suricata/ebpf", "suricata/ebpf/include"],
+    ),
+    (
+        "suricata/ebpf/vlan_filter.c",
+        &["suricata/ebpf", "suricata/ebpf/include"],
+    ),
+    (
+        "knot/src/libknot/xdp/bpf-kernel.c",
+        &["knot/src/libknot/xdp"],
+    ),
 ];
 
 /// The guide's units (one per file that lowers; failures printed), each
@@ -349,7 +428,12 @@ fn guide_report(guide: &[nfc_core::insight::IrUnit], gens: &[(&str, &Units)]) ->
     let fns = |units: &[nfc_core::insight::IrUnit]| -> Vec<F> {
         units
             .iter()
-            .flat_map(|u| u.functions.iter().filter(|f| !f.framework && !f.is_empty()).cloned())
+            .flat_map(|u| {
+                u.functions
+                    .iter()
+                    .filter(|f| !f.framework && !f.is_empty())
+                    .cloned()
+            })
             .collect()
     };
     let counts = |f: &[F]| -> std::collections::BTreeMap<String, usize> {
@@ -369,7 +453,11 @@ fn guide_report(guide: &[nfc_core::insight::IrUnit], gens: &[(&str, &Units)]) ->
     for u in guide {
         let f: Vec<&F> = u.functions.iter().filter(|f| !f.is_empty()).collect();
         let words: usize = f.iter().map(|x| x.len()).sum();
-        let unseen = f.iter().flat_map(|x| x.words()).filter(|w| !vocab0.contains_key(*w)).count();
+        let unseen = f
+            .iter()
+            .flat_map(|x| x.words())
+            .filter(|w| !vocab0.contains_key(*w))
+            .count();
         md.push_str(&format!(
             "| {} | {} | {words} | {unseen} ({:.1}%) | {:.2} |\n",
             u.name,
@@ -393,13 +481,21 @@ fn guide_report(guide: &[nfc_core::insight::IrUnit], gens: &[(&str, &Units)]) ->
     md.push_str("\n| generator | guide words unseen | seen ≤ 10 times |\n|---|---|---|\n");
     for (n, f) in &sets {
         let c = counts(f);
-        let unseen: f64 = gw.iter().filter(|(k, _)| !c.contains_key(*k)).map(|(_, v)| v).sum();
+        let unseen: f64 = gw
+            .iter()
+            .filter(|(k, _)| !c.contains_key(*k))
+            .map(|(_, v)| v)
+            .sum();
         let rare: f64 = gw
             .iter()
             .filter(|(k, _)| c.get(*k).is_some_and(|x| *x <= 10))
             .map(|(_, v)| v)
             .sum();
-        md.push_str(&format!("| {n} | {:.1}% | {:.1}% |\n", 100.0 * unseen, 100.0 * rare));
+        md.push_str(&format!(
+            "| {n} | {:.1}% | {:.1}% |\n",
+            100.0 * unseen,
+            100.0 * rare
+        ));
     }
     md.push_str("\nTable 1's metrics against the guide (opcodes / whole words):\n\n| metric |");
     for (n, _) in &sets {
@@ -408,18 +504,29 @@ fn guide_report(guide: &[nfc_core::insight::IrUnit], gens: &[(&str, &Units)]) ->
     md.push_str("\n|---|");
     md.push_str(&"---|".repeat(sets.len()));
     md.push('\n');
-    let cmp: Vec<_> = sets.iter().map(|(_, f)| (compare(&go, &ops(f)), compare(&gw, &words(f)))).collect();
+    let cmp: Vec<_> = sets
+        .iter()
+        .map(|(_, f)| (compare(&go, &ops(f)), compare(&gw, &words(f))))
+        .collect();
     for (i, (k, _)) in cmp[0].0.entries().iter().enumerate() {
         md.push_str(&format!("| {k} |"));
         for (o, w) in &cmp {
-            md.push_str(&format!(" {:.4} / {:.4} |", o.entries()[i].1, w.entries()[i].1));
+            md.push_str(&format!(
+                " {:.4} / {:.4} |",
+                o.entries()[i].1,
+                w.entries()[i].1
+            ));
         }
         md.push('\n');
     }
     for (n, f) in sets.iter().take(2) {
         md.push_str(&format!("\nLargest word-level JS contributions, guide vs {n} (shares):\n\n| word | guide | {n} | bits |\n|---|---|---|---|\n"));
         for (k, a, b, c) in word_shift(&gw, &words(f)).into_iter().take(30) {
-            md.push_str(&format!("| `{k}` | {:.2}% | {:.2}% | {c:.4} |\n", 100.0 * a, 100.0 * b));
+            md.push_str(&format!(
+                "| `{k}` | {:.2}% | {:.2}% | {c:.4} |\n",
+                100.0 * a,
+                100.0 * b
+            ));
         }
     }
     md
@@ -853,7 +960,12 @@ fn main() -> anyhow::Result<()> {
         let mut before = Profile::nf_like();
         before.xdp_share = 0.0;
         before.name = "nf-like-no-xdp";
-        for p in [Profile::nf_like(), before, Profile::nf_like_v1(), Profile::naive()] {
+        for p in [
+            Profile::nf_like(),
+            before,
+            Profile::nf_like_v1(),
+            Profile::naive(),
+        ] {
             let l = nfc::insight::synthesise(&p, n, 1, 2);
             anyhow::ensure!(
                 l.failures.is_empty(),
@@ -928,16 +1040,29 @@ fn main() -> anyhow::Result<()> {
         before.xdp_share = 0.0;
         let mut sets = vec![];
         for p in [before, Profile::nf_like(), Profile::naive()] {
-            let (m, seed) = if p.name == "naive" { (n / 3, 1_000_000) } else { (n, 1) };
+            let (m, seed) = if p.name == "naive" {
+                (n / 3, 1_000_000)
+            } else {
+                (n, 1)
+            };
             let l = nfc::insight::synthesise(&p, m, seed, 2);
             for f in l.failures.iter().take(3) {
                 eprintln!("  {} failure: {f}", p.name);
             }
-            anyhow::ensure!(l.failures.is_empty(), "{}: {} failures", p.name, l.failures.len());
+            anyhow::ensure!(
+                l.failures.is_empty(),
+                "{}: {} failures",
+                p.name,
+                l.failures.len()
+            );
             sets.push(l.units);
         }
         let guide = xdp_guide()?;
-        let names = ["nf-like without XDP (16th)", "nf-like with XDP (17th)", "naive"];
+        let names = [
+            "nf-like without XDP (16th)",
+            "nf-like with XDP (17th)",
+            "naive",
+        ];
         let gens: Vec<(&str, &Units)> = names.into_iter().zip(&sets).collect();
         println!("{}", guide_report(&guide, &gens));
         return Ok(());

@@ -204,8 +204,14 @@ fn xdp_programs_lower_to_the_words_of_ebpf_packet_code() {
         .collect();
     let has = |prefix: &str| words.iter().any(|w| w.starts_with(prefix));
     for (construct, word) in [
-        ("helper through a constant function pointer", "call indirect"),
-        ("the helper's pointer loaded from its global", "load ptr state"),
+        (
+            "helper through a constant function pointer",
+            "call indirect",
+        ),
+        (
+            "the helper's pointer loaded from its global",
+            "load ptr state",
+        ),
         ("packet bounds from the context", "inttoptr ptr i32"),
         ("bounds check against data_end", "icmp ugt i1 ptr ptr"),
         ("bpf_ntohs/bpf_htons", "call llvm.bswap"),
@@ -217,7 +223,11 @@ fn xdp_programs_lower_to_the_words_of_ebpf_packet_code() {
     }
     // Every program's entry is counted by the proxy.
     for u in &l.units {
-        let e = u.functions.iter().find(|f| f.name == "xdp_prog").expect("entry");
+        let e = u
+            .functions
+            .iter()
+            .find(|f| f.name == "xdp_prog")
+            .expect("entry");
         assert!(e.proxy.is_some_and(|c| c.instructions > 10), "{}", u.name);
     }
 }

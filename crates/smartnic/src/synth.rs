@@ -882,7 +882,10 @@ impl<'p> Gen<'p> {
                 } else {
                     self.line(indent + 1, "__u32 key = bpf_get_smp_processor_id();");
                 }
-                self.line(indent + 1, "__u64 *cnt = bpf_map_lookup_elem(&rx_cnt, &key);");
+                self.line(
+                    indent + 1,
+                    "__u64 *cnt = bpf_map_lookup_elem(&rx_cnt, &key);",
+                );
                 self.line(indent + 1, "if (!cnt)");
                 self.line(indent + 2, &format!("return {fail};"));
                 if self.rng.gen_bool(0.5) {
@@ -937,7 +940,10 @@ impl<'p> Gen<'p> {
                 if self.rng.gen_bool(0.5) {
                     self.line(indent + 1, "unsigned char tmp[6];");
                     self.line(indent + 1, "__builtin_memcpy(tmp, eth->h_source, 6);");
-                    self.line(indent + 1, "__builtin_memcpy(eth->h_source, eth->h_dest, 6);");
+                    self.line(
+                        indent + 1,
+                        "__builtin_memcpy(eth->h_source, eth->h_dest, 6);",
+                    );
                     self.line(indent + 1, "__builtin_memcpy(eth->h_dest, tmp, 6);");
                 } else {
                     // xdp-bench's swap_src_dst_mac: three 16-bit words each way.
@@ -980,9 +986,19 @@ impl<'p> Gen<'p> {
             Stmt::AdjustHead => {
                 let fail = self.fail_ret();
                 let (call, d) = if self.rng.gen_bool(0.6) {
-                    ("bpf_xdp_adjust_head", ["(int)sizeof(struct vlan_hdr)", "0 - (int)sizeof(struct vlan_hdr)", "(int)sizeof(struct ethhdr)"][self.rng.gen_range(0..3)])
+                    (
+                        "bpf_xdp_adjust_head",
+                        [
+                            "(int)sizeof(struct vlan_hdr)",
+                            "0 - (int)sizeof(struct vlan_hdr)",
+                            "(int)sizeof(struct ethhdr)",
+                        ][self.rng.gen_range(0..3)],
+                    )
                 } else {
-                    ("bpf_xdp_adjust_tail", ["-4", "0 - (int)sizeof(struct udphdr)"][self.rng.gen_range(0..2)])
+                    (
+                        "bpf_xdp_adjust_tail",
+                        ["-4", "0 - (int)sizeof(struct udphdr)"][self.rng.gen_range(0..2)],
+                    )
                 };
                 self.line(indent, &format!("if ({call}(ctx, {d}))"));
                 self.line(indent + 1, &format!("return {fail};"));
@@ -1480,7 +1496,8 @@ pub fn generate(profile: &Profile, seed: u64) -> String {
         }
         g.helpers_before = helpers;
         g.xdp_function("xdp_prog", true);
-        g.out.push_str("char _license[] SEC(\"license\") = \"GPL\";\n");
+        g.out
+            .push_str("char _license[] SEC(\"license\") = \"GPL\";\n");
         return g.out;
     }
     if profile.entry_points {
@@ -1548,7 +1565,9 @@ mod tests {
     fn the_nf_like_generator_writes_xdp_programs_at_its_share_and_the_others_none() {
         let p = Profile::nf_like();
         let xdp = (1..=400)
-            .filter(|sd| generate(&p, *sd).contains("SEC(\"xdp\") int xdp_prog(struct xdp_md *ctx)"))
+            .filter(|sd| {
+                generate(&p, *sd).contains("SEC(\"xdp\") int xdp_prog(struct xdp_md *ctx)")
+            })
             .count();
         // 25% of 400 programs: 100 expected, binomial sd ≈ 8.7.
         assert!((70..=130).contains(&xdp), "{xdp} XDP programs of 400");
@@ -1563,31 +1582,49 @@ mod tests {
         // constant function pointers, a BTF-style map section.
         let x = xdp_programs(1).remove(0);
         assert!(!x.contains("nf.h"));
-        assert!(x.contains("static void *(*bpf_map_lookup_elem)(void *map, const void *key) = (void *) 1;"));
+        assert!(x.contains(
+            "static void *(*bpf_map_lookup_elem)(void *map, const void *key) = (void *) 1;"
+        ));
         assert!(x.contains("SEC(\".maps\")"));
     }
 
     #[test]
     fn xdp_header_accesses_are_bounds_checked_and_byte_swapped() {
         let ps = xdp_programs(60);
-        // Every header pointer is checked against data_end before use.
+        // Every header pointer is checked against data_end before it is
+        // first dereferenced.
+        let mut pointers = 0;
         for prog in &ps {
-            for (i, line) in prog.lines().enumerate() {
-                if let Some(rest) = line.trim().strip_prefix("struct ") {
-                    if rest.contains(" = data + ") {
-                        let next = prog.lines().nth(i + 1).unwrap_or("");
-                        assert!(
-                            next.contains("> data_end") || next.trim_start().starts_with("__u32 check;"),
-                            "unchecked header pointer: {line} / {next}"
-                        );
-                    }
-                }
+            let lines: Vec<&str> = prog.lines().map(str::trim).collect();
+            for (i, line) in lines.iter().enumerate() {
+                let Some(rest) = line.strip_prefix("struct ") else {
+                    continue;
+                };
+                let Some((decl, _)) = rest.split_once(" = data + ") else {
+                    continue;
+                };
+                let name = decl.rsplit('*').next().unwrap_or(decl);
+                let (check, deref) = (format!("({name} + 1) > data_end"), format!("{name}->"));
+                let sized = format!("sizeof(*{name}) > data_end");
+                let first = lines[i + 1..]
+                    .iter()
+                    .find(|l| l.contains(&check) || l.contains(&sized) || l.contains(&deref))
+                    .unwrap_or_else(|| panic!("{name} is never used: {line}"));
+                assert!(
+                    !first.contains(&deref),
+                    "{name} dereferenced unchecked: {first}"
+                );
+                pointers += 1;
             }
         }
+        assert!(pointers > 50, "{pointers} header pointers");
         assert!(with(&ps, "(void *)(iph + 1) > data_end") > 0);
         assert!(with(&ps, "bpf_ntohs(") > 0 && with(&ps, "bpf_htons((__u16)(") > 0);
         assert!(with(&ps, "->ihl * 4") > 0, "the 4-bit field is read");
-        assert!(with(&ps, "iph->ttl--;") > 0, "the incremental checksum update");
+        assert!(
+            with(&ps, "iph->ttl--;") > 0,
+            "the incremental checksum update"
+        );
     }
 
     #[test]
