@@ -223,7 +223,7 @@ fn shift_report(
     real: &[nfc_core::insight::IrUnit],
     gens: &[(&str, Units)],
 ) -> (serde_json::Value, String) {
-    use nfc_smartnic::similarity::{shape, word_distribution, word_shift};
+    use nfc_smartnic::similarity::{shape, word_distribution};
     let fns = |units: &[nfc_core::insight::IrUnit]| -> Vec<nfc_core::insight::IrFunction> {
         units
             .iter()
@@ -264,13 +264,7 @@ fn shift_report(
             .map(|(_, v)| v)
             .sum();
         tops.push_str(&format!("\n{name}: {:.1}% of the real NFs' words never occur in its programs. Largest word-level JS contributions (real share vs generator share):\n\n| word | real | {name} | bits |\n|---|---|---|---|\n", 100.0 * unseen));
-        for (k, a, b, c) in word_shift(&real_words, &words(&f)).into_iter().take(15) {
-            tops.push_str(&format!(
-                "| `{k}` | {:.2}% | {:.2}% | {c:.4} |\n",
-                100.0 * a,
-                100.0 * b
-            ));
-        }
+        tops.push_str(&shift_rows(&real_words, &words(&f), 15));
     }
     md.push_str("\n| set | functions | words/fn | p90 | blocks/fn | words/block | cond-br blocks | switch blocks | calls | i64 | stack | state | packet | indirect | proxy instr/word |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (n, s) in &shapes {
@@ -389,6 +383,26 @@ const XDP_GUIDE: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// The `n` words that separate `p` from `q` most (their shares and
+/// Jensen–Shannon contributions) as markdown table rows.
+fn shift_rows(
+    p: &std::collections::BTreeMap<String, f64>,
+    q: &std::collections::BTreeMap<String, f64>,
+    n: usize,
+) -> String {
+    nfc_smartnic::similarity::word_shift(p, q)
+        .into_iter()
+        .take(n)
+        .map(|(k, a, b, c)| {
+            format!(
+                "| `{k}` | {:.2}% | {:.2}% | {c:.4} |\n",
+                100.0 * a,
+                100.0 * b
+            )
+        })
+        .collect()
+}
+
 /// The guide's units (one per file that lowers; failures printed), each
 /// holding only the functions its own file defines.
 fn xdp_guide() -> anyhow::Result<Units> {
@@ -423,7 +437,7 @@ fn xdp_guide() -> anyhow::Result<Units> {
 /// Table 1's metrics against the guide; the largest word-level JS
 /// contributions between the guide and each of the first two generators.
 fn guide_report(guide: &[nfc_core::insight::IrUnit], gens: &[(&str, &Units)]) -> String {
-    use nfc_smartnic::similarity::{shape, word_distribution, word_shift};
+    use nfc_smartnic::similarity::{shape, word_distribution};
     type F = nfc_core::insight::IrFunction;
     let fns = |units: &[nfc_core::insight::IrUnit]| -> Vec<F> {
         units
@@ -521,13 +535,7 @@ fn guide_report(guide: &[nfc_core::insight::IrUnit], gens: &[(&str, &Units)]) ->
     }
     for (n, f) in sets.iter().take(2) {
         md.push_str(&format!("\nLargest word-level JS contributions, guide vs {n} (shares):\n\n| word | guide | {n} | bits |\n|---|---|---|---|\n"));
-        for (k, a, b, c) in word_shift(&gw, &words(f)).into_iter().take(30) {
-            md.push_str(&format!(
-                "| `{k}` | {:.2}% | {:.2}% | {c:.4} |\n",
-                100.0 * a,
-                100.0 * b
-            ));
-        }
+        md.push_str(&shift_rows(&gw, &words(f), 30));
     }
     md
 }
