@@ -965,8 +965,7 @@ fn main() -> anyhow::Result<()> {
         let held = nfc::insight::builtin_nfs(&root.join("nfs"));
         let mut gens = vec![];
         // The sixteenth session's generator is today's without XDP programs.
-        let mut before = Profile::nf_like();
-        before.xdp_share = 0.0;
+        let mut before = Profile::nf_like().without_xdp();
         before.name = "nf-like-no-xdp";
         for p in [
             Profile::nf_like(),
@@ -1044,8 +1043,7 @@ fn main() -> anyhow::Result<()> {
         // helpers are part of held-out units too).
         let n: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(200);
         // The sixteenth session's generator is today's without XDP programs.
-        let mut before = Profile::nf_like();
-        before.xdp_share = 0.0;
+        let before = Profile::nf_like().without_xdp();
         let mut sets = vec![];
         for p in [before, Profile::nf_like(), Profile::naive()] {
             let (m, seed) = if p.name == "naive" {

@@ -148,6 +148,16 @@ impl Profile {
         }
     }
 
+    /// The same generator writing nf.h programs only (no XDP program):
+    /// with `xdp_share` 0 no XDP draw is made, so every seed gives the
+    /// sixteenth session's program to the byte (the accelerator
+    /// classifier's synthesised negatives stay what its model was fitted
+    /// on).
+    pub fn without_xdp(mut self) -> Profile {
+        self.xdp_share = 0.0;
+        self
+    }
+
     /// The first session's NF-like generator (tuned on the opcode mix
     /// only), kept as the reference the shift diagnosis compares against.
     pub fn nf_like_v1() -> Profile {
@@ -1571,7 +1581,11 @@ mod tests {
             .count();
         // 25% of 400 programs: 100 expected, binomial sd ≈ 8.7.
         assert!((70..=130).contains(&xdp), "{xdp} XDP programs of 400");
-        for q in [Profile::nf_like_v1(), Profile::naive()] {
+        for q in [
+            Profile::nf_like().without_xdp(),
+            Profile::nf_like_v1(),
+            Profile::naive(),
+        ] {
             assert!(
                 (1..=50).all(|sd| !generate(&q, sd).contains("xdp_md")),
                 "{}",
