@@ -240,7 +240,7 @@ fn shift_report(
     real: &[nfc_core::insight::IrUnit],
     gens: &[(&str, Units)],
 ) -> (serde_json::Value, String) {
-    use nfc_smartnic::similarity::{shape, word_distribution, word_shift};
+    use nfc_smartnic::similarity::{shape, word_distribution};
     let fns = |units: &[nfc_core::insight::IrUnit]| -> Vec<nfc_core::insight::IrFunction> {
         units
             .iter()
@@ -281,13 +281,7 @@ fn shift_report(
             .map(|(_, v)| v)
             .sum();
         tops.push_str(&format!("\n{name}: {:.1}% of the real NFs' words never occur in its programs. Largest word-level JS contributions (real share vs generator share):\n\n| word | real | {name} | bits |\n|---|---|---|---|\n", 100.0 * unseen));
-        for (k, a, b, c) in word_shift(&real_words, &words(&f)).into_iter().take(15) {
-            tops.push_str(&format!(
-                "| `{k}` | {:.2}% | {:.2}% | {c:.4} |\n",
-                100.0 * a,
-                100.0 * b
-            ));
-        }
+        tops.push_str(&shift_rows(&real_words, &words(&f), 15));
     }
     md.push_str("\n| set | functions | words/fn | p90 | blocks/fn | words/block | cond-br blocks | switch blocks | calls | i64 | stack | state | packet | indirect | proxy instr/word |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (n, s) in &shapes {
@@ -300,6 +294,267 @@ fn shift_report(
     }
     md.push_str(&tops);
     (serde_json::json!({"metrics": js, "shapes": shapes}), md)
+}
+
+/// eBPF packet programs of the corpus outside every held-out unit, with
+/// their include directories, relative to the corpus root (`labels.yaml`'s
+/// xdp-filter, trafficgen, xdp-forward-fib and xdp-bench-cpumap are held
+/// out; xdp-filter's other variants share its code and are left out).
+/// Files that do not compile for the proxy target are reported and skipped.
+const XDP_GUIDE: &[(&str, &[&str])] = &[
+    (
+        "xdp-tools/xdp-bench/xdp_basic.bpf.c",
+        &[
+            "xdp-tools/xdp-bench",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/xdp-bench/xdp_redirect_basic.bpf.c",
+        &[
+            "xdp-tools/xdp-bench",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/xdp-bench/xdp_redirect_devmap.bpf.c",
+        &[
+            "xdp-tools/xdp-bench",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/xdp-bench/xdp_redirect_devmap_multi.bpf.c",
+        &[
+            "xdp-tools/xdp-bench",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/xdp-forward/xdp_flowtable.bpf.c",
+        &[
+            "xdp-tools/xdp-forward",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/xdp-forward/xdp_flowtable_sample.bpf.c",
+        &[
+            "xdp-tools/xdp-forward",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/xdp-monitor/xdp_monitor.bpf.c",
+        &[
+            "xdp-tools/xdp-monitor",
+            "xdp-tools/headers",
+            "xdp-tools/lib/util",
+        ],
+    ),
+    (
+        "xdp-tools/lib/util/xdpsock.bpf.c",
+        &["xdp-tools/lib/util", "xdp-tools/headers"],
+    ),
+    (
+        "xdp-tools/lib/libxdp/xsk_def_xdp_prog.c",
+        &["xdp-tools/lib/libxdp", "xdp-tools/headers"],
+    ),
+    (
+        "xdp-tools/lib/testing/xdp_adjust_tail.c",
+        &["xdp-tools/lib/testing", "xdp-tools/headers"],
+    ),
+    (
+        "suricata/ebpf/xdp_filter.c",
+        &["suricata/ebpf", "suricata/ebpf/include"],
+    ),
+    (
+        "suricata/ebpf/xdp_lb.c",
+        &["suricata/ebpf", "suricata/ebpf/include"],
+    ),
+    (
+        "suricata/ebpf/filter.c",
+        &["suricata/ebpf", "suricata/ebpf/include"],
+    ),
+    (
+        "suricata/ebpf/bypass_filter.c",
+        &["suricata/ebpf", "suricata/ebpf/include"],
+    ),
+    (
+        "suricata/ebpf/lb.c",
+        &["suricata/ebpf", "suricata/ebpf/include"],
+    ),
+    (
+        "suricata/ebpf/vlan_filter.c",
+        &["suricata/ebpf", "suricata/ebpf/include"],
+    ),
+    (
+        "knot/src/libknot/xdp/bpf-kernel.c",
+        &["knot/src/libknot/xdp"],
+    ),
+];
+
+/// The `n` words that separate `p` from `q` most (their shares and
+/// Jensen–Shannon contributions) as markdown table rows.
+fn shift_rows(
+    p: &std::collections::BTreeMap<String, f64>,
+    q: &std::collections::BTreeMap<String, f64>,
+    n: usize,
+) -> String {
+    nfc_smartnic::similarity::word_shift(p, q)
+        .into_iter()
+        .take(n)
+        .map(|(k, a, b, c)| {
+            format!(
+                "| `{k}` | {:.2}% | {:.2}% | {c:.4} |\n",
+                100.0 * a,
+                100.0 * b
+            )
+        })
+        .collect()
+}
+
+/// The guide's units (one per file that lowers; failures printed), each
+/// holding only the functions its own file defines.
+fn xdp_guide() -> anyhow::Result<Units> {
+    let corpus = std::env::var_os("NFC_CORPUS_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/var/tmp/nfc-corpus"));
+    let root = corpus;
+    let mut units = vec![];
+    for (file, incs) in XDP_GUIDE {
+        let src = root.join(file);
+        let includes: Vec<PathBuf> = incs.iter().map(|d| root.join(d)).collect();
+        match nfc::insight::lower_third_party(file, std::slice::from_ref(&src), &includes) {
+            Ok(mut u) => {
+                u.functions.retain(|f| {
+                    !f.framework
+                        && nfc::insight::definition_line(std::slice::from_ref(&src), &f.name)
+                            .is_some()
+                });
+                units.push(u);
+            }
+            Err(e) => eprintln!("guide: {file}: {e}"),
+        }
+    }
+    Ok(units)
+}
+
+/// The guide against each generator's programs: per guide file, its
+/// functions, words, words the first generator's vocabulary lacks and
+/// proxy instructions per word; the shape of each set; per generator, how
+/// many guide words its vocabulary lacks or holds rarely (≤ 10 times) and
+/// Table 1's metrics against the guide; the largest word-level JS
+/// contributions between the guide and each of the first two generators.
+fn guide_report(guide: &[nfc_core::insight::IrUnit], gens: &[(&str, &Units)]) -> String {
+    use nfc_smartnic::similarity::{shape, word_distribution};
+    type F = nfc_core::insight::IrFunction;
+    let fns = |units: &[nfc_core::insight::IrUnit]| -> Vec<F> {
+        units
+            .iter()
+            .flat_map(|u| {
+                u.functions
+                    .iter()
+                    .filter(|f| !f.framework && !f.is_empty())
+                    .cloned()
+            })
+            .collect()
+    };
+    let counts = |f: &[F]| -> std::collections::BTreeMap<String, usize> {
+        let mut m = std::collections::BTreeMap::new();
+        for w in f.iter().flat_map(|x| x.words()) {
+            *m.entry(w.to_string()).or_default() += 1;
+        }
+        m
+    };
+    let gf = fns(guide);
+    let sets: Vec<(&str, Vec<F>)> = gens.iter().map(|(n, u)| (*n, fns(u))).collect();
+    let vocab0 = counts(&sets[0].1);
+    let mut md = format!(
+        "| file | functions | words | unseen by {} | proxy instr/word |\n|---|---|---|---|---|\n",
+        sets[0].0
+    );
+    for u in guide {
+        let f: Vec<&F> = u.functions.iter().filter(|f| !f.is_empty()).collect();
+        let words: usize = f.iter().map(|x| x.len()).sum();
+        let unseen = f
+            .iter()
+            .flat_map(|x| x.words())
+            .filter(|w| !vocab0.contains_key(*w))
+            .count();
+        md.push_str(&format!(
+            "| {} | {} | {words} | {unseen} ({:.1}%) | {:.2} |\n",
+            u.name,
+            f.len(),
+            100.0 * unseen as f64 / words.max(1) as f64,
+            shape(f.iter().copied()).proxy_per_word
+        ));
+    }
+    md.push_str("\n| set | functions | words/fn | blocks/fn | words/block | calls | i64 | stack | state | packet | indirect | proxy instr/word |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (n, f) in std::iter::once(("guide", &gf)).chain(sets.iter().map(|(n, f)| (*n, f))) {
+        let s = shape(f.iter());
+        md.push_str(&format!(
+            "| {n} | {} | {:.1} | {:.1} | {:.2} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.2} |\n",
+            s.functions, s.words_per_function, s.blocks_per_function, s.words_per_block,
+            s.call_share, s.i64_share, s.stack_share, s.state_share, s.packet_share, s.indirect_share, s.proxy_per_word
+        ));
+    }
+    let words = |f: &[F]| word_distribution(f.iter().flat_map(|x| x.words()));
+    let ops = |f: &[F]| opcode_distribution(f.iter().flat_map(|x| x.words()));
+    let (gw, go) = (words(&gf), ops(&gf));
+    md.push_str("\n| generator | guide words unseen | seen ≤ 10 times |\n|---|---|---|\n");
+    for (n, f) in &sets {
+        let c = counts(f);
+        let unseen: f64 = gw
+            .iter()
+            .filter(|(k, _)| !c.contains_key(*k))
+            .map(|(_, v)| v)
+            .sum();
+        let rare: f64 = gw
+            .iter()
+            .filter(|(k, _)| c.get(*k).is_some_and(|x| *x <= 10))
+            .map(|(_, v)| v)
+            .sum();
+        md.push_str(&format!(
+            "| {n} | {:.1}% | {:.1}% |\n",
+            100.0 * unseen,
+            100.0 * rare
+        ));
+    }
+    md.push_str("\nTable 1's metrics against the guide (opcodes / whole words):\n\n| metric |");
+    for (n, _) in &sets {
+        md.push_str(&format!(" {n} |"));
+    }
+    md.push_str("\n|---|");
+    md.push_str(&"---|".repeat(sets.len()));
+    md.push('\n');
+    let cmp: Vec<_> = sets
+        .iter()
+        .map(|(_, f)| (compare(&go, &ops(f)), compare(&gw, &words(f))))
+        .collect();
+    for (i, (k, _)) in cmp[0].0.entries().iter().enumerate() {
+        md.push_str(&format!("| {k} |"));
+        for (o, w) in &cmp {
+            md.push_str(&format!(
+                " {:.4} / {:.4} |",
+                o.entries()[i].1,
+                w.entries()[i].1
+            ));
+        }
+        md.push('\n');
+    }
+    for (n, f) in sets.iter().take(2) {
+        md.push_str(&format!("\nLargest word-level JS contributions, guide vs {n} (shares):\n\n| word | guide | {n} | bits |\n|---|---|---|---|\n"));
+        md.push_str(&shift_rows(&gw, &words(f), 30));
+    }
+    md
 }
 
 /// The per-word linear cost model (no libtorch; what `nfc insight` ships):
@@ -727,7 +982,15 @@ fn main() -> anyhow::Result<()> {
         let n: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(200);
         let held = nfc::insight::builtin_nfs(&root.join("nfs"));
         let mut gens = vec![];
-        for p in [Profile::nf_like(), Profile::nf_like_v1(), Profile::naive()] {
+        // The sixteenth session's generator is today's without XDP programs.
+        let mut before = Profile::nf_like().without_xdp();
+        before.name = "nf-like-no-xdp";
+        for p in [
+            Profile::nf_like(),
+            before,
+            Profile::nf_like_v1(),
+            Profile::naive(),
+        ] {
             let l = nfc::insight::synthesise(&p, n, 1, 2);
             anyhow::ensure!(
                 l.failures.is_empty(),
@@ -788,6 +1051,44 @@ fn main() -> anyhow::Result<()> {
             probe.failures.len(),
             naive.failures.len()
         );
+        return Ok(());
+    }
+    if args.first().map(String::as_str) == Some("xdp-guide") {
+        // The generator's design guide (seventeenth session): XDP programs
+        // of xdp-tools that no held-out unit uses, lowered as the corpus
+        // is, compared with the bench's `n` training programs. Only the
+        // functions each file itself defines count (shared headers'
+        // helpers are part of held-out units too).
+        let n: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(200);
+        // The sixteenth session's generator is today's without XDP programs.
+        let before = Profile::nf_like().without_xdp();
+        let mut sets = vec![];
+        for p in [before, Profile::nf_like(), Profile::naive()] {
+            let (m, seed) = if p.name == "naive" {
+                (n / 3, 1_000_000)
+            } else {
+                (n, 1)
+            };
+            let l = nfc::insight::synthesise(&p, m, seed, 2);
+            for f in l.failures.iter().take(3) {
+                eprintln!("  {} failure: {f}", p.name);
+            }
+            anyhow::ensure!(
+                l.failures.is_empty(),
+                "{}: {} failures",
+                p.name,
+                l.failures.len()
+            );
+            sets.push(l.units);
+        }
+        let guide = xdp_guide()?;
+        let names = [
+            "nf-like without XDP (16th)",
+            "nf-like with XDP (17th)",
+            "naive",
+        ];
+        let gens: Vec<(&str, &Units)> = names.into_iter().zip(&sets).collect();
+        println!("{}", guide_report(&guide, &gens));
         return Ok(());
     }
     if args.first().map(String::as_str) == Some("word-cost") {

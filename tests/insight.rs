@@ -183,6 +183,55 @@ fn nf_like_generator_is_closer_to_real_nfs_than_the_naive_one_on_every_metric() 
     }
 }
 
+/// The XDP constructs of the NF-like generator (`synth.rs`, seventeenth
+/// session) lower to the words eBPF packet code is made of. Here rather
+/// than next to the generator because lowering is `nfc-reducer`'s, which
+/// `nfc-smartnic` does not depend on; the generator's own tests check the
+/// program text.
+#[test]
+fn xdp_programs_lower_to_the_words_of_ebpf_packet_code() {
+    let mut p = Profile::nf_like();
+    p.xdp_share = 1.0;
+    p.name = "xdp-only";
+    let l = insight::synthesise(&p, 12, 1, 2);
+    assert!(l.failures.is_empty(), "{:?}", l.failures);
+    let words: Vec<String> = l
+        .units
+        .iter()
+        .flat_map(|u| u.functions.iter())
+        .inspect(|f| assert!(!f.framework, "no nf.h in an XDP program: {}", f.name))
+        .flat_map(|f| f.words().map(str::to_string))
+        .collect();
+    let has = |prefix: &str| words.iter().any(|w| w.starts_with(prefix));
+    for (construct, word) in [
+        (
+            "helper through a constant function pointer",
+            "call indirect",
+        ),
+        (
+            "the helper's pointer loaded from its global",
+            "load ptr state",
+        ),
+        ("packet bounds from the context", "inttoptr ptr i32"),
+        ("bounds check against data_end", "icmp ugt i1 ptr ptr"),
+        ("bpf_ntohs/bpf_htons", "call llvm.bswap"),
+        ("atomic counter", "atomicrmw"),
+        ("zeroed key or value on the stack", "call llvm.memset"),
+        ("MAC swap", "call llvm.memcpy"),
+    ] {
+        assert!(has(word), "{construct}: no `{word}` word");
+    }
+    // Every program's entry is counted by the proxy.
+    for u in &l.units {
+        let e = u
+            .functions
+            .iter()
+            .find(|f| f.name == "xdp_prog")
+            .expect("entry");
+        assert!(e.proxy.is_some_and(|c| c.instructions > 10), "{}", u.name);
+    }
+}
+
 #[test]
 fn accelerator_classifier_on_held_out_implementations() {
     let c = insight::accel_corpus(None);

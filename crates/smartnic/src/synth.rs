@@ -43,9 +43,22 @@ enum Stmt {
     PacketBytes,
     OutParams,
     SmallCall,
+    // Seventeenth-session kinds, drawn only in XDP programs (see
+    // `Profile::xdp_share`): what eBPF packet code outside the held-out set
+    // is made of and the nf.h programs lack.
+    XdpHeaderRead,
+    XdpHeaderWrite,
+    MapLookup,
+    MapUpdate,
+    CpuCounter,
+    HelperCall,
+    Redirect,
+    XdpMacSwap,
+    VlanWalk,
+    AdjustHead,
 }
 
-const ALL: [Stmt; 25] = [
+const ALL: [Stmt; 35] = [
     Stmt::HeaderRead,
     Stmt::HeaderWrite,
     Stmt::TableLookup,
@@ -71,6 +84,16 @@ const ALL: [Stmt; 25] = [
     Stmt::PacketBytes,
     Stmt::OutParams,
     Stmt::SmallCall,
+    Stmt::XdpHeaderRead,
+    Stmt::XdpHeaderWrite,
+    Stmt::MapLookup,
+    Stmt::MapUpdate,
+    Stmt::CpuCounter,
+    Stmt::HelperCall,
+    Stmt::Redirect,
+    Stmt::XdpMacSwap,
+    Stmt::VlanWalk,
+    Stmt::AdjustHead,
 ];
 
 /// A generator's statement and shape distribution.
@@ -78,7 +101,14 @@ const ALL: [Stmt; 25] = [
 pub struct Profile {
     pub name: &'static str,
     /// Weight of each statement kind, in the order of `ALL`.
-    weights: [f64; 25],
+    weights: [f64; 35],
+    /// The same for XDP programs (only kinds that need no nf.h API).
+    xdp_weights: [f64; 35],
+    /// Share of programs written as XDP/eBPF programs (`struct xdp_md`
+    /// entry, bounds-checked header pointers, BPF helpers called through
+    /// constant function pointers, BTF-style maps) instead of against nf.h;
+    /// drawn per program from its seed.
+    pub xdp_share: f64,
     /// Statements per function body (uniform in the range).
     pub stmts: (usize, usize),
     /// Helper functions per program (uniform in the range).
@@ -105,14 +135,27 @@ impl Profile {
             //        Time Chain Copy Hash Cs32 Rm   Mac  Pkt  Out  Small
             weights: [
                 3.0, 1.0, 1.2, 0.8, 0.7, 1.6, 0.5, 1.0, 2.2, 0.8, 1.6, 1.4, 0.1, 0.1, 0.3, //
-                1.0, 0.6, 0.6, 0.5, 0.3, 0.2, 0.2, 0.6, 0.4, 0.4,
+                1.0, 0.6, 0.6, 0.5, 0.3, 0.2, 0.2, 0.6, 0.4, 0.4, //
+                0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
             ],
+            xdp_weights: XDP_WEIGHTS,
+            xdp_share: 0.25,
             stmts: (3, 12),
             helpers: (1, 4),
             expr_depth: 2,
             nf_api: true,
             entry_points: true,
         }
+    }
+
+    /// The same generator writing nf.h programs only (no XDP program):
+    /// with `xdp_share` 0 no XDP draw is made, so every seed gives the
+    /// sixteenth session's program to the byte (the accelerator
+    /// classifier's synthesised negatives stay what its model was fitted
+    /// on).
+    pub fn without_xdp(mut self) -> Profile {
+        self.xdp_share = 0.0;
+        self
     }
 
     /// The first session's NF-like generator (tuned on the opcode mix
@@ -122,8 +165,11 @@ impl Profile {
             name: "nf-like-v1",
             weights: [
                 3.0, 1.0, 1.2, 0.8, 0.7, 1.6, 0.5, 1.6, 2.2, 0.8, 1.6, 1.4, 0.2, 0.2, 0.3, //
+                0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, //
                 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
             ],
+            xdp_weights: [0.0; 35],
+            xdp_share: 0.0,
             stmts: (3, 12),
             helpers: (1, 4),
             expr_depth: 2,
@@ -134,7 +180,7 @@ impl Profile {
 
     /// Generic integer programs: uniform over the kinds that need no NF API.
     pub fn naive() -> Profile {
-        let mut weights = [0.0; 25];
+        let mut weights = [0.0; 35];
         for (i, k) in ALL.iter().enumerate() {
             if matches!(
                 k,
@@ -153,6 +199,8 @@ impl Profile {
         Profile {
             name: "naive",
             weights,
+            xdp_weights: [0.0; 35],
+            xdp_share: 0.0,
             stmts: (3, 12),
             helpers: (1, 4),
             expr_depth: 4,
@@ -161,6 +209,20 @@ impl Profile {
         }
     }
 }
+
+/// Statement weights of XDP programs, in the order of `ALL`: the generic
+/// kinds that need no nf.h API, and the XDP kinds, weighted after the
+/// seventeenth session's guide (eBPF packet programs outside the held-out
+/// set: bounds-checked header reads dominate, then map lookups with their
+/// null checks and helper calls).
+const XDP_WEIGHTS: [f64; 35] = [
+    //   HR   HW   TL   TI   RL   Ctr  Csum Ar   If   Call Ret  Cfg  ALp  GA   Sw
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.6, 0.6, 1.0, 0.6, 0.0, 0.0, 0.3, //
+    // Time Chain Copy Hash Cs32 Rm Mac Pkt Out Small
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, //
+    // XHR XHW  Map  Upd  Cpu  Hlp  Rdr  XMac Vlan Adj
+    3.0, 0.8, 1.4, 0.5, 0.6, 0.6, 0.4, 0.3, 0.3, 0.2,
+];
 
 /// A header the generator reads and writes: its short name, the nf.h
 /// struct that holds it, and its fields with their widths in bits.
@@ -215,6 +277,8 @@ struct Gen<'p> {
     helpers_before: usize,
     in_process: bool,
     loop_var: u32,
+    /// This program is an XDP program (see `Profile::xdp_share`).
+    xdp: bool,
 }
 
 fn cty(bits: u32) -> &'static str {
@@ -228,11 +292,16 @@ fn cty(bits: u32) -> &'static str {
 
 impl<'p> Gen<'p> {
     fn pick_stmt(&mut self, depth: u32) -> Stmt {
-        let total: f64 = self.p.weights.iter().sum();
+        let weights = if self.xdp {
+            &self.p.xdp_weights
+        } else {
+            &self.p.weights
+        };
+        let total: f64 = weights.iter().sum();
         loop {
             let mut x = self.rng.gen::<f64>() * total;
             let mut chosen = Stmt::Arith;
-            for (i, w) in self.p.weights.iter().enumerate() {
+            for (i, w) in weights.iter().enumerate() {
                 if x < *w {
                     chosen = ALL[i];
                     break;
@@ -458,7 +527,12 @@ impl<'p> Gen<'p> {
                 let v = self.var();
                 let a = self.expr(1);
                 let b = self.var();
-                if self.p.entry_points {
+                if self.xdp {
+                    self.line(
+                        indent,
+                        &format!("{v} = helper{k}(ctx, data, data_end, {a}, {b});"),
+                    );
+                } else if self.p.entry_points {
                     self.line(
                         indent,
                         &format!("{v} = helper{k}(st, h, pkt, now, {a}, {b});"),
@@ -471,7 +545,9 @@ impl<'p> Gen<'p> {
             }
             Stmt::EarlyReturn => {
                 let c = self.cond();
-                let r = if self.in_process {
+                let r = if self.in_process && self.xdp {
+                    self.xdp_verdict().to_string()
+                } else if self.in_process {
                     if self.rng.gen_bool(0.5) {
                         "NF_DROP".to_string()
                     } else {
@@ -692,6 +768,257 @@ impl<'p> Gen<'p> {
                 );
                 self.line(indent, "}");
             }
+            Stmt::XdpHeaderRead => {
+                let (ty, var, off, fields) = self.xdp_header();
+                let (f, bits) = fields[self.rng.gen_range(0..fields.len())];
+                let v = self.var();
+                let fail = self.fail_ret();
+                self.line(indent, "{");
+                self.line(indent + 1, &format!("struct {ty} *{var} = data + {off};"));
+                if self.rng.gen_bool(0.5) {
+                    self.line(indent + 1, &format!("if ((void *)({var} + 1) > data_end)"));
+                } else {
+                    self.line(
+                        indent + 1,
+                        &format!("if (data + {off} + sizeof(*{var}) > data_end)"),
+                    );
+                }
+                self.line(indent + 2, &format!("return {fail};"));
+                let e = match (f, bits) {
+                    ("ihl", _) => format!("{var}->ihl * 4"),
+                    (_, 16) => format!("bpf_ntohs({var}->{f})"),
+                    (_, 32) => format!("bpf_ntohl({var}->{f})"),
+                    _ => format!("{var}->{f}"),
+                };
+                self.line(indent + 1, &format!("{v} = {e};"));
+                if self.rng.gen_bool(0.4) {
+                    let c = self.cond();
+                    let fail = self.fail_ret();
+                    self.line(indent + 1, &format!("if ({c}) return {fail};"));
+                }
+                self.line(indent, "}");
+            }
+            Stmt::XdpHeaderWrite => {
+                let fail = self.fail_ret();
+                self.line(indent, "{");
+                if self.rng.gen_bool(0.4) {
+                    // The kernel's ip_decrease_ttl: incremental checksum.
+                    self.line(
+                        indent + 1,
+                        "struct iphdr *iph = data + sizeof(struct ethhdr);",
+                    );
+                    self.line(indent + 1, "__u32 check;");
+                    self.line(indent + 1, "if ((void *)(iph + 1) > data_end)");
+                    self.line(indent + 2, &format!("return {fail};"));
+                    self.line(indent + 1, "check = iph->check;");
+                    self.line(indent + 1, "check += bpf_htons(0x0100);");
+                    self.line(
+                        indent + 1,
+                        "iph->check = (__u16)(check + (check >= 0xFFFF));",
+                    );
+                    self.line(indent + 1, "iph->ttl--;");
+                } else {
+                    let (ty, var, off, fields) = self.xdp_header();
+                    let (f, bits) = fields[self.rng.gen_range(0..fields.len())];
+                    let e = self.expr(1);
+                    self.line(indent + 1, &format!("struct {ty} *{var} = data + {off};"));
+                    self.line(indent + 1, &format!("if ((void *)({var} + 1) > data_end)"));
+                    self.line(indent + 2, &format!("return {fail};"));
+                    let conv = match (f, bits) {
+                        ("ihl", _) => format!("(__u8)({e}) & 15"),
+                        (_, 16) => format!("bpf_htons((__u16)({e}))"),
+                        (_, 32) => format!("bpf_htonl((__u32)({e}))"),
+                        _ => format!("(__u8)({e})"),
+                    };
+                    self.line(indent + 1, &format!("{var}->{f} = {conv};"));
+                }
+                self.line(indent, "}");
+            }
+            Stmt::MapLookup => {
+                let v = self.var();
+                let a = self.expr(1);
+                self.line(indent, "{");
+                self.line(indent + 1, "struct xflow_key key = {};");
+                self.line(indent + 1, "struct xflow_val *fv;");
+                self.line(indent + 1, &format!("key.saddr = (__u32)({a});"));
+                if self.rng.gen_bool(0.6) {
+                    let b = self.var();
+                    self.line(indent + 1, &format!("key.dport = (__u16){b};"));
+                    self.line(indent + 1, "key.proto = 17;");
+                }
+                self.line(indent + 1, "fv = bpf_map_lookup_elem(&flows, &key);");
+                if self.rng.gen_bool(0.5) {
+                    let fail = self.fail_ret();
+                    self.line(indent + 1, "if (!fv)");
+                    self.line(indent + 2, &format!("return {fail};"));
+                    self.map_value_use(indent + 1, &v);
+                } else {
+                    self.line(indent + 1, "if (fv) {");
+                    self.map_value_use(indent + 2, &v);
+                    self.line(indent + 1, "}");
+                }
+                self.line(indent, "}");
+            }
+            Stmt::MapUpdate => {
+                let v = self.var();
+                let a = self.expr(1);
+                self.line(indent, "{");
+                self.line(indent + 1, "struct xflow_key key = {};");
+                self.line(indent + 1, &format!("key.saddr = (__u32)({a});"));
+                if self.rng.gen_bool(0.7) {
+                    self.line(indent + 1, "struct xflow_val nv = {};");
+                    self.line(indent + 1, "nv.pkts = 1;");
+                    self.line(indent + 1, "nv.bytes = data_end - data;");
+                    if self.rng.gen_bool(0.5) {
+                        self.line(indent + 1, "nv.last_ns = bpf_ktime_get_ns();");
+                    }
+                    let flag = ["BPF_ANY", "BPF_NOEXIST"][self.rng.gen_range(0..2)];
+                    self.line(
+                        indent + 1,
+                        &format!("if (bpf_map_update_elem(&flows, &key, &nv, {flag}) < 0)"),
+                    );
+                    self.line(indent + 2, &format!("{v} = 1;"));
+                } else {
+                    self.line(indent + 1, "if (bpf_map_delete_elem(&flows, &key) == 0)");
+                    self.line(indent + 2, &format!("{v} = 0;"));
+                }
+                self.line(indent, "}");
+            }
+            Stmt::CpuCounter => {
+                let fail = self.fail_ret();
+                self.line(indent, "{");
+                if self.rng.gen_bool(0.5) {
+                    self.line(indent + 1, "__u32 key = 0;");
+                } else {
+                    self.line(indent + 1, "__u32 key = bpf_get_smp_processor_id();");
+                }
+                self.line(
+                    indent + 1,
+                    "__u64 *cnt = bpf_map_lookup_elem(&rx_cnt, &key);",
+                );
+                self.line(indent + 1, "if (!cnt)");
+                self.line(indent + 2, &format!("return {fail};"));
+                if self.rng.gen_bool(0.5) {
+                    self.line(indent + 1, "*cnt += 1;");
+                } else {
+                    self.line(indent + 1, "__sync_fetch_and_add(cnt, 1);");
+                }
+                self.line(indent, "}");
+            }
+            Stmt::HelperCall => {
+                let v = self.var();
+                match self.rng.gen_range(0..4) {
+                    0 => self.line(indent, &format!("{v} = bpf_ktime_get_ns();")),
+                    1 => {
+                        let n = self.rng.gen_range(2..64);
+                        self.line(indent, &format!("{v} = bpf_get_prandom_u32() % {n};"));
+                    }
+                    2 => self.line(indent, &format!("{v} = bpf_get_smp_processor_id();")),
+                    _ => {
+                        let (a, b) = (self.expr(1), self.var());
+                        self.line(indent, "{");
+                        self.line(
+                            indent + 1,
+                            &format!("__u32 from = (__u32)({a}), to = (__u32){b};"),
+                        );
+                        self.line(
+                            indent + 1,
+                            &format!("{v} = bpf_csum_diff(&from, 4, &to, 4, ~{v});"),
+                        );
+                        self.line(indent, "}");
+                    }
+                }
+            }
+            Stmt::Redirect => {
+                let e = self.expr(1);
+                let call = if self.rng.gen_bool(0.6) {
+                    format!("bpf_redirect_map(&tx_port, (__u32)({e}) & 63, 0)")
+                } else {
+                    format!("bpf_redirect((__u32)({e}), 0)")
+                };
+                if self.in_process {
+                    let c = self.cond();
+                    self.line(indent, &format!("if ({c})"));
+                    self.line(indent + 1, &format!("return {call};"));
+                } else {
+                    let v = self.var();
+                    self.line(indent, &format!("{v} = {call};"));
+                }
+            }
+            Stmt::XdpMacSwap => {
+                self.line(indent, "{");
+                if self.rng.gen_bool(0.5) {
+                    self.line(indent + 1, "unsigned char tmp[6];");
+                    self.line(indent + 1, "__builtin_memcpy(tmp, eth->h_source, 6);");
+                    self.line(
+                        indent + 1,
+                        "__builtin_memcpy(eth->h_source, eth->h_dest, 6);",
+                    );
+                    self.line(indent + 1, "__builtin_memcpy(eth->h_dest, tmp, 6);");
+                } else {
+                    // xdp-bench's swap_src_dst_mac: three 16-bit words each way.
+                    self.line(indent + 1, "__u16 *p = data;");
+                    self.line(indent + 1, "__u16 dst[3];");
+                    self.line(indent + 1, "dst[0] = p[0];");
+                    self.line(indent + 1, "dst[1] = p[1];");
+                    self.line(indent + 1, "dst[2] = p[2];");
+                    self.line(indent + 1, "p[0] = p[3];");
+                    self.line(indent + 1, "p[1] = p[4];");
+                    self.line(indent + 1, "p[2] = p[5];");
+                    self.line(indent + 1, "p[3] = dst[0];");
+                    self.line(indent + 1, "p[4] = dst[1];");
+                    self.line(indent + 1, "p[5] = dst[2];");
+                }
+                self.line(indent, "}");
+            }
+            Stmt::VlanWalk => {
+                let v = self.var();
+                let fail = self.fail_ret();
+                self.line(indent, "{");
+                self.line(indent + 1, "__u16 proto = eth->h_proto;");
+                self.line(indent + 1, "__u64 off = sizeof(struct ethhdr);");
+                self.line(indent + 1, "int j;");
+                self.line(indent + 1, "for (j = 0; j < 2; j++) {");
+                self.line(indent + 2, "struct vlan_hdr *vh = data + off;");
+                self.line(
+                    indent + 2,
+                    "if (proto != bpf_htons(0x8100) && proto != bpf_htons(0x88A8))",
+                );
+                self.line(indent + 3, "break;");
+                self.line(indent + 2, "if ((void *)(vh + 1) > data_end)");
+                self.line(indent + 3, &format!("return {fail};"));
+                self.line(indent + 2, "proto = vh->h_vlan_encapsulated_proto;");
+                self.line(indent + 2, "off += sizeof(struct vlan_hdr);");
+                self.line(indent + 1, "}");
+                self.line(indent + 1, &format!("{v} = bpf_ntohs(proto);"));
+                self.line(indent, "}");
+            }
+            Stmt::AdjustHead => {
+                let fail = self.fail_ret();
+                let (call, d) = if self.rng.gen_bool(0.6) {
+                    (
+                        "bpf_xdp_adjust_head",
+                        [
+                            "(int)sizeof(struct vlan_hdr)",
+                            "0 - (int)sizeof(struct vlan_hdr)",
+                            "(int)sizeof(struct ethhdr)",
+                        ][self.rng.gen_range(0..3)],
+                    )
+                } else {
+                    (
+                        "bpf_xdp_adjust_tail",
+                        ["-4", "0 - (int)sizeof(struct udphdr)"][self.rng.gen_range(0..2)],
+                    )
+                };
+                self.line(indent, &format!("if ({call}(ctx, {d}))"));
+                self.line(indent + 1, &format!("return {fail};"));
+                self.line(indent, "data = (void *)(long)ctx->data;");
+                self.line(indent, "data_end = (void *)(long)ctx->data_end;");
+                self.line(indent, "eth = data;");
+                self.line(indent, "if ((void *)(eth + 1) > data_end)");
+                let fail = self.fail_ret();
+                self.line(indent + 1, &format!("return {fail};"));
+            }
             Stmt::SmallCall => {
                 let v = self.var();
                 let e = self.expr(1);
@@ -911,6 +1238,189 @@ impl Gen<'_> {
     }
 }
 
+/// An XDP header: its struct, the pointer's name, its offset from `data`,
+/// and its fields with their widths in bits (`ihl` is a 4-bit field).
+type XdpHeader = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(&'static str, u32)],
+);
+
+const XDP_HEADERS: &[XdpHeader] = &[
+    (
+        "iphdr",
+        "iph",
+        "sizeof(struct ethhdr)",
+        &[
+            ("ihl", 4),
+            ("tos", 8),
+            ("tot_len", 16),
+            ("id", 16),
+            ("frag_off", 16),
+            ("ttl", 8),
+            ("protocol", 8),
+            ("check", 16),
+            ("saddr", 32),
+            ("daddr", 32),
+        ],
+    ),
+    (
+        "udphdr",
+        "uh",
+        "sizeof(struct ethhdr) + sizeof(struct iphdr)",
+        &[("source", 16), ("dest", 16), ("len", 16), ("check", 16)],
+    ),
+    (
+        "tcphdr",
+        "th",
+        "sizeof(struct ethhdr) + sizeof(struct iphdr)",
+        &[
+            ("source", 16),
+            ("dest", 16),
+            ("seq", 32),
+            ("ack_seq", 32),
+            ("window", 16),
+            ("check", 16),
+        ],
+    ),
+    ("ethhdr", "eh", "0", &[("h_proto", 16)]),
+];
+
+impl Gen<'_> {
+    fn xdp_header(&mut self) -> XdpHeader {
+        XDP_HEADERS[self.rng.gen_range(0..XDP_HEADERS.len())]
+    }
+
+    /// An XDP program's verdict (the entry's return values).
+    fn xdp_verdict(&mut self) -> &'static str {
+        ["XDP_DROP", "XDP_PASS", "XDP_ABORTED", "XDP_TX"][self.rng.gen_range(0..4)]
+    }
+
+    /// What a failed bounds or null check returns: a verdict in the entry,
+    /// 0 in a helper.
+    fn fail_ret(&mut self) -> &'static str {
+        if self.in_process {
+            ["XDP_DROP", "XDP_PASS", "XDP_ABORTED"][self.rng.gen_range(0..3)]
+        } else {
+            "0"
+        }
+    }
+
+    /// Uses of a looked-up flow value `fv` (counters, atomics, a field read).
+    fn map_value_use(&mut self, indent: usize, v: &str) {
+        if self.rng.gen_bool(0.5) {
+            self.line(indent, "__sync_fetch_and_add(&fv->pkts, 1);");
+        } else {
+            self.line(indent, "fv->pkts++;");
+        }
+        if self.rng.gen_bool(0.5) {
+            self.line(indent, "fv->bytes += data_end - data;");
+        }
+        if self.rng.gen_bool(0.3) {
+            self.line(indent, "fv->last_ns = bpf_ktime_get_ns();");
+        }
+        if self.rng.gen_bool(0.5) {
+            self.line(indent, &format!("{v} = fv->mark;"));
+        }
+    }
+
+    /// One function of an XDP program: the `SEC("xdp")` entry, or a helper
+    /// taking the context and the packet bounds (always inlined, as most
+    /// eBPF helpers are, or a BPF-to-BPF call).
+    fn xdp_function(&mut self, name: &str, process: bool) {
+        self.in_process = process;
+        self.vars.clear();
+        let nvars = self.rng.gen_range(2..6);
+        let mut decls = vec![];
+        for i in 0..nvars {
+            let bits = [8, 16, 32, 32, 32, 64][self.rng.gen_range(0..6)];
+            decls.push((format!("v{i}"), bits));
+        }
+        if process {
+            self.out
+                .push_str("SEC(\"xdp\") int xdp_prog(struct xdp_md *ctx)\n{\n");
+            self.line(1, "void *data_end = (void *)(long)ctx->data_end;");
+            self.line(1, "void *data = (void *)(long)ctx->data;");
+        } else {
+            self.vars.push(("a".to_string(), 32));
+            self.vars.push(("b".to_string(), 32));
+            let inline = if self.rng.gen_bool(0.6) {
+                "static __always_inline"
+            } else {
+                "static __attribute__((noinline))"
+            };
+            self.out.push_str(&format!(
+                "{inline} __u32 {name}(struct xdp_md *ctx, void *data, void *data_end, __u32 a, __u32 b)\n{{\n"
+            ));
+        }
+        self.line(1, "struct ethhdr *eth = data;");
+        let init = if process { "0" } else { "a" };
+        for (n, b) in &decls {
+            self.line(1, &format!("{} {n} = {init};", cty(*b)));
+        }
+        self.vars.extend(decls.iter().cloned());
+        let fail = self.fail_ret();
+        self.line(1, "if ((void *)(eth + 1) > data_end)");
+        self.line(2, &format!("return {fail};"));
+        let n = self.rng.gen_range(self.p.stmts.0..=self.p.stmts.1);
+        self.block(1, n, 0);
+        let ret = if process {
+            ["XDP_PASS", "XDP_TX", "XDP_PASS", "XDP_DROP"][self.rng.gen_range(0..4)].to_string()
+        } else {
+            let v = self.var();
+            format!("(__u32){v}")
+        };
+        self.line(1, &format!("return {ret};"));
+        self.out.push_str("}\n\n");
+    }
+}
+
+/// The XDP programs' prelude, self-contained as eBPF programs are built
+/// (no libc): the UAPI structs they parse, the BPF helpers declared as
+/// libbpf's `bpf_helper_defs.h` declares them (constant function pointers
+/// holding the helper's number, so every call loads a global and calls
+/// through it), byte swaps as `bpf_endian.h` writes them, BTF-style map
+/// definitions and `const volatile` configuration (libbpf's rodata).
+const XDP_PRELUDE: &str = "#include <stdint.h>\n\n\
+typedef uint8_t __u8;\ntypedef uint16_t __u16;\ntypedef uint32_t __u32;\ntypedef uint64_t __u64;\ntypedef int64_t __s64;\n\
+#define SEC(name) __attribute__((section(name), used))\n\
+#define __always_inline inline __attribute__((always_inline))\n\
+#define __uint(name, val) int (*name)[val]\n\
+#define __type(name, val) __typeof__(val) *name\n\
+#define ___constant_swab16(x) ((__u16)((((__u16)(x) & 0x00ffU) << 8) | (((__u16)(x) & 0xff00U) >> 8)))\n\
+#define ___constant_swab32(x) ((__u32)((((__u32)(x) & 0xffU) << 24) | (((__u32)(x) & 0xff00U) << 8) | (((__u32)(x) & 0xff0000U) >> 8) | (((__u32)(x) & 0xff000000U) >> 24)))\n\
+#define bpf_htons(x) (__builtin_constant_p(x) ? ___constant_swab16(x) : __builtin_bswap16(x))\n\
+#define bpf_ntohs(x) bpf_htons(x)\n\
+#define bpf_htonl(x) (__builtin_constant_p(x) ? ___constant_swab32(x) : __builtin_bswap32(x))\n\
+#define bpf_ntohl(x) bpf_htonl(x)\n\
+enum xdp_action { XDP_ABORTED = 0, XDP_DROP, XDP_PASS, XDP_TX, XDP_REDIRECT };\n\
+enum { BPF_ANY = 0, BPF_NOEXIST = 1, BPF_EXIST = 2 };\n\
+enum { BPF_MAP_TYPE_HASH = 1, BPF_MAP_TYPE_PERCPU_ARRAY = 6, BPF_MAP_TYPE_DEVMAP = 14 };\n\
+struct xdp_md { __u32 data; __u32 data_end; __u32 data_meta; __u32 ingress_ifindex; __u32 rx_queue_index; __u32 egress_ifindex; };\n\
+struct ethhdr { unsigned char h_dest[6]; unsigned char h_source[6]; __u16 h_proto; } __attribute__((packed));\n\
+struct vlan_hdr { __u16 h_vlan_TCI; __u16 h_vlan_encapsulated_proto; };\n\
+struct iphdr { __u8 ihl:4, version:4; __u8 tos; __u16 tot_len; __u16 id; __u16 frag_off; __u8 ttl; __u8 protocol; __u16 check; __u32 saddr; __u32 daddr; };\n\
+struct udphdr { __u16 source; __u16 dest; __u16 len; __u16 check; };\n\
+struct tcphdr { __u16 source; __u16 dest; __u32 seq; __u32 ack_seq; __u16 flags; __u16 window; __u16 check; __u16 urg_ptr; };\n\
+static void *(*bpf_map_lookup_elem)(void *map, const void *key) = (void *) 1;\n\
+static long (*bpf_map_update_elem)(void *map, const void *key, const void *value, __u64 flags) = (void *) 2;\n\
+static long (*bpf_map_delete_elem)(void *map, const void *key) = (void *) 3;\n\
+static __u64 (*bpf_ktime_get_ns)(void) = (void *) 5;\n\
+static __u32 (*bpf_get_prandom_u32)(void) = (void *) 7;\n\
+static __u32 (*bpf_get_smp_processor_id)(void) = (void *) 8;\n\
+static long (*bpf_redirect)(__u32 ifindex, __u64 flags) = (void *) 23;\n\
+static __s64 (*bpf_csum_diff)(__u32 *from, __u32 from_size, __u32 *to, __u32 to_size, __u32 seed) = (void *) 28;\n\
+static long (*bpf_xdp_adjust_head)(struct xdp_md *xdp_md, int delta) = (void *) 44;\n\
+static long (*bpf_redirect_map)(void *map, __u64 key, __u64 flags) = (void *) 51;\n\
+static long (*bpf_xdp_adjust_tail)(struct xdp_md *xdp_md, int delta) = (void *) 65;\n\
+struct xflow_key { __u32 saddr; __u32 daddr; __u16 sport; __u16 dport; __u8 proto; };\n\
+struct xflow_val { __u64 pkts; __u64 bytes; __u64 last_ns; __u32 mark; };\n\
+struct { __uint(type, BPF_MAP_TYPE_HASH); __type(key, struct xflow_key); __type(value, struct xflow_val); __uint(max_entries, 4096); } flows SEC(\".maps\");\n\
+struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); __type(key, __u32); __type(value, __u64); __uint(max_entries, 1); } rx_cnt SEC(\".maps\");\n\
+struct { __uint(type, BPF_MAP_TYPE_DEVMAP); __type(key, __u32); __type(value, __u32); __uint(max_entries, 64); } tx_port SEC(\".maps\");\n\
+const volatile __u32 cfg_threshold = 64, cfg_limit = 1024, cfg_mask = 0xffffff;\n\n";
+
 /// The second generator's prelude: a chained flow cache with a node pool,
 /// a time base, configuration globals, and the small helpers real NFs
 /// write (static, so `-O0` emits only those a program uses).
@@ -978,11 +1488,28 @@ pub fn generate(profile: &Profile, seed: u64) -> String {
         helpers_before: 0,
         in_process: false,
         loop_var: 0,
+        xdp: false,
     };
     g.out.push_str(&format!(
         "/* synthesised by nfc-smartnic ({}), seed {seed} */\n",
         profile.name
     ));
+    // Drawn first, and only when the profile writes XDP programs, so the
+    // other profiles' programs stay what their seeds made before.
+    g.xdp = profile.xdp_share > 0.0 && g.rng.gen_bool(profile.xdp_share);
+    if g.xdp {
+        g.out.push_str(XDP_PRELUDE);
+        let helpers = g.rng.gen_range(profile.helpers.0..=profile.helpers.1);
+        for k in 0..helpers {
+            g.helpers_before = k;
+            g.xdp_function(&format!("helper{k}"), false);
+        }
+        g.helpers_before = helpers;
+        g.xdp_function("xdp_prog", true);
+        g.out
+            .push_str("char _license[] SEC(\"license\") = \"GPL\";\n");
+        return g.out;
+    }
     if profile.entry_points {
         g.out.push_str(ENTRY_POINTS_PRELUDE);
         g.out.push_str("static uint32_t garr[16];\n\n");
@@ -1031,5 +1558,138 @@ mod tests {
         assert_ne!(generate(&p, 7), generate(&p, 8));
         let n = generate(&Profile::naive(), 7);
         assert!(!n.contains("nf.h") && n.contains("entry("));
+    }
+    /// `n` XDP programs of the NF-like generator's XDP mix.
+    fn xdp_programs(n: u64) -> Vec<String> {
+        let mut p = Profile::nf_like();
+        p.xdp_share = 1.0;
+        (1..=n).map(|sd| generate(&p, sd)).collect()
+    }
+
+    /// How many of `programs` contain `needle`.
+    fn with(programs: &[String], needle: &str) -> usize {
+        programs.iter().filter(|p| p.contains(needle)).count()
+    }
+
+    #[test]
+    fn the_nf_like_generator_writes_xdp_programs_at_its_share_and_the_others_none() {
+        let p = Profile::nf_like();
+        let xdp = (1..=400)
+            .filter(|sd| {
+                generate(&p, *sd).contains("SEC(\"xdp\") int xdp_prog(struct xdp_md *ctx)")
+            })
+            .count();
+        // 25% of 400 programs: 100 expected, binomial sd ≈ 8.7.
+        assert!((70..=130).contains(&xdp), "{xdp} XDP programs of 400");
+        for q in [
+            Profile::nf_like().without_xdp(),
+            Profile::nf_like_v1(),
+            Profile::naive(),
+        ] {
+            assert!(
+                (1..=50).all(|sd| !generate(&q, sd).contains("xdp_md")),
+                "{}",
+                q.name
+            );
+        }
+        // An XDP program is self-contained: no nf.h, helpers through
+        // constant function pointers, a BTF-style map section.
+        let x = xdp_programs(1).remove(0);
+        assert!(!x.contains("nf.h"));
+        assert!(x.contains(
+            "static void *(*bpf_map_lookup_elem)(void *map, const void *key) = (void *) 1;"
+        ));
+        assert!(x.contains("SEC(\".maps\")"));
+    }
+
+    #[test]
+    fn xdp_header_accesses_are_bounds_checked_and_byte_swapped() {
+        let ps = xdp_programs(60);
+        // Every header pointer is checked against data_end before it is
+        // first dereferenced.
+        let mut pointers = 0;
+        for prog in &ps {
+            let lines: Vec<&str> = prog.lines().map(str::trim).collect();
+            for (i, line) in lines.iter().enumerate() {
+                let Some(rest) = line.strip_prefix("struct ") else {
+                    continue;
+                };
+                let Some((decl, _)) = rest.split_once(" = data + ") else {
+                    continue;
+                };
+                let name = decl.rsplit('*').next().unwrap_or(decl);
+                let (check, deref) = (format!("({name} + 1) > data_end"), format!("{name}->"));
+                let sized = format!("sizeof(*{name}) > data_end");
+                let first = lines[i + 1..]
+                    .iter()
+                    .find(|l| l.contains(&check) || l.contains(&sized) || l.contains(&deref))
+                    .unwrap_or_else(|| panic!("{name} is never used: {line}"));
+                assert!(
+                    !first.contains(&deref),
+                    "{name} dereferenced unchecked: {first}"
+                );
+                pointers += 1;
+            }
+        }
+        assert!(pointers > 50, "{pointers} header pointers");
+        assert!(with(&ps, "(void *)(iph + 1) > data_end") > 0);
+        assert!(with(&ps, "bpf_ntohs(") > 0 && with(&ps, "bpf_htons((__u16)(") > 0);
+        assert!(with(&ps, "->ihl * 4") > 0, "the 4-bit field is read");
+        assert!(
+            with(&ps, "iph->ttl--;") > 0,
+            "the incremental checksum update"
+        );
+    }
+
+    #[test]
+    fn xdp_map_lookups_are_null_checked_and_updated_in_place() {
+        let ps = xdp_programs(60);
+        assert!(with(&ps, "fv = bpf_map_lookup_elem(&flows, &key);") > 0);
+        for prog in &ps {
+            let lines: Vec<&str> = prog.lines().collect();
+            for (i, l) in lines.iter().enumerate() {
+                if l.contains("fv = bpf_map_lookup_elem(") {
+                    let next = lines[i + 1].trim();
+                    assert!(next == "if (!fv)" || next == "if (fv) {", "{next}");
+                }
+                if l.contains("*cnt = bpf_map_lookup_elem(&rx_cnt") {
+                    assert_eq!(lines[i + 1].trim(), "if (!cnt)");
+                }
+            }
+        }
+        assert!(with(&ps, "__sync_fetch_and_add(") > 0, "atomic counters");
+        assert!(with(&ps, "bpf_map_update_elem(&flows, &key, &nv,") > 0);
+        assert!(with(&ps, "bpf_map_delete_elem(&flows, &key)") > 0);
+        assert!(with(&ps, "bpf_get_smp_processor_id();") > 0);
+    }
+
+    #[test]
+    fn xdp_programs_call_helpers_redirect_swap_macs_walk_vlans_and_move_the_head() {
+        let ps = xdp_programs(80);
+        for needle in [
+            "bpf_ktime_get_ns()",
+            "bpf_get_prandom_u32() %",
+            "bpf_csum_diff(&from, 4, &to, 4,",
+            "return bpf_redirect_map(&tx_port,",
+            "__builtin_memcpy(eth->h_source, eth->h_dest, 6);",
+            "p[0] = p[3];",
+            "proto = vh->h_vlan_encapsulated_proto;",
+            "data = (void *)(long)ctx->data;",
+            "static __always_inline __u32 helper",
+            "static __attribute__((noinline)) __u32 helper",
+        ] {
+            assert!(with(&ps, needle) > 0, "no program has `{needle}`");
+        }
+        // Moving the head invalidates the bounds: they are reloaded and
+        // the Ethernet header checked again.
+        for prog in &ps {
+            let lines: Vec<&str> = prog.lines().map(str::trim).collect();
+            for (i, l) in lines.iter().enumerate() {
+                if l.starts_with("if (bpf_xdp_adjust_") {
+                    assert_eq!(lines[i + 2], "data = (void *)(long)ctx->data;");
+                    assert_eq!(lines[i + 5], "if ((void *)(eth + 1) > data_end)");
+                }
+            }
+        }
     }
 }
