@@ -3754,22 +3754,31 @@ impl<'p, 't> Engine<'p, 't> {
         if entries.is_empty() {
             return vec![];
         }
+        let Some(key) = self.matched_key(&operands) else {
+            return vec![];
+        };
+        entries.into_iter().map(|e| (e, key.clone())).collect()
+    }
+
+    /// The packet key an equality match of stored entries selects by: the
+    /// fields of the operands that are packet data, when some other operand
+    /// reads stored entries. Evaluated without recording: the condition's
+    /// own walk already recorded its accesses.
+    fn matched_key(&mut self, operands: &[Node<'t>]) -> Option<Val> {
         let saved = self.collect;
         self.collect = false;
         let vals: Vec<Val> = operands.iter().map(|o| self.expr(*o)).collect();
         self.collect = saved;
+        // Stored entries on one side, packet data on the other.
         if !vals.iter().any(|v| !v.objs.is_empty()) {
-            return vec![];
+            return None;
         }
         let mut key = Val::default();
         for v in vals.iter().filter(|v| v.objs.is_empty() && !v.root) {
             key.fields.extend(v.fields.iter().copied());
             key.mixed |= v.mixed;
         }
-        if key.fields.is_empty() {
-            return vec![];
-        }
-        entries.into_iter().map(|e| (e, key.clone())).collect()
+        (!key.fields.is_empty()).then_some(key)
     }
 
     /// A search loop's match: `if (<cond>) break;` (or `return`) inside a
@@ -3836,24 +3845,9 @@ impl<'p, 't> Engine<'p, 't> {
             let mut c = x.walk();
             stack.extend(x.named_children(&mut c));
         }
-        // Evaluated again without recording: the condition's own walk
-        // already recorded its accesses.
-        let saved = self.collect;
-        self.collect = false;
-        let vals: Vec<Val> = operands.iter().map(|o| self.expr(*o)).collect();
-        self.collect = saved;
-        // Stored entries on one side, packet data on the other.
-        if !vals.iter().any(|v| !v.objs.is_empty()) {
+        let Some(key) = self.matched_key(&operands) else {
             return;
-        }
-        let mut key = Val::default();
-        for v in vals.iter().filter(|v| v.objs.is_empty() && !v.root) {
-            key.fields.extend(v.fields.iter().copied());
-            key.mixed |= v.mixed;
-        }
-        if key.fields.is_empty() {
-            return;
-        }
+        };
         for cur in cursors {
             let Some(k) = self.path_key(cur) else {
                 continue;
