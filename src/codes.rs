@@ -57,7 +57,7 @@ codes! {
 "A0106", "a project header was not found",
 "An `#include \"...\"` names a header that is neither next to the file, in nfc's include directories, nor in an ancestor `include/` directory. Macros and types from it are unknown; answers that need them take the conservative value. Point `source:` at a directory that contains the header.";
 "A0110", "the analysis ran out of its budget",
-"Each NF's analysis is bounded in time and memory (default 5 s and 512 MB). When the budget runs out every answer is unknown, with the conservative value (stateful, no key, per-packet writes, pointer chasing), so placement stays correct. Raise the budget with `--budget-ms`/`--budget-mb`.";
+"Each NF's analysis is bounded in time and memory (default 5 s and 512 MB). When the budget runs out every answer is unknown, with the conservative value (stateful, no key, per-packet writes, pointer chasing), so placement stays correct. Raise the budget with `--analysis-time`/`--analysis-memory`. The same code reports a data-flow fixpoint that kept growing past its round limit (\"did not settle\"): more budget does not help there; please report the NF source.";
 "A0111", "the analysis failed internally",
 "The analyzer hit a bug on this NF. Every answer is unknown and conservative, so the chain is still placed correctly; please report the NF source.";
 "A0201", "the static and LLM backends disagree",

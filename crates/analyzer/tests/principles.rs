@@ -2650,3 +2650,61 @@ void main_loop(void) {{
     assert!(f.stateful, "{f:?}");
     assert_eq!(f.flow_key, [nfc_core::facts::Field::SrcIp], "{f:?}");
 }
+
+/// A value that needs `n` rounds to reach the table: `n` locals copied in
+/// reverse order inside a loop, so each round carries the field one copy
+/// further.
+fn copy_chain(n: usize) -> String {
+    let body: Vec<String> = (1..n)
+        .map(|i| format!("        a{i} = a{};", i + 1))
+        .collect();
+    let decl: Vec<String> = (1..=n).map(|i| format!("a{i} = 0")).collect();
+    format!(
+        "#include <stdint.h>
+{IPHDR}
+static uint64_t counts[1024];
+void process(uint8_t *frame, int len) {{
+    struct iphdr *ip = (struct iphdr *)(frame + 14);
+    uint32_t {};
+    for (int r = 0; r < len; r++) {{
+{}
+        a{n} = ip->saddr;
+    }}
+    counts[a1 & 1023] += 1;
+}}",
+        decl.join(", "),
+        body.join("\n")
+    )
+}
+
+#[test]
+fn a_fixpoint_that_has_not_settled_gives_no_answers() {
+    // Twenty copies settle within the round limit: keyed by the source.
+    let f = facts(&copy_chain(20));
+    assert!(f.unknown.is_empty(), "{f:?}");
+    assert_eq!(f.flow_key, [nfc_core::facts::Field::SrcIp], "{f:?}");
+    // Forty do not: every answer is unknown, with the reason, and the hint
+    // says that more budget would not help.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nf.c");
+    std::fs::write(&path, copy_chain(40)).unwrap();
+    let input = input_from_paths(None, &[path]).unwrap();
+    let (f, diags) = analyze(&input, &AnalyzeOptions::default()).unwrap();
+    assert!(
+        f.unknown
+            .iter()
+            .any(|u| u.reason.contains("did not settle")),
+        "{f:?}"
+    );
+    assert!(f.flow_key.is_empty() && !f.splittable(), "{f:?}");
+    let d = diags
+        .iter()
+        .find(|d| d.code == "A0110")
+        .expect("an A0110 diagnostic");
+    assert!(
+        d.hint
+            .as_deref()
+            .is_some_and(|h| h.contains("does not converge")),
+        "{d:?}"
+    );
+}

@@ -789,6 +789,8 @@ pub struct Engine<'p, 't> {
     /// `if (tbl->last && cmp(key, &tbl->last->key) == 0)`), while the
     /// guarded branch is walked: what it returns is located by that key.
     guarded_entries: Vec<(String, Val)>,
+    /// See [`Self::unsettled`].
+    unsettled: bool,
     insert_depth: u32,
     nesting: u32,
     budget: BudgetState,
@@ -1066,6 +1068,7 @@ impl<'p, 't> Engine<'p, 't> {
             carried_locals: HashMap::default(),
             match_depth: 0,
             guarded_entries: vec![],
+            unsettled: false,
             insert_depth: 0,
             nesting: 0,
             storing_link: false,
@@ -1107,6 +1110,12 @@ impl<'p, 't> Engine<'p, 't> {
     /// Why the run stopped early, if it did.
     pub fn exhausted(&self) -> Option<&str> {
         self.budget.exhausted.as_deref()
+    }
+
+    /// The run stopped because its fixpoint kept growing past
+    /// [`FIXPOINT_ROUNDS`], not because a budget ran out.
+    pub fn unsettled(&self) -> bool {
+        self.unsettled
     }
 
     /// Count one unit of work; true when the budget is gone.
@@ -1358,6 +1367,7 @@ impl<'p, 't> Engine<'p, 't> {
         // fixpoint (values missing fields, accesses not yet seen), which can
         // err in the unsafe direction. Unknown, like a spent budget.
         if !settled && self.dirty && self.budget.exhausted.is_none() {
+            self.unsettled = true;
             self.budget.exhausted = Some(format!(
                 "the data-flow fixpoint did not settle in {FIXPOINT_ROUNDS} rounds"
             ));

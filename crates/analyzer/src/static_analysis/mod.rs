@@ -79,6 +79,9 @@ pub fn detect_framework(files: &[SourceText]) -> Option<Framework> {
 /// The diagnostic code of an analysis that ran out of its budget.
 pub const OVER_BUDGET: &str = "A0110";
 
+/// The over-budget hint when more time or memory would help.
+const RAISE_BUDGET: &str = "raise the budget with --analysis-time / --analysis-memory";
+
 /// [`analyze_static_with`] under the default budget.
 pub fn analyze_static(
     name: &str,
@@ -229,7 +232,7 @@ fn analyze_on_this_thread(
     // large unit count as much as the data-flow run. It is CPU time (see
     // `cpu_clock`): the answers do not depend on the machine's load.
     let cpu_budget = cpu_clock::CpuBudget::start(budget.time);
-    let over_budget = |why: &str, mut diags: Vec<Diagnostic>| {
+    let over_budget = |why: &str, hint: &str, mut diags: Vec<Diagnostic>| {
         diags.push(
             Diagnostic::warning(
                 OVER_BUDGET,
@@ -239,7 +242,9 @@ fn analyze_on_this_thread(
                     budget.memory_bytes >> 20
                 ),
             )
-            .with_hint("every answer is \"unknown\" (the NF is kept shared); raise the budget with --analysis-time / --analysis-memory"),
+            .with_hint(format!(
+                "every answer is \"unknown\" (the NF is kept shared); {hint}"
+            )),
         );
         (
             unknown_static(name, format!("analysis over budget: {why}")),
@@ -276,7 +281,7 @@ fn analyze_on_this_thread(
         program::parse(s.display.clone(), text, cpp)
     };
     let Some(results) = parse_all(&jobs, &parse_one, &cpu_budget) else {
-        return over_budget("ran out of time while parsing", diags);
+        return over_budget("ran out of time while parsing", RAISE_BUDGET, diags);
     };
     let mut parsed: Vec<ParsedFile> = vec![];
     for ((s, _), p) in jobs.iter().zip(results) {
@@ -355,7 +360,14 @@ fn analyze_on_this_thread(
     );
     engine.run(&entries, &others);
     if let Some(why) = engine.exhausted() {
-        return over_budget(why, diags);
+        // A fixpoint that keeps growing is no matter of budget: more time
+        // would not make it settle.
+        let hint = if engine.unsettled() {
+            "the analysis does not converge on this code (please report it with the sources)"
+        } else {
+            RAISE_BUDGET
+        };
+        return over_budget(why, hint, diags);
     }
     let ev = std::mem::take(&mut engine.events);
     summarise::summarise(summarise::Input {
