@@ -2708,3 +2708,59 @@ fn a_fixpoint_that_has_not_settled_gives_no_answers() {
         "{d:?}"
     );
 }
+
+#[test]
+fn a_histogram_indexed_by_packet_length_is_no_per_flow_state() {
+    // The IP total length is packet data, but a magnitude every flow's
+    // packets share: a table indexed by it counts sizes, not flows. The
+    // same table indexed by the source address is per-flow state.
+    let hist = |index: &str| {
+        facts(&format!(
+            "{MBUF}
+{IPHDR}
+static uint64_t sizes[64];
+void main_loop(void) {{
+    struct rte_mbuf *pkts[32];
+    uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
+    for (uint16_t i = 0; i < n; i++) {{
+        struct iphdr *ip = rte_pktmbuf_mtod(pkts[i], struct iphdr *);
+        sizes[{index}]++;
+    }}
+    rte_eth_tx_burst(1, 0, pkts, n);
+}}"
+        ))
+    };
+    let by_length = hist("(__builtin_bswap16(ip->tot_len) / 32) & 63");
+    assert!(by_length.unknown.is_empty(), "{by_length:?}");
+    assert!(!by_length.stateful, "{by_length:?}");
+    let by_source = hist("ip->saddr & 63");
+    assert!(by_source.stateful, "{by_source:?}");
+    assert_eq!(
+        by_source.flow_key,
+        [nfc_core::facts::Field::SrcIp],
+        "{by_source:?}"
+    );
+}
+
+#[test]
+fn a_table_indexed_by_the_arrival_device_is_no_per_flow_state() {
+    // `skb->dev->ifindex`: the interface the packet arrived on, recorded in
+    // a struct the descriptor points at, is no packet data (as the
+    // descriptor's own `port` or `ifindex` is not): per-device counters.
+    let f = facts(
+        "#include <stdint.h>
+struct net_device { int ifindex; char name[16]; };
+struct sk_buff { unsigned char *data; struct net_device *dev; unsigned int len; };
+struct iphdr { uint8_t ihl; uint8_t tos; uint16_t tot_len; uint16_t id; uint16_t frag_off; uint8_t ttl; uint8_t protocol; uint16_t check; uint32_t saddr; uint32_t daddr; };
+static uint64_t rx_per_dev[64];
+int count_rx(struct sk_buff *skb) {
+    struct iphdr *ip = (struct iphdr *)skb->data;
+    if (ip->protocol != 6)
+        return 0;
+    rx_per_dev[skb->dev->ifindex & 63]++;
+    return 1;
+}",
+    );
+    assert!(f.unknown.is_empty(), "{f:?}");
+    assert!(!f.stateful, "{f:?}");
+}

@@ -3211,11 +3211,30 @@ impl<'p, 't> Engine<'p, 't> {
         let bv = self.expr(base);
         let mut out = Val::default();
         // Header member reads.
-        if bv.descriptor && bv.hdr.is_some() && is_arrival_metadata(&fname) {
+        // The same record kept in a struct the descriptor points at
+        // (`pkt->from->sll_ifindex`, `skb->dev->ifindex`).
+        let in_descriptor_record = || {
+            let b = strip(base);
+            b.kind_name() == "field_expression"
+                && b.field("argument")
+                    .and_then(|x| self.static_type(x))
+                    .is_some_and(|t| is_packet_type(self.prog.resolve_type(&t.name)))
+        };
+        if is_arrival_metadata(&fname)
+            && ((bv.descriptor && bv.hdr.is_some())
+                || ((bv.opaque || bv.hdr.is_some()) && in_descriptor_record()))
+        {
             // The descriptor's record of where and when the packet arrived
             // (input port or interface, receive queue, timestamp, mark) is
             // no packet data: a table indexed by it is per port or per
             // queue, not per flow.
+            return Val::default();
+        }
+        if bv.hdr.is_some() && headers::is_length_member(&fname) {
+            // The packet's length (on the wire, captured, of its IP
+            // datagram) is a magnitude every flow's packets share: a table
+            // indexed by it is a histogram of sizes, not per-flow state,
+            // and it names no flow field.
             return Val::default();
         }
         if let Some(h) = bv.hdr {

@@ -132,6 +132,22 @@ pub fn generic_member_field(n: &str) -> Option<Field> {
     }
 }
 
+/// A header or descriptor member that holds a length (`tot_len`,
+/// `ip6_plen`, `uh_ulen`, `pkt_len`, `caplen`, `data_len`, `len`): a
+/// magnitude, never an identifier of a flow.
+pub fn is_length_member(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    let n = n.trim_start_matches('_');
+    n == "len"
+        || n == "length"
+        || n.ends_with("_len")
+        || n.ends_with("_length")
+        || n.ends_with("caplen")
+        || n.ends_with("totlen")
+        || n.ends_with("plen")
+        || n.ends_with("ulen")
+}
+
 /// The field read at byte `off` of a header of kind `hdr` (`off` relative to
 /// the header start; for `Frame`, relative to the Ethernet header).
 pub fn field_at(hdr: Hdr, off: i64) -> Option<Field> {
