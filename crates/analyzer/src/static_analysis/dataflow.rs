@@ -1276,7 +1276,7 @@ impl<'p, 't> Engine<'p, 't> {
     fn env_read(&self, key: &str) -> Val {
         let mut v = self.env_get(key).cloned().unwrap_or_default();
         if let Some(nw) = &self.narrowing {
-            v.alternatives |= nw.narrow(key, &mut v.fields);
+            nw.narrow_val(key, &mut v);
             if nw.points_to_no_state(key) {
                 v.objs.clear();
             }
@@ -1295,7 +1295,7 @@ impl<'p, 't> Engine<'p, 't> {
         if let Some(nw) = &self.narrowing {
             for (k, x) in members() {
                 let mut x = x.val.taint();
-                x.alternatives |= nw.narrow(k, &mut x.fields);
+                nw.narrow_val(k, &mut x);
                 v.join(&x);
             }
             return v;
@@ -2362,7 +2362,7 @@ impl<'p, 't> Engine<'p, 't> {
             tk.push_str(to);
             tk.push_str(&key[from.len()..]);
             if let Some(nw) = self.narrowing.as_deref_mut() {
-                v.alternatives |= nw.narrow(&key, &mut v.fields);
+                nw.narrow_val(&key, &mut v);
                 if certain {
                     nw.define(&tk, narrowing::val_mask(&v), !v.objs.is_empty() || v.root);
                 } else {

@@ -25,7 +25,7 @@ use std::rc::Rc;
 
 /// A set of header fields as bits (there are few fields; the pass copies
 /// these sets at every branch), plus [`PACKET_DATA`].
-pub(super) type Mask = u8;
+pub(super) type Mask = u16;
 
 /// Set when every reaching definition carries some packet field, whether or
 /// not they share one. `if (client) k = dst; else k = src;` meets to no
@@ -34,7 +34,13 @@ pub(super) type Mask = u8;
 /// not the same as a slot no packet field reaches (a freshly allocated
 /// entry).
 const PACKET_DATA: Mask = 1 << Field::ALL.len();
-const _: () = assert!(Field::ALL.len() < Mask::BITS as usize);
+/// Set when every reaching definition carries packet data of fields the
+/// analysis cannot name (see [`super::dataflow::Val::opaque`]). A path on
+/// which the value was defined without any (the entry a miss just
+/// allocated) is located by nothing of this packet there, even if another
+/// path's definition was opaque.
+const OPAQUE: Mask = 1 << (Field::ALL.len() + 1);
+const _: () = assert!(Field::ALL.len() + 1 < Mask::BITS as usize);
 
 pub(super) fn mask<'a>(fields: impl IntoIterator<Item = &'a Field>) -> Mask {
     let m = fields.into_iter().fold(0, |m, f| m | bit(*f));
@@ -48,7 +54,9 @@ pub(super) fn mask<'a>(fields: impl IntoIterator<Item = &'a Field>) -> Mask {
 /// The mask of a value: its fields, and [`PACKET_DATA`] when it is located
 /// by alternatives that share no field (see [`super::dataflow::Val::alternatives`]).
 pub(super) fn val_mask(v: &super::dataflow::Val) -> Mask {
-    mask(v.fields.iter()) | if v.alternatives { PACKET_DATA } else { 0 }
+    mask(v.fields.iter())
+        | if v.alternatives { PACKET_DATA } else { 0 }
+        | if v.opaque { OPAQUE } else { 0 }
 }
 
 fn bit(f: Field) -> Mask {
@@ -65,7 +73,8 @@ pub(super) fn retain(fields: &mut BTreeSet<Field>, m: Mask) {
 /// reaching definition carried packet data.
 fn narrowed_to_alternatives(fields: &mut FieldSet, m: Mask) -> bool {
     let had = !fields.is_empty();
-    fields.retain_bits(m);
+    // The field bits and PACKET_DATA are the low byte (FieldSet's bits).
+    fields.retain_bits((m & 0xff) as u8);
     had && fields.is_empty() && m & PACKET_DATA != 0
 }
 
@@ -346,6 +355,18 @@ impl Narrowing {
         }
         false
     }
+    /// Whether packet data of unnamed fields reaches `key` on every path
+    /// (an untracked path keeps what the flow-insensitive value says).
+    pub(super) fn opaque_on_every_path(&self, key: &str) -> bool {
+        split(key)
+            .and_then(|(scope, path)| self.scopes.get(scope).and_then(|d| d.get(path)))
+            .is_none_or(|m| m.fields & OPAQUE != 0)
+    }
+    /// [`Self::narrow`] and [`Self::opaque_on_every_path`] applied to a value.
+    pub(super) fn narrow_val(&self, key: &str, v: &mut super::dataflow::Val) {
+        v.alternatives |= self.narrow(key, &mut v.fields);
+        v.opaque &= self.opaque_on_every_path(key);
+    }
     /// Every reaching definition of `key` is tracked and none points into
     /// state.
     pub(super) fn points_to_no_state(&self, key: &str) -> bool {
@@ -386,6 +407,7 @@ impl Narrowing {
     pub(super) fn narrow_return(&self, scope: &str, v: &mut super::dataflow::Val) {
         if let Some(m) = self.rets.get(scope) {
             v.alternatives |= narrowed_to_alternatives(&mut v.fields, m.fields);
+            v.opaque &= m.fields & OPAQUE != 0;
             if !m.state && self.finished.contains(scope) {
                 v.objs.clear();
             }
@@ -478,6 +500,35 @@ mod tests {
 
     fn fs(v: &[Field]) -> FieldSet {
         v.iter().copied().collect()
+    }
+
+    #[test]
+    fn unnamed_packet_data_locates_only_where_every_definition_carries_it() {
+        // `e = find(t, tag)` (tag from a parser the analysis cannot see)
+        // or, on a miss, `e = alloc()`: after the branch, `e` is located by
+        // packet data on one path only, like an allocated entry reached by
+        // no field; both definitions opaque keep it.
+        let opaque = |b: bool| super::super::dataflow::Val {
+            opaque: b,
+            ..Default::default()
+        };
+        let mut n = Narrowing::default();
+        n.define("f1#0|e", val_mask(&opaque(true)), true);
+        let found = n.snapshot("f1#0");
+        n.define("f1#0|e", val_mask(&opaque(false)), true);
+        let allocated = n.snapshot("f1#0");
+        n.restore("f1#0", allocated.meet(&found));
+        let mut v = opaque(true);
+        n.narrow_val("f1#0|e", &mut v);
+        assert!(!v.opaque);
+        n.restore("f1#0", found.clone().meet(&found));
+        let mut v = opaque(true);
+        n.narrow_val("f1#0|e", &mut v);
+        assert!(v.opaque);
+        // An untracked path keeps its flow-insensitive value.
+        let mut g = opaque(true);
+        n.narrow_val("g|e", &mut g);
+        assert!(g.opaque);
     }
 
     #[test]
