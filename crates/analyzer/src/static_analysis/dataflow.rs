@@ -195,11 +195,16 @@ impl Val {
     }
     /// Only the taint (fields, mixed, opaque), no pointer facts.
     fn taint(&self) -> Val {
+        // `from` and `objs` together, sharing either set when the other
+        // adds nothing (most values have one of them empty): a taint is
+        // taken at every member read and argument.
+        let mut from = self.from.clone();
+        add_missing(&mut from, &self.objs);
         Val {
             fields: self.fields,
             mixed: self.mixed,
             opaque: self.opaque,
-            from: self.from.iter().chain(self.objs.iter()).cloned().collect(),
+            from,
             handed: self.handed,
             alternatives: self.alternatives,
             ..Default::default()
@@ -230,18 +235,51 @@ fn add_missing(to: &mut NameSet, from: &NameSet) {
         *to = from.clone();
         return;
     }
-    for x in from.iter() {
-        if !to.contains(x) {
-            to.insert(x.clone());
+    // One merge of the two ordered sets finds the names `to` lacks and
+    // whether `to` has any name `from` lacks (a search per name cost a
+    // string comparison at every level of the tree).
+    let mut missing: Vec<&String> = vec![];
+    let mut to_has_more = false;
+    let (mut a, mut b) = (to.iter().peekable(), from.iter().peekable());
+    loop {
+        match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => match x.cmp(y) {
+                std::cmp::Ordering::Less => {
+                    to_has_more = true;
+                    a.next();
+                }
+                std::cmp::Ordering::Greater => {
+                    missing.push(y);
+                    b.next();
+                }
+                std::cmp::Ordering::Equal => {
+                    a.next();
+                    b.next();
+                }
+            },
+            (Some(_), None) => {
+                to_has_more = true;
+                break;
+            }
+            (None, Some(_)) => {
+                missing.extend(b);
+                break;
+            }
+            (None, None) => break,
         }
     }
-    // `to` now holds every name of `from`; as many names means the same
-    // set, so share it: the next join of the two (the same struct copy on
-    // the next round of the fixpoint) is one pointer comparison instead of
-    // a search per name.
-    if to.len() == from.len() {
+    // `to` ends up holding every name of `from`; without a name of its
+    // own it is the same set, so share it: the next join of the two (the
+    // same struct copy on the next round of the fixpoint) is one pointer
+    // comparison, and no copy of `to` is made to add the names.
+    if !to_has_more {
         *to = from.clone();
+        return;
     }
+    if missing.is_empty() {
+        return;
+    }
+    to.extend(missing.into_iter().cloned());
 }
 
 /// A set of header fields as bits, in the order of [`Field::ALL`] (the
@@ -2250,18 +2288,20 @@ impl<'p, 't> Engine<'p, 't> {
         out
     }
 
-    fn var_type(&self, name: &str) -> Option<TypeRef> {
+    /// Borrowed from the program: types are asked for at every member
+    /// read and call argument, and a copy of each cost an allocation.
+    fn var_type(&self, name: &str) -> Option<&'p TypeRef> {
         let f = self.f();
         if let Some(p) = f.params.iter().find(|p| p.name == name) {
-            return Some(p.ty.clone());
+            return Some(&p.ty);
         }
         if let Some(l) = f.locals.get(name) {
-            return Some(l.ty.clone());
+            return Some(&l.ty);
         }
         if let Some(g) = self.prog.globals.get(name) {
-            return Some(g.ty.clone());
+            return Some(&g.ty);
         }
-        self.member(name).map(|m| m.ty.clone())
+        self.member(name).map(|m| &m.ty)
     }
 
     fn member(&self, name: &str) -> Option<&'p super::program::VarDecl> {
@@ -2516,6 +2556,7 @@ impl<'p, 't> Engine<'p, 't> {
                 if !bv.objs.is_empty() && (arrow || self.is_ref_or_ptr(base)) {
                     let kind = self.member_kind_if_designated(&bv, n);
                     let (objs, refined) = Self::member_objs(&bv, &fname, kind);
+                    let objs = objs.into_set();
                     let suffix = if refined {
                         String::new()
                     } else {
@@ -2763,12 +2804,14 @@ impl<'p, 't> Engine<'p, 't> {
     /// pointer member points to is storage of its own, reached through it).
     /// A scalar field of an entry, and storage reached through a pointer
     /// loaded from the objects, belong to the objects themselves.
-    fn member_objs(bv: &Val, fname: &str, kind: MemberKind) -> (BTreeSet<String>, bool) {
+    fn member_objs(bv: &Val, fname: &str, kind: MemberKind) -> (NameSet, bool) {
         if bv.designates_all() && bv.objs.iter().all(|o| kind.makes_part_of(o)) {
             let refined = bv.objs.iter().map(|o| format!("{o}.{fname}")).collect();
             (refined, true)
         } else {
-            (BTreeSet::clone(&bv.objs), false)
+            // The base's own set, shared (a member read of an entry is the
+            // commonest read of state).
+            (bv.objs.clone(), false)
         }
     }
 
@@ -3331,9 +3374,9 @@ impl<'p, 't> Engine<'p, 't> {
         } else if !bv.objs.is_empty() {
             let kind = self.member_kind_if_designated(&bv, n);
             let (objs, refined) = Self::member_objs(&bv, &fname, kind);
-            out.objs.extend(objs.iter().cloned());
+            add_missing(&mut out.objs, &objs);
             if refined && kind == MemberKind::Aggregate {
-                out.direct.extend(objs.iter().cloned());
+                add_missing(&mut out.direct, &objs);
             }
             out.fields.extend(bv.fields.iter().copied());
             if bv.locates() && self.collect {
@@ -3356,15 +3399,15 @@ impl<'p, 't> Engine<'p, 't> {
         let link_slot = self.static_type(n).is_some_and(|t| t.ptr >= 1);
         if let Some((objs, suffix, _, false)) = slot {
             for o in &objs {
-                if let Some(sv) = self.env_get(&format!("@{o}{suffix}")).cloned() {
+                if let Some(sv) = self.env_get(&format!("@{o}{suffix}")) {
                     if !link_slot {
                         out.fields.extend(sv.fields.iter().copied());
                     }
-                    out.objs.extend(sv.objs.iter().cloned());
-                    out.from.extend(sv.from.iter().cloned());
+                    add_missing(&mut out.objs, &sv.objs);
+                    add_missing(&mut out.from, &sv.from);
                 }
                 if let Some(whole) = self.env_get(&format!("@{o}")) {
-                    out.from.extend(whole.from.iter().cloned());
+                    add_missing(&mut out.from, &whole.from);
                 }
             }
         }
@@ -3379,13 +3422,13 @@ impl<'p, 't> Engine<'p, 't> {
         r
     }
 
-    fn static_type(&self, n: Node<'t>) -> Option<TypeRef> {
+    fn static_type(&self, n: Node<'t>) -> Option<&'p TypeRef> {
         match n.kind_name() {
             "identifier" => self.var_type(self.t(n)),
             "field_expression" => {
                 let bt = self.static_type(n.field("argument")?)?;
                 let f = self.t(n.field("field")?);
-                self.prog.field_type(&bt.name, f).cloned()
+                self.prog.field_type(&bt.name, f)
             }
             "parenthesized_expression" => {
                 let mut c = n.walk();
@@ -6551,6 +6594,41 @@ mod tests {
         add_missing(&mut to, &from);
         assert!(!to.shares(&from));
         assert_eq!(to, names(&["flows", "hosts", "stats"]));
+    }
+
+    #[test]
+    fn a_join_of_name_sets_is_their_union_in_order() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<NameSet>();
+        // Names on both sides, interleaved in order: each side has some
+        // the other lacks (the merge must take the rest of either side).
+        for (a, b, want) in [
+            (
+                &["b", "d"][..],
+                &["a", "c", "e"][..],
+                &["a", "b", "c", "d", "e"][..],
+            ),
+            (
+                &["a", "c", "e"][..],
+                &["b", "d"][..],
+                &["a", "b", "c", "d", "e"][..],
+            ),
+            (&["a", "z"][..], &["m"][..], &["a", "m", "z"][..]),
+            (&["m"][..], &["a", "z"][..], &["a", "m", "z"][..]),
+        ] {
+            let mut to = names(a);
+            let keep = to.clone();
+            add_missing(&mut to, &names(b));
+            let got: Vec<&str> = to.iter().map(String::as_str).collect();
+            assert_eq!(got, want, "{a:?} joined with {b:?}");
+            // A set shared with another holder is copied, not changed.
+            assert_eq!(keep, names(a));
+        }
+        // A taint shares the one non-empty set it is made of.
+        let v = Val {
+            objs: names(&["flows"]),
+            ..Default::default()
+        };
+        assert!(v.taint().from.shares(&v.objs));
     }
 
     #[test]
