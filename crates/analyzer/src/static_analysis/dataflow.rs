@@ -733,11 +733,15 @@ const CONSTANT_LOWERINGS: u8 = 3;
 /// up (every read and join of the fixpoint), which a hash finds with one
 /// comparison of the key; the members of a path are found by a range of
 /// keys in order (`p.` up to `p/`), which the ordered index serves.
+///
+/// A key is stored once, shared by both indexes: a struct copy takes the
+/// keys of the members it copies (hundreds for a connection table, on
+/// every call that hands the struct on) by a reference count.
 #[derive(Default)]
 struct Env {
     slots: Vec<Slot>,
-    by_key: HashMap<String, usize>,
-    in_order: BTreeMap<String, usize>,
+    by_key: HashMap<Rc<str>, usize>,
+    in_order: BTreeMap<Rc<str>, usize>,
 }
 
 impl Env {
@@ -750,8 +754,9 @@ impl Env {
     /// Adds a slot for `key`, which has none.
     fn insert_new(&mut self, key: &str, slot: Slot) {
         debug_assert!(!self.by_key.contains_key(key));
-        self.by_key.insert(key.to_string(), self.slots.len());
-        self.in_order.insert(key.to_string(), self.slots.len());
+        let key: Rc<str> = Rc::from(key);
+        self.by_key.insert(Rc::clone(&key), self.slots.len());
+        self.in_order.insert(key, self.slots.len());
         self.slots.push(slot);
     }
     /// The slots of keys from `lo` (included) to `hi` (excluded), in key order.
@@ -759,7 +764,7 @@ impl Env {
         &'a self,
         lo: &str,
         hi: &str,
-    ) -> impl Iterator<Item = (&'a String, &'a Slot)> + 'a {
+    ) -> impl Iterator<Item = (&'a Rc<str>, &'a Slot)> + 'a {
         self.in_order
             .range::<str, _>((std::ops::Bound::Included(lo), std::ops::Bound::Excluded(hi)))
             .map(|(k, &i)| (k, &self.slots[i]))
@@ -2388,12 +2393,12 @@ impl<'p, 't> Engine<'p, 't> {
         let lo = [from, "."].concat();
         let hi = [from, "/"].concat();
         // Owned: the joins below need the environment mutably.
-        let items: Vec<(String, Val, bool)> = self
+        let items: Vec<(Rc<str>, Val, bool)> = self
             .env
             .range(&lo, &hi)
             .filter_map(|(k, s)| {
                 let changed = since == 0 || s.changed_at > since;
-                (changed || narrowing).then(|| (k.clone(), s.val.clone(), changed))
+                (changed || narrowing).then(|| (Rc::clone(k), s.val.clone(), changed))
             })
             .collect();
         let mut tk = String::with_capacity(to.len() + 16);
@@ -6541,7 +6546,7 @@ mod tests {
         env.get_mut("f|kx").unwrap().changed_at = 7;
         assert_eq!(env.get("f|kx").map(|s| s.changed_at), Some(7));
         // Members of `f|k`: keys from `f|k.` up to `f|k/`, in key order.
-        let members: Vec<&str> = env.range("f|k.", "f|k/").map(|(k, _)| k.as_str()).collect();
+        let members: Vec<&str> = env.range("f|k.", "f|k/").map(|(k, _)| &**k).collect();
         assert_eq!(members, ["f|k.a", "f|k.a.c", "f|k.b"]);
     }
     use nfc_core::facts::Field;

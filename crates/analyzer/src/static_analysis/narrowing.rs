@@ -101,8 +101,12 @@ impl Def {
 /// the callee's definitions (hundreds, for iptraf-ng's connection table).
 /// A branch that assigns a counter then copies and meets that variable's
 /// paths, not the struct's.
+///
+/// The variables are found by hash (every read of a local asks for its
+/// group; no walk needs them in order), a variable's paths in order (its
+/// members are a range of them).
 #[derive(Debug, Default, Clone, PartialEq)]
-pub(super) struct Defs(BTreeMap<String, Rc<Group>>);
+pub(super) struct Defs(HashMap<String, Rc<Group>>);
 
 /// The definitions of the paths of one variable, by path.
 type Group = BTreeMap<String, Def>;
