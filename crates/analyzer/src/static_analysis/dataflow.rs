@@ -791,6 +791,8 @@ pub struct Engine<'p, 't> {
     /// (`a` for `a.b` and `a.b.c`): copying or reading the members of a path
     /// none of whose members changed needs no walk over them.
     members_changed: HashMap<String, u64>,
+    /// See [`Self::static_type`]: (function, node id) -> type.
+    static_types: std::cell::RefCell<HashMap<(usize, usize), Option<&'p TypeRef>>>,
     rets: HashMap<String, Val>,
     /// Functions whose result is an ageing test of an entry they are
     /// handed (`return now - h->stamp <= limit;`): `Some(true)` when a
@@ -1091,6 +1093,7 @@ impl<'p, 't> Engine<'p, 't> {
             copied: HashMap::default(),
             members_read: Default::default(),
             members_changed: HashMap::default(),
+            static_types: Default::default(),
             rets: HashMap::default(),
             ageing_results: HashMap::default(),
             found_searches: HashMap::default(),
@@ -3403,15 +3406,23 @@ impl<'p, 't> Engine<'p, 't> {
         // and the entry a search's match selects.
         let link_slot = self.static_type(n).is_some_and(|t| t.ptr >= 1);
         if let Some((objs, suffix, _, false)) = slot {
+            // The slot keys built in one buffer: this runs for every member
+            // read of state.
+            let mut at = String::new();
             for o in &objs {
-                if let Some(sv) = self.env_get(&format!("@{o}{suffix}")) {
+                at.clear();
+                at.push('@');
+                at.push_str(o);
+                let whole_len = at.len();
+                at.push_str(&suffix);
+                if let Some(sv) = self.env_get(&at) {
                     if !link_slot {
                         out.fields.extend(sv.fields.iter().copied());
                     }
                     add_missing(&mut out.objs, &sv.objs);
                     add_missing(&mut out.from, &sv.from);
                 }
-                if let Some(whole) = self.env_get(&format!("@{o}")) {
+                if let Some(whole) = self.env_get(&at[..whole_len]) {
                     add_missing(&mut out.from, &whole.from);
                 }
             }
@@ -3427,7 +3438,20 @@ impl<'p, 't> Engine<'p, 't> {
         r
     }
 
+    /// The declared type of an lvalue-ish expression, by its syntax alone
+    /// (within the current function), so remembered per node: member reads
+    /// and call arguments ask it on every round of the fixpoint.
     fn static_type(&self, n: Node<'t>) -> Option<&'p TypeRef> {
+        let at = (self.fn_idx, n.id());
+        if let Some(t) = self.static_types.borrow().get(&at) {
+            return *t;
+        }
+        let t = self.static_type_uncached(n);
+        self.static_types.borrow_mut().insert(at, t);
+        t
+    }
+
+    fn static_type_uncached(&self, n: Node<'t>) -> Option<&'p TypeRef> {
         match n.kind_name() {
             "identifier" => self.var_type(self.t(n)),
             "field_expression" => {
