@@ -793,6 +793,8 @@ pub struct Engine<'p, 't> {
     members_changed: HashMap<String, u64>,
     /// See [`Self::static_type`]: (function, node id) -> type.
     static_types: std::cell::RefCell<HashMap<(usize, usize), Option<&'p TypeRef>>>,
+    /// See [`Self::named_kids`]: node id -> its named children.
+    kids: std::cell::RefCell<HashMap<usize, Rc<[Node<'t>]>>>,
     rets: HashMap<String, Val>,
     /// Functions whose result is an ageing test of an entry they are
     /// handed (`return now - h->stamp <= limit;`): `Some(true)` when a
@@ -1094,6 +1096,7 @@ impl<'p, 't> Engine<'p, 't> {
             members_read: Default::default(),
             members_changed: HashMap::default(),
             static_types: Default::default(),
+            kids: Default::default(),
             rets: HashMap::default(),
             ageing_results: HashMap::default(),
             found_searches: HashMap::default(),
@@ -1647,8 +1650,7 @@ impl<'p, 't> Engine<'p, 't> {
             | "translation_unit"
             | "declaration_list"
             | "field_declaration_list" => {
-                let mut c = n.walk();
-                let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
+                let kids = self.named_kids(n);
                 let saved = self.guard;
                 // A receive loop's entry runs what precedes its loop once,
                 // when the core starts (a rule added or deleted, a port
@@ -1656,7 +1658,7 @@ impl<'p, 't> Engine<'p, 't> {
                 // Their locals still flow into the loop.
                 let prologue = self.receive_loop_prologue(n, &kids);
                 let kind = self.kind;
-                for (i, k) in kids.into_iter().enumerate() {
+                for (i, &k) in kids.iter().enumerate() {
                     let setup = i < prologue;
                     if setup {
                         self.kind = FnKind::Init;
@@ -3438,6 +3440,19 @@ impl<'p, 't> Engine<'p, 't> {
         r
     }
 
+    /// The named children of `n`, remembered per node: every round of the
+    /// fixpoint walks the same blocks and argument lists, and a step of the
+    /// syntax tree's cursor to a sibling is costly (hidden repetition nodes).
+    fn named_kids(&self, n: Node<'t>) -> Rc<[Node<'t>]> {
+        if let Some(k) = self.kids.borrow().get(&n.id()) {
+            return Rc::clone(k);
+        }
+        let mut c = n.walk();
+        let k: Rc<[Node<'t>]> = n.named_children(&mut c).collect();
+        self.kids.borrow_mut().insert(n.id(), Rc::clone(&k));
+        k
+    }
+
     /// The declared type of an lvalue-ish expression, by its syntax alone
     /// (within the current function), so remembered per node: member reads
     /// and call arguments ask it on every round of the fixpoint.
@@ -4862,12 +4877,11 @@ impl<'p, 't> Engine<'p, 't> {
         let arg_nodes: Vec<Node<'t>> = n
             .field("arguments")
             .map(|al| {
-                let mut c = al.walk();
-                let v: Vec<Node<'t>> = al
-                    .named_children(&mut c)
+                self.named_kids(al)
+                    .iter()
+                    .copied()
                     .filter(|k| k.kind_name() != "comment")
-                    .collect();
-                v
+                    .collect()
             })
             .unwrap_or_default();
         let recv_val = receiver.map(|r| self.expr(r));
