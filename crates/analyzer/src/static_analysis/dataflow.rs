@@ -195,11 +195,16 @@ impl Val {
     }
     /// Only the taint (fields, mixed, opaque), no pointer facts.
     fn taint(&self) -> Val {
+        // `from` and `objs` together, sharing either set when the other
+        // adds nothing (most values have one of them empty): a taint is
+        // taken at every member read and argument.
+        let mut from = self.from.clone();
+        add_missing(&mut from, &self.objs);
         Val {
             fields: self.fields,
             mixed: self.mixed,
             opaque: self.opaque,
-            from: self.from.iter().chain(self.objs.iter()).cloned().collect(),
+            from,
             handed: self.handed,
             alternatives: self.alternatives,
             ..Default::default()
@@ -230,18 +235,51 @@ fn add_missing(to: &mut NameSet, from: &NameSet) {
         *to = from.clone();
         return;
     }
-    for x in from.iter() {
-        if !to.contains(x) {
-            to.insert(x.clone());
+    // One merge of the two ordered sets finds the names `to` lacks and
+    // whether `to` has any name `from` lacks (a search per name cost a
+    // string comparison at every level of the tree).
+    let mut missing: Vec<&String> = vec![];
+    let mut to_has_more = false;
+    let (mut a, mut b) = (to.iter().peekable(), from.iter().peekable());
+    loop {
+        match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => match x.cmp(y) {
+                std::cmp::Ordering::Less => {
+                    to_has_more = true;
+                    a.next();
+                }
+                std::cmp::Ordering::Greater => {
+                    missing.push(y);
+                    b.next();
+                }
+                std::cmp::Ordering::Equal => {
+                    a.next();
+                    b.next();
+                }
+            },
+            (Some(_), None) => {
+                to_has_more = true;
+                break;
+            }
+            (None, Some(_)) => {
+                missing.extend(b);
+                break;
+            }
+            (None, None) => break,
         }
     }
-    // `to` now holds every name of `from`; as many names means the same
-    // set, so share it: the next join of the two (the same struct copy on
-    // the next round of the fixpoint) is one pointer comparison instead of
-    // a search per name.
-    if to.len() == from.len() {
+    // `to` ends up holding every name of `from`; without a name of its
+    // own it is the same set, so share it: the next join of the two (the
+    // same struct copy on the next round of the fixpoint) is one pointer
+    // comparison, and no copy of `to` is made to add the names.
+    if !to_has_more {
         *to = from.clone();
+        return;
     }
+    if missing.is_empty() {
+        return;
+    }
+    to.extend(missing.into_iter().cloned());
 }
 
 /// A set of header fields as bits, in the order of [`Field::ALL`] (the
@@ -695,11 +733,15 @@ const CONSTANT_LOWERINGS: u8 = 3;
 /// up (every read and join of the fixpoint), which a hash finds with one
 /// comparison of the key; the members of a path are found by a range of
 /// keys in order (`p.` up to `p/`), which the ordered index serves.
+///
+/// A key is stored once, shared by both indexes: a struct copy takes the
+/// keys of the members it copies (hundreds for a connection table, on
+/// every call that hands the struct on) by a reference count.
 #[derive(Default)]
 struct Env {
     slots: Vec<Slot>,
-    by_key: HashMap<String, usize>,
-    in_order: BTreeMap<String, usize>,
+    by_key: HashMap<Rc<str>, usize>,
+    in_order: BTreeMap<Rc<str>, usize>,
 }
 
 impl Env {
@@ -712,8 +754,9 @@ impl Env {
     /// Adds a slot for `key`, which has none.
     fn insert_new(&mut self, key: &str, slot: Slot) {
         debug_assert!(!self.by_key.contains_key(key));
-        self.by_key.insert(key.to_string(), self.slots.len());
-        self.in_order.insert(key.to_string(), self.slots.len());
+        let key: Rc<str> = Rc::from(key);
+        self.by_key.insert(Rc::clone(&key), self.slots.len());
+        self.in_order.insert(key, self.slots.len());
         self.slots.push(slot);
     }
     /// The slots of keys from `lo` (included) to `hi` (excluded), in key order.
@@ -721,7 +764,7 @@ impl Env {
         &'a self,
         lo: &str,
         hi: &str,
-    ) -> impl Iterator<Item = (&'a String, &'a Slot)> + 'a {
+    ) -> impl Iterator<Item = (&'a Rc<str>, &'a Slot)> + 'a {
         self.in_order
             .range::<str, _>((std::ops::Bound::Included(lo), std::ops::Bound::Excluded(hi)))
             .map(|(k, &i)| (k, &self.slots[i]))
@@ -748,6 +791,10 @@ pub struct Engine<'p, 't> {
     /// (`a` for `a.b` and `a.b.c`): copying or reading the members of a path
     /// none of whose members changed needs no walk over them.
     members_changed: HashMap<String, u64>,
+    /// See [`Self::static_type`]: (function, node id) -> type.
+    static_types: std::cell::RefCell<HashMap<(usize, usize), Option<&'p TypeRef>>>,
+    /// See [`Self::named_kids`]: node id -> its named children.
+    kids: std::cell::RefCell<HashMap<usize, Rc<[Node<'t>]>>>,
     rets: HashMap<String, Val>,
     /// Functions whose result is an ageing test of an entry they are
     /// handed (`return now - h->stamp <= limit;`): `Some(true)` when a
@@ -1048,6 +1095,8 @@ impl<'p, 't> Engine<'p, 't> {
             copied: HashMap::default(),
             members_read: Default::default(),
             members_changed: HashMap::default(),
+            static_types: Default::default(),
+            kids: Default::default(),
             rets: HashMap::default(),
             ageing_results: HashMap::default(),
             found_searches: HashMap::default(),
@@ -1601,8 +1650,7 @@ impl<'p, 't> Engine<'p, 't> {
             | "translation_unit"
             | "declaration_list"
             | "field_declaration_list" => {
-                let mut c = n.walk();
-                let kids: Vec<Node<'t>> = n.named_children(&mut c).collect();
+                let kids = self.named_kids(n);
                 let saved = self.guard;
                 // A receive loop's entry runs what precedes its loop once,
                 // when the core starts (a rule added or deleted, a port
@@ -1610,7 +1658,7 @@ impl<'p, 't> Engine<'p, 't> {
                 // Their locals still flow into the loop.
                 let prologue = self.receive_loop_prologue(n, &kids);
                 let kind = self.kind;
-                for (i, k) in kids.into_iter().enumerate() {
+                for (i, &k) in kids.iter().enumerate() {
                     let setup = i < prologue;
                     if setup {
                         self.kind = FnKind::Init;
@@ -2250,18 +2298,20 @@ impl<'p, 't> Engine<'p, 't> {
         out
     }
 
-    fn var_type(&self, name: &str) -> Option<TypeRef> {
+    /// Borrowed from the program: types are asked for at every member
+    /// read and call argument, and a copy of each cost an allocation.
+    fn var_type(&self, name: &str) -> Option<&'p TypeRef> {
         let f = self.f();
         if let Some(p) = f.params.iter().find(|p| p.name == name) {
-            return Some(p.ty.clone());
+            return Some(&p.ty);
         }
         if let Some(l) = f.locals.get(name) {
-            return Some(l.ty.clone());
+            return Some(&l.ty);
         }
         if let Some(g) = self.prog.globals.get(name) {
-            return Some(g.ty.clone());
+            return Some(&g.ty);
         }
-        self.member(name).map(|m| m.ty.clone())
+        self.member(name).map(|m| &m.ty)
     }
 
     fn member(&self, name: &str) -> Option<&'p super::program::VarDecl> {
@@ -2348,12 +2398,12 @@ impl<'p, 't> Engine<'p, 't> {
         let lo = [from, "."].concat();
         let hi = [from, "/"].concat();
         // Owned: the joins below need the environment mutably.
-        let items: Vec<(String, Val, bool)> = self
+        let items: Vec<(Rc<str>, Val, bool)> = self
             .env
             .range(&lo, &hi)
             .filter_map(|(k, s)| {
                 let changed = since == 0 || s.changed_at > since;
-                (changed || narrowing).then(|| (k.clone(), s.val.clone(), changed))
+                (changed || narrowing).then(|| (Rc::clone(k), s.val.clone(), changed))
             })
             .collect();
         let mut tk = String::with_capacity(to.len() + 16);
@@ -2516,6 +2566,7 @@ impl<'p, 't> Engine<'p, 't> {
                 if !bv.objs.is_empty() && (arrow || self.is_ref_or_ptr(base)) {
                     let kind = self.member_kind_if_designated(&bv, n);
                     let (objs, refined) = Self::member_objs(&bv, &fname, kind);
+                    let objs = objs.into_set();
                     let suffix = if refined {
                         String::new()
                     } else {
@@ -2763,12 +2814,14 @@ impl<'p, 't> Engine<'p, 't> {
     /// pointer member points to is storage of its own, reached through it).
     /// A scalar field of an entry, and storage reached through a pointer
     /// loaded from the objects, belong to the objects themselves.
-    fn member_objs(bv: &Val, fname: &str, kind: MemberKind) -> (BTreeSet<String>, bool) {
+    fn member_objs(bv: &Val, fname: &str, kind: MemberKind) -> (NameSet, bool) {
         if bv.designates_all() && bv.objs.iter().all(|o| kind.makes_part_of(o)) {
             let refined = bv.objs.iter().map(|o| format!("{o}.{fname}")).collect();
             (refined, true)
         } else {
-            (BTreeSet::clone(&bv.objs), false)
+            // The base's own set, shared (a member read of an entry is the
+            // commonest read of state).
+            (bv.objs.clone(), false)
         }
     }
 
@@ -3350,9 +3403,9 @@ impl<'p, 't> Engine<'p, 't> {
         } else if !bv.objs.is_empty() {
             let kind = self.member_kind_if_designated(&bv, n);
             let (objs, refined) = Self::member_objs(&bv, &fname, kind);
-            out.objs.extend(objs.iter().cloned());
+            add_missing(&mut out.objs, &objs);
             if refined && kind == MemberKind::Aggregate {
-                out.direct.extend(objs.iter().cloned());
+                add_missing(&mut out.direct, &objs);
             }
             out.fields.extend(bv.fields.iter().copied());
             if bv.locates() && self.collect {
@@ -3374,16 +3427,24 @@ impl<'p, 't> Engine<'p, 't> {
         // and the entry a search's match selects.
         let link_slot = self.static_type(n).is_some_and(|t| t.ptr >= 1);
         if let Some((objs, suffix, _, false)) = slot {
+            // The slot keys built in one buffer: this runs for every member
+            // read of state.
+            let mut at = String::new();
             for o in &objs {
-                if let Some(sv) = self.env_get(&format!("@{o}{suffix}")).cloned() {
+                at.clear();
+                at.push('@');
+                at.push_str(o);
+                let whole_len = at.len();
+                at.push_str(&suffix);
+                if let Some(sv) = self.env_get(&at) {
                     if !link_slot {
                         out.fields.extend(sv.fields.iter().copied());
                     }
-                    out.objs.extend(sv.objs.iter().cloned());
-                    out.from.extend(sv.from.iter().cloned());
+                    add_missing(&mut out.objs, &sv.objs);
+                    add_missing(&mut out.from, &sv.from);
                 }
-                if let Some(whole) = self.env_get(&format!("@{o}")) {
-                    out.from.extend(whole.from.iter().cloned());
+                if let Some(whole) = self.env_get(&at[..whole_len]) {
+                    add_missing(&mut out.from, &whole.from);
                 }
             }
         }
@@ -3398,13 +3459,39 @@ impl<'p, 't> Engine<'p, 't> {
         r
     }
 
-    fn static_type(&self, n: Node<'t>) -> Option<TypeRef> {
+    /// The named children of `n`, remembered per node: every round of the
+    /// fixpoint walks the same blocks and argument lists, and a step of the
+    /// syntax tree's cursor to a sibling is costly (hidden repetition nodes).
+    fn named_kids(&self, n: Node<'t>) -> Rc<[Node<'t>]> {
+        if let Some(k) = self.kids.borrow().get(&n.id()) {
+            return Rc::clone(k);
+        }
+        let mut c = n.walk();
+        let k: Rc<[Node<'t>]> = n.named_children(&mut c).collect();
+        self.kids.borrow_mut().insert(n.id(), Rc::clone(&k));
+        k
+    }
+
+    /// The declared type of an lvalue-ish expression, by its syntax alone
+    /// (within the current function), so remembered per node: member reads
+    /// and call arguments ask it on every round of the fixpoint.
+    fn static_type(&self, n: Node<'t>) -> Option<&'p TypeRef> {
+        let at = (self.fn_idx, n.id());
+        if let Some(t) = self.static_types.borrow().get(&at) {
+            return *t;
+        }
+        let t = self.static_type_uncached(n);
+        self.static_types.borrow_mut().insert(at, t);
+        t
+    }
+
+    fn static_type_uncached(&self, n: Node<'t>) -> Option<&'p TypeRef> {
         match n.kind_name() {
             "identifier" => self.var_type(self.t(n)),
             "field_expression" => {
                 let bt = self.static_type(n.field("argument")?)?;
                 let f = self.t(n.field("field")?);
-                self.prog.field_type(&bt.name, f).cloned()
+                self.prog.field_type(&bt.name, f)
             }
             "parenthesized_expression" => {
                 let mut c = n.walk();
@@ -4809,12 +4896,11 @@ impl<'p, 't> Engine<'p, 't> {
         let arg_nodes: Vec<Node<'t>> = n
             .field("arguments")
             .map(|al| {
-                let mut c = al.walk();
-                let v: Vec<Node<'t>> = al
-                    .named_children(&mut c)
+                self.named_kids(al)
+                    .iter()
+                    .copied()
                     .filter(|k| k.kind_name() != "comment")
-                    .collect();
-                v
+                    .collect()
             })
             .unwrap_or_default();
         let recv_val = receiver.map(|r| self.expr(r));
@@ -6517,7 +6603,7 @@ mod tests {
         env.get_mut("f|kx").unwrap().changed_at = 7;
         assert_eq!(env.get("f|kx").map(|s| s.changed_at), Some(7));
         // Members of `f|k`: keys from `f|k.` up to `f|k/`, in key order.
-        let members: Vec<&str> = env.range("f|k.", "f|k/").map(|(k, _)| k.as_str()).collect();
+        let members: Vec<&str> = env.range("f|k.", "f|k/").map(|(k, _)| &**k).collect();
         assert_eq!(members, ["f|k.a", "f|k.a.c", "f|k.b"]);
     }
     use nfc_core::facts::Field;
@@ -6570,6 +6656,41 @@ mod tests {
         add_missing(&mut to, &from);
         assert!(!to.shares(&from));
         assert_eq!(to, names(&["flows", "hosts", "stats"]));
+    }
+
+    #[test]
+    fn a_join_of_name_sets_is_their_union_in_order() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<NameSet>();
+        // Names on both sides, interleaved in order: each side has some
+        // the other lacks (the merge must take the rest of either side).
+        for (a, b, want) in [
+            (
+                &["b", "d"][..],
+                &["a", "c", "e"][..],
+                &["a", "b", "c", "d", "e"][..],
+            ),
+            (
+                &["a", "c", "e"][..],
+                &["b", "d"][..],
+                &["a", "b", "c", "d", "e"][..],
+            ),
+            (&["a", "z"][..], &["m"][..], &["a", "m", "z"][..]),
+            (&["m"][..], &["a", "z"][..], &["a", "m", "z"][..]),
+        ] {
+            let mut to = names(a);
+            let keep = to.clone();
+            add_missing(&mut to, &names(b));
+            let got: Vec<&str> = to.iter().map(String::as_str).collect();
+            assert_eq!(got, want, "{a:?} joined with {b:?}");
+            // A set shared with another holder is copied, not changed.
+            assert_eq!(keep, names(a));
+        }
+        // A taint shares the one non-empty set it is made of.
+        let v = Val {
+            objs: names(&["flows"]),
+            ..Default::default()
+        };
+        assert!(v.taint().from.shares(&v.objs));
     }
 
     #[test]

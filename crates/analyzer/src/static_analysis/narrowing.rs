@@ -110,8 +110,12 @@ impl Def {
 /// the callee's definitions (hundreds, for iptraf-ng's connection table).
 /// A branch that assigns a counter then copies and meets that variable's
 /// paths, not the struct's.
+///
+/// The variables are found by hash (every read of a local asks for its
+/// group; no walk needs them in order), a variable's paths in order (its
+/// members are a range of them).
 #[derive(Debug, Default, Clone, PartialEq)]
-pub(super) struct Defs(BTreeMap<String, Rc<Group>>);
+pub(super) struct Defs(HashMap<String, Rc<Group>>);
 
 /// The definitions of the paths of one variable, by path.
 type Group = BTreeMap<String, Def>;
@@ -178,11 +182,34 @@ impl Defs {
         // Defining a path to what it already holds, with no members to
         // drop, changes nothing: the group stays shared (a struct handed
         // again to a callee redefines each member to the same).
-        if self.get(path) == Some(&def) && !self.has_members(path) {
+        //
+        // One search for the variable's group and one for the path: a
+        // struct copy into a callee defines each of its members here.
+        let r = root(path);
+        let Some(g) = self.0.get_mut(r) else {
+            self.0.insert(
+                r.to_string(),
+                Rc::new(Group::from([(path.to_string(), def)])),
+            );
+            return;
+        };
+        let has_members = members(g, path).next().is_some();
+        if !has_members && g.get(path) == Some(&def) {
             return;
         }
-        self.forget(path);
-        self.group_mut(path).insert(path.to_string(), def);
+        let g = Rc::make_mut(g);
+        if has_members {
+            let gone: Vec<String> = members(g, path).cloned().collect();
+            for k in gone {
+                g.remove(&k);
+            }
+        }
+        match g.get_mut(path) {
+            Some(d) => *d = def,
+            None => {
+                g.insert(path.to_string(), def);
+            }
+        }
     }
 
     /// A definition that may or may not happen: the path then carries what

@@ -280,7 +280,9 @@ pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
 /// `IPFlowID`, `std::map<a::B, C>` -> `map<a::B, C>`).
 pub fn bare(name: &str) -> &str {
     let head = name.split('<').next().unwrap_or(name);
-    match head.rfind("::") {
+    // A byte scan: `rfind("::")` sets up a substring searcher on every
+    // call, and this runs for every type the engine resolves.
+    match head.as_bytes().windows(2).rposition(|w| w == b"::") {
         Some(i) => &name[i + 2..],
         None => name,
     }
@@ -1461,6 +1463,16 @@ fn tokenize(t: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bare_type_name_drops_the_namespaces_before_its_template_arguments() {
+        assert_eq!(bare("flow_state"), "flow_state");
+        assert_eq!(bare("ns::inner::Table"), "Table");
+        assert_eq!(bare("ns::Map<std::string, int>"), "Map<std::string, int>");
+        assert_eq!(bare("Map<std::string>"), "Map<std::string>");
+        assert_eq!(bare("a:b"), "a:b");
+        assert_eq!(bare("::Global"), "Global");
+    }
 
     fn sizes(src: &str, ty: &str) -> Option<u64> {
         let f = vec![parse("t.c".into(), src.into(), false).unwrap()];
