@@ -2764,3 +2764,45 @@ int count_rx(struct sk_buff *skb) {
     assert!(f.unknown.is_empty(), "{f:?}");
     assert!(!f.stateful, "{f:?}");
 }
+
+#[test]
+fn a_root_handed_header_fields_one_by_one_is_the_packet_path() {
+    // A display filter called with the fields its caller parsed, beside a
+    // dialog that edits the filter from strings: the filter is the packet
+    // path (it only reads the list), not the dialog. A root handed fields
+    // that counts per source address keeps per-flow state under them.
+    let filter = |body: &str| {
+        facts(&format!(
+            "#include <stdint.h>
+struct filterent {{ unsigned long saddr, smask; int proto; int verdict; struct filterent *next; }};
+struct hostparams {{ unsigned long saddr; int proto; }};
+static struct filterent *filters;
+static uint64_t per_src[256];
+int parse_addr(const char *s, unsigned long *out);
+void gethostparams(struct hostparams *data, char *init_saddr, char *init_proto)
+{{
+    parse_addr(init_saddr, &data->saddr);
+    data->proto = init_proto[0] == 't' ? 6 : 17;
+}}
+int ipfilter(unsigned long saddr, unsigned long daddr, unsigned int protocol)
+{{
+{body}
+}}"
+        ))
+    };
+    let reads = filter(
+        "    for (struct filterent *fe = filters; fe; fe = fe->next)
+        if ((saddr & fe->smask) == fe->saddr && protocol == fe->proto)
+            return fe->verdict;
+    return 0;",
+    );
+    assert!(reads.unknown.is_empty(), "{reads:?}");
+    assert!(!reads.stateful, "{reads:?}");
+    let counts = filter("    per_src[saddr & 255]++;\n    return daddr != 0;");
+    assert!(counts.stateful, "{counts:?}");
+    assert_eq!(
+        counts.flow_key,
+        [nfc_core::facts::Field::SrcIp],
+        "{counts:?}"
+    );
+}

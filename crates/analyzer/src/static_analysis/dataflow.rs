@@ -1492,6 +1492,20 @@ impl<'p, 't> Engine<'p, 't> {
         for pname in &e.frame_params {
             self.env_join(&format!("{scope}|{pname}"), &Val::hdr(Hdr::Frame, 0));
         }
+        // Header fields handed in one by one (`ipfilter(saddr, daddr, sport,
+        // dport, protocol)`): each parameter holds the field it is named for.
+        if kind == FnKind::Packet {
+            let fields: Vec<(String, Field)> = self.prog.fns[e.fn_idx]
+                .params
+                .iter()
+                .filter_map(|p| Some((p.name.clone(), super::adapters::field_param(self.prog, p)?)))
+                .collect();
+            if fields.len() >= 2 {
+                for (pname, f) in fields {
+                    self.env_join(&format!("{scope}|{pname}"), &Val::field(f));
+                }
+            }
+        }
         // Objects the caller hands in by pointer: named after the parameter,
         // located by whatever the caller chose (opaque to this code).
         if kind == FnKind::Packet && e.caller_state {

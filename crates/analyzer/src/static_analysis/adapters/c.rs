@@ -99,6 +99,21 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
         // Receive loops, wherever they are called from.
         out = roots(&BTreeSet::new(), &receives);
     }
+    if out.is_empty() {
+        // A root handed a packet's header fields one by one (`ipfilter(saddr,
+        // daddr, sport, dport, protocol)`): its caller parsed the packet.
+        // Stronger evidence than a byte buffer a root takes (a dialog's
+        // `char *` strings), which the fallback below would pick.
+        let takes_fields = |f: &program::FnDef| {
+            f.params
+                .iter()
+                .filter(|p| super::field_param(prog, p).is_some())
+                .count()
+                >= 2
+        };
+        let called_any = called_by_own(&input.calls, &|fi| own(fi), &|_| true);
+        out = roots(&called_any, &takes_fields);
+    }
     // A root handed the raw frame is as much a packet path as one handed a
     // descriptor (nDPI's `ndpi_detection_process_packet(…, packet_data,
     // packetlen, …)` beside public accessors taking the parsed packet).

@@ -10,6 +10,7 @@ mod nfc_c;
 mod vpp;
 
 use super::dataflow::Entry;
+use super::headers;
 use super::program::{self, NodeExt, Program};
 use nfc_core::chain::Framework;
 use std::collections::{BTreeMap, BTreeSet};
@@ -122,6 +123,22 @@ pub(super) fn init_like(name: &str) -> bool {
         || n.contains("build")
         || n.contains("populate")
         || n.contains("load")
+}
+
+/// The header field a scalar parameter holds by its name (`saddr`,
+/// `dport`, `protocol`): an entry handed the fields of a packet its caller
+/// parsed.
+pub(in crate::static_analysis) fn field_param(
+    prog: &Program,
+    p: &program::VarDecl,
+) -> Option<nfc_core::facts::Field> {
+    // An integer (not a struct passed by value, not a pointer).
+    let scalar = !p.ty.is_pointerish()
+        && p.ty.dims.is_empty()
+        && !prog.structs.contains_key(prog.resolve_type(&p.ty.name));
+    scalar
+        .then(|| headers::generic_member_field(p.name.trim_start_matches('_')))
+        .flatten()
 }
 
 /// Which pointer types a root's parameter may have to be taken as the frame.
