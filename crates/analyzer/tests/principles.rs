@@ -2801,3 +2801,42 @@ fn a_second_entry_stored_with_the_roles_swapped_is_reached_by_the_reply() {
     let f = two_entry_table(SWAPPED, "park(c->other);");
     assert!(!f.symmetric, "{f:?}");
 }
+
+/// An XDP program counting packets per address pair held in `k`, which
+/// `order` fills.
+fn ordered_pair(order: &str) -> Facts {
+    facts(&format!(
+        "{XDP}
+struct pair {{ __u32 lo, hi; }};
+struct {{ __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 1024); __type(key, struct pair); __type(value, __u64); }} conns SEC(\".maps\");
+SEC(\"xdp\")
+int prog(struct xdp_md *ctx) {{
+    void *data = (void *)(long)ctx->data;
+    struct iphdr *ip = data + 14;
+    struct pair k = {{}};
+    {order}
+    __u64 *n = bpf_map_lookup_elem(&conns, &k);
+    if (n) *n += 1;
+    return 2;
+}}"
+    ))
+}
+
+#[test]
+fn an_order_chosen_by_a_test_that_tells_no_direction_serves_one_direction() {
+    // Ordered by comparing the pair itself: a request and its reply fill
+    // `k` alike.
+    let f = ordered_pair(
+        "k.lo = ip->saddr < ip->daddr ? ip->saddr : ip->daddr;
+    k.hi = ip->saddr < ip->daddr ? ip->daddr : ip->saddr;",
+    );
+    assert!(f.symmetric, "{f:?}");
+    // Look-alike: the same choice made by the TTL, which a reply does not
+    // mirror: either direction may take either order.
+    let f = ordered_pair(
+        "k.lo = ip->ttl > 64 ? ip->saddr : ip->daddr;
+    k.hi = ip->ttl > 64 ? ip->daddr : ip->saddr;",
+    );
+    assert!(f.stateful, "{f:?}");
+    assert!(!f.symmetric, "{f:?}");
+}

@@ -3107,7 +3107,8 @@ impl<'p, 't> Engine<'p, 't> {
                 out
             }
             "conditional_expression" => {
-                if let Some(c) = n.field("condition") {
+                let cond = n.field("condition");
+                if let Some(c) = cond {
                     let v = self.expr(c);
                     self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                 }
@@ -3123,7 +3124,7 @@ impl<'p, 't> Engine<'p, 't> {
                     *f != f.mirror()
                         && b.fields.contains(&f.mirror())
                         && !a.fields.contains(&f.mirror())
-                });
+                }) && cond.is_none_or(|c| !self.tests_no_direction(c));
                 let mut v = a.union(&b);
                 v.mixed |= mixed;
                 v
@@ -3490,25 +3491,43 @@ impl<'p, 't> Engine<'p, 't> {
     /// The packet fields a condition tests: the operands of its
     /// comparisons and connectives (a comparison's own value carries none).
     fn tested_fields(&mut self, c: Node<'t>) -> FieldSet {
+        self.tested_taint(c).fields
+    }
+
+    /// The packet data a condition tests ([`Self::tested_fields`], and
+    /// whether some operand is packet data of no named field).
+    fn tested_taint(&mut self, c: Node<'t>) -> Val {
         let c = strip(c);
         if c.kind_name() == "binary_expression" {
             let op = c.field("operator").map(|o| self.t(o)).unwrap_or("");
             if matches!(op, "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||") {
-                let mut out = FieldSet::default();
+                let mut out = Val::default();
                 for side in [c.field("left"), c.field("right")].into_iter().flatten() {
-                    out.extend(self.tested_fields(side).iter().copied());
+                    out.join(&self.tested_taint(side));
                 }
                 return out;
             }
         }
         if c.kind_name() == "assignment_expression" {
-            return FieldSet::default();
+            return Val::default();
         }
         let saved = self.collect;
         self.collect = false;
         let v = self.expr(c);
         self.collect = saved;
-        v.fields
+        v.taint()
+    }
+
+    /// A condition that tests packet data none of which tells the two
+    /// directions apart (`ip->ttl > 64`, a TCP flag, the protocol): the
+    /// request and its reply may take either branch, so values it puts in
+    /// order (`c ? src : dst` beside `c ? dst : src`) are not ordered the
+    /// same way for both (no symmetry). Comparing the pair itself (`src <
+    /// dst`), testing one endpoint (`sport == 8080`), or a flag the caller
+    /// hands in (the caller's direction) are no such test.
+    fn tests_no_direction(&mut self, c: Node<'t>) -> bool {
+        let t = self.tested_taint(c);
+        (t.opaque || !t.fields.is_empty()) && t.fields.iter().all(|f| *f == f.mirror())
     }
 
     /// One endpoint of the connection, whichever way the packet goes: the
