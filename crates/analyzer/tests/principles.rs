@@ -472,22 +472,10 @@ int prog(struct xdp_md *ctx) {{
 fn a_key_ordered_by_branches_serves_both_directions() {
     // `if (a < b) { lo = a; hi = b; } else { lo = b; hi = a; }`: each member
     // holds either address, the pair holds both in either direction.
-    let f = facts(&format!(
-        "{XDP}
-struct pair {{ __u32 lo, hi; }};
-struct {{ __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 1024); __type(key, struct pair); __type(value, __u64); }} conns SEC(\".maps\");
-SEC(\"xdp\")
-int prog(struct xdp_md *ctx) {{
-    void *data = (void *)(long)ctx->data;
-    struct iphdr *ip = data + 14;
-    struct pair k = {{}};
-    if (ip->saddr < ip->daddr) {{ k.lo = ip->saddr; k.hi = ip->daddr; }}
-    else {{ k.lo = ip->daddr; k.hi = ip->saddr; }}
-    __u64 *n = bpf_map_lookup_elem(&conns, &k);
-    if (n) *n += 1;
-    return 2;
-}}"
-    ));
+    let f = ordered_pair(
+        "if (ip->saddr < ip->daddr) { k.lo = ip->saddr; k.hi = ip->daddr; }
+    else { k.lo = ip->daddr; k.hi = ip->saddr; }",
+    );
     assert!(f.stateful, "{f:?}");
     assert!(f.symmetric, "{f:?}");
     assert_eq!(
