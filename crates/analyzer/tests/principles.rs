@@ -2085,9 +2085,15 @@ fn an_entry_with_one_half_per_direction_is_reached_from_both_directions() {
             "{f:?}"
         );
     }
-    // Look-alikes: halves picked by a stored index (a double buffer's turn)
-    // or by one selector only say nothing about directions.
-    for (snd, rcv) in [("s->turn", "!s->turn"), ("reply ? 1 : 0", "reply ? 1 : 0")] {
+    // Look-alikes: halves picked by a stored index (a double buffer's turn),
+    // by one selector only, or by a TCP flag (packet data that tells no
+    // direction: a request and its reply may both carry it) say nothing
+    // about directions.
+    for (snd, rcv) in [
+        ("s->turn", "!s->turn"),
+        ("reply ? 1 : 0", "reply ? 1 : 0"),
+        ("tcp->ctl & 2 ? 1 : 0", "tcp->ctl & 2 ? 0 : 1"),
+    ] {
         let f = halves(snd, rcv);
         assert!(
             !f.symmetric && f.is_unknown(Question::Symmetric),

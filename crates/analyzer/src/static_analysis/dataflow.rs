@@ -3707,7 +3707,9 @@ impl<'p, 't> Engine<'p, 't> {
     /// (symmetric). The selector must be per-packet data (a packet field,
     /// a flag the caller hands in), not state: a double buffer's
     /// `buf[cur]` / `buf[!cur]` flips on a stored index and says nothing
-    /// about directions.
+    /// about directions, and neither does packet data that names no
+    /// directional field (`peer[tcp->flags & SYN ? 1 : 0]`, see
+    /// `tests_no_direction`).
     fn note_direction_half(&mut self, base: Node<'t>, bv: &Val, index: Node<'t>, n: Node<'t>) {
         let Some((sel, polarity)) = direction_selector(self, index) else {
             return;
@@ -3717,6 +3719,11 @@ impl<'p, 't> Engine<'p, 't> {
         let sv = self.expr(sel);
         self.collect = saved;
         if !sv.objs.is_empty() || !sv.from.is_empty() || sv.root || sv.konst.is_some() {
+            return;
+        }
+        // A TCP flag or a length picks no direction: a request and its
+        // reply may both take the same half.
+        if self.tests_no_direction(sel) {
             return;
         }
         let objs: Vec<String> = bv.objs.iter().cloned().collect();
