@@ -472,22 +472,10 @@ int prog(struct xdp_md *ctx) {{
 fn a_key_ordered_by_branches_serves_both_directions() {
     // `if (a < b) { lo = a; hi = b; } else { lo = b; hi = a; }`: each member
     // holds either address, the pair holds both in either direction.
-    let f = facts(&format!(
-        "{XDP}
-struct pair {{ __u32 lo, hi; }};
-struct {{ __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 1024); __type(key, struct pair); __type(value, __u64); }} conns SEC(\".maps\");
-SEC(\"xdp\")
-int prog(struct xdp_md *ctx) {{
-    void *data = (void *)(long)ctx->data;
-    struct iphdr *ip = data + 14;
-    struct pair k = {{}};
-    if (ip->saddr < ip->daddr) {{ k.lo = ip->saddr; k.hi = ip->daddr; }}
-    else {{ k.lo = ip->daddr; k.hi = ip->saddr; }}
-    __u64 *n = bpf_map_lookup_elem(&conns, &k);
-    if (n) *n += 1;
-    return 2;
-}}"
-    ));
+    let f = ordered_pair(
+        "if (ip->saddr < ip->daddr) { k.lo = ip->saddr; k.hi = ip->daddr; }
+    else { k.lo = ip->daddr; k.hi = ip->saddr; }",
+    );
     assert!(f.stateful, "{f:?}");
     assert!(f.symmetric, "{f:?}");
     assert_eq!(
@@ -2097,9 +2085,15 @@ fn an_entry_with_one_half_per_direction_is_reached_from_both_directions() {
             "{f:?}"
         );
     }
-    // Look-alikes: halves picked by a stored index (a double buffer's turn)
-    // or by one selector only say nothing about directions.
-    for (snd, rcv) in [("s->turn", "!s->turn"), ("reply ? 1 : 0", "reply ? 1 : 0")] {
+    // Look-alikes: halves picked by a stored index (a double buffer's turn),
+    // by one selector only, or by a TCP flag (packet data that tells no
+    // direction: a request and its reply may both carry it) say nothing
+    // about directions.
+    for (snd, rcv) in [
+        ("s->turn", "!s->turn"),
+        ("reply ? 1 : 0", "reply ? 1 : 0"),
+        ("tcp->ctl & 2 ? 1 : 0", "tcp->ctl & 2 ? 0 : 1"),
+    ] {
         let f = halves(snd, rcv);
         assert!(
             !f.symmetric && f.is_unknown(Question::Symmetric),
@@ -2805,4 +2799,136 @@ int ipfilter(unsigned long saddr, unsigned long daddr, unsigned int protocol)
         [nfc_core::facts::Field::SrcIp],
         "{counts:?}"
     );
+}
+
+/// A connection table in the style of a traffic monitor: `process_packet`
+/// finds the entry of the packet's (source, destination) endpoints and, on
+/// a miss, `add` creates it and a second entry linked to it (`c->other`);
+/// `second` fills the second entry and `link_second` links it (`park`
+/// puts it in another table, which no lookup searches).
+fn two_entry_table(second: &str, link_second: &str) -> Facts {
+    facts(&format!(
+        r#"#include <stdint.h>
+#include <stdlib.h>
+{IPHDR}
+struct tcphdr {{ uint16_t source; uint16_t dest; uint32_t seq; uint32_t ack_seq; uint16_t flags; }};
+struct packet {{ unsigned int pkt_len; struct iphdr *iph; struct tcphdr *tcp; }};
+struct endpoint {{ uint32_t addr; uint16_t port; }};
+struct conn {{ struct endpoint src; struct endpoint dst; unsigned long packets; int fin; struct conn *other; struct conn *next; }};
+struct conn_table {{ struct conn *buckets[1024]; unsigned long count; }};
+static struct conn_table conns, closing;
+static unsigned int conn_hash(const struct endpoint *a, const struct endpoint *b) {{
+    return (a->addr * 4 + a->port * 3 + b->addr * 2 + b->port) & 1023;
+}}
+static int same(const struct endpoint *a, const struct endpoint *b) {{
+    return a->addr == b->addr && a->port == b->port;
+}}
+static struct conn *find(struct conn_table *t, const struct endpoint *s, const struct endpoint *d) {{
+    for (struct conn *c = t->buckets[conn_hash(s, d)]; c; c = c->next)
+        if (same(&c->src, s) && same(&c->dst, d))
+            return c;
+    return NULL;
+}}
+static void link_conn(struct conn_table *t, struct conn *c) {{
+    unsigned int h = conn_hash(&c->src, &c->dst);
+    c->next = t->buckets[h];
+    t->buckets[h] = c;
+}}
+static void park(struct conn *c) {{
+    closing.buckets[conn_hash(&c->src, &c->dst)] = c;
+}}
+static struct conn *add(struct conn_table *t, const struct endpoint *s, const struct endpoint *d) {{
+    struct conn *c = malloc(sizeof *c);
+    c->other = malloc(sizeof *c);
+    c->other->other = c;
+    c->src = *s;
+    c->dst = *d;
+    {second}
+    c->packets = c->other->packets = 0;
+    c->fin = c->other->fin = 0;
+    link_conn(t, c);
+    {link_second}
+    t->count++;
+    return c;
+}}
+void process_packet(struct packet *p) {{
+    struct endpoint s, d;
+    s.addr = p->iph->saddr;
+    s.port = p->tcp->source;
+    d.addr = p->iph->daddr;
+    d.port = p->tcp->dest;
+    struct conn *c = find(&conns, &s, &d);
+    if (!c) c = add(&conns, &s, &d);
+    c->packets++;
+    if (p->tcp->flags & 1) c->other->fin = 1;
+}}"#
+    ))
+}
+
+const SWAPPED: &str = "c->other->src = *d;\n    c->other->dst = *s;";
+
+#[test]
+fn a_second_entry_stored_with_the_roles_swapped_is_reached_by_the_reply() {
+    // The packet that opens the connection stores, beside its own entry,
+    // the entry a reply's lookup meets: both directions reach state that
+    // packet wrote.
+    let f = two_entry_table(SWAPPED, "link_conn(t, c->other);");
+    assert!(f.stateful, "{f:?}");
+    assert!(f.symmetric && !f.is_unknown(Question::Symmetric), "{f:?}");
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.question == Question::Symmetric && e.reason.contains("roles swapped")),
+        "{f:?}"
+    );
+    // Look-alikes: a second entry in the same orientation (a copy; the
+    // match hands `same` the source endpoint and then the destination
+    // endpoint, each one end only, which is no swapped entry either), and
+    // the swapped entry linked into another table no lookup searches.
+    let f = two_entry_table(
+        "c->other->src = *s;\n    c->other->dst = *d;",
+        "link_conn(t, c->other);",
+    );
+    assert!(!f.symmetric, "{f:?}");
+    let f = two_entry_table(SWAPPED, "park(c->other);");
+    assert!(!f.symmetric, "{f:?}");
+}
+
+/// An XDP program counting packets per address pair held in `k`, which
+/// `order` fills.
+fn ordered_pair(order: &str) -> Facts {
+    facts(&format!(
+        "{XDP}
+struct pair {{ __u32 lo, hi; }};
+struct {{ __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 1024); __type(key, struct pair); __type(value, __u64); }} conns SEC(\".maps\");
+SEC(\"xdp\")
+int prog(struct xdp_md *ctx) {{
+    void *data = (void *)(long)ctx->data;
+    struct iphdr *ip = data + 14;
+    struct pair k = {{}};
+    {order}
+    __u64 *n = bpf_map_lookup_elem(&conns, &k);
+    if (n) *n += 1;
+    return 2;
+}}"
+    ))
+}
+
+#[test]
+fn an_order_chosen_by_a_test_that_tells_no_direction_serves_one_direction() {
+    // Ordered by comparing the pair itself: a request and its reply fill
+    // `k` alike.
+    let f = ordered_pair(
+        "k.lo = ip->saddr < ip->daddr ? ip->saddr : ip->daddr;
+    k.hi = ip->saddr < ip->daddr ? ip->daddr : ip->saddr;",
+    );
+    assert!(f.symmetric, "{f:?}");
+    // Look-alike: the same choice made by the TTL, which a reply does not
+    // mirror: either direction may take either order.
+    let f = ordered_pair(
+        "k.lo = ip->ttl > 64 ? ip->saddr : ip->daddr;
+    k.hi = ip->ttl > 64 ? ip->daddr : ip->saddr;",
+    );
+    assert!(f.stateful, "{f:?}");
+    assert!(!f.symmetric, "{f:?}");
 }

@@ -634,6 +634,11 @@ pub struct Events {
     /// member, selector) -> which of `sel` (1) and its complement (2) the
     /// packet path used (see `note_direction_half`).
     direction_halves: BTreeMap<(String, String, String), u8>,
+    /// Entries handed, beside a state object, to one callee at one
+    /// argument position: (callee, argument, object) -> the access path of
+    /// each entry and the packet fields its members hold (see
+    /// `note_swapped_entry`).
+    entries_handed: BTreeMap<(String, usize, String), Vec<(String, MemberFields)>>,
     pub key_slots: Vec<KeySlots>,
     pub cost: u64,
     pub accels: BTreeMap<Accelerator, (usize, u32, String)>,
@@ -710,6 +715,10 @@ pub struct KeySlots {
     pub file: usize,
     pub line: u32,
 }
+
+/// The packet fields held in each member of an entry (`.src.addr` ->
+/// {src_ip}), members holding none left out.
+type MemberFields = BTreeMap<String, FieldSet>;
 
 /// An environment slot: its value, the change count at its last change,
 /// and how often a join lowered its constant.
@@ -3165,7 +3174,8 @@ impl<'p, 't> Engine<'p, 't> {
                 out
             }
             "conditional_expression" => {
-                if let Some(c) = n.field("condition") {
+                let cond = n.field("condition");
+                if let Some(c) = cond {
                     let v = self.expr(c);
                     self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                 }
@@ -3181,7 +3191,7 @@ impl<'p, 't> Engine<'p, 't> {
                     *f != f.mirror()
                         && b.fields.contains(&f.mirror())
                         && !a.fields.contains(&f.mirror())
-                });
+                }) && cond.is_none_or(|c| !self.tests_no_direction(c));
                 let mut v = a.union(&b);
                 v.mixed |= mixed;
                 v
@@ -3601,25 +3611,43 @@ impl<'p, 't> Engine<'p, 't> {
     /// The packet fields a condition tests: the operands of its
     /// comparisons and connectives (a comparison's own value carries none).
     fn tested_fields(&mut self, c: Node<'t>) -> FieldSet {
+        self.tested_taint(c).fields
+    }
+
+    /// The packet data a condition tests ([`Self::tested_fields`], and
+    /// whether some operand is packet data of no named field).
+    fn tested_taint(&mut self, c: Node<'t>) -> Val {
         let c = strip(c);
         if c.kind_name() == "binary_expression" {
             let op = c.field("operator").map(|o| self.t(o)).unwrap_or("");
             if matches!(op, "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||") {
-                let mut out = FieldSet::default();
+                let mut out = Val::default();
                 for side in [c.field("left"), c.field("right")].into_iter().flatten() {
-                    out.extend(self.tested_fields(side).iter().copied());
+                    out.join(&self.tested_taint(side));
                 }
                 return out;
             }
         }
         if c.kind_name() == "assignment_expression" {
-            return FieldSet::default();
+            return Val::default();
         }
         let saved = self.collect;
         self.collect = false;
         let v = self.expr(c);
         self.collect = saved;
-        v.fields
+        v.taint()
+    }
+
+    /// A condition that tests packet data none of which tells the two
+    /// directions apart (`ip->ttl > 64`, a TCP flag, the protocol): the
+    /// request and its reply may take either branch, so values it puts in
+    /// order (`c ? src : dst` beside `c ? dst : src`) are not ordered the
+    /// same way for both (no symmetry). Comparing the pair itself (`src <
+    /// dst`), testing one endpoint (`sport == 8080`), or a flag the caller
+    /// hands in (the caller's direction) are no such test.
+    fn tests_no_direction(&mut self, c: Node<'t>) -> bool {
+        let t = self.tested_taint(c);
+        (t.opaque || !t.fields.is_empty()) && t.fields.iter().all(|f| *f == f.mirror())
     }
 
     /// One endpoint of the connection, whichever way the packet goes: the
@@ -3663,6 +3691,134 @@ impl<'p, 't> Engine<'p, 't> {
         self.events.sym.extend(found);
     }
 
+    /// A second entry stored with the roles swapped: one callee is handed,
+    /// beside a state object (`link(tbl, c)`, `link(tbl, c->other)`), two
+    /// entries at the same argument position whose members hold one
+    /// connection's endpoints, each member of the second holding the
+    /// mirror of what the same member of the first holds (`c->src = s;
+    /// c->dst = d; c->other->src = d; c->other->dst = s;`). The packet that
+    /// creates the connection stores the entry the reply's lookup meets, so
+    /// both directions reach state that packet wrote (symmetric). An entry
+    /// whose members hold both a field and its mirror, or a second entry
+    /// in the same orientation, or one handed with another object, is no
+    /// evidence.
+    fn note_swapped_entry(
+        &mut self,
+        name: &str,
+        arg_nodes: &[Node<'t>],
+        arg_vals: &[Val],
+        n: Node<'t>,
+    ) {
+        if !arg_vals.iter().any(|v| !v.root && !v.objs.is_empty()) {
+            return;
+        }
+        for (i, an) in arg_nodes.iter().enumerate() {
+            // The state the entry is handed with: the other arguments'.
+            let objs: BTreeSet<String> = arg_vals
+                .iter()
+                .enumerate()
+                .filter(|(j, v)| *j != i && !v.root)
+                .flat_map(|(_, v)| v.objs.iter().cloned())
+                .collect();
+            if objs.is_empty() {
+                continue;
+            }
+            let Some(k) = self.path_key(*an) else {
+                continue;
+            };
+            // The entry's own members: those held in place (`.src.addr`),
+            // not what its pointer members link to (`.other.src`, `.next`):
+            // a link holds other entries, stored by other packets.
+            let Some(ty) = self
+                .static_type(strip(*an))
+                .filter(|t| t.ptr == 1 && t.dims.is_empty())
+            else {
+                continue;
+            };
+            let (lo, hi) = ([k.as_str(), "."].concat(), [k.as_str(), "/"].concat());
+            let members: MemberFields = self
+                .env
+                .range(&lo, &hi)
+                .filter(|(kk, s)| {
+                    !s.val.fields.is_empty() && self.held_in_place(&ty.name, &kk[lo.len()..])
+                })
+                .map(|(kk, s)| (kk[k.len()..].to_string(), s.val.fields))
+                .collect();
+            // Both endpoints of one connection in their order: the members
+            // together hold a field and its mirror (a key of one endpoint
+            // is a per-host entry, which other rules judge), and no member
+            // holds both (a value that mixes them is order-free already,
+            // or a union of assignments the flow-insensitive value cannot
+            // tell apart).
+            let all: FieldSet = members.values().flat_map(|fs| fs.iter().copied()).collect();
+            let directional = all
+                .iter()
+                .any(|f| *f != f.mirror() && all.contains(&f.mirror()))
+                && members.values().all(|fs| {
+                    !fs.iter()
+                        .any(|f| *f != f.mirror() && fs.contains(&f.mirror()))
+                });
+            if !directional {
+                continue;
+            }
+            let swapped: MemberFields = members
+                .iter()
+                .map(|(m, fs)| (m.clone(), fs.iter().map(|f| f.mirror()).collect()))
+                .collect();
+            for o in &objs {
+                let seen = self
+                    .events
+                    .entries_handed
+                    .entry((name.to_string(), i, o.clone()))
+                    .or_default();
+                if seen.iter().any(|(p, _)| *p == k) {
+                    continue;
+                }
+                let first = seen
+                    .iter()
+                    .find(|(_, m)| *m == swapped)
+                    .map(|(p, _)| p.clone());
+                seen.push((k.clone(), members.clone()));
+                if let Some(p) = first {
+                    let show = |path: &str| path.rsplit('|').next().unwrap_or(path).to_string();
+                    self.events.sym.push(SymEvidence {
+                        obj: o.clone(),
+                        file: self.file(),
+                        line: Self::line(n),
+                        reason: format!(
+                            "`{name}` is handed `{}` and `{}` with `{o}`: the second entry holds the first's fields with the roles swapped, so a reply meets an entry the connection's first packet stored",
+                            show(&p),
+                            show(&k)
+                        ),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Whether the member path `path` (`src.addr`) of a struct of type
+    /// `ty` stays inside the struct: no member on it is a pointer. A member
+    /// the struct does not declare (storage written through a cast of a
+    /// generic buffer) ends what the types tell; an array element is the
+    /// array's storage.
+    fn held_in_place(&self, ty: &str, path: &str) -> bool {
+        let mut cur = Some(ty.to_string());
+        for m in path.split('.') {
+            if m == "[]" {
+                continue;
+            }
+            let Some(t) = cur.as_deref().and_then(|c| self.prog.field_type(c, m)) else {
+                cur = None;
+                continue;
+            };
+            if t.is_pointerish() {
+                return false;
+            }
+            cur = Some(t.name.clone());
+        }
+        true
+    }
+
     /// An entry with one half per direction: the packet path indexes a
     /// member of state by a selector and, elsewhere, by its complement
     /// (`peer[reply ? 1 : 0]` and `peer[reply ? 0 : 1]`, `seen[dir]` and
@@ -3671,7 +3827,9 @@ impl<'p, 't> Engine<'p, 't> {
     /// (symmetric). The selector must be per-packet data (a packet field,
     /// a flag the caller hands in), not state: a double buffer's
     /// `buf[cur]` / `buf[!cur]` flips on a stored index and says nothing
-    /// about directions.
+    /// about directions, and neither does packet data that names no
+    /// directional field (`peer[tcp->flags & SYN ? 1 : 0]`, see
+    /// `tests_no_direction`).
     fn note_direction_half(&mut self, base: Node<'t>, bv: &Val, index: Node<'t>, n: Node<'t>) {
         let Some((sel, polarity)) = direction_selector(self, index) else {
             return;
@@ -3681,6 +3839,11 @@ impl<'p, 't> Engine<'p, 't> {
         let sv = self.expr(sel);
         self.collect = saved;
         if !sv.objs.is_empty() || !sv.from.is_empty() || sv.root || sv.konst.is_some() {
+            return;
+        }
+        // A TCP flag or a length picks no direction: a request and its
+        // reply may both take the same half.
+        if self.tests_no_direction(sel) {
             return;
         }
         let objs: Vec<String> = bv.objs.iter().cloned().collect();
@@ -4928,6 +5091,7 @@ impl<'p, 't> Engine<'p, 't> {
         if self.collect && self.kind == FnKind::Packet {
             self.note_accelerator_call(&name, n);
             self.note_key_slots(&name, recv_val.as_ref(), &arg_nodes, &arg_vals, n);
+            self.note_swapped_entry(&name, &arg_nodes, &arg_vals, n);
             // `!memcmp(&e->src, &k->src, n)` in a search loop's match: an
             // equality of the two addressed members.
             if self.match_depth > 0
