@@ -3836,12 +3836,15 @@ fn delimiter_cuts(insts: &[(usize, Val)]) -> (Vec<Val>, Vec<Val>) {
     (places, cutters)
 }
 
-/// A key buffer the loop builds from a shortened value: `arg` is an address
-/// into a local buffer that another call of the loop is handed together
-/// with a value computed from `p` (`snprintf(&buf[n], …, "%d", bits)`,
-/// the prefix length formatted into the key an external table is asked
-/// for).
-fn formatted_from(arg: Val, p: Val, insts: &[(usize, Val)], lookup: Val) -> bool {
+/// Another call of the loop than the lookup that is handed an address
+/// into the local buffer `arg` points into, and whose call `fills` accepts
+/// (given the buffer): how the key the lookup is handed got there.
+fn buffer_filled_by(
+    arg: Val,
+    insts: &[(usize, Val)],
+    lookup: Val,
+    fills: impl Fn(Val, Val) -> bool,
+) -> bool {
     let Some(b) = local_buffer(arg) else {
         return false;
     };
@@ -3849,8 +3852,19 @@ fn formatted_from(arg: Val, p: Val, insts: &[(usize, Val)], lookup: Val) -> bool
         *c != lookup
             && c.opcode() == Some(Opcode::LLVMCall)
             && (0..c.num_arg_operands()).any(|k| c.operand(k).and_then(local_buffer) == Some(b))
-            && (0..c.num_arg_operands())
-                .any(|k| c.operand(k).is_some_and(|v| derived_from(uncast(v), p, 0)))
+            && fills(*c, b)
+    })
+}
+
+/// A key buffer the loop builds from a shortened value: `arg` is an address
+/// into a local buffer that another call of the loop is handed together
+/// with a value computed from `p` (`snprintf(&buf[n], …, "%d", bits)`,
+/// the prefix length formatted into the key an external table is asked
+/// for).
+fn formatted_from(arg: Val, p: Val, insts: &[(usize, Val)], lookup: Val) -> bool {
+    buffer_filled_by(arg, insts, lookup, |c, _| {
+        (0..c.num_arg_operands())
+            .any(|k| c.operand(k).is_some_and(|v| derived_from(uncast(v), p, 0)))
     })
 }
 
@@ -3862,21 +3876,14 @@ fn formatted_from(arg: Val, p: Val, insts: &[(usize, Val)], lookup: Val) -> bool
 /// (`memcpy(tok, p, q - p)`) is one piece of the key, not the key cut
 /// shorter.
 fn copied_whole(arg: Val, p: Val, insts: &[(usize, Val)], lookup: Val) -> bool {
-    let Some(b) = local_buffer(arg) else {
-        return false;
-    };
-    insts.iter().any(|(_, c)| {
-        *c != lookup
-            && c.opcode() == Some(Opcode::LLVMCall)
-            && (0..c.num_arg_operands()).any(|k| c.operand(k).and_then(local_buffer) == Some(b))
-            && (0..c.num_arg_operands()).any(|k| {
-                c.operand(k)
-                    .is_some_and(|v| local_buffer(v) != Some(b) && points_from(v, p))
-            })
-            && !(0..c.num_arg_operands()).any(|k| {
-                c.operand(k)
-                    .is_some_and(|v| pointer_difference(v, 0, &mut vec![]))
-            })
+    buffer_filled_by(arg, insts, lookup, |c, b| {
+        (0..c.num_arg_operands()).any(|k| {
+            c.operand(k)
+                .is_some_and(|v| local_buffer(v) != Some(b) && points_from(v, p))
+        }) && !(0..c.num_arg_operands()).any(|k| {
+            c.operand(k)
+                .is_some_and(|v| pointer_difference(v, 0, &mut vec![]))
+        })
     })
 }
 
