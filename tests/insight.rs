@@ -1365,15 +1365,12 @@ fn cut_keys_formatted_into_a_buffer_are_still_cut_keys() {
         int list_tokens(const char *list) { char tok[64]; int found = 0; const char *p = list, *q; while ((q = strchr(p, ',')) != NULL) { size_t n = (size_t)(q - p); memcpy(tok, p, n); tok[n] = 0; if (db_get(tok, &found) == 0 && found) return 1; p = q + 1; } return 0; }\n\
         int list_tokens_fmt(const char *list) { char tok[64]; int found = 0; const char *p = list, *q; while ((q = strchr(p, ',')) != NULL) { snprintf(tok, sizeof tok, \"%.*s\", (int)(q - p), p); if (db_get(tok, &found) == 0 && found) return 1; p = q + 1; } return 0; }\n";
     let u = lower_source("cutcopy", src);
-    let f = |name: &str| function_of(&u, name);
-    for name in ["negated_parents", "copied_parents"] {
-        let s = f(name).signals;
-        assert!(s.shorten_retry_in_loop > 0, "{name}: {s:?}");
-    }
-    for name in ["list_tokens", "list_tokens_fmt"] {
-        let s = f(name).signals;
-        assert_eq!(s.shorten_retry_in_loop, 0, "{name}: {s:?}");
-    }
+    signal_fires_only_on(
+        &u,
+        |s| s.shorten_retry_in_loop,
+        &["negated_parents", "copied_parents"],
+        &["list_tokens", "list_tokens_fmt"],
+    );
 }
 
 /// The table step of a CRC whose table holds the whole next register
@@ -1393,15 +1390,12 @@ fn whole_register_table_steps_are_crc_steps() {
         uint8_t pearson4(const uint8_t *p, size_t n) { uint8_t h = 0; for (size_t i = 0; i < n; i++) h = perm[(h ^ p[i]) & 0xf]; return h; }\n\
         uint8_t chase(const uint8_t *next, uint8_t s, int n) { for (int i = 0; i < n; i++) s = next[s & 0xf]; return s; }\n";
     let u = lower_source("wholestep", src);
-    let f = |name: &str| function_of(&u, name);
-    for name in ["crc8_param", "crc4_word"] {
-        let s = f(name).signals;
-        assert!(s.table_whole_step > 0, "{name}: {s:?}");
-    }
-    for name in ["pearson4", "chase"] {
-        let s = f(name).signals;
-        assert_eq!(s.table_whole_step, 0, "{name}: {s:?}");
-    }
+    signal_fires_only_on(
+        &u,
+        |s| s.table_whole_step,
+        &["crc8_param", "crc4_word"],
+        &["pearson4", "chase"],
+    );
 }
 
 /// An out-parameter set at a match and then `break` hands out the first
@@ -1473,6 +1467,24 @@ fn behavioural_test_fixes_the_context_a_crc_is_parameterised_by() {
 }
 
 /// `src` written to a temporary file and lowered with the behavioural test.
+/// One signal of a unit's functions: counted on each of `fires`, zero on
+/// each of `quiet` (a real instance and its look-alikes).
+fn signal_fires_only_on(
+    u: &nfc_core::insight::IrUnit,
+    signal: impl Fn(&nfc_core::insight::AccelSignals) -> u32,
+    fires: &[&str],
+    quiet: &[&str],
+) {
+    for name in fires {
+        let s = function_of(u, name).signals;
+        assert!(signal(&s) > 0, "{name}: {s:?}");
+    }
+    for name in quiet {
+        let s = function_of(u, name).signals;
+        assert_eq!(signal(&s), 0, "{name}: {s:?}");
+    }
+}
+
 fn lower_source(name: &str, src: &str) -> nfc_core::insight::IrUnit {
     let dir = tempfile::tempdir().expect("tmp");
     let p = dir.path().join(format!("{name}.c"));
