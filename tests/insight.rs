@@ -1291,6 +1291,138 @@ fn generator_twists_consume_no_data() {
     }
 }
 
+/// A first-match scan over a constant table of the unit is a longest match
+/// when the table's order proves it (eighteenth session, principle (a)):
+/// the prefix lengths of the entries — the bits of a mask read from the
+/// table, or the length a mask is built from — never increase in table
+/// order, read from the constant initialiser. The same scan over the same
+/// entries shortest first, over a table that is not a constant of the
+/// unit, over lengths out of order, or masking one key byte chosen by
+/// another field of the table proves nothing, and the hand rule keeps the
+/// LPM score from winning as before.
+#[test]
+fn first_match_over_a_longest_first_constant_table_is_longest() {
+    let src = "#include <stdint.h>\n\
+        struct rt { uint32_t net, mask; int port; };\n\
+        static const struct rt down[] = { { 0x0a010100u, 0xffffff00u, 1 }, { 0x0a010000u, 0xffff0000u, 2 }, { 0x0a000000u, 0xff000000u, 3 }, { 0, 0, 4 } };\n\
+        static const struct rt up[] = { { 0, 0, 4 }, { 0x0a000000u, 0xff000000u, 3 }, { 0x0a010000u, 0xffff0000u, 2 }, { 0x0a010100u, 0xffffff00u, 1 } };\n\
+        extern struct rt live[4];\n\
+        struct pl { uint32_t net; uint8_t len; int port; };\n\
+        static const struct pl bylen[] = { { 0xc0a80101u, 32, 9 }, { 0xc0a80100u, 24, 8 }, { 0xc0a80000u, 16, 7 }, { 0, 0, 6 } };\n\
+        static const struct pl mixed[] = { { 0xc0a80000u, 16, 7 }, { 0xc0a80101u, 32, 9 }, { 0, 0, 6 }, { 0xc0a80100u, 24, 8 } };\n\
+        int first_down(uint32_t a) { for (unsigned i = 0; i < 4; i++) if ((a & down[i].mask) == down[i].net) return down[i].port; return -1; }\n\
+        int first_bylen(uint32_t a) { for (unsigned i = 0; i < 4; i++) { uint32_t m = bylen[i].len ? ~0u << (32 - bylen[i].len) : 0; if ((a & m) == bylen[i].net) return bylen[i].port; } return -1; }\n\
+        int first_up(uint32_t a) { for (unsigned i = 0; i < 4; i++) if ((a & up[i].mask) == up[i].net) return up[i].port; return -1; }\n\
+        int first_live(uint32_t a) { for (unsigned i = 0; i < 4; i++) if ((a & live[i].mask) == live[i].net) return live[i].port; return -1; }\n\
+        int first_mixed(uint32_t a) { for (unsigned i = 0; i < 4; i++) { uint32_t m = mixed[i].len ? ~0u << (32 - mixed[i].len) : 0; if ((a & m) == mixed[i].net) return mixed[i].port; } return -1; }\n\
+        struct pb { uint8_t addr[4]; uint8_t len, mask; int port; };\n\
+        static const struct pb bytes[] = { { { 10, 1, 0, 0 }, 1, 0xff, 2 }, { { 10, 1, 1, 9 }, 3, 0xff, 1 }, { { 10, 1, 1, 0 }, 2, 0xff, 5 }, { { 0, 0, 0, 0 }, 0, 0, 4 } };\n\
+        extern int memcmp(const void *, const void *, unsigned);\n\
+        int first_bytes(const uint8_t *a) { for (unsigned i = 0; ; i++) { if (memcmp(a, bytes[i].addr, bytes[i].len)) continue; if ((a[bytes[i].len] & bytes[i].mask) != bytes[i].addr[bytes[i].len]) continue; return bytes[i].port; } }\n";
+    let u = lower_source("ordered", src);
+    let f = |name: &str| function_of(&u, name);
+    let model: nfc_smartnic::accel::AccelModel =
+        serde_json::from_str(insight::ACCEL_MODEL_JSON).expect("shipped model");
+    for name in ["first_down", "first_bylen"] {
+        let s = f(name).signals;
+        assert!(
+            s.first_match_exit_in_walk > 0 && s.ordered_table_scan > 0,
+            "{name}: {s:?}"
+        );
+        assert!(nfc_smartnic::accel::scan_is_longest(&s), "{name}");
+        assert!(!nfc_smartnic::accel::walk_cannot_be_longest(&s), "{name}");
+        assert_eq!(model.classify(f(name)).kind, AccelKind::Lpm, "{name}");
+    }
+    // `first_bytes` masks one byte picked by another field (a byte count):
+    // its masks' bits (8, 8, 8, 0) never increase, its prefix lengths (16,
+    // 32, 24, 0) do, so the mask alone proves nothing.
+    for name in ["first_up", "first_live", "first_mixed", "first_bytes"] {
+        let s = f(name).signals;
+        assert!(
+            s.first_match_exit_in_walk > 0 && s.ordered_table_scan == 0,
+            "{name}: {s:?}"
+        );
+        assert!(nfc_smartnic::accel::walk_cannot_be_longest(&s), "{name}");
+        assert_ne!(model.classify(f(name)).kind, AccelKind::Lpm, "{name}");
+    }
+}
+
+/// A key cut at a delimiter that reaches the lookup through a buffer the
+/// loop formats or copies it into is still the cut key (eighteenth
+/// session, principle (b)): `snprintf(buf, n, "!%s", p)` after `p =
+/// strchr(p + 1, '.')`, or `strcpy(buf, p)`. A token copied out of a list
+/// with a length measured between two pointers (`memcpy(tok, p, q - p)`)
+/// is one piece of the key, not the key cut shorter.
+#[test]
+fn cut_keys_formatted_into_a_buffer_are_still_cut_keys() {
+    let src = "#include <stddef.h>\n#include <string.h>\n\
+        extern int db_get(const char *key, int *found);\n\
+        extern int snprintf(char *, size_t, const char *, ...);\n\
+        extern char *strchr(const char *, int);\n\
+        extern char *strcpy(char *, const char *);\n\
+        int negated_parents(char *host) { char buf[256]; int found; for (char *p = host; p != NULL; p = strchr(p + 1, '.')) { snprintf(buf, sizeof buf, \"!%s\", p); found = 0; if (db_get(buf, &found) != 0) return 0; if (found) return 1; } return 0; }\n\
+        int copied_parents(const char *host) { char buf[256]; int found = 0; const char *p = host; while (p != NULL) { strcpy(buf, p); if (db_get(buf, &found) == 0 && found) return 1; p = strchr(p, '.'); if (p) p++; } return 0; }\n\
+        int list_tokens(const char *list) { char tok[64]; int found = 0; const char *p = list, *q; while ((q = strchr(p, ',')) != NULL) { size_t n = (size_t)(q - p); memcpy(tok, p, n); tok[n] = 0; if (db_get(tok, &found) == 0 && found) return 1; p = q + 1; } return 0; }\n\
+        int list_tokens_fmt(const char *list) { char tok[64]; int found = 0; const char *p = list, *q; while ((q = strchr(p, ',')) != NULL) { snprintf(tok, sizeof tok, \"%.*s\", (int)(q - p), p); if (db_get(tok, &found) == 0 && found) return 1; p = q + 1; } return 0; }\n";
+    let u = lower_source("cutcopy", src);
+    signal_fires_only_on(
+        &u,
+        |s| s.shorten_retry_in_loop,
+        &["negated_parents", "copied_parents"],
+        &["list_tokens", "list_tokens_fmt"],
+    );
+}
+
+/// The table step of a CRC whose table holds the whole next register
+/// (eighteenth session, principle (c)): `crc = t[(crc ^ *p++) & 0xff]`
+/// over a table handed in as a parameter, or `c = t[c ^ ((x >> i) &
+/// 0xf)]` over a 16-entry constant nibble table whose entries are
+/// GF(2)-linear in the index (a CRC table is). A Pearson hash of the same
+/// shape over a constant permutation (not linear), and a lookup that
+/// replaces the register by an entry indexed without the data, are not.
+#[test]
+fn whole_register_table_steps_are_crc_steps() {
+    let src = "#include <stdint.h>\n#include <stddef.h>\n\
+        static const uint8_t nib[16] = { 0x0, 0x7, 0xe, 0x9, 0xb, 0xc, 0x5, 0x2, 0x1, 0x6, 0xf, 0x8, 0xa, 0xd, 0x4, 0x3 };\n\
+        static const uint8_t perm[16] = { 7, 12, 3, 0, 9, 14, 1, 4, 11, 2, 15, 6, 13, 8, 5, 10 };\n\
+        uint8_t crc8_param(const uint8_t *table, const uint8_t *p, size_t n, uint8_t crc) { while (n-- > 0) crc = table[(crc ^ *p++) & 0xff]; return crc; }\n\
+        uint8_t crc4_word(uint8_t c, uint64_t x, int bits) { for (int i = bits - 4; i >= 0; i -= 4) c = nib[c ^ ((x >> i) & 0xf)]; return c; }\n\
+        uint8_t pearson4(const uint8_t *p, size_t n) { uint8_t h = 0; for (size_t i = 0; i < n; i++) h = perm[(h ^ p[i]) & 0xf]; return h; }\n\
+        uint8_t chase(const uint8_t *next, uint8_t s, int n) { for (int i = 0; i < n; i++) s = next[s & 0xf]; return s; }\n";
+    let u = lower_source("wholestep", src);
+    signal_fires_only_on(
+        &u,
+        |s| s.table_whole_step,
+        &["crc8_param", "crc4_word"],
+        &["pearson4", "chase"],
+    );
+}
+
+/// An out-parameter set at a match and then `break` hands out the first
+/// match (eighteenth session, principle (d)): the loop does not go on
+/// after the store, so it is no best-so-far, and the first-match hand rule
+/// applies to the masked list walk. An out-parameter kept while the walk
+/// goes on (the longest match seen so far) is a best-so-far.
+#[test]
+fn out_parameter_stores_before_break_are_first_match_exits() {
+    let src = "#include <stdint.h>\n#include <stddef.h>\n\
+        struct e { uint32_t net, mask; int len; const char *name; struct e *next; };\n\
+        extern struct e *list;\n\
+        int first_out(uint32_t a, const char **out) { const struct e *c; if (out) *out = NULL; for (c = list; c != NULL; c = c->next) { if ((a & c->mask) == c->net) { if (out != NULL) *out = c->name; break; } } return 1; }\n\
+        int best_out(uint32_t a, const char **out) { const struct e *c; int bl = -1; for (c = list; c != NULL; c = c->next) { if ((a & c->mask) == c->net && c->len > bl) { *out = c->name; bl = c->len; } } return bl; }\n";
+    let u = lower_source("outparam", src);
+    let f = |name: &str| function_of(&u, name);
+    let s = f("first_out").signals;
+    assert!(
+        s.best_update_in_loop == 0 && s.first_match_exit_in_walk > 0,
+        "{s:?}"
+    );
+    assert!(nfc_smartnic::accel::walk_cannot_be_longest(&s), "{s:?}");
+    let s = f("best_out").signals;
+    assert!(s.best_update_in_loop > 0, "{s:?}");
+    assert!(!nfc_smartnic::accel::walk_cannot_be_longest(&s), "{s:?}");
+}
+
 /// The behavioural test under fixed contexts (fourteenth session): a CRC
 /// whose width, polynomial or preset come from a struct it is handed, or
 /// from integer parameters, computes nothing under a zero context; under
@@ -1335,6 +1467,24 @@ fn behavioural_test_fixes_the_context_a_crc_is_parameterised_by() {
 }
 
 /// `src` written to a temporary file and lowered with the behavioural test.
+/// One signal of a unit's functions: counted on each of `fires`, zero on
+/// each of `quiet` (a real instance and its look-alikes).
+fn signal_fires_only_on(
+    u: &nfc_core::insight::IrUnit,
+    signal: impl Fn(&nfc_core::insight::AccelSignals) -> u32,
+    fires: &[&str],
+    quiet: &[&str],
+) {
+    for name in fires {
+        let s = function_of(u, name).signals;
+        assert!(signal(&s) > 0, "{name}: {s:?}");
+    }
+    for name in quiet {
+        let s = function_of(u, name).signals;
+        assert_eq!(signal(&s), 0, "{name}: {s:?}");
+    }
+}
+
 fn lower_source(name: &str, src: &str) -> nfc_core::insight::IrUnit {
     let dir = tempfile::tempdir().expect("tmp");
     let p = dir.path().join(format!("{name}.c"));

@@ -327,6 +327,28 @@ pub struct AccelSignals {
     /// fill seeds it with each index.
     #[serde(default)]
     pub state_only_step: u32,
+    /// The table step of a small or whole-register CRC (eighteenth
+    /// session): a register `R` replaced, in a loop, by the entry of a
+    /// table indexed by `R` xored with data (`crc = t[(crc ^ *p++) &
+    /// 0xff]`, CRC-8's byte table; `c = t[c ^ ((x >> i) & 0xf)]`, a
+    /// nibble table), the entry not xored with anything after the lookup
+    /// ([`Self::table_xor_index`] needs that). The table is either a
+    /// parameter (its contents are the caller's), or a constant of the
+    /// unit whose entries are GF(2)-linear in the index (`t[0] = 0`,
+    /// `t[i ^ j] = t[i] ^ t[j]`), as every CRC table is: a Pearson hash's
+    /// or a cipher's S-box is a permutation and is not.
+    #[serde(default)]
+    pub table_whole_step: u32,
+    /// A first-match scan over a table whose order is provable from the
+    /// unit (eighteenth session): the masked compare of the scan reads
+    /// the mask, or the prefix length a mask is built from, from a
+    /// constant global table indexed by the loop's counter, and the
+    /// prefix lengths of the table's entries (the mask's bits, or the
+    /// length) never increase in table order — so the first entry that
+    /// matches is the longest that matches. The order is the constant
+    /// initialiser's, read from the unit, not assumed.
+    #[serde(default)]
+    pub ordered_table_scan: u32,
 }
 
 impl IrFunction {

@@ -2599,6 +2599,8 @@ fn accel_signals(f: Val) -> AccelSignals {
     // a bounded search whose body is the whole function, each descending
     // call a back edge, as the same body written as a loop would be.
     let self_calls = descending_self_calls(f);
+    // The back edges' own loops (the recursion's whole-body loop apart).
+    let real_loops = loops.clone();
     if !self_calls.is_empty() && !blocks.is_empty() {
         loops.push((0, blocks.len() - 1));
         in_loop.iter_mut().for_each(|l| *l = true);
@@ -2897,6 +2899,14 @@ fn accel_signals(f: Val) -> AccelSignals {
                                         .is_some_and(|k| !in_loop[k] || leaves_loop(k))
                             })
                     });
+                    // The loop goes on after the store: its header is
+                    // reached again from the store's block without leaving
+                    // the loop. An out-parameter set and then `break` (or
+                    // `return`) hands out the first match, and the `-O0`
+                    // block holding the `break` still lies inside the
+                    // loop's layout range, so `stays` alone does not see
+                    // it (Net-SNMP's `*secName = c->secName; break;`).
+                    let goes_on = loop_goes_on(bi, &blocks, &index, &real_loops);
                     s.best_update_in_loop += u32::from(
                         !walk
                             && !reduction
@@ -2905,6 +2915,7 @@ fn accel_signals(f: Val) -> AccelSignals {
                             && !handed_out
                             && used_after
                             && stays
+                            && goes_on
                             && guarded[bi]
                             && stores_node_value(i),
                     );
@@ -2974,6 +2985,8 @@ fn accel_signals(f: Val) -> AccelSignals {
                     };
                     if feeds_xor(i, 0) && byte_index(idx, 0) && from_xor(idx, 0) {
                         s.table_xor_index += 1;
+                    } else if lp && table_whole_step(i, p, idx) {
+                        s.table_whole_step += 1;
                     }
                 }
                 Some(Opcode::LLVMOr) => {
@@ -3013,12 +3026,363 @@ fn accel_signals(f: Val) -> AccelSignals {
     }
     s.shorten_retry_in_loop = shorten_and_retry(&blocks, &loops, &leaves_loop);
     if s.walk_in_loop > 0 || s.masked_compare_in_loop > 0 {
-        let (first, stack) =
-            first_match_and_stack(&blocks, &index, &loops, &in_loop, &leaves_loop, &self_calls);
+        let (first, stack) = first_match_and_stack(
+            &blocks,
+            &index,
+            &loops,
+            &real_loops,
+            &in_loop,
+            &leaves_loop,
+            &self_calls,
+        );
         s.first_match_exit_in_walk = first;
         s.covering_stack_in_walk = stack;
     }
+    if s.masked_compare_in_loop > 0 {
+        s.ordered_table_scan = ordered_table_scan(&blocks, &in_loop);
+    }
     s
+}
+
+/// Whether the loop goes on after block `bi`: for a back-edge loop holding
+/// it, the loop's header is reachable from `bi` through the loop's own
+/// blocks. A block in no back-edge loop (a recursion's body) goes on.
+fn loop_goes_on(
+    bi: usize,
+    blocks: &[u::Block],
+    index: &HashMap<u::Block, usize>,
+    loops: &[(usize, usize)],
+) -> bool {
+    let holding: Vec<&(usize, usize)> =
+        loops.iter().filter(|(h, l)| *h <= bi && bi <= *l).collect();
+    if holding.is_empty() {
+        return true;
+    }
+    holding.into_iter().any(|&(h, l)| {
+        let mut seen = vec![false; blocks.len()];
+        let mut todo = vec![bi];
+        while let Some(k) = todo.pop() {
+            for x in blocks[k].successors() {
+                let Some(&j) = index.get(&x) else {
+                    continue;
+                };
+                if j == h {
+                    return true;
+                }
+                if h <= j && j <= l && !seen[j] {
+                    seen[j] = true;
+                    todo.push(j);
+                }
+            }
+        }
+        false
+    })
+}
+
+/// A global table an address reads one element field of: `p` is a GEP
+/// chain over a global whose single variable index selects the element
+/// and whose other indices are constants (`t[i].mask`, `t[i]`). Returns
+/// the global, the element index and the field path inside the element.
+fn table_element(p: Val) -> Option<(Val, Val, Vec<u32>)> {
+    let mut geps = vec![];
+    let mut x = uncast(p);
+    while is_gep(x) {
+        geps.push(x);
+        x = uncast(x.operand(0)?);
+    }
+    if !x.is_global_var() || geps.is_empty() {
+        return None;
+    }
+    // Outermost first; each GEP's first index steps over its pointer
+    // (a constant 0 here), the rest descend into the aggregate.
+    let mut idx = vec![];
+    for g in geps.iter().rev() {
+        if g.operand(1).and_then(Val::const_int) != Some(0) {
+            return None;
+        }
+        idx.extend((2..g.num_operands()).filter_map(|k| g.operand(k)));
+    }
+    let (first, rest) = idx.split_first()?;
+    if first.const_int().is_some() {
+        return None;
+    }
+    let path: Option<Vec<u32>> = rest
+        .iter()
+        .map(|v| v.const_int().and_then(|c| u32::try_from(c).ok()))
+        .collect();
+    Some((x, *first, path?))
+}
+
+/// The integer values of a field across the entries of a constant table
+/// (`None` unless the global is a constant array with an initialiser and
+/// every entry's field is a constant integer).
+fn table_field_values(g: Val, path: &[u32]) -> Option<Vec<u64>> {
+    use inkwell::llvm_sys::core as c;
+    if !g.is_global_constant() {
+        return None;
+    }
+    let init = g.global_initializer()?;
+    let ty = g.global_value_type();
+    let n = unsafe {
+        if c::LLVMGetTypeKind(ty) != inkwell::llvm_sys::LLVMTypeKind::LLVMArrayTypeKind {
+            return None;
+        }
+        c::LLVMGetArrayLength2(ty)
+    };
+    (0..u32::try_from(n).ok()?)
+        .map(|i| {
+            let mut v = init.aggregate_element(i)?;
+            for f in path {
+                v = v.aggregate_element(*f)?;
+            }
+            v.const_int()
+        })
+        .collect()
+}
+
+/// [`AccelSignals::table_whole_step`] at a load `l` from address `p` with
+/// last index `idx`: the loaded entry is stored (through casts) into a
+/// local register `R`, the index is `R ^ data` (masked or not), and the
+/// table is a parameter or a constant GF(2)-linear table.
+fn table_whole_step(l: Val, p: Val, idx: Val) -> bool {
+    // The register the entry replaces.
+    let stored_into = |v: Val| -> Vec<Val> {
+        let mut out = vec![];
+        let mut frontier = vec![v];
+        for _ in 0..3 {
+            let mut next = vec![];
+            for x in frontier {
+                for u in x.users() {
+                    match u.opcode() {
+                        Some(Opcode::LLVMStore) if u.operand(0) == Some(x) => {
+                            if let Some(a) = u.pointer_operand() {
+                                out.push(a);
+                            }
+                        }
+                        Some(Opcode::LLVMZExt | Opcode::LLVMSExt | Opcode::LLVMTrunc) => {
+                            next.push(u)
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            frontier = next;
+        }
+        out
+    };
+    let regs: Vec<Val> = stored_into(l)
+        .into_iter()
+        .filter(|a| a.opcode() == Some(Opcode::LLVMAlloca))
+        .collect();
+    if regs.is_empty() {
+        return false;
+    }
+    // The index: an xor (under a constant mask and casts) of the register
+    // and data that is not the register.
+    let mut x = uncast(idx);
+    if x.opcode() == Some(Opcode::LLVMAnd) && const_operand(x).is_some() {
+        match x
+            .operands()
+            .into_iter()
+            .map(uncast)
+            .find(|o| o.const_int().is_none())
+        {
+            Some(o) => x = o,
+            None => return false,
+        }
+    }
+    if x.opcode() != Some(Opcode::LLVMXor) {
+        return false;
+    }
+    let ops: Vec<Val> = x.operands().into_iter().map(uncast).collect();
+    let register_xor_data = regs.iter().any(|r| {
+        ops.len() == 2
+            && (0..2).any(|k| {
+                local_of(ops[k]) == Some(*r)
+                    && ops[1 - k].const_int().is_none()
+                    && !mentions_register(ops[1 - k], *r)
+            })
+    });
+    if !register_xor_data {
+        return false;
+    }
+    // The table: a parameter (loaded from its `-O0` local), or a constant
+    // whose entries are linear in the index.
+    let mut base = uncast(p);
+    while is_gep(base) {
+        match base.operand(0) {
+            Some(b) => base = uncast(b),
+            None => return false,
+        }
+    }
+    if let Some(a) = local_of(base) {
+        return a.users().into_iter().any(|u| {
+            u.opcode() == Some(Opcode::LLVMStore) && u.operand(0).is_some_and(|v| v.is_argument())
+        });
+    }
+    let Some((g, _, path)) = table_element(p) else {
+        return false;
+    };
+    table_field_values(g, &path).is_some_and(|t| gf2_linear(&t))
+}
+
+/// Whether a table is GF(2)-linear in its index: a power-of-two length of
+/// at least 16, `t[0] = 0`, and every entry the xor of the entries of its
+/// index's bits (`t[i ^ j] = t[i] ^ t[j]`), as a CRC table is.
+fn gf2_linear(t: &[u64]) -> bool {
+    t.len() >= 16
+        && t.len().is_power_of_two()
+        && t[0] == 0
+        && (1..t.len()).all(|i| {
+            let low = i & i.wrapping_neg();
+            t[i] == t[low] ^ t[i ^ low]
+        })
+        && t.iter().any(|v| *v != 0)
+}
+
+/// Whether `v` is read at an address whose index comes from the global
+/// table `g` (through casts, arithmetic and `-O0` locals).
+fn indexed_by_table(v: Val, g: Val, depth: u32) -> bool {
+    fn from_table(x: Val, g: Val, depth: u32) -> bool {
+        let x = uncast(x);
+        if depth > 8 {
+            return false;
+        }
+        match x.opcode() {
+            Some(Opcode::LLVMLoad) => {
+                x.pointer_operand()
+                    .and_then(table_element)
+                    .is_some_and(|(t, _, _)| t == g)
+                    || local_values(x)
+                        .is_some_and(|vs| vs.into_iter().any(|y| from_table(y, g, depth + 1)))
+            }
+            Some(op) if value_op(op) => x
+                .operands()
+                .into_iter()
+                .any(|o| from_table(o, g, depth + 1)),
+            _ => false,
+        }
+    }
+    let v = uncast(v);
+    if depth > 4 {
+        return false;
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMLoad) => match local_values(v) {
+            Some(vs) => vs.into_iter().any(|y| indexed_by_table(y, g, depth + 1)),
+            None => {
+                let mut p = v.pointer_operand().map(uncast);
+                while let Some(a) = p.filter(|a| is_gep(*a)) {
+                    if (1..a.num_operands())
+                        .filter_map(|k| a.operand(k))
+                        .any(|ix| ix.const_int().is_none() && from_table(ix, g, 0))
+                    {
+                        return true;
+                    }
+                    p = a.operand(0).map(uncast);
+                }
+                false
+            }
+        },
+        _ => false,
+    }
+}
+
+/// [`AccelSignals::ordered_table_scan`]: a masked compare in a loop whose
+/// mask is read from a constant table indexed by a variable (the mask
+/// itself, its length the mask's bits; or an all-ones value shifted by a
+/// length read from the table), the lengths never increasing in table
+/// order.
+fn ordered_table_scan(blocks: &[u::Block], in_loop: &[bool]) -> u32 {
+    // Loads of table fields in the value tree of `v`, with whether they
+    // reach it through a shift of all ones (a length) or directly (a mask).
+    fn table_loads(v: Val, depth: u32, shifted: bool, out: &mut Vec<(Val, bool)>) {
+        let v = uncast(v);
+        if depth > 8 {
+            return;
+        }
+        match v.opcode() {
+            Some(Opcode::LLVMLoad) => {
+                if let Some(vs) = local_values(v) {
+                    for x in vs {
+                        table_loads(x, depth + 1, shifted, out);
+                    }
+                } else {
+                    out.push((v, shifted));
+                }
+            }
+            Some(Opcode::LLVMShl | Opcode::LLVMLShr)
+                if v.operand(0).is_some_and(|x| all_ones(uncast(x))) =>
+            {
+                if let Some(a) = v.operand(1) {
+                    table_loads(a, depth + 1, true, out);
+                }
+            }
+            Some(Opcode::LLVMPHI) => {
+                for (x, _) in v.phi_incoming() {
+                    table_loads(x, depth + 1, shifted, out);
+                }
+            }
+            Some(Opcode::LLVMSub | Opcode::LLVMSelect | Opcode::LLVMXor) => {
+                for o in v.operands() {
+                    table_loads(o, depth + 1, shifted, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut n = 0;
+    for (k, b) in blocks.iter().enumerate() {
+        if !in_loop[k] {
+            continue;
+        }
+        for i in b.instructions() {
+            if !masked_compare(i) {
+                continue;
+            }
+            // (mask or length load, shifted, the other operand of the `and`:
+            // the key it masks)
+            let mut loads = vec![];
+            for o in i.operands().into_iter().map(uncast) {
+                if o.opcode() == Some(Opcode::LLVMAnd) {
+                    let ms = o.operands();
+                    for (k, m) in ms.iter().enumerate() {
+                        let mut found = vec![];
+                        table_loads(*m, 0, false, &mut found);
+                        let key = ms.get(1 - k.min(1)).copied();
+                        loads.extend(found.into_iter().map(|(l, sh)| (l, sh, key)));
+                    }
+                }
+            }
+            let ordered = loads.into_iter().any(|(l, shifted, key)| {
+                let Some((g, _, path)) = l.pointer_operand().and_then(table_element) else {
+                    return false;
+                };
+                // The mask must cover the whole key: a key element picked
+                // by another field of the table (`a[t[i].len] & t[i].mask`,
+                // a byte count plus the mask of the next byte) has a prefix
+                // length the mask alone does not give.
+                if key.is_some_and(|k| indexed_by_table(k, g, 0)) {
+                    return false;
+                }
+                let Some(vals) = table_field_values(g, &path) else {
+                    return false;
+                };
+                let lens: Vec<u64> = if shifted {
+                    vals
+                } else {
+                    vals.into_iter()
+                        .map(|m| u64::from(m.count_ones()))
+                        .collect()
+                };
+                lens.len() >= 2
+                    && lens.windows(2).all(|w| w[0] >= w[1])
+                    && lens.first() != lens.last()
+            });
+            n += u32::from(ordered);
+        }
+    }
+    n
 }
 
 /// A block that only returns (`-O0`'s return block: loads of the return
@@ -3109,6 +3473,7 @@ fn first_match_and_stack(
     blocks: &[u::Block],
     index: &HashMap<u::Block, usize>,
     loops: &[(usize, usize)],
+    real_loops: &[(usize, usize)],
     in_loop: &[bool],
     leaves_loop: &dyn Fn(usize) -> bool,
     self_calls: &[(Val, Vec<Option<Descent>>)],
@@ -3271,6 +3636,30 @@ fn first_match_and_stack(
             })
         });
         first += u32::from(handed);
+    }
+    // The caller's variable set at a match on a path that only leaves the
+    // loop (`if (out) *out = c->name; break;`): the first match handed
+    // out through an out-parameter. The nearest test above such a store
+    // is often the out-parameter's own null check, so no guard is asked
+    // for beyond the block being conditional.
+    if !prefers_deeper {
+        for (k, b) in blocks.iter().enumerate() {
+            if !in_walk[k]
+                || preds[k].is_empty()
+                || loop_goes_on(k, blocks, index, real_loops)
+                || !real_loops.iter().any(|(h, l)| *h <= k && k <= *l)
+            {
+                continue;
+            }
+            let out_store = b.instructions().into_iter().any(|i| {
+                i.opcode() == Some(Opcode::LLVMStore)
+                    && i.pointer_operand().is_some_and(out_parameter_target)
+                    && i.operand(0).map(uncast).is_some_and(|v| {
+                        v.const_int().is_none() && !v.is_null_ptr() && !v.is_constant()
+                    })
+            });
+            first += u32::from(out_store && !guards(k).is_empty());
+        }
     }
     (first, stack)
 }
@@ -3447,32 +3836,65 @@ fn delimiter_cuts(insts: &[(usize, Val)]) -> (Vec<Val>, Vec<Val>) {
     (places, cutters)
 }
 
+/// Another call of the loop than the lookup that is handed an address
+/// into the local buffer `arg` points into, and whose call `fills` accepts
+/// (given the buffer): how the key the lookup is handed got there.
+fn buffer_filled_by(
+    arg: Val,
+    insts: &[(usize, Val)],
+    lookup: Val,
+    fills: impl Fn(Val, Val) -> bool,
+) -> bool {
+    let Some(b) = local_buffer(arg) else {
+        return false;
+    };
+    insts.iter().any(|(_, c)| {
+        *c != lookup
+            && c.opcode() == Some(Opcode::LLVMCall)
+            && (0..c.num_arg_operands()).any(|k| c.operand(k).and_then(local_buffer) == Some(b))
+            && fills(*c, b)
+    })
+}
+
 /// A key buffer the loop builds from a shortened value: `arg` is an address
 /// into a local buffer that another call of the loop is handed together
 /// with a value computed from `p` (`snprintf(&buf[n], …, "%d", bits)`,
 /// the prefix length formatted into the key an external table is asked
 /// for).
 fn formatted_from(arg: Val, p: Val, insts: &[(usize, Val)], lookup: Val) -> bool {
-    let buffer = |x: Val| {
-        let mut x = uncast(x);
-        while is_gep(x) || x.opcode() == Some(Opcode::LLVMBitCast) {
-            match x.operand(0) {
-                Some(b) => x = uncast(b),
-                None => break,
-            }
-        }
-        (x.opcode() == Some(Opcode::LLVMAlloca)).then_some(x)
-    };
-    let Some(b) = buffer(arg) else {
-        return false;
-    };
-    insts.iter().any(|(_, c)| {
-        *c != lookup
-            && c.opcode() == Some(Opcode::LLVMCall)
-            && (0..c.num_arg_operands()).any(|k| c.operand(k).and_then(buffer) == Some(b))
-            && (0..c.num_arg_operands())
-                .any(|k| c.operand(k).is_some_and(|v| derived_from(uncast(v), p, 0)))
+    buffer_filled_by(arg, insts, lookup, |c, _| {
+        (0..c.num_arg_operands())
+            .any(|k| c.operand(k).is_some_and(|v| derived_from(uncast(v), p, 0)))
     })
+}
+
+/// A key buffer the loop fills with the whole key cut at `p`: `arg` is an
+/// address into a local buffer that another call of the loop is handed
+/// together with the cut pointer itself (`snprintf(buf, sizeof buf,
+/// "!%s", p)`, `strlcpy(buf, p, n)`), and none of that call's arguments is
+/// a length measured between two pointers — a token copied out of a list
+/// (`memcpy(tok, p, q - p)`) is one piece of the key, not the key cut
+/// shorter.
+fn copied_whole(arg: Val, p: Val, insts: &[(usize, Val)], lookup: Val) -> bool {
+    buffer_filled_by(arg, insts, lookup, |c, b| {
+        (0..c.num_arg_operands()).any(|k| {
+            c.operand(k)
+                .is_some_and(|v| local_buffer(v) != Some(b) && points_from(v, p))
+        }) && !(0..c.num_arg_operands()).any(|k| {
+            c.operand(k)
+                .is_some_and(|v| pointer_difference(v, 0, &mut vec![]))
+        })
+    })
+}
+
+/// The local buffer (`-O0` alloca) an address points into, through GEPs
+/// and casts.
+fn local_buffer(x: Val) -> Option<Val> {
+    let mut x = uncast(x);
+    while is_gep(x) || x.opcode() == Some(Opcode::LLVMBitCast) {
+        x = uncast(x.operand(0)?);
+    }
+    (x.opcode() == Some(Opcode::LLVMAlloca)).then_some(x)
 }
 
 /// "Shorten and retry" loops ([`AccelSignals::shorten_retry_in_loop`]):
@@ -3565,8 +3987,12 @@ fn shorten_and_retry(
                 && ((0..c.num_arg_operands()).any(|k| {
                     c.operand(k).is_some_and(|a| {
                         // A key cut at a delimiter is handed itself (the rest
-                        // of the name); a copy of one token is no shorter key.
-                        cut.iter().any(|p| passes_shortened(a, *p))
+                        // of the name), or a buffer another call of the loop
+                        // formats or copies the whole cut key into
+                        // (`snprintf(buf, n, "!%s", p)`); a copy of one token
+                        // (`memcpy(tok, p, q - p)`) is no shorter key.
+                        cut.iter()
+                            .any(|p| passes_shortened(a, *p) || copied_whole(a, *p, &insts, *c))
                             || shortened.iter().any(|p| {
                                 passes_shortened(a, *p) || formatted_from(a, *p, &insts, *c)
                             })

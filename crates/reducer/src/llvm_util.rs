@@ -182,6 +182,11 @@ impl Val {
     pub fn is_global_constant(self) -> bool {
         unsafe { c::LLVMIsGlobalConstant(self.0) != 0 }
     }
+    /// Element `i` of a constant aggregate (array, struct, vector, or a
+    /// zero initialiser of one).
+    pub fn aggregate_element(self, i: u32) -> Option<Val> {
+        unsafe { opt(c::LLVMGetAggregateElement(self.0, i)) }
+    }
     pub fn num_successors(self) -> u32 {
         unsafe { c::LLVMGetNumSuccessors(self.0) }
     }

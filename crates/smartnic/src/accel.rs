@@ -306,7 +306,7 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
         flag(sig.xor_poly_in_loop > 0 || sig.xor_equations > 0),
         // The table step: the data in the index, or xored in after the
         // lookup of the register's own bits.
-        flag(sig.table_xor_index > 0 || sig.table_register_step > 0),
+        flag(sig.table_xor_index > 0 || sig.table_register_step > 0 || sig.table_whole_step > 0),
         flag(sig.rotate_const > 0),
         flag(sig.mul_large_const > 0),
         flag(sig.fold16 > 0),
@@ -336,11 +336,26 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
 /// first-match access list is the look-alike, and replacing one by an LPM
 /// would change what it does).
 pub fn walk_cannot_be_longest(sig: &AccelSignals) -> bool {
+    // A scan over a constant table whose prefix lengths never increase in
+    // table order returns the longest match at its first one: the order
+    // is proven from the unit (`ordered_table_scan`).
     sig.first_match_exit_in_walk > 0
+        && sig.ordered_table_scan == 0
         && sig.best_update_in_loop == 0
         && sig.covering_stack_in_walk == 0
         && sig.shorten_retry_in_loop == 0
         && sig.two_level_lookup == 0
+}
+
+/// Whether a scan is a longest-prefix match by an order proven from the
+/// unit: it returns at its first masked match
+/// ([`AccelSignals::first_match_exit_in_walk`]) and its table is a
+/// constant whose prefix lengths never increase in table order
+/// ([`AccelSignals::ordered_table_scan`]), so the first match is the
+/// longest. The definition of an LPM is then met by construction, as a
+/// proven CRC is by the behavioural test.
+pub fn scan_is_longest(sig: &AccelSignals) -> bool {
+    sig.first_match_exit_in_walk > 0 && sig.ordered_table_scan > 0
 }
 
 /// Whether a function's polynomial steps divide no data: its only one-bit
@@ -353,6 +368,7 @@ pub fn steps_consume_no_data(sig: &AccelSignals) -> bool {
         && sig.xor_poly_in_loop == 0
         && sig.table_xor_index == 0
         && sig.table_register_step == 0
+        && sig.table_whole_step == 0
         && sig.xor_equations == 0
 }
 
@@ -617,6 +633,12 @@ impl AccelModel {
         if matches!(f.behaviour, Some(Behaviour::Crc { .. })) {
             return Verdict {
                 kind: AccelKind::Crc,
+                confidence: 1.0,
+            };
+        }
+        if scan_is_longest(&f.signals) {
+            return Verdict {
+                kind: AccelKind::Lpm,
                 confidence: 1.0,
             };
         }
