@@ -1504,15 +1504,9 @@ impl<'p, 't> Engine<'p, 't> {
         // Header fields handed in one by one (`ipfilter(saddr, daddr, sport,
         // dport, protocol)`): each parameter holds the field it is named for.
         if kind == FnKind::Packet {
-            let fields: Vec<(String, Field)> = self.prog.fns[e.fn_idx]
-                .params
-                .iter()
-                .filter_map(|p| Some((p.name.clone(), super::adapters::field_param(self.prog, p)?)))
-                .collect();
-            if fields.len() >= 2 {
-                for (pname, f) in fields {
-                    self.env_join(&format!("{scope}|{pname}"), &Val::field(f));
-                }
+            let f = &self.prog.fns[e.fn_idx];
+            for (pname, field) in super::adapters::field_params(self.prog, f) {
+                self.env_join(&format!("{scope}|{pname}"), &Val::field(field));
             }
         }
         // Objects the caller hands in by pointer: named after the parameter,
@@ -3297,9 +3291,10 @@ impl<'p, 't> Engine<'p, 't> {
                     .and_then(|x| self.static_type(x))
                     .is_some_and(|t| is_packet_type(self.prog.resolve_type(&t.name)))
         };
-        if is_arrival_metadata(&fname)
-            && ((bv.descriptor && bv.hdr.is_some())
-                || ((bv.opaque || bv.hdr.is_some()) && in_descriptor_record()))
+        // The cheap tests first: this runs for every member read.
+        if ((bv.descriptor && bv.hdr.is_some())
+            || ((bv.opaque || bv.hdr.is_some()) && in_descriptor_record()))
+            && is_arrival_metadata(&fname)
         {
             // The descriptor's record of where and when the packet arrived
             // (input port or interface, receive queue, timestamp, mark) is

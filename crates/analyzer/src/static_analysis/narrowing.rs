@@ -78,6 +78,13 @@ fn narrowed_to_alternatives(fields: &mut FieldSet, m: Mask) -> bool {
     had && fields.is_empty() && m & PACKET_DATA != 0
 }
 
+/// A value narrowed to what every reaching definition (`m`) carries: its
+/// fields, and its unnamed packet data.
+fn narrow_by(m: Mask, v: &mut super::dataflow::Val) {
+    v.alternatives |= narrowed_to_alternatives(&mut v.fields, m);
+    v.opaque &= m & OPAQUE != 0;
+}
+
 /// What the reaching definitions of a tracked path hold.
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 pub(super) struct Def {
@@ -371,28 +378,29 @@ impl Narrowing {
             }
         }
     }
+    /// What the reaching definitions of `key` hold, if it is tracked.
+    fn def_of(&self, key: &str) -> Option<&Def> {
+        let (scope, path) = split(key)?;
+        self.scopes.get(scope)?.get(path)
+    }
+    /// The fields part of [`Self::narrow_val`]: true when narrowing leaves
+    /// no field although every reaching definition carries some (located
+    /// by alternatives).
+    #[cfg(test)]
+    fn narrow(&self, key: &str, fields: &mut FieldSet) -> bool {
+        self.def_of(key)
+            .is_some_and(|m| narrowed_to_alternatives(fields, m.fields))
+    }
     /// Narrow a value read from `key` to what its reaching definitions
-    /// carry. True when that leaves no field although every reaching
-    /// definition carries some: the value is located by alternatives.
-    pub(super) fn narrow(&self, key: &str, fields: &mut FieldSet) -> bool {
-        if let Some((scope, path)) = split(key) {
-            if let Some(m) = self.scopes.get(scope).and_then(|d| d.get(path)) {
-                return narrowed_to_alternatives(fields, m.fields);
-            }
-        }
-        false
-    }
-    /// Whether packet data of unnamed fields reaches `key` on every path
-    /// (an untracked path keeps what the flow-insensitive value says).
-    pub(super) fn opaque_on_every_path(&self, key: &str) -> bool {
-        split(key)
-            .and_then(|(scope, path)| self.scopes.get(scope).and_then(|d| d.get(path)))
-            .is_none_or(|m| m.fields & OPAQUE != 0)
-    }
-    /// [`Self::narrow`] and [`Self::opaque_on_every_path`] applied to a value.
+    /// carry: its fields (see [`Val::alternatives`]) and its unnamed packet
+    /// data, kept only where every definition carries it. An untracked path
+    /// keeps what the flow-insensitive value says.
+    ///
+    /// [`Val::alternatives`]: super::dataflow::Val::alternatives
     pub(super) fn narrow_val(&self, key: &str, v: &mut super::dataflow::Val) {
-        v.alternatives |= self.narrow(key, &mut v.fields);
-        v.opaque &= self.opaque_on_every_path(key);
+        if let Some(m) = self.def_of(key) {
+            narrow_by(m.fields, v);
+        }
     }
     /// Every reaching definition of `key` is tracked and none points into
     /// state.
@@ -433,8 +441,7 @@ impl Narrowing {
     /// when none of them pointed into state, the result points to none.
     pub(super) fn narrow_return(&self, scope: &str, v: &mut super::dataflow::Val) {
         if let Some(m) = self.rets.get(scope) {
-            v.alternatives |= narrowed_to_alternatives(&mut v.fields, m.fields);
-            v.opaque &= m.fields & OPAQUE != 0;
+            narrow_by(m.fields, v);
             if !m.state && self.finished.contains(scope) {
                 v.objs.clear();
             }

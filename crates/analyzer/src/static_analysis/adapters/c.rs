@@ -104,13 +104,7 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
         // daddr, sport, dport, protocol)`): its caller parsed the packet.
         // Stronger evidence than a byte buffer a root takes (a dialog's
         // `char *` strings), which the fallback below would pick.
-        let takes_fields = |f: &program::FnDef| {
-            f.params
-                .iter()
-                .filter(|p| super::field_param(prog, p).is_some())
-                .count()
-                >= 2
-        };
+        let takes_fields = |f: &program::FnDef| !super::field_params(prog, f).is_empty();
         let called_any = called_by_own(&input.calls, &|fi| own(fi), &|_| true);
         out = roots(&called_any, &takes_fields);
     }

@@ -125,20 +125,33 @@ pub(super) fn init_like(name: &str) -> bool {
         || n.contains("load")
 }
 
-/// The header field a scalar parameter holds by its name (`saddr`,
-/// `dport`, `protocol`): an entry handed the fields of a packet its caller
-/// parsed.
-pub(in crate::static_analysis) fn field_param(
+/// The scalar parameters of `f` named as header fields (`saddr`, `dport`,
+/// `protocol`), when there are two or more: an entry handed the fields of a
+/// packet its caller parsed (`ipfilter(saddr, daddr, sport, dport,
+/// protocol)`). One such name alone (a `port` option) is no evidence.
+pub(in crate::static_analysis) fn field_params<'f>(
     prog: &Program,
-    p: &program::VarDecl,
-) -> Option<nfc_core::facts::Field> {
-    // An integer (not a struct passed by value, not a pointer).
-    let scalar = !p.ty.is_pointerish()
-        && p.ty.dims.is_empty()
-        && !prog.structs.contains_key(prog.resolve_type(&p.ty.name));
-    scalar
-        .then(|| headers::generic_member_field(p.name.trim_start_matches('_')))
-        .flatten()
+    f: &'f program::FnDef,
+) -> Vec<(&'f str, nfc_core::facts::Field)> {
+    let named: Vec<(&str, nfc_core::facts::Field)> = f
+        .params
+        .iter()
+        .filter(|p| {
+            // An integer (not a struct passed by value, not a pointer).
+            !p.ty.is_pointerish()
+                && p.ty.dims.is_empty()
+                && !prog.structs.contains_key(prog.resolve_type(&p.ty.name))
+        })
+        .filter_map(|p| {
+            let field = headers::generic_member_field(p.name.trim_start_matches('_'))?;
+            Some((p.name.as_str(), field))
+        })
+        .collect();
+    if named.len() >= 2 {
+        named
+    } else {
+        vec![]
+    }
 }
 
 /// Which pointer types a root's parameter may have to be taken as the frame.
