@@ -14,6 +14,7 @@ use super::contracts;
 use super::headers::{self, Hdr};
 use super::narrowing::{self, Narrowing};
 use super::program::{norm_type, parse_int, text, FnDef, NodeExt, Program, TypeRef};
+use super::walks::{Stamps, WalkEntry, WalkLog, Walked};
 use nfc_core::facts::{Accelerator, Field};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::{BTreeMap, BTreeSet};
@@ -729,6 +730,10 @@ struct Slot {
     /// How often a join lowered the slot's constant (see
     /// [`CONSTANT_LOWERINGS`]).
     lowerings: u8,
+    /// The stamp of the slot's creation or last change (see `walks`):
+    /// unlike `changed_at`, it moves on every change, a new slot and a
+    /// mirror pair included.
+    touched: u64,
 }
 
 /// A join keeps the smaller of two constants (alternative header offsets,
@@ -754,8 +759,9 @@ struct Env {
 }
 
 impl Env {
-    fn get(&self, key: &str) -> Option<&Slot> {
-        self.by_key.get(key).map(|&i| &self.slots[i])
+    /// The slot of `key` and its index (which stays its own).
+    fn get(&self, key: &str) -> Option<(usize, &Slot)> {
+        self.by_key.get(key).map(|&i| (i, &self.slots[i]))
     }
     fn get_mut(&mut self, key: &str) -> Option<&mut Slot> {
         self.by_key.get(key).map(|&i| &mut self.slots[i])
@@ -865,6 +871,17 @@ pub struct Engine<'p, 't> {
     assigning: Option<(Node<'t>, Node<'t>, bool)>,
     /// The flow-sensitive second collecting pass is running.
     narrowing: Option<Box<Narrowing>>,
+    /// See `walks`: the reads of the walks under way, innermost last
+    /// (empty outside the fixpoint's rounds).
+    walk_logs: std::cell::RefCell<Vec<WalkLog>>,
+    /// See `walks`: the last walk of each context, by scope.
+    walked: HashMap<String, Walked>,
+    /// The last stamp given to a slot (see [`Slot::touched`]).
+    touches: u64,
+    /// Path -> the stamp of the last new or changed slot among its members.
+    members_touched: HashMap<String, u64>,
+    /// Counts the changes of `ageing_results`.
+    ageing_changes: u64,
 }
 
 /// The engine's budget: a deadline (a reading of the running thread's CPU
@@ -1095,6 +1112,27 @@ fn is_packet_type(t: &str) -> bool {
     })
 }
 
+impl Stamps for Engine<'_, '_> {
+    fn slot_stamp(&self, i: usize) -> u64 {
+        self.env.slots[i].touched
+    }
+    fn has_slot(&self, key: &str) -> bool {
+        self.env.by_key.contains_key(key)
+    }
+    fn members_stamp(&self, path: &str) -> u64 {
+        self.members_touched.get(path).copied().unwrap_or(0)
+    }
+    fn ret(&self, scope: &str) -> Option<&Val> {
+        self.rets.get(scope)
+    }
+    fn param_const(&self, key: &str) -> Option<Option<i64>> {
+        self.param_consts.get(key).copied()
+    }
+    fn ageing_changes(&self) -> u64 {
+        self.ageing_changes
+    }
+}
+
 impl<'p, 't> Engine<'p, 't> {
     pub fn new(prog: &'p Program<'t>) -> Self {
         Engine {
@@ -1137,6 +1175,11 @@ impl<'p, 't> Engine<'p, 't> {
             dirty: false,
             assigning: None,
             narrowing: None,
+            walk_logs: Default::default(),
+            walked: HashMap::default(),
+            touches: 0,
+            members_touched: HashMap::default(),
+            ageing_changes: 0,
             budget: BudgetState {
                 deadline: None,
                 backstop: None,
@@ -1240,8 +1283,41 @@ impl<'p, 't> Engine<'p, 't> {
         if !self.join_into_slot(key, v, true) {
             self.budget.memory_used += key.len() as u64 + ENTRY_OVERHEAD;
             self.env.insert_new(key, Slot::default());
+            self.touch(key);
             self.join_into_slot(key, v, false);
         }
+    }
+
+    /// Give slot `key` a new stamp, and its paths' members (see `walks`).
+    fn touch(&mut self, key: &str) {
+        self.touches += 1;
+        let t = self.touches;
+        if let Some(slot) = self.env.get_mut(key) {
+            slot.touched = t;
+        }
+        for (i, _) in key.match_indices('.') {
+            match self.members_touched.get_mut(&key[..i]) {
+                Some(at) => *at = t,
+                None => {
+                    self.members_touched.insert(key[..i].to_string(), t);
+                }
+            }
+        }
+    }
+
+    /// Log a read of the walk under way, if a walk's reads are logged.
+    fn log_read(&self, f: impl FnOnce(&mut WalkLog)) {
+        if let Some(log) = self.walk_logs.borrow_mut().last_mut() {
+            f(log);
+        }
+    }
+
+    /// Log a read of the members of `path`.
+    fn log_members_read(&self, path: &str) {
+        self.log_read(|l| {
+            let t = self.members_touched.get(path).copied().unwrap_or(0);
+            l.members.push((path.into(), t));
+        });
     }
 
     /// [`Self::env_join`] into the slot `key` if it exists (`existed`: it
@@ -1307,6 +1383,7 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if changed {
             self.dirty = true;
+            self.touch(key);
             for (i, _) in key.match_indices('.') {
                 match self.members_changed.get_mut(&key[..i]) {
                     Some(at) => *at = self.env_changes,
@@ -1327,7 +1404,16 @@ impl<'p, 't> Engine<'p, 't> {
 
     /// The value of an environment slot, if it has one.
     fn env_get(&self, key: &str) -> Option<&Val> {
-        self.env.get(key).map(|s| &s.val)
+        match self.env.get(key) {
+            Some((i, slot)) => {
+                self.log_read(|l| l.slots.push((i, slot.touched)));
+                Some(&slot.val)
+            }
+            None => {
+                self.log_read(|l| l.absent.push(key.into()));
+                None
+            }
+        }
     }
 
     /// Value of a path: the entry itself and every member below it.
@@ -1345,6 +1431,7 @@ impl<'p, 't> Engine<'p, 't> {
         if !v.objs.is_empty() || v.root || v.hdr.is_some() {
             return v;
         }
+        self.log_members_read(key);
         // Searched only when needed: a cached join below needs no search.
         let members = || {
             let (lo, hi) = ([key, "."].concat(), [key, "/"].concat());
@@ -1594,9 +1681,26 @@ impl<'p, 't> Engine<'p, 't> {
         if self.out_of_budget() {
             return;
         }
+        let cs_len = cs.len();
         let scope = self.scope_for(fn_idx, &cs);
         if !self.visited.insert(scope.clone()) {
             return;
+        }
+        // See `walks`: a context's walk of the previous round stands when
+        // it is entered as then and reads what it read then. The packet
+        // entries themselves are walked every round.
+        let logging = self.logs_walks();
+        let entry = logging.then(|| self.walk_entry(guard));
+        if let Some(entry) = &entry {
+            self.log_read(|l| l.callees.push(scope.clone()));
+            if cs.len() > 1
+                && self.walked.get(&scope).is_some_and(|w| w.entry == *entry)
+                && self.walk_holds(&scope)
+            {
+                self.mark_reused(&scope);
+                return;
+            }
+            self.walk_logs.borrow_mut().push(WalkLog::default());
         }
         let saved = (
             self.fn_idx,
@@ -1620,12 +1724,76 @@ impl<'p, 't> Engine<'p, 't> {
         if let Some(nw) = self.narrowing.as_deref_mut() {
             nw.finished(&self.scope);
         }
+        if let Some(entry) = entry {
+            let log = self.walk_logs.borrow_mut().pop().unwrap_or_default();
+            // A walk cut short by the budget, or one that made contexts
+            // shared past `MAX_CONTEXTS`, is no walk to reuse.
+            if cs_len > 1 && self.logs_walks() {
+                self.walked
+                    .insert(self.scope.clone(), Walked { entry, log });
+            } else {
+                self.walked.remove(&self.scope);
+            }
+        }
         self.fn_idx = saved.0;
         self.scope = saved.1;
         self.call_string = saved.2;
         self.guard = saved.3;
         self.loop_conds = saved.4;
         self.loop_depth = saved.5;
+    }
+
+    /// Whether walks log their reads and may be reused (see `walks`): in
+    /// the fixpoint's rounds, while every context has one call string
+    /// and the budget lasts.
+    fn logs_walks(&self) -> bool {
+        !self.collect
+            && self.narrowing.is_none()
+            && self.ctx_ids.len() <= MAX_CONTEXTS
+            && self.budget.exhausted.is_none()
+    }
+
+    /// How a context is entered now, with `guard`.
+    fn walk_entry(&self, guard: bool) -> WalkEntry {
+        WalkEntry {
+            guard,
+            kind: self.kind,
+            insert_depth: self.insert_depth,
+            match_depth: self.match_depth,
+            nesting: self.nesting,
+            guarded_entries: self.guarded_entries.clone(),
+            assigning: self.assigning.map(|(l, r, c)| (l.id(), r.id(), c)),
+            storing: [
+                self.storing_link,
+                self.storing_packet,
+                self.storing_descriptor,
+                self.storing_self_derived,
+                self.storing_received_descriptor,
+            ],
+        }
+    }
+
+    /// The last walk of `scope`, and of each context it visited first,
+    /// would read what it read.
+    fn walk_holds(&self, scope: &str) -> bool {
+        self.walked
+            .get(scope)
+            .is_some_and(|w| w.log.holds(self) && w.log.callees.iter().all(|c| self.walk_holds(c)))
+    }
+
+    /// A reused walk of `scope` visits what its last walk visited.
+    fn mark_reused(&mut self, scope: &str) {
+        let mut stack: Vec<String> = self
+            .walked
+            .get(scope)
+            .map(|w| w.log.callees.clone())
+            .unwrap_or_default();
+        while let Some(c) = stack.pop() {
+            if let Some(w) = self.walked.get(&c) {
+                stack.extend(w.log.callees.iter().cloned());
+            }
+            self.visited.insert(c);
+        }
     }
 
     // ------------------------------------------------------------ statements
@@ -1875,14 +2043,16 @@ impl<'p, 't> Engine<'p, 't> {
                             self.note_influence(&v, &BTreeSet::new(), k, "the verdict");
                         }
                         if let Some(aged) = self.ageing_polarity(k) {
-                            self.ageing_results
-                                .entry(self.fn_idx)
-                                .and_modify(|p| {
-                                    if *p != Some(aged) {
-                                        *p = None;
-                                    }
-                                })
-                                .or_insert(Some(aged));
+                            let before = self.ageing_results.get(&self.fn_idx).copied();
+                            let now = match before {
+                                Some(p) if p != Some(aged) => None,
+                                Some(p) => p,
+                                None => Some(aged),
+                            };
+                            if before != Some(now) {
+                                self.ageing_changes += 1;
+                                self.ageing_results.insert(self.fn_idx, now);
+                            }
                         }
                         let key = self.scope.clone();
                         // `return NULL` / `return 0` hands back no entry: it
@@ -2409,6 +2579,7 @@ impl<'p, 't> Engine<'p, 't> {
             }
         };
         let narrowing = self.narrowing.is_some();
+        self.log_members_read(from);
         if !narrowing && since != 0 && self.members_changed_at(from) <= since {
             return;
         }
@@ -4985,7 +5156,10 @@ impl<'p, 't> Engine<'p, 't> {
             if !self.f().params.iter().any(|p| p.name == name) {
                 return None;
             }
-            *self.param_consts.get(&self.var_key(name))?
+            let key = self.var_key(name);
+            let c = self.param_consts.get(&key).copied();
+            self.log_read(|l| l.consts.push((key.as_str().into(), c)));
+            c?
         };
         let literal = |x: Node<'t>| self.literal_value(x);
         match c.kind_name() {
@@ -5351,7 +5525,9 @@ impl<'p, 't> Engine<'p, 't> {
                         }
                     }
                 }
-                if let Some(mut r) = self.rets.get(&callee_scope).cloned() {
+                let ret = self.rets.get(&callee_scope).cloned();
+                self.log_read(|l| l.rets.push((callee_scope.as_str().into(), ret.clone())));
+                if let Some(mut r) = ret {
                     if let Some(nw) = self.narrowing.as_deref() {
                         nw.narrow_return(&callee_scope, &mut r);
                     }
@@ -6132,6 +6308,7 @@ impl<'p, 't> Engine<'p, 't> {
     /// `ageing_results`): `Some(true)` when a true result means aged.
     fn calls_ageing_test(&self, call: Node<'t>) -> Option<bool> {
         let ix = self.sole_definition(call)?;
+        self.log_read(|l| l.ageing = Some(self.ageing_changes));
         self.ageing_results.get(&ix).copied().flatten()
     }
 
@@ -6771,10 +6948,10 @@ mod tests {
                 },
             );
         }
-        assert_eq!(env.get("f|k.a").map(|s| s.val.konst), Some(Some(3)));
+        assert_eq!(env.get("f|k.a").map(|(_, s)| s.val.konst), Some(Some(3)));
         assert!(env.get("f|k.z").is_none());
         env.get_mut("f|kx").unwrap().changed_at = 7;
-        assert_eq!(env.get("f|kx").map(|s| s.changed_at), Some(7));
+        assert_eq!(env.get("f|kx").map(|(_, s)| s.changed_at), Some(7));
         // Members of `f|k`: keys from `f|k.` up to `f|k/`, in key order.
         let members: Vec<&str> = env.range("f|k.", "f|k/").map(|(k, _)| &**k).collect();
         assert_eq!(members, ["f|k.a", "f|k.a.c", "f|k.b"]);

@@ -20,6 +20,7 @@ mod narrowing;
 pub mod preprocess;
 pub mod program;
 mod summarise;
+mod walks;
 
 use dataflow::{Engine, FnKind};
 use nfc_core::chain::Framework;
