@@ -736,6 +736,16 @@ struct Slot {
     touched: u64,
 }
 
+/// The change counts of the members of a path (see
+/// `Engine::members_changed`).
+#[derive(Clone, Copy)]
+struct MemberStamps {
+    /// `env_changes` at the last change of a member.
+    changed: u64,
+    /// The stamp (see [`Slot::touched`]) of the last new or changed member.
+    touched: u64,
+}
+
 /// A join keeps the smaller of two constants (alternative header offsets,
 /// with and without a VLAN tag). A loop that counts down (`len -= 12`)
 /// would lower it on every round without end; after this many lowerings
@@ -805,7 +815,10 @@ pub struct Engine<'p, 't> {
     /// Path -> the change count of the last change of one of its members
     /// (`a` for `a.b` and `a.b.c`): copying or reading the members of a path
     /// none of whose members changed needs no walk over them.
-    members_changed: HashMap<String, u64>,
+    ///
+    /// With it, the stamp of the last new or changed slot among the path's
+    /// members (see `walks`): one search per prefix serves both.
+    members_changed: HashMap<String, MemberStamps>,
     /// See [`Self::static_type`]: (function, node id) -> type.
     static_types: std::cell::RefCell<HashMap<(usize, usize), Option<&'p TypeRef>>>,
     /// See [`Self::named_kids`]: node id -> its named children.
@@ -878,8 +891,6 @@ pub struct Engine<'p, 't> {
     walked: HashMap<String, Walked>,
     /// The last stamp given to a slot (see [`Slot::touched`]).
     touches: u64,
-    /// Path -> the stamp of the last new or changed slot among its members.
-    members_touched: HashMap<String, u64>,
     /// Counts the changes of `ageing_results`.
     ageing_changes: u64,
 }
@@ -1120,7 +1131,7 @@ impl Stamps for Engine<'_, '_> {
         self.env.by_key.contains_key(key)
     }
     fn members_stamp(&self, path: &str) -> u64 {
-        self.members_touched.get(path).copied().unwrap_or(0)
+        self.members_changed.get(path).map_or(0, |m| m.touched)
     }
     fn ret(&self, scope: &str) -> Option<&Val> {
         self.rets.get(scope)
@@ -1178,7 +1189,6 @@ impl<'p, 't> Engine<'p, 't> {
             walk_logs: Default::default(),
             walked: HashMap::default(),
             touches: 0,
-            members_touched: HashMap::default(),
             ageing_changes: 0,
             budget: BudgetState {
                 deadline: None,
@@ -1280,26 +1290,40 @@ impl<'p, 't> Engine<'p, 't> {
         let key = k_limit(key);
         // One search of the environment for a slot that exists (most
         // joins): this runs for every assignment and copied member.
-        if !self.join_into_slot(key, v, true) {
+        if self.join_into_slot(key, v, true).is_none() {
             self.budget.memory_used += key.len() as u64 + ENTRY_OVERHEAD;
-            self.env.insert_new(key, Slot::default());
-            self.touch(key);
-            self.join_into_slot(key, v, false);
+            self.touches += 1;
+            let slot = Slot {
+                touched: self.touches,
+                ..Slot::default()
+            };
+            self.env.insert_new(key, slot);
+            // A join that changes the new slot stamps its paths' members;
+            // a new slot that stays empty is still one more member.
+            if self.join_into_slot(key, v, false) == Some(false) {
+                self.stamp_members(key, false);
+            }
         }
     }
 
-    /// Give slot `key` a new stamp, and its paths' members (see `walks`).
-    fn touch(&mut self, key: &str) {
-        self.touches += 1;
-        let t = self.touches;
-        if let Some(slot) = self.env.get_mut(key) {
-            slot.touched = t;
-        }
+    /// Stamp the members of each path `key` is a member of (`a` and `a.b`
+    /// for `a.b.c`): as touched (see `walks`), and as changed if `changed`.
+    fn stamp_members(&mut self, key: &str, changed: bool) {
+        let (c, t) = (self.env_changes, self.touches);
         for (i, _) in key.match_indices('.') {
-            match self.members_touched.get_mut(&key[..i]) {
-                Some(at) => *at = t,
+            match self.members_changed.get_mut(&key[..i]) {
+                Some(at) => {
+                    if changed {
+                        at.changed = c;
+                    }
+                    at.touched = t;
+                }
                 None => {
-                    self.members_touched.insert(key[..i].to_string(), t);
+                    let at = MemberStamps {
+                        changed: if changed { c } else { 0 },
+                        touched: t,
+                    };
+                    self.members_changed.insert(key[..i].to_string(), at);
                 }
             }
         }
@@ -1315,17 +1339,15 @@ impl<'p, 't> Engine<'p, 't> {
     /// Log a read of the members of `path`.
     fn log_members_read(&self, path: &str) {
         self.log_read(|l| {
-            let t = self.members_touched.get(path).copied().unwrap_or(0);
-            l.members.push((path.into(), t));
+            l.members.push((path.into(), self.members_stamp(path)));
         });
     }
 
     /// [`Self::env_join`] into the slot `key` if it exists (`existed`: it
-    /// held a value before this join); false if there is no such slot.
-    fn join_into_slot(&mut self, key: &str, v: &Val, existed: bool) -> bool {
-        let Some(slot) = self.env.get_mut(key) else {
-            return false;
-        };
+    /// held a value before this join): whether the slot changed; `None`
+    /// if there is no such slot.
+    fn join_into_slot(&mut self, key: &str, v: &Val, existed: bool) -> Option<bool> {
+        let slot = self.env.get_mut(key)?;
         let e = &mut slot.val;
         let (had_objs, had_fields) = (e.objs.len(), e.fields.len());
         let had_pair = e.has_mirror_pair();
@@ -1363,6 +1385,8 @@ impl<'p, 't> Engine<'p, 't> {
         if changed && !pairs_here {
             self.env_changes += 1;
             slot.changed_at = self.env_changes;
+            self.touches += 1;
+            slot.touched = self.touches;
         }
         self.budget.memory_used += grown as u64 * 48;
         // Whether the assignment reads its own target is looked up only
@@ -1376,30 +1400,23 @@ impl<'p, 't> Engine<'p, 't> {
             }
             if changed {
                 self.env_changes += 1;
+                self.touches += 1;
                 if let Some(slot) = self.env.get_mut(key) {
                     slot.changed_at = self.env_changes;
+                    slot.touched = self.touches;
                 }
             }
         }
         if changed {
             self.dirty = true;
-            self.touch(key);
-            for (i, _) in key.match_indices('.') {
-                match self.members_changed.get_mut(&key[..i]) {
-                    Some(at) => *at = self.env_changes,
-                    None => {
-                        self.members_changed
-                            .insert(key[..i].to_string(), self.env_changes);
-                    }
-                }
-            }
+            self.stamp_members(key, true);
         }
-        true
+        Some(changed)
     }
 
     /// The change count of the last change of a member of `path`.
     fn members_changed_at(&self, path: &str) -> u64 {
-        self.members_changed.get(path).copied().unwrap_or(0)
+        self.members_changed.get(path).map_or(0, |m| m.changed)
     }
 
     /// The value of an environment slot, if it has one.

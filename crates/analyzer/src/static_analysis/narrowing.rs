@@ -144,6 +144,26 @@ fn members<'g>(g: &'g Group, path: &str) -> impl Iterator<Item = &'g String> + '
     .map(|(k, _)| k)
 }
 
+/// Whether `g` holds a member of `path`: as `members(g, path).next()`,
+/// without building the bounds. The first key after `path` that starts
+/// with it and continues with `.` or a later byte decides: keys that
+/// continue with a byte before `.` sort between `path` and its members.
+/// A definition asks this for every path it defines (every member of a
+/// struct handed to a callee).
+fn has_member(g: &Group, path: &str) -> bool {
+    for k in g
+        .range::<str, _>((std::ops::Bound::Excluded(path), std::ops::Bound::Unbounded))
+        .map(|(k, _)| k)
+    {
+        match k.strip_prefix(path).map(str::as_bytes) {
+            Some([b'.', ..]) => return true,
+            Some([c, ..]) if *c < b'.' => continue,
+            _ => return false,
+        }
+    }
+    false
+}
+
 impl Defs {
     fn get(&self, path: &str) -> Option<&Def> {
         self.0.get(root(path)).and_then(|g| g.get(path))
@@ -200,7 +220,7 @@ impl Defs {
             );
             return;
         };
-        let has_members = members(g, path).next().is_some();
+        let has_members = has_member(g, path);
         if !has_members && g.get(path) == Some(&def) {
             return;
         }
@@ -234,9 +254,7 @@ impl Defs {
     }
 
     fn has_members(&self, path: &str) -> bool {
-        self.0
-            .get(root(path))
-            .is_some_and(|g| members(g, path).next().is_some())
+        self.0.get(root(path)).is_some_and(|g| has_member(g, path))
     }
 
     /// Drop `path` and its members.
@@ -534,6 +552,28 @@ mod tests {
 
     fn fs(v: &[Field]) -> FieldSet {
         v.iter().copied().collect()
+    }
+
+    #[test]
+    fn a_path_has_a_member_when_a_key_continues_it_with_a_dot() {
+        let g: Group = ["k", "k!x", "k-y.z", "k.a", "ka", "kb.c"]
+            .into_iter()
+            .map(|k| (k.to_string(), Def::default()))
+            .collect();
+        for (path, want) in [
+            ("k", true),
+            ("k!x", false),
+            ("k-y", true),
+            ("k.a", false),
+            ("ka", false),
+            ("kb", true),
+            ("j", false),
+            ("l", false),
+            ("k.", false),
+        ] {
+            assert_eq!(has_member(&g, path), want, "{path}");
+            assert_eq!(members(&g, path).next().is_some(), want, "{path}");
+        }
     }
 
     #[test]
