@@ -1310,7 +1310,9 @@ impl<'p, 't> Engine<'p, 't> {
     /// for `a.b.c`): as touched (see `walks`), and as changed if `changed`.
     fn stamp_members(&mut self, key: &str, changed: bool) {
         let (c, t) = (self.env_changes, self.touches);
-        for (i, _) in key.match_indices('.') {
+        // A byte scan: keys are short, and a `char` searcher's set-up per
+        // key cost more than the scan.
+        for i in (0..key.len()).filter(|&i| key.as_bytes()[i] == b'.') {
             match self.members_changed.get_mut(&key[..i]) {
                 Some(at) => {
                     if changed {
@@ -2603,7 +2605,7 @@ impl<'p, 't> Engine<'p, 't> {
         let lo = [from, "."].concat();
         let hi = [from, "/"].concat();
         // Owned: the joins below need the environment mutably.
-        let items: Vec<(Rc<str>, Val, bool)> = self
+        let mut items: Vec<(Rc<str>, Val, bool)> = self
             .env
             .range(&lo, &hi)
             .filter_map(|(k, s)| {
@@ -2611,20 +2613,18 @@ impl<'p, 't> Engine<'p, 't> {
                 (changed || narrowing).then(|| (Rc::clone(k), s.val.clone(), changed))
             })
             .collect();
+        // The second pass narrows each member as read from `from` and
+        // defines it in `to`, in key order; the environment's joins below
+        // read no definitions, so they follow.
+        if let Some(nw) = self.narrowing.as_deref_mut() {
+            nw.copy_members(from, to, &mut items, certain);
+        }
         let mut tk = String::with_capacity(to.len() + 16);
-        for (key, mut v, changed) in items {
-            tk.clear();
-            tk.push_str(to);
-            tk.push_str(&key[from.len()..]);
-            if let Some(nw) = self.narrowing.as_deref_mut() {
-                nw.narrow_val(&key, &mut v);
-                if certain {
-                    nw.define(&tk, narrowing::val_mask(&v), !v.objs.is_empty() || v.root);
-                } else {
-                    nw.may_define(&tk, narrowing::val_mask(&v));
-                }
-            }
+        for (key, v, changed) in items {
             if changed {
+                tk.clear();
+                tk.push_str(to);
+                tk.push_str(&key[from.len()..]);
                 self.env_join(&tk, &v);
             }
         }
@@ -6547,13 +6547,16 @@ impl<'p, 't> Engine<'p, 't> {
 
 /// `key` with at most [`MAX_PATH_MEMBERS`] member segments after its root.
 fn k_limit(key: &str) -> &str {
-    let root_end = key.find('|').map(|i| i + 1).unwrap_or(0);
+    // Bytes, not chars: `|` and `.` are ASCII, so a byte that is one is
+    // never inside a multi-byte char, and the slice ends on a boundary.
+    let b = key.as_bytes();
+    let root_end = b.iter().position(|&c| c == b'|').map_or(0, |i| i + 1);
     let mut members = 0;
-    for (i, c) in key[root_end..].char_indices() {
-        if c == '.' {
+    for (i, &c) in b.iter().enumerate().skip(root_end) {
+        if c == b'.' {
             members += 1;
             if members > MAX_PATH_MEMBERS {
-                return &key[..root_end + i];
+                return &key[..i];
             }
         }
     }
@@ -6950,6 +6953,15 @@ mod tests {
     use super::{add_missing, is_packet_type, Env, FieldSet, NameSet, Slot, Val};
 
     #[test]
+    fn a_key_keeps_at_most_three_members_below_its_variable() {
+        assert_eq!(super::k_limit("f1#2|a.b.c.d"), "f1#2|a.b.c.d");
+        assert_eq!(super::k_limit("f1#2|a.b.c.d.e.f"), "f1#2|a.b.c.d");
+        // Dots before the scope's `|` are no members; other chars are kept whole.
+        assert_eq!(super::k_limit("@o.p|é.b.c.dé.e"), "@o.p|é.b.c.dé");
+        assert_eq!(super::k_limit("é.b.c.d.e"), "é.b.c.d");
+    }
+
+    #[test]
     fn the_environment_finds_a_key_and_the_members_of_a_path_in_order() {
         let mut env = Env::default();
         for (i, k) in ["f|k.b", "f|k", "f|kx", "f|k.a", "f|k.a.c", "f|k/"]
@@ -6960,8 +6972,7 @@ mod tests {
                 k,
                 Slot {
                     val: Val::konst(i as i64),
-                    changed_at: 0,
-                    lowerings: 0,
+                    ..Slot::default()
                 },
             );
         }

@@ -387,6 +387,86 @@ impl Narrowing {
             self.scope_mut(scope).may_define(path, m);
         }
     }
+    /// A copy of the members of `from` to `to` (a struct assignment, an
+    /// argument bound to a parameter): each member's value, `(key, value,
+    /// _)` in key order with keys below `from`, is narrowed as read there
+    /// ([`Self::narrow_val`]) and then defines the same member of `to`
+    /// ([`Self::define`] when the copy surely happens, else
+    /// [`Self::may_define`]), one member after the other. The same as those
+    /// calls member by member; the variable of `from` and the scope of `to`
+    /// are looked up once (a struct of hundreds of members is handed to
+    /// every callee).
+    pub(super) fn copy_members<T>(
+        &mut self,
+        from: &str,
+        to: &str,
+        members: &mut [(std::rc::Rc<str>, super::dataflow::Val, T)],
+        certain: bool,
+    ) {
+        let define = |nw: &mut Narrowing, key: &str, v: &super::dataflow::Val| {
+            if certain {
+                nw.define(key, val_mask(v), !v.objs.is_empty() || v.root);
+            } else {
+                nw.may_define(key, val_mask(v));
+            }
+        };
+        if members.is_empty() {
+            return;
+        }
+        let (src, dst) = (split(from), split(to));
+        // A copy within one variable reads definitions it has just made:
+        // member by member.
+        let same_group = matches!((src, dst), (Some((fs, fp)), Some((ts, tp)))
+            if fs == ts && root(fp) == root(tp));
+        if same_group || dst.is_none() {
+            let mut tk = String::new();
+            for (key, v, _) in members.iter_mut() {
+                self.narrow_val(key, v);
+                tk.clear();
+                tk.push_str(to);
+                tk.push_str(&key[from.len()..]);
+                define(self, &tk, v);
+            }
+            return;
+        }
+        // Read-only while `to`'s definitions change: another variable's.
+        let from_group: Option<std::rc::Rc<Group>> = src.and_then(|(fs, fp)| {
+            self.scopes
+                .get(fs)
+                .and_then(|d| d.0.get(root(fp)))
+                .map(std::rc::Rc::clone)
+        });
+        let Some((ts, tp)) = dst else { return };
+        let defs = self.scope_mut(ts);
+        let mut path = String::with_capacity(tp.len() + 16);
+        for (key, v, _) in members.iter_mut() {
+            let below = &key[from.len()..];
+            if let (Some(g), Some((fs, _))) = (&from_group, src) {
+                if let Some(m) = g.get(&key[fs.len() + 1..]) {
+                    narrow_by(m.fields, v);
+                }
+            }
+            path.clear();
+            path.push_str(tp);
+            path.push_str(below);
+            if certain {
+                let def = Def {
+                    fields: val_mask(v),
+                    state: !v.objs.is_empty() || v.root,
+                };
+                defs.define(&path, def);
+            } else {
+                defs.may_define(
+                    &path,
+                    Def {
+                        fields: val_mask(v),
+                        state: true,
+                    },
+                );
+            }
+        }
+    }
+
     /// Stop tracking a path (and its members): its flow-insensitive value
     /// stands.
     pub(super) fn forget(&mut self, key: &str) {
