@@ -893,6 +893,8 @@ pub struct Engine<'p, 't> {
     touches: u64,
     /// Counts the changes of `ageing_results`.
     ageing_changes: u64,
+    /// The last walk number given to a `Walked`.
+    walk_gen: u64,
 }
 
 /// The engine's budget: a deadline (a reading of the running thread's CPU
@@ -1190,6 +1192,7 @@ impl<'p, 't> Engine<'p, 't> {
             walked: HashMap::default(),
             touches: 0,
             ageing_changes: 0,
+            walk_gen: 0,
             budget: BudgetState {
                 deadline: None,
                 backstop: None,
@@ -1711,12 +1714,14 @@ impl<'p, 't> Engine<'p, 't> {
         let logging = self.logs_walks();
         let entry = logging.then(|| self.walk_entry(guard));
         if let Some(entry) = &entry {
-            self.log_read(|l| l.callees.push(scope.clone()));
-            if cs.len() > 1
-                && self.walked.get(&scope).is_some_and(|w| w.entry == *entry)
-                && self.walk_holds(&scope)
-            {
+            let last = self
+                .walked
+                .get(&scope)
+                .filter(|w| w.entry == *entry)
+                .map(|w| w.gen);
+            if let Some(gen) = last.filter(|&g| cs.len() > 1 && self.walk_holds(&scope, g)) {
                 self.mark_reused(&scope);
+                self.log_read(|l| l.callees.push((scope, gen)));
                 return;
             }
             self.walk_logs.borrow_mut().push(WalkLog::default());
@@ -1745,14 +1750,25 @@ impl<'p, 't> Engine<'p, 't> {
         }
         if let Some(entry) = entry {
             let log = self.walk_logs.borrow_mut().pop().unwrap_or_default();
-            // A walk cut short by the budget, or one that made contexts
-            // shared past `MAX_CONTEXTS`, is no walk to reuse.
-            if cs_len > 1 && self.logs_walks() {
+            // A walk cut short by the budget, or one during which calls
+            // began to share contexts past `MAX_CONTEXTS`, is no walk to
+            // reuse.
+            let gen = if cs_len > 1
+                && self.logs_walks()
+                && entry.shared == (self.ctx_ids.len() > MAX_CONTEXTS)
+            {
+                self.walk_gen += 1;
+                let gen = self.walk_gen;
                 self.walked
-                    .insert(self.scope.clone(), Walked { entry, log });
+                    .insert(self.scope.clone(), Walked { entry, log, gen });
+                gen
             } else {
                 self.walked.remove(&self.scope);
-            }
+                0
+            };
+            // Logged in the caller's walk once this one is done.
+            let scope = self.scope.clone();
+            self.log_read(|l| l.callees.push((scope, gen)));
         }
         self.fn_idx = saved.0;
         self.scope = saved.1;
@@ -1763,18 +1779,15 @@ impl<'p, 't> Engine<'p, 't> {
     }
 
     /// Whether walks log their reads and may be reused (see `walks`): in
-    /// the fixpoint's rounds, while every context has one call string
-    /// and the budget lasts.
+    /// the fixpoint's rounds, while the budget lasts.
     fn logs_walks(&self) -> bool {
-        !self.collect
-            && self.narrowing.is_none()
-            && self.ctx_ids.len() <= MAX_CONTEXTS
-            && self.budget.exhausted.is_none()
+        !self.collect && self.narrowing.is_none() && self.budget.exhausted.is_none()
     }
 
     /// How a context is entered now, with `guard`.
     fn walk_entry(&self, guard: bool) -> WalkEntry {
         WalkEntry {
+            shared: self.ctx_ids.len() > MAX_CONTEXTS,
             guard,
             kind: self.kind,
             insert_depth: self.insert_depth,
@@ -1792,12 +1805,16 @@ impl<'p, 't> Engine<'p, 't> {
         }
     }
 
-    /// The last walk of `scope`, and of each context it visited first,
-    /// would read what it read.
-    fn walk_holds(&self, scope: &str) -> bool {
-        self.walked
-            .get(scope)
-            .is_some_and(|w| w.log.holds(self) && w.log.callees.iter().all(|c| self.walk_holds(c)))
+    /// The walk `gen` of `scope` is its last, and it and the walks of the
+    /// contexts it visited first would read what they read. A context
+    /// shared past `MAX_CONTEXTS` may have been walked since for another
+    /// caller: then it is not the walk this caller's walk saw.
+    fn walk_holds(&self, scope: &str, gen: u64) -> bool {
+        self.walked.get(scope).is_some_and(|w| {
+            w.gen == gen
+                && w.log.holds(self)
+                && w.log.callees.iter().all(|(c, g)| self.walk_holds(c, *g))
+        })
     }
 
     /// A reused walk of `scope` visits what its last walk visited.
@@ -1805,11 +1822,11 @@ impl<'p, 't> Engine<'p, 't> {
         let mut stack: Vec<String> = self
             .walked
             .get(scope)
-            .map(|w| w.log.callees.clone())
+            .map(|w| w.log.callees.iter().map(|(c, _)| c.clone()).collect())
             .unwrap_or_default();
         while let Some(c) = stack.pop() {
             if let Some(w) = self.walked.get(&c) {
-                stack.extend(w.log.callees.iter().cloned());
+                stack.extend(w.log.callees.iter().map(|(c, _)| c.clone()));
             }
             self.visited.insert(c);
         }

@@ -18,8 +18,11 @@
 //! the "mixed" field pair, the enclosing assignment leaking into a callee,
 //! the first visitor of a context) do not break this: they act only when a
 //! join changes a slot, and the enclosing state is part of how a context is
-//! entered. Contexts shared past `MAX_CONTEXTS` (several call strings, so
-//! several first visitors) turn reuse off.
+//! entered. A context shared past `MAX_CONTEXTS` (one per function for
+//! every call string) is visited first by whichever caller comes first: a
+//! caller's walk is reused only with the very walk of the shared context it
+//! saw (walks are numbered), and a walk made before calls began to share
+//! contexts is not reused after.
 //!
 //! A read is logged with the stamp the slot (or the members of a path) had
 //! when it was read; every change, and every new slot, takes a new stamp.
@@ -43,15 +46,18 @@ pub(super) struct WalkLog {
     pub consts: Vec<(Box<str>, Option<Option<i64>>)>,
     /// The ageing tests' change count, if the walk asked for one.
     pub ageing: Option<u64>,
-    /// The contexts this walk visited first, walked or reused: a reuse of
-    /// this walk stands for theirs too.
-    pub callees: Vec<String>,
+    /// The contexts this walk visited first, walked or reused, with the
+    /// number of the walk of theirs it saw: a reuse of this walk stands
+    /// for theirs too.
+    pub callees: Vec<(String, u64)>,
 }
 
 /// How a context was entered: everything of the engine's walking state
 /// that a walk of the context reads before it sets it itself.
 #[derive(Debug, PartialEq)]
 pub(super) struct WalkEntry {
+    /// New calls share one context per function (past `MAX_CONTEXTS`).
+    pub shared: bool,
     pub guard: bool,
     pub kind: FnKind,
     pub insert_depth: u32,
@@ -70,6 +76,10 @@ pub(super) struct WalkEntry {
 pub(super) struct Walked {
     pub entry: WalkEntry,
     pub log: WalkLog,
+    /// Numbers the walks: a caller's log names the walk of this context it
+    /// saw, and a context shared by several callers may be walked again
+    /// for another one.
+    pub gen: u64,
 }
 
 /// The stamps a log is checked against.
