@@ -736,6 +736,9 @@ struct Slot {
     touched: u64,
 }
 
+/// The keys walk logs name: key -> number, and the keys by number.
+type LogKeys = (HashMap<Rc<str>, u32>, Vec<Rc<str>>);
+
 /// The change counts of the members of a path (see
 /// `Engine::members_changed`).
 #[derive(Clone, Copy)]
@@ -895,6 +898,8 @@ pub struct Engine<'p, 't> {
     ageing_changes: u64,
     /// The last walk number given to a `Walked`.
     walk_gen: u64,
+    /// The keys walk logs name, by number and numbered (see `log_key`).
+    log_keys: std::cell::RefCell<LogKeys>,
 }
 
 /// The engine's budget: a deadline (a reading of the running thread's CPU
@@ -1126,6 +1131,9 @@ fn is_packet_type(t: &str) -> bool {
 }
 
 impl Stamps for Engine<'_, '_> {
+    fn key(&self, id: u32) -> Rc<str> {
+        Rc::clone(&self.log_keys.borrow().1[id as usize])
+    }
     fn slot_stamp(&self, i: usize) -> u64 {
         self.env.slots[i].touched
     }
@@ -1193,6 +1201,7 @@ impl<'p, 't> Engine<'p, 't> {
             touches: 0,
             ageing_changes: 0,
             walk_gen: 0,
+            log_keys: Default::default(),
             budget: BudgetState {
                 deadline: None,
                 backstop: None,
@@ -1341,10 +1350,26 @@ impl<'p, 't> Engine<'p, 't> {
         }
     }
 
+    /// The number of a key a walk log names (see `walks`): the same key is
+    /// logged by every round's walks, so its number is found by hash, not
+    /// allocated anew for each read.
+    fn log_key(&self, key: &str) -> u32 {
+        let mut keys = self.log_keys.borrow_mut();
+        if let Some(&id) = keys.0.get(key) {
+            return id;
+        }
+        let key: Rc<str> = Rc::from(key);
+        let id = keys.1.len() as u32;
+        keys.0.insert(Rc::clone(&key), id);
+        keys.1.push(key);
+        id
+    }
+
     /// Log a read of the members of `path`.
     fn log_members_read(&self, path: &str) {
         self.log_read(|l| {
-            l.members.push((path.into(), self.members_stamp(path)));
+            l.members
+                .push((self.log_key(path), self.members_stamp(path)));
         });
     }
 
@@ -1432,7 +1457,7 @@ impl<'p, 't> Engine<'p, 't> {
                 Some(&slot.val)
             }
             None => {
-                self.log_read(|l| l.absent.push(key.into()));
+                self.log_read(|l| l.absent.push(self.log_key(key)));
                 None
             }
         }
@@ -5192,7 +5217,7 @@ impl<'p, 't> Engine<'p, 't> {
             }
             let key = self.var_key(name);
             let c = self.param_consts.get(&key).copied();
-            self.log_read(|l| l.consts.push((key.as_str().into(), c)));
+            self.log_read(|l| l.consts.push((self.log_key(&key), c)));
             c?
         };
         let literal = |x: Node<'t>| self.literal_value(x);
@@ -5560,7 +5585,7 @@ impl<'p, 't> Engine<'p, 't> {
                     }
                 }
                 let ret = self.rets.get(&callee_scope).cloned();
-                self.log_read(|l| l.rets.push((callee_scope.as_str().into(), ret.clone())));
+                self.log_read(|l| l.rets.push((self.log_key(&callee_scope), ret.clone())));
                 if let Some(mut r) = ret {
                     if let Some(nw) = self.narrowing.as_deref() {
                         nw.narrow_return(&callee_scope, &mut r);

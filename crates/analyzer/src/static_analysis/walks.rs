@@ -36,14 +36,15 @@ use super::dataflow::{FnKind, Val};
 pub(super) struct WalkLog {
     /// Environment slots read: (slot index, its stamp at the read).
     pub slots: Vec<(usize, u64)>,
-    /// Environment keys read that had no slot.
-    pub absent: Vec<Box<str>>,
+    /// Environment keys read that had no slot. Keys are numbered (see
+    /// [`Stamps::key`]).
+    pub absent: Vec<u32>,
     /// Paths whose members were read: (path, the members' stamp).
-    pub members: Vec<(Box<str>, u64)>,
+    pub members: Vec<(u32, u64)>,
     /// Return values of callee contexts read: (callee scope, the value).
-    pub rets: Vec<(Box<str>, Option<Val>)>,
+    pub rets: Vec<(u32, Option<Val>)>,
     /// Constants bound to parameters read: (parameter key, the binding).
-    pub consts: Vec<(Box<str>, Option<Option<i64>>)>,
+    pub consts: Vec<(u32, Option<Option<i64>>)>,
     /// The ageing tests' change count, if the walk asked for one.
     pub ageing: Option<u64>,
     /// The contexts this walk visited first, walked or reused, with the
@@ -84,6 +85,8 @@ pub(super) struct Walked {
 
 /// The stamps a log is checked against.
 pub(super) trait Stamps {
+    /// The key numbered `id` in the logs.
+    fn key(&self, id: u32) -> std::rc::Rc<str>;
     /// The stamp of slot `i`.
     fn slot_stamp(&self, i: usize) -> u64;
     fn has_slot(&self, key: &str) -> bool;
@@ -99,10 +102,19 @@ impl WalkLog {
     /// it saw.
     pub(super) fn holds(&self, s: &impl Stamps) -> bool {
         self.slots.iter().all(|&(i, t)| s.slot_stamp(i) == t)
-            && self.absent.iter().all(|k| !s.has_slot(k))
-            && self.members.iter().all(|(p, t)| s.members_stamp(p) == *t)
-            && self.rets.iter().all(|(c, v)| s.ret(c) == v.as_ref())
-            && self.consts.iter().all(|(k, c)| s.param_const(k) == *c)
+            && self.absent.iter().all(|&k| !s.has_slot(&s.key(k)))
+            && self
+                .members
+                .iter()
+                .all(|&(p, t)| s.members_stamp(&s.key(p)) == t)
+            && self
+                .rets
+                .iter()
+                .all(|(c, v)| s.ret(&s.key(*c)) == v.as_ref())
+            && self
+                .consts
+                .iter()
+                .all(|(k, c)| s.param_const(&s.key(*k)) == *c)
             && self.ageing.is_none_or(|a| s.ageing_changes() == a)
     }
 }
@@ -111,6 +123,8 @@ impl WalkLog {
 mod tests {
     use super::*;
     use rustc_hash::FxHashMap as HashMap;
+
+    const KEYS: [&str; 4] = ["f1#0|b", "f1#0|k", "f2#1", "f2#1|rev"];
 
     #[derive(Default)]
     struct Fake {
@@ -123,6 +137,9 @@ mod tests {
     }
 
     impl Stamps for Fake {
+        fn key(&self, id: u32) -> std::rc::Rc<str> {
+            std::rc::Rc::from(KEYS[id as usize])
+        }
         fn slot_stamp(&self, i: usize) -> u64 {
             self.slots[i]
         }
@@ -155,10 +172,10 @@ mod tests {
         s.consts.insert("f2#1|rev", Some(1));
         let log = WalkLog {
             slots: vec![(1, 7)],
-            absent: vec!["f1#0|b".into()],
-            members: vec![("f1#0|k".into(), 5)],
-            rets: vec![("f2#1".into(), Some(Val::default()))],
-            consts: vec![("f2#1|rev".into(), Some(Some(1)))],
+            absent: vec![0],
+            members: vec![(1, 5)],
+            rets: vec![(2, Some(Val::default()))],
+            consts: vec![(3, Some(Some(1)))],
             ageing: Some(0),
             callees: vec![],
         };
