@@ -2801,6 +2801,50 @@ int ipfilter(unsigned long saddr, unsigned long daddr, unsigned int protocol)
     );
 }
 
+#[test]
+fn a_root_handed_a_record_pointing_at_the_headers_is_the_packet_path() {
+    // The NF's own parsed-packet record (`struct pkt_hdr`, whatever its name
+    // says: it points at the IP header) handed to a root is a packet, as an
+    // mbuf is: the root counts per source address. A header's pure inline
+    // accessor taking the same record, which nothing here calls, is no
+    // packet path: alone, the files have no entry point.
+    let unit = |root: &str| {
+        facts(&format!(
+            "#include <stdint.h>
+{IPHDR}
+struct pkt_hdr {{ char *pkt_buf; unsigned long pkt_len; struct iphdr *iphdr; }};
+static inline uint8_t pkt_ip_protocol(const struct pkt_hdr *p) {{ return p->iphdr->protocol; }}
+static uint64_t per_src[256];
+{root}"
+        ))
+    };
+    let counts = unit(
+        "int packet_process(struct pkt_hdr *pkt, unsigned int *total)
+{
+    if (pkt_ip_protocol(pkt) != 17)
+        return 0;
+    per_src[pkt->iphdr->saddr & 255]++;
+    *total = pkt->pkt_len;
+    return 1;
+}",
+    );
+    assert!(counts.unknown.is_empty(), "{counts:?}");
+    assert!(counts.stateful, "{counts:?}");
+    assert_eq!(
+        counts.flow_key,
+        [nfc_core::facts::Field::SrcIp],
+        "{counts:?}"
+    );
+    let accessor_only = unit("");
+    assert!(
+        accessor_only
+            .unknown
+            .iter()
+            .any(|u| u.question == Question::Stateful),
+        "{accessor_only:?}"
+    );
+}
+
 /// A connection table in the style of a traffic monitor: `process_packet`
 /// finds the entry of the packet's (source, destination) endpoints and, on
 /// a miss, `add` creates it and a second entry linked to it (`c->other`);

@@ -1034,6 +1034,18 @@ pub(super) fn is_descriptor_type(t: &str) -> bool {
     t.contains("rte_mbuf") || t.contains("packet") || t.contains("sk_buff") || t.contains("xdp_md")
 }
 
+/// A struct the NF defines to describe a received packet: it points at
+/// the packet's protocol headers (iptraf-ng's `struct pkt_hdr` holds
+/// `struct iphdr *iphdr`, `struct ethhdr *ethhdr`). Known by its layout,
+/// not by its name, which may say anything (`pkt_hdr`, `capture`, `frame`).
+pub(super) fn points_at_headers(prog: &Program, ty: &str) -> bool {
+    prog.structs.get(prog.resolve_type(ty)).is_some_and(|s| {
+        s.fields
+            .iter()
+            .any(|(_, t)| t.ptr == 1 && headers::hdr_of_type(&t.name).is_some())
+    })
+}
+
 /// Members of a packet descriptor that record arrival, not packet
 /// contents: xdp_md's ingress_ifindex / rx_queue_index, sk_buff's skb_iif /
 /// queue_mapping / mark / tstamp, rte_mbuf's port / timestamp.
