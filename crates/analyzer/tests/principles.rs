@@ -2807,11 +2807,16 @@ fn a_root_handed_a_record_pointing_at_the_headers_is_the_packet_path() {
     // says: it points at the IP header) handed to a root is a packet, as an
     // mbuf is: the root counts per source address. A header's pure inline
     // accessor taking the same record, which nothing here calls, is no
-    // packet path: alone, the files have no entry point.
+    // packet path: alone, the files have no entry point. The port it hands
+    // back through an `in_port_t *` (POSIX's integer, declared by a system
+    // header the analysis does not read) is a result, not state the caller
+    // keeps.
     let unit = |root: &str| {
         facts(&format!(
             "#include <stdint.h>
+#include <netinet/in.h>
 {IPHDR}
+struct udphdr {{ uint16_t source; uint16_t dest; uint16_t len; uint16_t check; }};
 struct pkt_hdr {{ char *pkt_buf; unsigned long pkt_len; struct iphdr *iphdr; }};
 static inline uint8_t pkt_ip_protocol(const struct pkt_hdr *p) {{ return p->iphdr->protocol; }}
 static uint64_t per_src[256];
@@ -2819,12 +2824,16 @@ static uint64_t per_src[256];
         ))
     };
     let counts = unit(
-        "int packet_process(struct pkt_hdr *pkt, unsigned int *total)
+        "int packet_process(struct pkt_hdr *pkt, unsigned int *total, in_port_t *sport)
 {
     if (pkt_ip_protocol(pkt) != 17)
         return 0;
     per_src[pkt->iphdr->saddr & 255]++;
     *total = pkt->pkt_len;
+    struct udphdr *udp = (struct udphdr *)((char *)pkt->iphdr + 20);
+    in_port_t sport_tmp = udp->source;
+    if (sport != NULL)
+        *sport = sport_tmp;
     return 1;
 }",
     );
