@@ -2854,6 +2854,71 @@ static uint64_t per_src[256];
     );
 }
 
+#[test]
+fn a_search_match_locates_the_cursor_on_its_branch_whatever_the_list_head_held() {
+    // A reassembly list in the kernel's style, with the NF's own list.h
+    // (`list_for_each_entry` over `container_of` arithmetic): a miss links
+    // the new entry first (`list_add_tail` through a helper) and stores its
+    // key after. The entry the search returns is the one whose stored
+    // fields equal the packet's: located by them on the match's branch,
+    // even though what the head held when the walk began carried none.
+    let f = facts(&format!(
+        r#"#include <stdint.h>
+#include <stddef.h>
+{IPHDR}
+struct list_head {{ struct list_head *next, *prev; }};
+#define LIST_HEAD(name) struct list_head name = {{ &(name), &(name) }}
+static inline void __list_add(struct list_head *new, struct list_head *prev, struct list_head *next)
+{{ next->prev = new; new->next = next; new->prev = prev; prev->next = new; }}
+static inline void list_add_tail(struct list_head *new, struct list_head *head) {{ __list_add(new, head->prev, head); }}
+#define list_entry(ptr, type, member) ((type *)( (char *)(ptr) - offsetof(type, member) ))
+#define list_for_each_entry(pos, head, member) \
+    for (pos = list_entry((head)->next, typeof(*pos), member); &pos->member != (head); \
+         pos = list_entry(pos->member.next, typeof(*pos), member))
+struct pkt_hdr {{ char *pkt_buf; unsigned long pkt_len; struct iphdr *iphdr; }};
+struct fragent {{ struct list_head node; uint32_t saddr, daddr; uint8_t protocol; uint16_t id; unsigned int bytes; }};
+static LIST_HEAD(frags);
+void *xmalloc(size_t n);
+static struct fragent *add(const struct iphdr *ip)
+{{
+    struct fragent *e = xmalloc(sizeof *e);
+    list_add_tail(&e->node, &frags);
+    e->saddr = ip->saddr; e->daddr = ip->daddr; e->protocol = ip->protocol; e->id = ip->id;
+    e->bytes = 0;
+    return e;
+}}
+static struct fragent *find(uint32_t saddr, uint32_t daddr, uint8_t protocol, uint16_t id)
+{{
+    struct fragent *e;
+    list_for_each_entry(e, &frags, node) {{
+        if (e->saddr == saddr && e->daddr == daddr && e->protocol == protocol && e->id == id)
+            return e;
+    }}
+    return NULL;
+}}
+int packet_process(struct pkt_hdr *pkt)
+{{
+    const struct iphdr *ip = pkt->iphdr;
+    struct fragent *e = find(ip->saddr, ip->daddr, ip->protocol, ip->id);
+    if (e == NULL)
+        e = add(ip);
+    e->bytes += pkt->pkt_len;
+    return 1;
+}}"#
+    ));
+    assert!(f.unknown.is_empty(), "{f:?}");
+    assert!(f.stateful, "{f:?}");
+    assert_eq!(
+        f.flow_key,
+        [
+            nfc_core::facts::Field::SrcIp,
+            nfc_core::facts::Field::DstIp,
+            nfc_core::facts::Field::Proto
+        ],
+        "{f:?}"
+    );
+}
+
 /// A connection table in the style of a traffic monitor: `process_packet`
 /// finds the entry of the packet's (source, destination) endpoints and, on
 /// a miss, `add` creates it and a second entry linked to it (`c->other`);

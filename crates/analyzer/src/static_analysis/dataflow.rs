@@ -1712,6 +1712,7 @@ impl<'p, 't> Engine<'p, 't> {
             "if_statement" => {
                 let cond = n.field("condition");
                 let mut cond_fields = FieldSet::default();
+                let mut matched = vec![];
                 if let Some(c) = cond {
                     let is_match =
                         self.loop_depth > 0 && n.field("consequence").is_some_and(exits_loop);
@@ -1732,7 +1733,7 @@ impl<'p, 't> Engine<'p, 't> {
                         self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                     }
                     if self.loop_depth > 0 && n.field("consequence").is_some_and(exits_loop) {
-                        self.search_match(c);
+                        matched = self.search_match(c);
                     }
                 }
                 // A condition on a parameter the calling context bound to a
@@ -1746,6 +1747,14 @@ impl<'p, 't> Engine<'p, 't> {
                 if let Some(cons) = n.field("consequence").filter(|_| decided != Some(false)) {
                     if let Some(c) = cond {
                         self.guard = saved || self.rare(c, false);
+                    }
+                    // The match holds on this branch only: the cursor the
+                    // loop leaves with is located by the key here, whatever
+                    // its definitions carried before the test.
+                    if let Some(nw) = self.narrowing.as_deref_mut() {
+                        for (k, key) in &matched {
+                            nw.refine(k, narrowing::val_mask(key));
+                        }
                     }
                     let guarded = cond.map_or(vec![], |c| self.guard_match(c));
                     let depth = self.guarded_entries.len();
@@ -4090,12 +4099,14 @@ impl<'p, 't> Engine<'p, 't> {
     /// equalities qualify: a disjunction (`e->src == a || e->dst == a`)
     /// matches an entry by either field, and an ordering (`e->seq > s`)
     /// finds a position, not an entry, so neither says a key.
-    fn search_match(&mut self, cond: Node<'t>) {
+    /// Returns the cursors' paths with the key, for the branch the match
+    /// guards (see [`Narrowing::refine`]).
+    fn search_match(&mut self, cond: Node<'t>) -> Vec<(String, Val)> {
         // The compared operands (both sides of `==`, a comparator's
         // arguments), and the cursors they read entries through.
         let mut operands: Vec<Node<'t>> = vec![];
         if !self.equality_terms(cond, &mut operands) {
-            return;
+            return vec![];
         }
         let mut cursors: Vec<Node<'t>> = vec![];
         let mut stack = operands.clone();
@@ -4146,8 +4157,9 @@ impl<'p, 't> Engine<'p, 't> {
             stack.extend(x.named_children(&mut c));
         }
         let Some(key) = self.matched_key(&operands) else {
-            return;
+            return vec![];
         };
+        let mut matched = vec![];
         for cur in cursors {
             let Some(k) = self.path_key(cur) else {
                 continue;
@@ -4157,8 +4169,10 @@ impl<'p, 't> Engine<'p, 't> {
             // packet.
             if !held.objs.is_empty() || (held.hdr.is_none() && !held.descriptor) {
                 self.env_join(&k, &key);
+                matched.push((k, key.clone()));
             }
         }
+        matched
     }
 
     /// `&hdr->member` of a header whose offset is known: a pointer into
