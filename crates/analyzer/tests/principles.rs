@@ -2919,6 +2919,59 @@ int packet_process(struct pkt_hdr *pkt)
     );
 }
 
+#[test]
+fn a_loop_filling_a_parsed_packet_record_by_address_receives_packets() {
+    // A capture loop in a monitor's style: the code the files do not hold
+    // (`capt_get_packet`) fills the loop's own parsed-packet record, and the
+    // loop hands it to the NF's handler, which counts packet sizes in the
+    // loop's table. That call is the receive: the interface name the loop
+    // was handed is no frame, so what is derived from it (the MTU that
+    // sizes the histogram) is no packet data. A size histogram is no
+    // per-flow state; the same loop counting per source address is.
+    let monitor = |index: &str| {
+        facts(&format!(
+            "#include <stdint.h>
+{IPHDR}
+struct pkt_hdr {{ char *pkt_buf; unsigned long pkt_len; struct iphdr *iphdr; }};
+struct capt {{ int fd; }};
+struct sizetab {{ unsigned int mtu, interval; unsigned long count[64]; }};
+int capt_init(struct capt *c, char *ifname);
+int capt_get_packet(struct capt *c, struct pkt_hdr *pkt);
+int dev_get_mtu(char *ifname);
+static volatile int exitloop;
+static void count(struct sizetab *t, struct pkt_hdr *pkt)
+{{
+    t->count[{index}]++;
+}}
+void size_breakdown(char *ifname)
+{{
+    struct sizetab table;
+    struct capt capt;
+    struct pkt_hdr pkt;
+    capt_init(&capt, ifname);
+    table.mtu = dev_get_mtu(ifname);
+    table.interval = table.mtu / 64 + 1;
+    while (!exitloop) {{
+        if (capt_get_packet(&capt, &pkt) < 0)
+            break;
+        if (pkt.pkt_len > 0)
+            count(&table, &pkt);
+    }}
+}}"
+        ))
+    };
+    let sizes = monitor("(pkt->pkt_len / t->interval) & 63");
+    assert!(sizes.unknown.is_empty(), "{sizes:?}");
+    assert!(!sizes.stateful, "{sizes:?}");
+    let sources = monitor("pkt->iphdr->saddr & 63");
+    assert!(sources.stateful, "{sources:?}");
+    assert_eq!(
+        sources.flow_key,
+        [nfc_core::facts::Field::SrcIp],
+        "{sources:?}"
+    );
+}
+
 /// A connection table in the style of a traffic monitor: `process_packet`
 /// finds the entry of the packet's (source, destination) endpoints and, on
 /// a miss, `add` creates it and a second entry linked to it (`c->other`);

@@ -1652,9 +1652,8 @@ impl<'p, 't> Engine<'p, 't> {
         {
             return 0;
         }
-        let src = self.prog.src(self.f().file);
         kids.iter()
-            .position(|k| super::adapters::calls_receive(*k, src))
+            .position(|k| super::adapters::calls_receive(self.prog, self.f(), *k))
             .unwrap_or(0)
     }
 
@@ -2245,7 +2244,6 @@ impl<'p, 't> Engine<'p, 't> {
         let Some(body) = f.body else {
             return BTreeSet::new();
         };
-        let src = self.prog.src(f.file);
         let mut c = body.walk();
         let kids: Vec<Node<'t>> = body.named_children(&mut c).collect();
         // The entry loops over packets it obtains itself: a statement of
@@ -2262,7 +2260,9 @@ impl<'p, 't> Engine<'p, 't> {
             })
         };
         let handed_packet = f.params.iter().any(|p| is_descriptor_type(&p.ty.name));
-        if !kids.iter().any(|k| super::adapters::calls_receive(*k, src))
+        if !kids
+            .iter()
+            .any(|k| super::adapters::calls_receive(self.prog, f, *k))
             && (handed_packet || !loops())
         {
             return BTreeSet::new();

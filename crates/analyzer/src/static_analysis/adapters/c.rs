@@ -29,6 +29,8 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
             .calls
             .of(f)
             .is_some_and(|calls| calls.iter().any(|c| is_receive_call(c)))
+            || f.body
+                .is_some_and(|b| super::fills_record_in_loop(prog, f, b))
     };
     // The NF's own functions with a body, not init-like, not called by
     // a function in `called`, that `pred` accepts: entries whose
