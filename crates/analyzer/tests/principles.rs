@@ -2972,6 +2972,40 @@ void size_breakdown(char *ifname)
     );
 }
 
+#[test]
+fn a_running_maximum_decides_nothing_but_itself() {
+    // Per-source byte counts beside a global running maximum of the packet
+    // length: the test of the maximum only updates it, so each core's copy,
+    // merged by max, is the one copy's value: the NF splits by source. The
+    // same test deciding the packet's verdict steers the packet path.
+    let nf = |on_larger: &str| {
+        facts(&format!(
+            "{MBUF}
+{IPHDR}
+static uint64_t bytes[256];
+static struct {{ uint32_t max_len; uint64_t dropped; }} st;
+int handle(struct rte_mbuf *m)
+{{
+    struct iphdr *ip = rte_pktmbuf_mtod(m, struct iphdr *);
+    uint32_t len = __builtin_bswap16(ip->tot_len);
+    bytes[ip->saddr & 255] += len;
+    if (st.max_len < len)
+        {on_larger}
+    return 1;
+}}"
+        ))
+    };
+    let tracks = nf("st.max_len = len;");
+    assert!(
+        tracks.split_hazards.is_empty(),
+        "{:?}",
+        tracks.split_hazards
+    );
+    assert!(tracks.splittable(), "{tracks:?}");
+    let decides = nf("{ st.max_len = len; return 0; }");
+    assert!(!decides.splittable(), "{decides:?}");
+}
+
 /// A connection table in the style of a traffic monitor: `process_packet`
 /// finds the entry of the packet's (source, destination) endpoints and, on
 /// a miss, `add` creates it and a second entry linked to it (`c->other`);

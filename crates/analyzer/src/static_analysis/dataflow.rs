@@ -1728,7 +1728,7 @@ impl<'p, 't> Engine<'p, 't> {
                     let existence = self
                         .static_type(strip(c))
                         .is_some_and(|t| t.is_pointerish());
-                    if !existence {
+                    if !existence && !self.updates_only_what_it_tests(n, &v) {
                         self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                     }
                     if self.loop_depth > 0 && n.field("consequence").is_some_and(exits_loop) {
@@ -2955,6 +2955,70 @@ impl<'p, 't> Engine<'p, 't> {
     /// memory (a header member or frame bytes)?
     fn writes_packet(bv: &Val) -> bool {
         bv.hdr.is_some() && bv.objs.is_empty() && !bv.root
+    }
+
+    /// An `if` whose branches only store into the state its condition read
+    /// (`if (t->max < len) t->max = len;`, a running maximum): the test
+    /// keeps an aggregate up to date and decides nothing else, so copies
+    /// of the state on several cores, merged as such aggregates are, behave
+    /// as one. Any other statement (a call, a store elsewhere, a return)
+    /// may act on the packet.
+    fn updates_only_what_it_tests(&mut self, n: Node<'t>, cond: &Val) -> bool {
+        let tested: BTreeSet<&str> = cond
+            .objs
+            .iter()
+            .chain(cond.from.iter())
+            .map(|o| super::summarise::whole_object(o))
+            .collect();
+        if tested.is_empty() {
+            return false;
+        }
+        let mut stores = vec![];
+        let mut stack: Vec<Node<'t>> = ["consequence", "alternative"]
+            .iter()
+            .filter_map(|f| n.field(f))
+            .collect();
+        while let Some(x) = stack.pop() {
+            match x.kind_name() {
+                "compound_statement" | "else_clause" => {
+                    let mut c = x.walk();
+                    stack.extend(
+                        x.named_children(&mut c)
+                            .filter(|k| k.kind_name() != "comment"),
+                    );
+                }
+                "expression_statement" => {
+                    let Some(e) = x.named_child(0).map(strip) else {
+                        return false;
+                    };
+                    let target = match e.kind_name() {
+                        "assignment_expression" => e.field("left"),
+                        "update_expression" => e.field("argument"),
+                        _ => None,
+                    };
+                    let Some(t) = target else {
+                        return false;
+                    };
+                    // The stored value may not call out (a store of a call's
+                    // result acts through the call).
+                    if e.field("right").is_some_and(|r| contains_call(r)) {
+                        return false;
+                    }
+                    stores.push(t);
+                }
+                _ => return false,
+            }
+        }
+        !stores.is_empty()
+            && stores.into_iter().all(|t| {
+                self.state_ref_quiet(t).is_some_and(|(objs, _, _, root)| {
+                    !root
+                        && !objs.is_empty()
+                        && objs
+                            .iter()
+                            .all(|o| tested.contains(super::summarise::whole_object(o)))
+                })
+            })
     }
 
     /// Note that the state objects `v` was read from steer the packet path.
@@ -6715,6 +6779,19 @@ fn ends_with(n: Node, kinds: &[&str]) -> bool {
         .filter(|k| k.kind_name() != "comment")
         .last();
     last.is_some_and(|l| ends_with(l, kinds))
+}
+
+/// `n` calls a function somewhere inside.
+fn contains_call(n: Node) -> bool {
+    let mut stack = vec![n];
+    while let Some(x) = stack.pop() {
+        if x.kind_name() == "call_expression" {
+            return true;
+        }
+        let mut c = x.walk();
+        stack.extend(x.named_children(&mut c));
+    }
+    false
 }
 
 fn always_exits(n: Node) -> bool {
