@@ -2801,6 +2801,211 @@ int ipfilter(unsigned long saddr, unsigned long daddr, unsigned int protocol)
     );
 }
 
+#[test]
+fn a_root_handed_a_record_pointing_at_the_headers_is_the_packet_path() {
+    // The NF's own parsed-packet record (`struct pkt_hdr`, whatever its name
+    // says: it points at the IP header) handed to a root is a packet, as an
+    // mbuf is: the root counts per source address. A header's pure inline
+    // accessor taking the same record, which nothing here calls, is no
+    // packet path: alone, the files have no entry point. The port it hands
+    // back through an `in_port_t *` (POSIX's integer, declared by a system
+    // header the analysis does not read) is a result, not state the caller
+    // keeps.
+    let unit = |root: &str| {
+        facts(&format!(
+            "#include <stdint.h>
+#include <netinet/in.h>
+{IPHDR}
+struct udphdr {{ uint16_t source; uint16_t dest; uint16_t len; uint16_t check; }};
+struct pkt_hdr {{ char *pkt_buf; unsigned long pkt_len; struct iphdr *iphdr; }};
+static inline uint8_t pkt_ip_protocol(const struct pkt_hdr *p) {{ return p->iphdr->protocol; }}
+static uint64_t per_src[256];
+{root}"
+        ))
+    };
+    let counts = unit(
+        "int packet_process(struct pkt_hdr *pkt, unsigned int *total, in_port_t *sport)
+{
+    if (pkt_ip_protocol(pkt) != 17)
+        return 0;
+    per_src[pkt->iphdr->saddr & 255]++;
+    *total = pkt->pkt_len;
+    struct udphdr *udp = (struct udphdr *)((char *)pkt->iphdr + 20);
+    in_port_t sport_tmp = udp->source;
+    if (sport != NULL)
+        *sport = sport_tmp;
+    return 1;
+}",
+    );
+    assert!(counts.unknown.is_empty(), "{counts:?}");
+    assert!(counts.stateful, "{counts:?}");
+    assert_eq!(
+        counts.flow_key,
+        [nfc_core::facts::Field::SrcIp],
+        "{counts:?}"
+    );
+    let accessor_only = unit("");
+    assert!(
+        accessor_only
+            .unknown
+            .iter()
+            .any(|u| u.question == Question::Stateful),
+        "{accessor_only:?}"
+    );
+}
+
+#[test]
+fn a_search_match_locates_the_cursor_on_its_branch_whatever_the_list_head_held() {
+    // A reassembly list in the kernel's style, with the NF's own list.h
+    // (`list_for_each_entry` over `container_of` arithmetic): a miss links
+    // the new entry first (`list_add_tail` through a helper) and stores its
+    // key after. The entry the search returns is the one whose stored
+    // fields equal the packet's: located by them on the match's branch,
+    // even though what the head held when the walk began carried none.
+    let f = facts(&format!(
+        r#"#include <stdint.h>
+#include <stddef.h>
+{IPHDR}
+struct list_head {{ struct list_head *next, *prev; }};
+#define LIST_HEAD(name) struct list_head name = {{ &(name), &(name) }}
+static inline void __list_add(struct list_head *new, struct list_head *prev, struct list_head *next)
+{{ next->prev = new; new->next = next; new->prev = prev; prev->next = new; }}
+static inline void list_add_tail(struct list_head *new, struct list_head *head) {{ __list_add(new, head->prev, head); }}
+#define list_entry(ptr, type, member) ((type *)( (char *)(ptr) - offsetof(type, member) ))
+#define list_for_each_entry(pos, head, member) \
+    for (pos = list_entry((head)->next, typeof(*pos), member); &pos->member != (head); \
+         pos = list_entry(pos->member.next, typeof(*pos), member))
+struct pkt_hdr {{ char *pkt_buf; unsigned long pkt_len; struct iphdr *iphdr; }};
+struct fragent {{ struct list_head node; uint32_t saddr, daddr; uint8_t protocol; uint16_t id; unsigned int bytes; }};
+static LIST_HEAD(frags);
+void *xmalloc(size_t n);
+static struct fragent *add(const struct iphdr *ip)
+{{
+    struct fragent *e = xmalloc(sizeof *e);
+    list_add_tail(&e->node, &frags);
+    e->saddr = ip->saddr; e->daddr = ip->daddr; e->protocol = ip->protocol; e->id = ip->id;
+    e->bytes = 0;
+    return e;
+}}
+static struct fragent *find(uint32_t saddr, uint32_t daddr, uint8_t protocol, uint16_t id)
+{{
+    struct fragent *e;
+    list_for_each_entry(e, &frags, node) {{
+        if (e->saddr == saddr && e->daddr == daddr && e->protocol == protocol && e->id == id)
+            return e;
+    }}
+    return NULL;
+}}
+int packet_process(struct pkt_hdr *pkt)
+{{
+    const struct iphdr *ip = pkt->iphdr;
+    struct fragent *e = find(ip->saddr, ip->daddr, ip->protocol, ip->id);
+    if (e == NULL)
+        e = add(ip);
+    e->bytes += pkt->pkt_len;
+    return 1;
+}}"#
+    ));
+    assert!(f.unknown.is_empty(), "{f:?}");
+    assert!(f.stateful, "{f:?}");
+    assert_eq!(
+        f.flow_key,
+        [
+            nfc_core::facts::Field::SrcIp,
+            nfc_core::facts::Field::DstIp,
+            nfc_core::facts::Field::Proto
+        ],
+        "{f:?}"
+    );
+}
+
+#[test]
+fn a_loop_filling_a_parsed_packet_record_by_address_receives_packets() {
+    // A capture loop in a monitor's style: the code the files do not hold
+    // (`capt_get_packet`) fills the loop's own parsed-packet record, and the
+    // loop hands it to the NF's handler, which counts packet sizes in the
+    // loop's table. That call is the receive: the interface name the loop
+    // was handed is no frame, so what is derived from it (the MTU that
+    // sizes the histogram) is no packet data. A size histogram is no
+    // per-flow state; the same loop counting per source address is.
+    let monitor = |index: &str| {
+        facts(&format!(
+            "#include <stdint.h>
+{IPHDR}
+struct pkt_hdr {{ char *pkt_buf; unsigned long pkt_len; struct iphdr *iphdr; }};
+struct capt {{ int fd; }};
+struct sizetab {{ unsigned int mtu, interval; unsigned long count[64]; }};
+int capt_init(struct capt *c, char *ifname);
+int capt_get_packet(struct capt *c, struct pkt_hdr *pkt);
+int dev_get_mtu(char *ifname);
+static volatile int exitloop;
+static void count(struct sizetab *t, struct pkt_hdr *pkt)
+{{
+    t->count[{index}]++;
+}}
+void size_breakdown(char *ifname)
+{{
+    struct sizetab table;
+    struct capt capt;
+    struct pkt_hdr pkt;
+    capt_init(&capt, ifname);
+    table.mtu = dev_get_mtu(ifname);
+    table.interval = table.mtu / 64 + 1;
+    while (!exitloop) {{
+        if (capt_get_packet(&capt, &pkt) < 0)
+            break;
+        if (pkt.pkt_len > 0)
+            count(&table, &pkt);
+    }}
+}}"
+        ))
+    };
+    let sizes = monitor("(pkt->pkt_len / t->interval) & 63");
+    assert!(sizes.unknown.is_empty(), "{sizes:?}");
+    assert!(!sizes.stateful, "{sizes:?}");
+    let sources = monitor("pkt->iphdr->saddr & 63");
+    assert!(sources.stateful, "{sources:?}");
+    assert_eq!(
+        sources.flow_key,
+        [nfc_core::facts::Field::SrcIp],
+        "{sources:?}"
+    );
+}
+
+#[test]
+fn a_running_maximum_decides_nothing_but_itself() {
+    // Per-source byte counts beside a global running maximum of the packet
+    // length: the test of the maximum only updates it, so each core's copy,
+    // merged by max, is the one copy's value: the NF splits by source. The
+    // same test deciding the packet's verdict steers the packet path.
+    let nf = |on_larger: &str| {
+        facts(&format!(
+            "{MBUF}
+{IPHDR}
+static uint64_t bytes[256];
+static struct {{ uint32_t max_len; uint64_t dropped; }} st;
+int handle(struct rte_mbuf *m)
+{{
+    struct iphdr *ip = rte_pktmbuf_mtod(m, struct iphdr *);
+    uint32_t len = __builtin_bswap16(ip->tot_len);
+    bytes[ip->saddr & 255] += len;
+    if (st.max_len < len)
+        {on_larger}
+    return 1;
+}}"
+        ))
+    };
+    let tracks = nf("st.max_len = len;");
+    assert!(
+        tracks.split_hazards.is_empty(),
+        "{:?}",
+        tracks.split_hazards
+    );
+    assert!(tracks.splittable(), "{tracks:?}");
+    let decides = nf("{ st.max_len = len; return 0; }");
+    assert!(!decides.splittable(), "{decides:?}");
+}
+
 /// A connection table in the style of a traffic monitor: `process_packet`
 /// finds the entry of the packet's (source, destination) endpoints and, on
 /// a miss, `add` creates it and a second entry linked to it (`c->other`);

@@ -80,7 +80,8 @@ pub enum ConflictArg {
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum GridArg {
     /// 24 configurations, up to 150 epochs each (scored every 10, the
-    /// output layer refitted at each score), the chosen one averaged over
+    /// output layer refitted at each score, the output saturating at the
+    /// edges of the training targets' range), the chosen one averaged over
     /// 5 seeds.
     Standard,
     /// 2 configurations, 20 epochs (quick checks).

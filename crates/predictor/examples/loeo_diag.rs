@@ -130,6 +130,9 @@ fn grid() -> Grid {
     if let Ok(v) = std::env::var("DIAG_REFIT") {
         g.refit_output = v == "1";
     }
+    if let Ok(v) = std::env::var("DIAG_BOUND") {
+        g.bounded_output = v == "1";
+    }
     if let Ok(v) = std::env::var("DIAG_ENSEMBLE_ALWAYS") {
         g.ensemble_always = v == "1";
     }

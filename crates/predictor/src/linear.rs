@@ -113,6 +113,110 @@ pub(crate) fn fit_output_layer(h: &[Vec<f64>], y: &[f64], l2: f64, l1: bool) -> 
     Some(fit)
 }
 
+/// As [`fit_output_layer`] for an output bounded by a logistic,
+/// prediction = `low` + `span` · σ(b + c·h) ([`crate::mlp::MlpConfig::bounded_output`]),
+/// with the same objective (mean squared or absolute loss plus the weight
+/// decay on c). It is no longer quadratic in (b, c), so it is minimised by
+/// Gauss–Newton from `start` (the layer as trained): each step solves the
+/// weighted ridge of the loss linearised in the pre-activation z (working
+/// target z + r/σ′, weight σ′², times 1/|r| for the absolute loss, as the
+/// reweighting in [`fit_output_layer`]), halved until the objective falls.
+/// The result is never worse than `start` on that objective. None when
+/// `start` does not fit `h` or a value is not finite.
+pub(crate) fn fit_bounded_output_layer(
+    h: &[Vec<f64>],
+    y: &[f64],
+    l2: f64,
+    l1: bool,
+    (low, span): (f64, f64),
+    start: &Linear,
+) -> Option<Linear> {
+    let n = h.len();
+    if n == 0 || y.len() != n || h.iter().any(|r| r.len() != start.coef.len()) {
+        return None;
+    }
+    let logistic = |z: f64| 1.0 / (1.0 + (-z).exp());
+    // The objective of the mean loss with weight decay, times n (see
+    // `fit_output_layer`): Σ loss + n·l2/2 · |c|².
+    let objective = |fit: &Linear| {
+        let loss: f64 = fit
+            .predict(h)
+            .iter()
+            .zip(y)
+            .map(|(z, t)| {
+                let r = low + span * logistic(*z) - t;
+                if l1 {
+                    r.abs()
+                } else {
+                    r * r
+                }
+            })
+            .sum();
+        loss + n as f64 * l2 / 2.0 * fit.coef.iter().map(|c| c * c).sum::<f64>()
+    };
+    let penalty = if l1 {
+        n as f64 * l2
+    } else {
+        n as f64 * l2 / 2.0
+    };
+    // σ′ is floored so a saturated row's working target stays finite; its
+    // weight (σ′²) is then negligible anyway.
+    let slope_floor = 1e-4 * span.abs().max(f64::MIN_POSITIVE);
+    const FLOOR: f64 = 1e-6;
+    let mut fit = start.clone();
+    let mut best = objective(&fit);
+    if !best.is_finite() {
+        return None;
+    }
+    for _ in 0..30 {
+        let z = fit.predict(h);
+        let mut target = Vec::with_capacity(n);
+        let mut weights = Vec::with_capacity(n);
+        for (zi, t) in z.iter().zip(y) {
+            let s = logistic(*zi);
+            let slope = (span * s * (1.0 - s)).max(slope_floor);
+            let r = t - (low + span * s);
+            target.push(zi + r / slope);
+            let w = slope * slope;
+            weights.push(if l1 { w / r.abs().max(FLOOR) } else { w });
+        }
+        let Some(step) = weighted_ridge(h, &target, &weights, penalty) else {
+            break;
+        };
+        let mut improved = None;
+        let mut t = 1.0;
+        for _ in 0..10 {
+            let trial = Linear {
+                intercept: fit.intercept + t * (step.intercept - fit.intercept),
+                coef: fit
+                    .coef
+                    .iter()
+                    .zip(&step.coef)
+                    .map(|(a, b)| a + t * (b - a))
+                    .collect(),
+            };
+            let o = objective(&trial);
+            if o.is_finite() && o < best {
+                improved = Some((trial, o));
+                break;
+            }
+            t /= 2.0;
+        }
+        let Some((trial, o)) = improved else {
+            break;
+        };
+        let gain = best - o;
+        fit = trial;
+        best = o;
+        // Converged to a part in 10⁷: further steps move nothing a
+        // prediction in f32 would show.
+        if gain <= 1e-7 * best.max(f64::MIN_POSITIVE) {
+            break;
+        }
+    }
+    Some(fit)
+}
+
 /// Weighted least squares with `penalty` on the coefficients (not the
 /// intercept): minimises Σ wᵢ (b + c·xᵢ − yᵢ)² + penalty·|c|². A tiny
 /// ridge keeps constant columns (a dead ReLU unit) solvable.
@@ -272,6 +376,79 @@ mod tests {
             l1.intercept
         );
         assert!((l1.coef[0] - 2.0).abs() < 0.05, "{:?}", l1.coef);
+    }
+
+    #[test]
+    fn the_bounded_refit_minimises_the_objective_through_the_logistic() {
+        // Targets made by a bounded layer (low −1, span 3): b 0.2, c (1.5,
+        // −2, 0) on the rows above, a few rows pushed into saturation.
+        let (h, _) = rows();
+        let (low, span) = (-1.0, 3.0);
+        let truth = Linear {
+            intercept: 0.2,
+            coef: vec![1.5, -2.0, 0.0],
+        };
+        let y: Vec<f64> = truth
+            .predict(&h)
+            .iter()
+            .map(|z| low + span / (1.0 + (-z).exp()))
+            .collect();
+        let bounded = |f: &Linear, l1: bool| {
+            f.predict(&h)
+                .iter()
+                .zip(&y)
+                .map(|(z, t)| {
+                    let r = low + span / (1.0 + (-z).exp()) - t;
+                    if l1 {
+                        r.abs()
+                    } else {
+                        r * r
+                    }
+                })
+                .sum::<f64>()
+        };
+        let start = Linear {
+            intercept: 0.0,
+            coef: vec![0.1, 0.1, 0.1],
+        };
+        for l1 in [false, true] {
+            let f = fit_bounded_output_layer(&h, &y, 0.0, l1, (low, span), &start).unwrap();
+            // Gauss–Newton reaches the layer that made the targets; the
+            // least-squares layer of the linear output cannot fit them.
+            // (Reweighting for L1 converges linearly, not quadratically.)
+            let reached = if l1 { 1e-3 } else { 1e-6 };
+            assert!(
+                bounded(&f, l1) < reached * bounded(&start, l1),
+                "l1 {l1}: {f:?}"
+            );
+            assert!((f.coef[0] - 1.5).abs() < 1e-2 && (f.coef[1] + 2.0).abs() < 1e-2);
+            let linear = fit_output_layer(&h, &y, 0.0, l1).unwrap();
+            let linear_loss: f64 = linear
+                .predict(&h)
+                .iter()
+                .zip(&y)
+                .map(|(p, t)| if l1 { (p - t).abs() } else { (p - t).powi(2) })
+                .sum();
+            assert!(bounded(&f, l1) < 1e-3 * linear_loss);
+        }
+        // With weight decay it is never worse than where it started, and
+        // a second fit from its result stays there.
+        let f = fit_bounded_output_layer(&h, &y, 1e-2, false, (low, span), &start).unwrap();
+        let again = fit_bounded_output_layer(&h, &y, 1e-2, false, (low, span), &f).unwrap();
+        for (a, b) in f.coef.iter().zip(&again.coef) {
+            assert!((a - b).abs() < 1e-3, "{f:?} vs {again:?}");
+        }
+        // A start of the wrong width is refused, not panicked on.
+        assert!(
+            fit_bounded_output_layer(&h, &y, 0.0, false, (low, span), &truth_short()).is_none()
+        );
+    }
+
+    fn truth_short() -> Linear {
+        Linear {
+            intercept: 0.0,
+            coef: vec![1.0],
+        }
     }
 
     #[test]

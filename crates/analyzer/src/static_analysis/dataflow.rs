@@ -1069,6 +1069,18 @@ pub(super) fn is_descriptor_type(t: &str) -> bool {
     t.contains("rte_mbuf") || t.contains("packet") || t.contains("sk_buff") || t.contains("xdp_md")
 }
 
+/// A struct the NF defines to describe a received packet: it points at
+/// the packet's protocol headers (iptraf-ng's `struct pkt_hdr` holds
+/// `struct iphdr *iphdr`, `struct ethhdr *ethhdr`). Known by its layout,
+/// not by its name, which may say anything (`pkt_hdr`, `capture`, `frame`).
+pub(super) fn points_at_headers(prog: &Program, ty: &str) -> bool {
+    prog.structs.get(prog.resolve_type(ty)).is_some_and(|s| {
+        s.fields
+            .iter()
+            .any(|(_, t)| t.ptr == 1 && headers::hdr_of_type(&t.name).is_some())
+    })
+}
+
 /// Members of a packet descriptor that record arrival, not packet
 /// contents: xdp_md's ingress_ifindex / rx_queue_index, sk_buff's skb_iif /
 /// queue_mapping / mark / tstamp, rte_mbuf's port / timestamp.
@@ -1869,9 +1881,8 @@ impl<'p, 't> Engine<'p, 't> {
         {
             return 0;
         }
-        let src = self.prog.src(self.f().file);
         kids.iter()
-            .position(|k| super::adapters::calls_receive(*k, src))
+            .position(|k| super::adapters::calls_receive(self.prog, self.f(), *k))
             .unwrap_or(0)
     }
 
@@ -1929,6 +1940,7 @@ impl<'p, 't> Engine<'p, 't> {
             "if_statement" => {
                 let cond = n.field("condition");
                 let mut cond_fields = FieldSet::default();
+                let mut matched = vec![];
                 if let Some(c) = cond {
                     let is_match =
                         self.loop_depth > 0 && n.field("consequence").is_some_and(exits_loop);
@@ -1945,11 +1957,11 @@ impl<'p, 't> Engine<'p, 't> {
                     let existence = self
                         .static_type(strip(c))
                         .is_some_and(|t| t.is_pointerish());
-                    if !existence {
+                    if !existence && !self.updates_only_what_it_tests(n, &v) {
                         self.note_influence(&v, &BTreeSet::new(), c, "a branch condition");
                     }
                     if self.loop_depth > 0 && n.field("consequence").is_some_and(exits_loop) {
-                        self.search_match(c);
+                        matched = self.search_match(c);
                     }
                 }
                 // A condition on a parameter the calling context bound to a
@@ -1963,6 +1975,14 @@ impl<'p, 't> Engine<'p, 't> {
                 if let Some(cons) = n.field("consequence").filter(|_| decided != Some(false)) {
                     if let Some(c) = cond {
                         self.guard = saved || self.rare(c, false);
+                    }
+                    // The match holds on this branch only: the cursor the
+                    // loop leaves with is located by the key here, whatever
+                    // its definitions carried before the test.
+                    if let Some(nw) = self.narrowing.as_deref_mut() {
+                        for (k, key) in &matched {
+                            nw.refine(k, narrowing::val_mask(key));
+                        }
                     }
                     let guarded = cond.map_or(vec![], |c| self.guard_match(c));
                     let depth = self.guarded_entries.len();
@@ -2455,7 +2475,6 @@ impl<'p, 't> Engine<'p, 't> {
         let Some(body) = f.body else {
             return BTreeSet::new();
         };
-        let src = self.prog.src(f.file);
         let mut c = body.walk();
         let kids: Vec<Node<'t>> = body.named_children(&mut c).collect();
         // The entry loops over packets it obtains itself: a statement of
@@ -2472,7 +2491,9 @@ impl<'p, 't> Engine<'p, 't> {
             })
         };
         let handed_packet = f.params.iter().any(|p| is_descriptor_type(&p.ty.name));
-        if !kids.iter().any(|k| super::adapters::calls_receive(*k, src))
+        if !kids
+            .iter()
+            .any(|k| super::adapters::calls_receive(self.prog, f, *k))
             && (handed_packet || !loops())
         {
             return BTreeSet::new();
@@ -3164,6 +3185,70 @@ impl<'p, 't> Engine<'p, 't> {
     /// memory (a header member or frame bytes)?
     fn writes_packet(bv: &Val) -> bool {
         bv.hdr.is_some() && bv.objs.is_empty() && !bv.root
+    }
+
+    /// An `if` whose branches only store into the state its condition read
+    /// (`if (t->max < len) t->max = len;`, a running maximum): the test
+    /// keeps an aggregate up to date and decides nothing else, so copies
+    /// of the state on several cores, merged as such aggregates are, behave
+    /// as one. Any other statement (a call, a store elsewhere, a return)
+    /// may act on the packet.
+    fn updates_only_what_it_tests(&mut self, n: Node<'t>, cond: &Val) -> bool {
+        let tested: BTreeSet<&str> = cond
+            .objs
+            .iter()
+            .chain(cond.from.iter())
+            .map(|o| super::summarise::whole_object(o))
+            .collect();
+        if tested.is_empty() {
+            return false;
+        }
+        let mut stores = vec![];
+        let mut stack: Vec<Node<'t>> = ["consequence", "alternative"]
+            .iter()
+            .filter_map(|f| n.field(f))
+            .collect();
+        while let Some(x) = stack.pop() {
+            match x.kind_name() {
+                "compound_statement" | "else_clause" => {
+                    let mut c = x.walk();
+                    stack.extend(
+                        x.named_children(&mut c)
+                            .filter(|k| k.kind_name() != "comment"),
+                    );
+                }
+                "expression_statement" => {
+                    let Some(e) = x.named_child(0).map(strip) else {
+                        return false;
+                    };
+                    let target = match e.kind_name() {
+                        "assignment_expression" => e.field("left"),
+                        "update_expression" => e.field("argument"),
+                        _ => None,
+                    };
+                    let Some(t) = target else {
+                        return false;
+                    };
+                    // The stored value may not call out (a store of a call's
+                    // result acts through the call).
+                    if e.field("right").is_some_and(|r| contains_call(r)) {
+                        return false;
+                    }
+                    stores.push(t);
+                }
+                _ => return false,
+            }
+        }
+        !stores.is_empty()
+            && stores.into_iter().all(|t| {
+                self.state_ref_quiet(t).is_some_and(|(objs, _, _, root)| {
+                    !root
+                        && !objs.is_empty()
+                        && objs
+                            .iter()
+                            .all(|o| tested.contains(super::summarise::whole_object(o)))
+                })
+            })
     }
 
     /// Note that the state objects `v` was read from steer the packet path.
@@ -4308,12 +4393,14 @@ impl<'p, 't> Engine<'p, 't> {
     /// equalities qualify: a disjunction (`e->src == a || e->dst == a`)
     /// matches an entry by either field, and an ordering (`e->seq > s`)
     /// finds a position, not an entry, so neither says a key.
-    fn search_match(&mut self, cond: Node<'t>) {
+    /// Returns the cursors' paths with the key, for the branch the match
+    /// guards (see [`Narrowing::refine`]).
+    fn search_match(&mut self, cond: Node<'t>) -> Vec<(String, Val)> {
         // The compared operands (both sides of `==`, a comparator's
         // arguments), and the cursors they read entries through.
         let mut operands: Vec<Node<'t>> = vec![];
         if !self.equality_terms(cond, &mut operands) {
-            return;
+            return vec![];
         }
         let mut cursors: Vec<Node<'t>> = vec![];
         let mut stack = operands.clone();
@@ -4364,8 +4451,9 @@ impl<'p, 't> Engine<'p, 't> {
             stack.extend(x.named_children(&mut c));
         }
         let Some(key) = self.matched_key(&operands) else {
-            return;
+            return vec![];
         };
+        let mut matched = vec![];
         for cur in cursors {
             let Some(k) = self.path_key(cur) else {
                 continue;
@@ -4375,8 +4463,10 @@ impl<'p, 't> Engine<'p, 't> {
             // packet.
             if !held.objs.is_empty() || (held.hdr.is_none() && !held.descriptor) {
                 self.env_join(&k, &key);
+                matched.push((k, key.clone()));
             }
         }
+        matched
     }
 
     /// `&hdr->member` of a header whose offset is known: a pointer into
@@ -6928,6 +7018,19 @@ fn ends_with(n: Node, kinds: &[&str]) -> bool {
         .filter(|k| k.kind_name() != "comment")
         .last();
     last.is_some_and(|l| ends_with(l, kinds))
+}
+
+/// `n` calls a function somewhere inside.
+fn contains_call(n: Node) -> bool {
+    let mut stack = vec![n];
+    while let Some(x) = stack.pop() {
+        if x.kind_name() == "call_expression" {
+            return true;
+        }
+        let mut c = x.walk();
+        stack.extend(x.named_children(&mut c));
+    }
+    false
 }
 
 fn always_exits(n: Node) -> bool {

@@ -63,14 +63,17 @@ pub fn hdr_of_type(ty: &str) -> Option<Hdr> {
     None
 }
 
-/// Integer types that make a cast a raw read of packet bytes.
+/// Integer types that make a cast a raw read of packet bytes. POSIX's
+/// socket integers (`in_port_t`, `in_addr_t`, `sa_family_t`) are listed
+/// because the system header declaring them is not read: a pointer to one
+/// is an out-parameter for a value, not storage the caller keeps.
 pub fn scalar_width(ty: &str) -> Option<i64> {
     match ty {
         "uint8_t" | "u8" | "char" | "unsigned char" | "__u8" | "u_char" | "int8_t" => Some(1),
         "uint16_t" | "u16" | "__be16" | "__u16" | "rte_be16_t" | "unsigned short" | "short"
-        | "u_short" => Some(2),
+        | "u_short" | "in_port_t" | "sa_family_t" => Some(2),
         "uint32_t" | "u32" | "__be32" | "__u32" | "rte_be32_t" | "unsigned" | "unsigned int"
-        | "int" | "u_int" => Some(4),
+        | "int" | "u_int" | "in_addr_t" => Some(4),
         "uint64_t" | "u64" | "__be64" | "__u64" => Some(8),
         _ => None,
     }

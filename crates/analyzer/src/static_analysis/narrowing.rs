@@ -467,6 +467,30 @@ impl Narrowing {
         }
     }
 
+    /// What a test proves on the branch it guards: the path's value is now
+    /// also located by `fields` (a search loop's match: the entry the
+    /// cursor is at holds the packet's key). Its definitions stay; an
+    /// untracked path keeps its flow-insensitive value, which has them.
+    pub(super) fn refine(&mut self, key: &str, fields: Mask) {
+        let Some((scope, path)) = split(key) else {
+            return;
+        };
+        let Some(def) = self.scopes.get(scope).and_then(|d| d.get(path)).copied() else {
+            return;
+        };
+        let refined = Def {
+            fields: def.fields | fields,
+            ..def
+        };
+        if refined != def {
+            if let Some(d) = self.scopes.get_mut(scope) {
+                *d.group_mut(path)
+                    .get_mut(path)
+                    .expect("the path has a definition") = refined;
+            }
+        }
+    }
+
     /// Stop tracking a path (and its members): its flow-insensitive value
     /// stands.
     pub(super) fn forget(&mut self, key: &str) {

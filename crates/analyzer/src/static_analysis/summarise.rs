@@ -40,7 +40,7 @@ struct ObjDecl {
 
 /// The object a part belongs to: `lcore_conf` for `lcore_conf.tx_mbufs`
 /// (see `dataflow::Val::direct`); an object that is no part is itself.
-fn whole_object(obj: &str) -> &str {
+pub(super) fn whole_object(obj: &str) -> &str {
     obj.split_once('.').map_or(obj, |(w, _)| w)
 }
 

@@ -29,6 +29,8 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
             .calls
             .of(f)
             .is_some_and(|calls| calls.iter().any(|c| is_receive_call(c)))
+            || f.body
+                .is_some_and(|b| super::fills_record_in_loop(prog, f, b))
     };
     // The NF's own functions with a body, not init-like, not called by
     // a function in `called`, that `pred` accepts: entries whose
@@ -100,6 +102,25 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
         out = roots(&BTreeSet::new(), &receives);
     }
     if out.is_empty() {
+        // A root handed the NF's own record of a parsed packet, a struct
+        // pointing at its protocol headers (`packet_process(struct pkt_hdr
+        // *pkt, …)`, the struct holding `struct iphdr *iphdr`). Only a true
+        // root: a handler such a record is passed to by a capture loop
+        // among the files is part of that loop's path, which shows what
+        // the loop hands it (its own tables).
+        // A root with no effect (no call, no store beyond its own locals:
+        // a header's `static inline` accessor the files do not use) is no
+        // packet path, whatever it is handed.
+        let takes_record = |f: &program::FnDef| {
+            f.params
+                .iter()
+                .any(|p| p.ty.ptr == 1 && dataflow::points_at_headers(prog, &p.ty.name))
+                && has_effects(prog, f, input.calls.of(f).is_some_and(|c| !c.is_empty()))
+        };
+        let called_any = called_by_own(&input.calls, &|fi| own(fi), &|_| true);
+        out = roots(&called_any, &takes_record);
+    }
+    if out.is_empty() {
         // A root handed a packet's header fields one by one (`ipfilter(saddr,
         // daddr, sport, dport, protocol)`): its caller parsed the packet.
         // Stronger evidence than a byte buffer a root takes (a dialog's
@@ -126,6 +147,40 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
         }
     }
     out
+}
+
+/// Whether `f` does anything a caller could observe besides its return
+/// value: it calls a function (`calls`), or stores to something other
+/// than its own locals and parameters (a global, a member, through a
+/// pointer).
+fn has_effects(prog: &program::Program, f: &program::FnDef, calls: bool) -> bool {
+    if calls {
+        return true;
+    }
+    let Some(body) = f.body else {
+        return false;
+    };
+    let src = prog.files[f.file].text.as_str();
+    let own_name = |n: tree_sitter::Node| {
+        n.kind() == "identifier" && {
+            let name = &src[n.byte_range()];
+            f.locals.contains_key(name) || f.params.iter().any(|p| p.name == name)
+        }
+    };
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        let target = match n.kind() {
+            "assignment_expression" => n.child_by_field_name("left"),
+            "update_expression" => n.child_by_field_name("argument"),
+            _ => None,
+        };
+        if target.is_some_and(|t| !own_name(t)) {
+            return true;
+        }
+        let mut cur = n.walk();
+        stack.extend(n.named_children(&mut cur));
+    }
+    false
 }
 
 /// A call that receives packets: a burst receive (`rte_eth_rx_burst`) or a

@@ -284,10 +284,77 @@ fn called_by_own<'p>(
 }
 
 /// `n` calls a receive function somewhere inside (see [`c::is_receive_call`]).
-pub(super) fn calls_receive(n: tree_sitter::Node, src: &str) -> bool {
+pub(super) fn calls_receive(prog: &Program, f: &program::FnDef, n: tree_sitter::Node) -> bool {
     let mut s = BTreeSet::new();
-    collect_calls(n, src, &mut s);
-    s.iter().any(|c| c::is_receive_call(c))
+    collect_calls(n, prog.src(f.file), &mut s);
+    s.iter().any(|c| c::is_receive_call(c)) || fills_record_in_loop(prog, f, n)
+}
+
+/// `n` (code of `f`) hands a local parsed-packet record of `f` (a struct
+/// pointing at the packet's headers, see `dataflow::points_at_headers`) by
+/// address, inside a loop, to code whose body is not among the files: a
+/// capture library filling it with the next packet (`while (!exit) {
+/// capt_get_packet(&capt, &pkt, …); process(&table, &pkt); }`). A call
+/// outside a loop (`packet_init(&pkt)`) sets the record up; a call to the
+/// NF's own code processes it.
+pub(super) fn fills_record_in_loop(
+    prog: &Program,
+    f: &program::FnDef,
+    n: tree_sitter::Node,
+) -> bool {
+    let records: BTreeSet<&str> = f
+        .locals
+        .iter()
+        .filter(|(_, l)| {
+            l.ty.ptr == 0
+                && l.ty.dims.is_empty()
+                && crate::static_analysis::dataflow::points_at_headers(prog, &l.ty.name)
+        })
+        .map(|(name, _)| name.as_str())
+        .collect();
+    if records.is_empty() {
+        return false;
+    }
+    let src = prog.src(f.file);
+    let is_loop = |x: tree_sitter::Node| {
+        matches!(
+            x.kind_name(),
+            "while_statement" | "for_statement" | "do_statement"
+        )
+    };
+    let mut stack = vec![(n, is_loop(n))];
+    while let Some((x, in_loop)) = stack.pop() {
+        if in_loop && x.kind_name() == "call_expression" {
+            let callee = x
+                .field("function")
+                .map(|c| program::text(c, src))
+                .unwrap_or("");
+            let unseen = prog
+                .fn_index
+                .get(callee)
+                .is_none_or(|fs| fs.iter().all(|fi| prog.fns[*fi].body.is_none()));
+            let hands_record = x.field("arguments").is_some_and(|args| {
+                let mut c = args.walk();
+                let found = args.named_children(&mut c).any(|a| {
+                    a.kind_name() == "pointer_expression"
+                        && a.field("operator")
+                            .is_some_and(|o| program::text(o, src) == "&")
+                        && a.field("argument").is_some_and(|v| {
+                            v.kind_name() == "identifier" && records.contains(program::text(v, src))
+                        })
+                });
+                found
+            });
+            if unseen && hands_record {
+                return true;
+            }
+        }
+        let mut c = x.walk();
+        for ch in x.named_children(&mut c) {
+            stack.push((ch, in_loop || is_loop(ch)));
+        }
+    }
+    false
 }
 
 fn collect_calls(n: tree_sitter::Node, src: &str, out: &mut BTreeSet<String>) {
