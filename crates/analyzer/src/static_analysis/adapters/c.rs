@@ -66,6 +66,8 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
     let called = called_by_own(&input.calls, &|fi| own(fi), &|f| {
         takes_packet(f) || receives(f) || reaches_packet(f)
     });
+    // Functions any of the NF's own functions call: what a true root is not.
+    let called_any = || called_by_own(&input.calls, &|fi| own(fi), &|_| true);
     let mut out = roots(&called, &takes_packet);
     if out.is_empty() {
         // Roots that reach such a handler through their calls (a
@@ -94,8 +96,7 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
                 break;
             }
         }
-        let called_any = called_by_own(&input.calls, &|fi| own(fi), &|_| true);
-        out = roots(&called_any, &|f| reaching.contains(f.name.as_str()));
+        out = roots(&called_any(), &|f| reaching.contains(f.name.as_str()));
     }
     if out.is_empty() {
         // Receive loops, wherever they are called from.
@@ -115,10 +116,9 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
             f.params
                 .iter()
                 .any(|p| p.ty.ptr == 1 && dataflow::points_at_headers(prog, &p.ty.name))
-                && has_effects(prog, f, input.calls.of(f).is_some_and(|c| !c.is_empty()))
+                && (input.calls.of(f).is_some_and(|c| !c.is_empty()) || stores_outside(prog, f))
         };
-        let called_any = called_by_own(&input.calls, &|fi| own(fi), &|_| true);
-        out = roots(&called_any, &takes_record);
+        out = roots(&called_any(), &takes_record);
     }
     if out.is_empty() {
         // A root handed a packet's header fields one by one (`ipfilter(saddr,
@@ -126,8 +126,7 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
         // Stronger evidence than a byte buffer a root takes (a dialog's
         // `char *` strings), which the fallback below would pick.
         let takes_fields = |f: &program::FnDef| !super::field_params(prog, f).is_empty();
-        let called_any = called_by_own(&input.calls, &|fi| own(fi), &|_| true);
-        out = roots(&called_any, &takes_fields);
+        out = roots(&called_any(), &takes_fields);
     }
     // A root handed the raw frame is as much a packet path as one handed a
     // descriptor (nDPI's `ndpi_detection_process_packet(…, packet_data,
@@ -149,18 +148,14 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
     out
 }
 
-/// Whether `f` does anything a caller could observe besides its return
-/// value: it calls a function (`calls`), or stores to something other
-/// than its own locals and parameters (a global, a member, through a
-/// pointer).
-fn has_effects(prog: &program::Program, f: &program::FnDef, calls: bool) -> bool {
-    if calls {
-        return true;
-    }
+/// Whether `f` stores to something other than its own locals and
+/// parameters (a global, a member, through a pointer): with a call, what
+/// a caller could observe of it besides its return value.
+fn stores_outside(prog: &program::Program, f: &program::FnDef) -> bool {
     let Some(body) = f.body else {
         return false;
     };
-    let src = prog.files[f.file].text.as_str();
+    let src = prog.src(f.file);
     let own_name = |n: tree_sitter::Node| {
         n.kind() == "identifier" && {
             let name = &src[n.byte_range()];
