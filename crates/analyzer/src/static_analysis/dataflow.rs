@@ -2507,11 +2507,7 @@ impl<'p, 't> Engine<'p, 't> {
         while let Some(x) = stack.pop() {
             if x.kind_name() == "call_expression" {
                 let callee = x.field("function").map(|c| self.t(c)).unwrap_or("");
-                let unseen = self
-                    .prog
-                    .fn_index
-                    .get(callee)
-                    .is_none_or(|fs| fs.iter().all(|fi| self.prog.fns[*fi].body.is_none()));
+                let unseen = !self.prog.has_body(callee);
                 if unseen {
                     if let Some(args) = x.field("arguments") {
                         let mut ac = args.walk();

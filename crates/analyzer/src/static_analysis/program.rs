@@ -1222,6 +1222,15 @@ impl<'t> Program<'t> {
     }
 
     /// Resolve typedef chains.
+    /// Whether a function named `name` has a body among the analysed
+    /// files (a call to one without is a call to code the analysis cannot
+    /// see).
+    pub fn has_body(&self, name: &str) -> bool {
+        self.fn_index
+            .get(name)
+            .is_some_and(|fs| fs.iter().any(|fi| self.fns[*fi].body.is_some()))
+    }
+
     pub fn resolve_type<'a>(&'a self, name: &'a str) -> &'a str {
         let mut cur = bare(name);
         for _ in 0..8 {

@@ -329,10 +329,7 @@ pub(super) fn fills_record_in_loop(
                 .field("function")
                 .map(|c| program::text(c, src))
                 .unwrap_or("");
-            let unseen = prog
-                .fn_index
-                .get(callee)
-                .is_none_or(|fs| fs.iter().all(|fi| prog.fns[*fi].body.is_none()));
+            let unseen = !prog.has_body(callee);
             let hands_record = x.field("arguments").is_some_and(|args| {
                 let mut c = args.walk();
                 let found = args.named_children(&mut c).any(|a| {
