@@ -692,6 +692,7 @@ struct SavedMeta {
 
 impl SeqModel {
     fn empty(arch: Arch, vocab: Vocab, config: TrainConfig) -> SeqModel {
+        let _torch = crate::torch_training();
         let vs = nn::VarStore::new(Device::Cpu);
         let net = Net::new(
             &vs.root(),

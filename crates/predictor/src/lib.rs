@@ -31,11 +31,41 @@ use std::sync::{Mutex, MutexGuard};
 /// trainings at once (tests run in parallel, a library user's threads)
 /// would draw from one generator in an interleaved order, and a seed would
 /// no longer fix the network. Each seeded training holds this for its
-/// whole run, from `manual_seed` to its last step.
-fn torch_training() -> MutexGuard<'static, ()> {
+/// whole run, from `manual_seed` to its last step, and so does every
+/// construction of a network (its initial weights are drawn from the
+/// generator even when a load or copy overwrites them next: a model loaded
+/// on one thread while another trains would move that training's draws).
+/// Re-entrant on one thread: a training constructs networks while holding
+/// it.
+fn torch_training() -> TorchGuard {
     static TRAINING: Mutex<()> = Mutex::new(());
+    thread_local! {
+        static HELD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if HELD.with(|h| h.get()) {
+        return TorchGuard(None);
+    }
     // A training that panicked leaves nothing behind that the next needs.
-    TRAINING.lock().unwrap_or_else(|e| e.into_inner())
+    let guard = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    HELD.with(|h| h.set(true));
+    TorchGuard(Some((guard, &HELD)))
+}
+
+/// Held while libtorch's generator is in use (see [`torch_training`]);
+/// `None` when an outer guard on the same thread already holds it.
+struct TorchGuard(
+    Option<(
+        MutexGuard<'static, ()>,
+        &'static std::thread::LocalKey<std::cell::Cell<bool>>,
+    )>,
+);
+
+impl Drop for TorchGuard {
+    fn drop(&mut self) {
+        if let Some((_, held)) = &self.0 {
+            held.with(|h| h.set(false));
+        }
+    }
 }
 
 /// Errors of the predictor.

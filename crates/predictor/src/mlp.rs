@@ -605,6 +605,7 @@ struct Run {
 
 impl Mlp {
     fn new(config: MlpConfig, inputs: i64) -> Mlp {
+        let _torch = crate::torch_training();
         let vs = nn::VarStore::new(Device::Cpu);
         let nets = build(&vs, inputs, &config);
         Mlp {
