@@ -3137,3 +3137,54 @@ fn an_order_chosen_by_a_test_that_tells_no_direction_serves_one_direction() {
     assert!(f.stateful, "{f:?}");
     assert!(!f.symmetric, "{f:?}");
 }
+
+#[test]
+fn a_writable_byte_buffer_is_no_second_packet_path_beside_a_found_one() {
+    // Beside a root handed the packet's descriptor, a configuration routine
+    // handed a writable byte string (a signature being registered, in the
+    // `u8 *` style of code that spells strings so) is no packet path: its
+    // table, located by a hash of the string, is configuration, and must
+    // not make the packet path's key unknown. A root handed read-only bytes
+    // (`const u8 *`, as an NF's process function takes the frame beside
+    // the accessors found first) stays a packet path of its own.
+    let unit = |qualifier: &str| {
+        facts(&format!(
+            "{MBUF}
+{IPHDR}
+static uint64_t per_src[256];
+static uint32_t sig_count[64];
+void count(struct rte_mbuf *m)
+{{
+    struct iphdr *ip = rte_pktmbuf_mtod(m, struct iphdr *);
+    per_src[ip->saddr & 255]++;
+}}
+void sig_register({qualifier}uint8_t *val, uint32_t line_no)
+{{
+    uint32_t h = line_no;
+    while (*val)
+        h = h * 31 + *val++;
+    sig_count[h % 64]++;
+}}
+"
+        ))
+    };
+    let configured = unit("");
+    assert!(configured.unknown.is_empty(), "{configured:?}");
+    assert!(configured.stateful, "{configured:?}");
+    assert_eq!(
+        configured.flow_key,
+        [nfc_core::facts::Field::SrcIp],
+        "{configured:?}"
+    );
+    // Read as a frame, the string's first byte is the destination MAC: no
+    // field is common to both tables.
+    let read_only = unit("const ");
+    assert!(
+        read_only
+            .state_objects
+            .iter()
+            .any(|o| o.name == "sig_count"),
+        "{read_only:?}"
+    );
+    assert!(read_only.flow_key.is_empty(), "{read_only:?}");
+}

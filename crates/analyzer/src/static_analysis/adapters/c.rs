@@ -133,8 +133,17 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
     // packetlen, …)` beside public accessors taking the parsed packet).
     // An entry found otherwise (a root reaching a packet descriptor through
     // its locals) that is also handed the frame gets its frame parameter.
+    let found = !out.is_empty();
     for e in super::generic_entries(&input.calls, own, super::FrameTypes::UnsignedBytes) {
         match out.iter_mut().find(|o| o.fn_idx == e.fn_idx) {
+            // Beside a packet path found by stronger evidence, a root
+            // handed bytes it may write is not made a second one: an NF's
+            // process function reads the frame it is handed (`const
+            // unsigned char *packet`), while a writable `u8 *` is, in code
+            // that spells strings so, a string being parsed or registered
+            // (a signature, a rule). Alone, such a root still is the
+            // fallback's packet path.
+            None if found && !reads_only(prog, &e) => {}
             Some(o) => {
                 for p in e.frame_params {
                     if !o.frame_params.contains(&p) {
@@ -146,6 +155,14 @@ pub(super) fn entries(input: &AdapterInput) -> Vec<Entry> {
         }
     }
     out
+}
+
+/// Whether every frame parameter of `e` points to `const` bytes.
+fn reads_only(prog: &program::Program, e: &Entry) -> bool {
+    let params = &prog.fns[e.fn_idx].params;
+    e.frame_params
+        .iter()
+        .all(|fp| params.iter().any(|p| &p.name == fp && p.is_const))
 }
 
 /// Whether `f` stores to something other than its own locals and
