@@ -760,7 +760,9 @@ struct SavedMeta {
     vocab: Vec<String>,
     config: TrainConfig,
     best_epoch: usize,
-    val_wmape: f64,
+    /// `None` for a model that was never validated (JSON writes NaN as
+    /// `null`, which an `f64` field cannot read back).
+    val_wmape: Option<f64>,
 }
 
 impl SeqModel {
@@ -973,7 +975,7 @@ impl SeqModel {
             vocab: self.vocab.words.clone(),
             config: self.config.clone(),
             best_epoch: self.best_epoch,
-            val_wmape: self.val_wmape,
+            val_wmape: (!self.val_wmape.is_nan()).then_some(self.val_wmape),
         };
         let p = dir.join(format!("{stem}.json"));
         let text =
@@ -1000,7 +1002,7 @@ impl SeqModel {
         }
         let mut m = SeqModel::empty(arch, Vocab::from_words(meta.vocab), meta.config);
         m.best_epoch = meta.best_epoch;
-        m.val_wmape = meta.val_wmape;
+        m.val_wmape = meta.val_wmape.unwrap_or(f64::NAN);
         let w = dir.join(format!("{stem}.ot"));
         m.vs.load(&w)
             .map_err(|e| PredictError::BadModel(w.clone(), e.to_string()))?;
