@@ -1654,7 +1654,8 @@ mod tests {
         with.save(dir.path()).expect("saves");
         let loaded = SeqModel::load(dir.path(), Arch::Lstm).expect("loads");
         assert_eq!(loaded.config.lstm, with.config.lstm);
-        assert_eq!(loaded.predict(&[a.clone()]), with.predict(&[a]));
+        let one = std::slice::from_ref(&a);
+        assert_eq!(loaded.predict(one), with.predict(one));
     }
 
     /// The vocabulary comes from the training programs, so `<unk>` never
