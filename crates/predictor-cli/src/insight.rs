@@ -85,6 +85,10 @@ pub struct TrainArgs {
     /// Clip each step's gradient norm to this (every network alike).
     #[arg(long)]
     pub clip: Option<f64>,
+    /// The starting learning rate (every network alike; the schedule
+    /// halves it from there).
+    #[arg(long)]
+    pub learning_rate: Option<f64>,
     /// Hidden widths to choose from on validation (every network alike),
     /// comma-separated; overrides the configuration's grid.
     #[arg(long, value_delimiter = ',', conflicts_with_all = ["tiny", "hidden"])]
@@ -137,6 +141,12 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
                     return Ok(ExitCode::from(2));
                 }
             }
+            if let Some(r) = a.learning_rate {
+                if !(r.is_finite() && r > 0.0) {
+                    eprintln!("error: --learning-rate: expected a positive number, got {r}");
+                    return Ok(ExitCode::from(2));
+                }
+            }
             let (synth, held) = match (read_units(&a.synth)?, read_units(&a.heldout)?) {
                 (Ok(s), Ok(h)) => (s, h),
                 (Err(e), _) | (_, Err(e)) => {
@@ -170,6 +180,9 @@ pub fn run(args: Args, fmt: Format) -> anyhow::Result<ExitCode> {
             }
             if let Some(c) = a.clip {
                 cfg.clip = c;
+            }
+            if let Some(r) = a.learning_rate {
+                cfg.learning_rate = r;
             }
             let only: Vec<&str> = if a.only.is_empty() {
                 MODELS.to_vec()

@@ -156,14 +156,17 @@ fn corrupted_csv_and_missing_model_exit_1_with_a_location() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("nope"));
 }
 
-/// `insight train` rejects a bad LSTM architecture or clipping value before
-/// reading any file: exit 2 and the offending option named.
+/// `insight train` rejects a bad LSTM architecture, clipping value or
+/// starting rate before reading any file: exit 2 and the offending option
+/// named.
 #[test]
 fn insight_train_rejects_a_bad_lstm_spec_and_clip() {
     for (flag, value, says) in [
         ("--lstm", "function,sideways", "sideways"),
         ("--lstm", "layers0", "layers0"),
         ("--clip", "nan", "--clip"),
+        ("--learning-rate", "0", "--learning-rate"),
+        ("--learning-rate", "inf", "--learning-rate"),
     ] {
         let o = nfc()
             .args(["insight", "train", "--synth", "/nonexistent/s.json"])

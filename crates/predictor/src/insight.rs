@@ -17,7 +17,7 @@ use crate::PredictError;
 use forust_ml::data::Matrix;
 use forust_ml::gradientbooster::GradientBooster;
 use forust_ml::objective::ObjectiveType;
-use nfc_core::insight::{IrFunction, IrUnit};
+use nfc_core::insight::{InstrClass, IrFunction, IrUnit};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -84,6 +84,10 @@ pub struct Sample {
     pub function: String,
     /// Word ids per block.
     pub blocks: Vec<Vec<i64>>,
+    /// Calls the function makes (to its NF's functions or the
+    /// framework's): one of the function-structure features the LSTM's
+    /// function term reads ([`function_features`]).
+    pub calls: usize,
     /// Proxy compute instructions (0 when unmeasured).
     pub y: f64,
 }
@@ -105,6 +109,7 @@ pub fn samples(units: &[IrUnit], vocab: &Vocab, need_label: bool) -> Vec<Sample>
                     .iter()
                     .map(|b| b.words.iter().map(|w| vocab.id(w)).collect())
                     .collect(),
+                calls: f.count(InstrClass::Call) + f.count(InstrClass::FrameworkCall),
                 y: f.proxy.map(|p| p.compute() as f64).unwrap_or(0.0),
             });
         }
@@ -206,6 +211,14 @@ pub struct LstmShape {
     /// rest of the block (sixteenth session).
     #[serde(default)]
     pub unknown_pct: i64,
+    /// A function-level term added to the sum of the blocks: a small FC
+    /// network on the function's structure alone ([`function_features`]:
+    /// size, blocks, calls — never which words), for cost that belongs to
+    /// the whole function (prologue and epilogue, callee-saved spills under
+    /// the whole function's register pressure), which a per-block sum
+    /// cannot see (twentieth session). It is attributed to the entry block.
+    #[serde(default)]
+    pub function_term: bool,
 }
 
 impl Default for LstmShape {
@@ -218,6 +231,7 @@ impl Default for LstmShape {
             embed: 0,
             block_readout: false,
             unknown_pct: 0,
+            function_term: false,
         }
     }
 }
@@ -225,7 +239,8 @@ impl Default for LstmShape {
 impl LstmShape {
     /// Parse a comma-separated list of `block` (the default shape),
     /// `function`, `bidir`, `layers<N>`, `embed<N>`, `block-readout`,
-    /// `unk<N>` (percent of training words shown as `<unk>`, 1..=50).
+    /// `unk<N>` (percent of training words shown as `<unk>`, 1..=50),
+    /// `function-term`.
     pub fn parse(spec: &str) -> Result<LstmShape, String> {
         let mut s = LstmShape::default();
         for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -234,6 +249,7 @@ impl LstmShape {
                 "function" => s.function_sequence = true,
                 "bidir" => s.bidirectional = true,
                 "block-readout" => s.block_readout = true,
+                "function-term" => s.function_term = true,
                 p => {
                     let num = |pre: &str| -> Result<Option<i64>, String> {
                         match p.strip_prefix(pre) {
@@ -255,7 +271,7 @@ impl LstmShape {
                         s.unknown_pct = n;
                     } else {
                         return Err(format!(
-                            "unknown LSTM option `{p}` (expected block, function, bidir, layers<N>, embed<N>, block-readout, unk<N>)"
+                            "unknown LSTM option `{p}` (expected block, function, bidir, layers<N>, embed<N>, block-readout, unk<N>, function-term)"
                         ));
                     }
                 }
@@ -285,6 +301,9 @@ impl LstmShape {
         }
         if self.unknown_pct > 0 {
             parts.push(format!("unk{}", self.unknown_pct));
+        }
+        if self.function_term {
+            parts.push("function-term".into());
         }
         parts.join(",")
     }
@@ -360,7 +379,27 @@ struct Net {
     conv1: Option<nn::Conv1D>,
     conv2: Option<nn::Conv1D>,
     dnn_in: Option<nn::Linear>,
+    /// The LSTM's function term ([`LstmShape::function_term`]).
+    function_term: Option<(nn::Linear, nn::Linear)>,
 }
+
+/// Function-structure features the LSTM's function term reads: log(1+x)
+/// of the function's IR instructions, blocks and calls. Only counts of
+/// the function's structure, so the term cannot learn what a particular
+/// word costs (that stays the LSTM's); the DNN's bag of words holds all
+/// three as sums of its inputs (size: every entry; blocks: the
+/// terminators'; calls: the call words'), so the term gives the LSTM
+/// nothing the DNN lacks. Logarithms, so a function far longer than any
+/// in training moves the term by little.
+pub fn function_features(s: &Sample) -> [f32; FUNCTION_FEATURES] {
+    let words: usize = s.blocks.iter().map(Vec::len).sum();
+    [words, s.blocks.len(), s.calls].map(|x| (x as f32).ln_1p())
+}
+
+/// How many [`function_features`] there are.
+pub const FUNCTION_FEATURES: usize = 3;
+/// Hidden units of the function term.
+const FUNCTION_TERM_HIDDEN: i64 = 16;
 
 /// One run of consecutive words of a block inside an LSTM row: (function
 /// in the batch, block of the function, row, first position, end position).
@@ -385,6 +424,7 @@ impl Net {
             conv1: None,
             conv2: None,
             dnn_in: None,
+            function_term: None,
         };
         match arch {
             Arch::Lstm => {
@@ -432,6 +472,20 @@ impl Net {
             }
             Arch::Dnn => net.dnn_in = Some(nn::linear(vs / "dnn_in", v, h, Default::default())),
         }
+        // Created last, so the rest of the network draws the same initial
+        // weights from the seed as without the term: the two differ by the
+        // term alone.
+        if arch == Arch::Lstm && shape.function_term {
+            net.function_term = Some((
+                nn::linear(
+                    vs / "fn_in",
+                    FUNCTION_FEATURES as i64,
+                    FUNCTION_TERM_HIDDEN,
+                    Default::default(),
+                ),
+                nn::linear(vs / "fn_out", FUNCTION_TERM_HIDDEN, 1, Default::default()),
+            ));
+        }
         net
     }
 
@@ -469,6 +523,34 @@ impl Net {
         (rows, starts, segs)
     }
 
+    /// The LSTM's function predictions from its segment predictions (and
+    /// their (function, block) owners): their sums, plus the function term
+    /// when the shape has one — one more row per function, owned by its
+    /// entry block (where the prologue is), so the blocks still add up to
+    /// the function.
+    fn add_up(
+        &self,
+        batch: &[&Sample],
+        mut per_seg: Tensor,
+        mut owners: Vec<(usize, usize)>,
+    ) -> Forward {
+        let nf = batch.len() as i64;
+        if let Some((fn_in, fn_out)) = &self.function_term {
+            let x: Vec<f32> = batch.iter().flat_map(|s| function_features(s)).collect();
+            let x = Tensor::from_slice(&x).view([nf, FUNCTION_FEATURES as i64]);
+            let term = fn_out.forward(&fn_in.forward(&x).relu()).squeeze_dim(-1);
+            per_seg = Tensor::cat(&[per_seg, term], 0);
+            owners.extend((0..batch.len()).map(|fi| (fi, 0)));
+        }
+        let owner: Vec<i64> = owners.iter().map(|o| o.0 as i64).collect();
+        let f = Tensor::zeros([nf], (Kind::Float, Device::Cpu)).index_add(
+            0,
+            &Tensor::from_slice(&owner),
+            &per_seg,
+        );
+        (f, Some((per_seg, owners)))
+    }
+
     /// Per-block predictions (in block order of the batch) and the index of
     /// each block's function; function predictions are their sums.
     fn forward(&self, batch: &[&Sample]) -> Forward {
@@ -478,11 +560,8 @@ impl Net {
                 let (rows, starts, segs) = self.lstm_rows(batch);
                 let owners: Vec<(usize, usize)> = segs.iter().map(|s| (s.0, s.1)).collect();
                 if rows.is_empty() {
-                    let z = Tensor::zeros([nf], (Kind::Float, Device::Cpu));
-                    return (
-                        z,
-                        Some((Tensor::zeros([0], (Kind::Float, Device::Cpu)), owners)),
-                    );
+                    let none = Tensor::zeros([0], (Kind::Float, Device::Cpu));
+                    return self.add_up(batch, none, owners);
                 }
                 let (ids, _, t) = pad(rows.iter().map(Vec::as_slice));
                 let n = rows.len() as i64;
@@ -555,13 +634,7 @@ impl Net {
                         &per_word.index_select(0, &Tensor::from_slice(&pos)),
                     )
                 };
-                let owner: Vec<i64> = segs.iter().map(|s| s.0 as i64).collect();
-                let f = Tensor::zeros([nf], (Kind::Float, Device::Cpu)).index_add(
-                    0,
-                    &Tensor::from_slice(&owner),
-                    &per_seg,
-                );
-                (f, Some((per_seg, owners)))
+                self.add_up(batch, per_seg, owners)
             }
             Arch::Cnn => {
                 let mut rows: Vec<(usize, Vec<i64>)> = vec![];
@@ -687,7 +760,9 @@ struct SavedMeta {
     vocab: Vec<String>,
     config: TrainConfig,
     best_epoch: usize,
-    val_wmape: f64,
+    /// `None` for a model that was never validated (JSON writes NaN as
+    /// `null`, which an `f64` field cannot read back).
+    val_wmape: Option<f64>,
 }
 
 impl SeqModel {
@@ -883,7 +958,10 @@ impl SeqModel {
         let rows = Vec::<f32>::try_from(&rows).ok()?;
         let mut per = vec![0.0; s.blocks.len()];
         for (v, (_, bi)) in rows.iter().zip(owners) {
-            per[bi] += *v as f64 * SCALE;
+            // A function without blocks has no entry block for its function term.
+            if let Some(p) = per.get_mut(bi) {
+                *p += *v as f64 * SCALE;
+            }
         }
         Some(per)
     }
@@ -897,7 +975,7 @@ impl SeqModel {
             vocab: self.vocab.words.clone(),
             config: self.config.clone(),
             best_epoch: self.best_epoch,
-            val_wmape: self.val_wmape,
+            val_wmape: (!self.val_wmape.is_nan()).then_some(self.val_wmape),
         };
         let p = dir.join(format!("{stem}.json"));
         let text =
@@ -924,7 +1002,7 @@ impl SeqModel {
         }
         let mut m = SeqModel::empty(arch, Vocab::from_words(meta.vocab), meta.config);
         m.best_epoch = meta.best_epoch;
-        m.val_wmape = meta.val_wmape;
+        m.val_wmape = meta.val_wmape.unwrap_or(f64::NAN);
         let w = dir.join(format!("{stem}.ot"));
         m.vs.load(&w)
             .map_err(|e| PredictError::BadModel(w.clone(), e.to_string()))?;
@@ -1390,6 +1468,7 @@ mod tests {
             unit: "u".into(),
             function: name.into(),
             blocks: ids.chunks(7).map(<[i64]>::to_vec).collect(),
+            calls: 1,
             y: 0.0,
         }
     }
@@ -1423,6 +1502,7 @@ mod tests {
             "function",
             "function,bidir,block-readout",
             "block,bidir,layers2,embed8",
+            "block,function-term",
         ] {
             nets.push((Arch::Lstm, LstmShape::parse(spec).expect(spec)));
         }
@@ -1495,6 +1575,87 @@ mod tests {
                 p[1]
             );
         }
+    }
+
+    /// The function term reads the function's structure (size, blocks,
+    /// calls) and nothing else: with seeded random weights, the term — a
+    /// `block,function-term` LSTM's prediction minus that of a `block`
+    /// LSTM from the same seed, whose other weights are the same because
+    /// the term is created last — is the same for two functions that
+    /// differ only in which words they hold, moves when only the number of
+    /// calls does (which the plain LSTM ignores), and sits in the entry
+    /// block alone: the other blocks are predicted as without the term. A
+    /// saved and loaded model keeps it.
+    #[test]
+    fn the_function_term_reads_only_the_function_structure() {
+        let v = 12i64;
+        let vocab = Vocab::from_words((0..v).map(|i| format!("w{i}")).collect());
+        let model = |spec: &str| {
+            let _torch = crate::torch_training();
+            tch::manual_seed(19);
+            let config = TrainConfig {
+                hidden: 8,
+                lstm: LstmShape::parse(spec).expect(spec),
+                ..TrainConfig::tiny()
+            };
+            SeqModel::empty(Arch::Lstm, vocab.clone(), config)
+        };
+        let (plain, with) = (model("block"), model("block,function-term"));
+        let a = sample("a", 20, v);
+        // The same shape with other words.
+        let other_words = Sample {
+            blocks: a
+                .blocks
+                .iter()
+                .map(|b| b.iter().map(|id| 2 + (id - 2 + 3) % (v - 2)).collect())
+                .collect(),
+            ..a.clone()
+        };
+        let more_calls = Sample {
+            calls: 4,
+            ..a.clone()
+        };
+        let term = |s: &Sample| {
+            with.predict(std::slice::from_ref(s))[0] - plain.predict(std::slice::from_ref(s))[0]
+        };
+        let close = |x: f64, y: f64| (x - y).abs() <= 1e-5 * x.abs().max(y.abs()).max(SCALE);
+        assert!(term(&a).abs() > 1e-3, "the term adds nothing: {}", term(&a));
+        assert!(
+            !close(
+                plain.predict(std::slice::from_ref(&a))[0],
+                plain.predict(std::slice::from_ref(&other_words))[0]
+            ),
+            "the words must matter to the blocks, or the next check tests nothing"
+        );
+        assert!(
+            close(term(&a), term(&other_words)),
+            "the term read the words: {} vs {}",
+            term(&a),
+            term(&other_words)
+        );
+        assert_eq!(
+            plain.predict(std::slice::from_ref(&a)),
+            plain.predict(std::slice::from_ref(&more_calls))
+        );
+        assert!(
+            !close(term(&a), term(&more_calls)),
+            "the term ignored the calls: {}",
+            term(&a)
+        );
+        let (bp, bw) = (
+            plain.predict_blocks(&a).expect("blocks"),
+            with.predict_blocks(&a).expect("blocks"),
+        );
+        assert!(close(bw[0] - bp[0], term(&a)), "{bw:?} vs {bp:?}");
+        for (p, w) in bp.iter().zip(&bw).skip(1) {
+            assert!(close(*p, *w), "{bw:?} vs {bp:?}");
+        }
+        let dir = tempfile::tempdir().expect("tmp");
+        with.save(dir.path()).expect("saves");
+        let loaded = SeqModel::load(dir.path(), Arch::Lstm).expect("loads");
+        assert_eq!(loaded.config.lstm, with.config.lstm);
+        let one = std::slice::from_ref(&a);
+        assert_eq!(loaded.predict(one), with.predict(one));
     }
 
     /// The vocabulary comes from the training programs, so `<unk>` never

@@ -202,6 +202,7 @@ fn lstm_shapes_round_trip_and_bad_specs_are_errors() {
         "function,block-readout",
         "function,bidir,layers2,embed32,block-readout",
         "block,unk5",
+        "block,function-term",
     ] {
         let s = LstmShape::parse(spec).expect(spec);
         assert_eq!(s.spec(), spec);
