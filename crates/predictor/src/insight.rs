@@ -1547,6 +1547,20 @@ mod tests {
     /// anywhere training did not go. A whole-function sequence carries its
     /// state across blocks and is not additive (checked, so the test can
     /// tell the two apart).
+    /// An untrained width-8 LSTM of shape `spec`, its weights drawn from
+    /// seed 19: two shapes built so start from the same weights wherever
+    /// they share a layer.
+    fn seeded_lstm(spec: &str, vocab: &Vocab) -> SeqModel {
+        let _torch = crate::torch_training();
+        tch::manual_seed(19);
+        let config = TrainConfig {
+            hidden: 8,
+            lstm: LstmShape::parse(spec).expect(spec),
+            ..TrainConfig::tiny()
+        };
+        SeqModel::empty(Arch::Lstm, vocab.clone(), config)
+    }
+
     #[test]
     fn the_block_lstm_adds_its_blocks_up() {
         let v = 12i64;
@@ -1557,14 +1571,7 @@ mod tests {
             ..sample("twice", 90, v)
         };
         for (spec, additive) in [("block", true), ("block,unk5", true), ("function", false)] {
-            let _torch = crate::torch_training();
-            tch::manual_seed(19);
-            let config = TrainConfig {
-                hidden: 8,
-                lstm: LstmShape::parse(spec).expect(spec),
-                ..TrainConfig::tiny()
-            };
-            let m = SeqModel::empty(Arch::Lstm, vocab.clone(), config);
+            let m = seeded_lstm(spec, &vocab);
             let p = m.predict(&[once.clone(), twice.clone()]);
             let off = (p[1] - 2.0 * p[0]).abs();
             assert_eq!(
@@ -1590,17 +1597,10 @@ mod tests {
     fn the_function_term_reads_only_the_function_structure() {
         let v = 12i64;
         let vocab = Vocab::from_words((0..v).map(|i| format!("w{i}")).collect());
-        let model = |spec: &str| {
-            let _torch = crate::torch_training();
-            tch::manual_seed(19);
-            let config = TrainConfig {
-                hidden: 8,
-                lstm: LstmShape::parse(spec).expect(spec),
-                ..TrainConfig::tiny()
-            };
-            SeqModel::empty(Arch::Lstm, vocab.clone(), config)
-        };
-        let (plain, with) = (model("block"), model("block,function-term"));
+        let (plain, with) = (
+            seeded_lstm("block", &vocab),
+            seeded_lstm("block,function-term", &vocab),
+        );
         let a = sample("a", 20, v);
         // The same shape with other words.
         let other_words = Sample {
