@@ -23,7 +23,6 @@ pub mod model;
 pub mod plot;
 pub mod split;
 
-use nfc_core::prediction::Prediction;
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
 
@@ -71,9 +70,6 @@ impl Drop for TorchGuard {
 /// Errors of the predictor.
 #[derive(Debug, thiserror::Error)]
 pub enum PredictError {
-    /// The predictor stage of `nfc build` has no counters to predict from.
-    #[error("the predict stage is not available yet")]
-    NotAvailable,
     #[error(transparent)]
     Data(#[from] data::DataError),
     #[error("the data has no column `{0}`, which the model was trained with")]
@@ -88,10 +84,4 @@ pub enum PredictError {
     BadModel(PathBuf, String),
     #[error("{0}: {1}")]
     Io(PathBuf, std::io::Error),
-}
-
-/// Predict KPIs of a plan before deployment. Not available: the models here
-/// predict from counters measured on a running chain.
-pub fn predict(_plan: &nfc_core::Plan) -> Result<Prediction, PredictError> {
-    Err(PredictError::NotAvailable)
 }
