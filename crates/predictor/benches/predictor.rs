@@ -16,6 +16,19 @@
 //! - trained on linear (load) / tested on DAG (Dag/dag-1/datasets/) — paper
 //!   Fig. 9 (no number in the text).
 //!
+//! Resumable and parallel: every (scenario, split, model) fit is saved as a
+//! model directory under `<out>/cache/<identity>/`, where the identity is a
+//! SHA-256 of this bench executable, the data files and the grid choice, so
+//! a run that is interrupted (the full grid takes hours on two cores) picks
+//! up where it stopped, and a result is only ever reused by the very code
+//! and data that produced it (a saved model predicts identically when
+//! loaded). `NFC_PREDICTOR_BENCH_JOBS=n` (default: the number of CPUs, at
+//! most 4) first runs n copies of the bench that take the fits from one
+//! queue into the cache (`NFC_PREDICTOR_BENCH_SHARD=i/n`; training is
+//! single-threaded anyway), then the report is assembled from the cache in
+//! one process.
+//! `NFC_PREDICTOR_BENCH_FRESH=1` ignores (and replaces) cached fits.
+//!
 //! Conflicted files (git merge-conflict markers) are read with the side
 //! after `=======` (`ConflictPolicy::Other`): there the latency peak sits at
 //! the load peak, and linear exp4's other side is the only one not a copy of
@@ -26,10 +39,13 @@ use nfc_predictor::explain::{pca, shapley};
 use nfc_predictor::features::{common_counters, select_pearson, Frame, Target};
 use nfc_predictor::metrics::Metrics;
 use nfc_predictor::mlp::Grid;
-use nfc_predictor::model::{project, train, ModelKind, TrainOptions, DEFAULT_PEARSON_THRESHOLD};
+use nfc_predictor::model::{
+    project, train, ModelKind, TrainOptions, TrainedModel, DEFAULT_PEARSON_THRESHOLD,
+};
 use nfc_predictor::plot;
 use nfc_predictor::split::{leave_experiment_out, random_60_20_20, Split};
 use serde_json::json;
+use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -99,6 +115,96 @@ fn write_csv(path: &Path, f: &Frame) {
         let _ = writeln!(s, "{y}");
     }
     std::fs::write(path, s).expect("write split csv");
+}
+
+/// `NFC_PREDICTOR_BENCH_SHARD=i/n`: this process fits only every n-th unit
+/// (from the i-th) into the cache and writes no report.
+fn shard_from_env() -> Option<(usize, usize)> {
+    let v = std::env::var("NFC_PREDICTOR_BENCH_SHARD").ok()?;
+    let parsed = v.split_once('/').and_then(|(i, n)| {
+        let (i, n) = (i.parse::<usize>().ok()?, n.parse::<usize>().ok()?);
+        (n > 0 && i < n).then_some((i, n))
+    });
+    if parsed.is_none() {
+        eprintln!("error: NFC_PREDICTOR_BENCH_SHARD={v}: expected i/n with i < n (e.g. 0/2)");
+        std::process::exit(1);
+    }
+    parsed
+}
+
+/// What a cached fit must have been produced by: this executable, the
+/// data files (names and bytes) and the grid choice.
+fn run_identity(files: &[&PathBuf], quick: bool) -> String {
+    let mut h = Sha256::new();
+    match std::env::current_exe().and_then(std::fs::read) {
+        Ok(exe) => h.update(&exe),
+        // Without its own bytes no cached fit can be trusted: a fresh
+        // identity every run.
+        Err(_) => h.update(format!("{:?}", std::time::SystemTime::now()).as_bytes()),
+    }
+    h.update([u8::from(quick)]);
+    let mut files: Vec<&PathBuf> = files.to_vec();
+    files.sort();
+    files.dedup();
+    for f in files {
+        h.update(f.to_string_lossy().as_bytes());
+        h.update(std::fs::read(f).unwrap_or_default());
+    }
+    hex::encode(&h.finalize()[..12])
+}
+
+/// Runs `jobs` copies of this bench as shards and waits for them. The
+/// shards share one queue: each takes the next unit nobody has claimed
+/// (a file created exclusively under `claims`), so an expensive MLP fit
+/// does not hold up a shard whose other units are done. A shard that fails
+/// only leaves its units to the assembling run.
+fn run_shards(jobs: usize, claims: &Path) {
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("predictor bench: cannot re-run itself ({e}); fitting in one process");
+            return;
+        }
+    };
+    if let Err(e) = std::fs::create_dir_all(claims) {
+        eprintln!(
+            "predictor bench: {}: {e}; fitting in one process",
+            claims.display()
+        );
+        return;
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let children: Vec<_> = (0..jobs)
+        .filter_map(|i| {
+            std::process::Command::new(&exe)
+                .args(&args)
+                .env("NFC_PREDICTOR_BENCH_SHARD", format!("{i}/{jobs}"))
+                .env("NFC_PREDICTOR_BENCH_CLAIMS", claims)
+                .env_remove("NFC_PREDICTOR_BENCH_FRESH")
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .map_err(|e| eprintln!("predictor bench: shard {i}/{jobs} did not start: {e}"))
+                .ok()
+                .map(|c| (i, c))
+        })
+        .collect();
+    for (i, mut c) in children {
+        match c.wait() {
+            Ok(st) if st.success() => {}
+            Ok(st) => eprintln!("predictor bench: shard {i}/{jobs} ended with {st}; the assembling run fits what it left"),
+            Err(e) => eprintln!("predictor bench: shard {i}/{jobs}: {e}"),
+        }
+    }
+    let _ = std::fs::remove_dir_all(claims);
+}
+
+/// In a shard: whether this process takes `unit` (nobody claimed it yet).
+fn claim(claims: &Path, unit: &str) -> bool {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(claims.join(unit))
+        .is_ok()
 }
 
 fn main() {
@@ -184,6 +290,50 @@ fn main() {
             paper: "MLP 79%",
         },
     ];
+    // One torch thread for inference too (training always uses one): a
+    // cached model then scores alike in whichever process loads it (with
+    // two threads the MLP's sums differed in the 9th digit).
+    tch::set_num_threads(1);
+    let shard = shard_from_env();
+    let claims = std::env::var_os("NFC_PREDICTOR_BENCH_CLAIMS").map(PathBuf::from);
+    let all_files: Vec<&PathBuf> = scenarios
+        .iter()
+        .flat_map(|sc| sc.train.iter().chain(&sc.test))
+        .collect();
+    let identity = run_identity(&all_files, quick);
+    let cache = out.join("cache").join(&identity);
+    let fresh = std::env::var_os("NFC_PREDICTOR_BENCH_FRESH").is_some();
+    if fresh && shard.is_none() {
+        let _ = std::fs::remove_dir_all(&cache);
+    }
+    if shard.is_none() {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let jobs = match std::env::var("NFC_PREDICTOR_BENCH_JOBS") {
+            Ok(v) => v.parse::<usize>().unwrap_or_else(|_| {
+                eprintln!("error: NFC_PREDICTOR_BENCH_JOBS={v}: expected a number");
+                std::process::exit(1);
+            }),
+            Err(_) => cpus.min(4),
+        };
+        eprintln!(
+            "predictor bench: fits cached in {} ({} job{})",
+            cache.display(),
+            jobs,
+            if jobs == 1 { "" } else { "s" }
+        );
+        if jobs > 1 {
+            // Claims of this run only: a killed run's are left behind.
+            let run = format!(
+                "{}-{}",
+                std::process::id(),
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos())
+            );
+            run_shards(jobs, &out.join("cache").join(".claims").join(run));
+        }
+    }
+    let mut unit = 0usize;
     let started = Instant::now();
     let mut rows: Vec<Row> = vec![];
     let mut report = String::new();
@@ -268,8 +418,24 @@ fn main() {
                     pearson_threshold: DEFAULT_PEARSON_THRESHOLD,
                     seed: SEED,
                 };
+                let this_unit = unit;
+                unit += 1;
+                let unit_name = format!("s{si}-k{k}-{}", kind.name());
+                let unit_dir = cache.join(&unit_name);
+                if shard.is_some() {
+                    let taken = match &claims {
+                        Some(c) => !claim(c, &unit_name),
+                        // Started by hand without a queue: every n-th unit.
+                        None => shard.is_some_and(|(i, n)| this_unit % n != i),
+                    };
+                    if taken || TrainedModel::load(&unit_dir).is_ok() {
+                        continue;
+                    }
+                }
+                let cached = TrainedModel::load(&unit_dir).ok();
+                let from_cache = cached.is_some();
                 let t = Instant::now();
-                let model = match train(&tr, &va, vec![], &opts) {
+                let model = match cached.map_or_else(|| train(&tr, &va, vec![], &opts), Ok) {
                     Ok(m) => m,
                     Err(e) => {
                         eprintln!("{} / {} / {}: {e}", sc.name, split.name, kind.name());
@@ -278,7 +444,41 @@ fn main() {
                         continue;
                     }
                 };
-                let train_s = t.elapsed().as_secs_f64();
+                let train_s = if from_cache {
+                    model.meta.train_seconds
+                } else {
+                    // Written aside and renamed, so an interrupted save is
+                    // never read back as a fit.
+                    let tmp = cache.join(format!(".tmp-{}-{this_unit}", std::process::id()));
+                    let _ = std::fs::remove_dir_all(&tmp);
+                    let saved = model.save(&tmp).and_then(|()| {
+                        let _ = std::fs::remove_dir_all(&unit_dir);
+                        std::fs::rename(&tmp, &unit_dir)
+                            .map_err(|e| nfc_predictor::PredictError::Io(unit_dir.clone(), e))
+                    });
+                    if let Err(e) = saved {
+                        eprintln!("predictor bench: fit not cached: {e}");
+                    }
+                    t.elapsed().as_secs_f64()
+                };
+                eprintln!(
+                    "[{}{}] {} / {} / {}: {}",
+                    this_unit + 1,
+                    shard
+                        .map(|(i, n)| format!(" shard {i}/{n}"))
+                        .unwrap_or_default(),
+                    sc.name,
+                    split.name,
+                    kind.name(),
+                    if from_cache {
+                        "cached".to_string()
+                    } else {
+                        format!("fitted in {train_s:.1} s")
+                    }
+                );
+                if shard.is_some() {
+                    continue;
+                }
                 let t = Instant::now();
                 let p = model.predict(&te_m).expect("features present");
                 let infer = t.elapsed().as_secs_f64() * 1e6 / te_m.len().max(1) as f64;
@@ -341,6 +541,9 @@ fn main() {
                         .as_ref()
                         .map(|s| (s.configurations, s.seconds)),
                 });
+            }
+            if shard.is_some() {
+                continue;
             }
             let f = |v: &[f64]| {
                 v.iter()
@@ -416,7 +619,7 @@ fn main() {
             }
             exports.push(json!({"dir": dir, "scenario": sc.name, "split": split.name, "pearson_columns": pearson_columns, "unfiltered": grid.unfiltered > 0}));
         }
-        if si == 5 {
+        if si == 5 && shard.is_none() {
             let view = pca(&frame);
             let classes: Vec<usize> = (0..frame.len())
                 .map(|i| {
@@ -442,6 +645,13 @@ fn main() {
             );
             let _ = writeln!(report, "  PCA of the bridge counters: PC1 {:.1}%, PC2 {:.1}% of the variance (plot: pca-bridge-latency.svg)", 100.0 * view.explained[0], 100.0 * view.explained[1]);
         }
+    }
+    if let Some((i, n)) = shard {
+        eprintln!(
+            "predictor bench: shard {i}/{n} done in {:.0} s",
+            started.elapsed().as_secs_f64()
+        );
+        return;
     }
     // Means per scenario and split kind.
     let _ = writeln!(
