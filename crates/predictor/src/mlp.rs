@@ -740,9 +740,21 @@ fn build_one(root: &nn::Path, inputs: i64, c: &MlpConfig) -> Net {
             )
         }
     };
+    // Per-NF heads: the output layer a · m + b starts as the identity
+    // (a = 1, b = 0), so the network starts as a soft minimum of the heads.
+    // A random a < 0 would turn it into a soft maximum of −a · h_i, which
+    // cannot fit a minimum, and a passes through 0 to change its sign.
+    let out_init = match &c.heads {
+        None => Default::default(),
+        Some(_) => nn::LinearConfig {
+            ws_init: nn::Init::Const(1.0),
+            bs_init: Some(nn::Init::Const(0.0)),
+            bias: true,
+        },
+    };
     Net {
         body,
-        out: nn::linear(root / "out", width, 1, Default::default()),
+        out: nn::linear(root / "out", width, 1, out_init),
         skip,
         bound: c.output_bound.map(|[low, high]| (low, high - low)),
     }
@@ -1312,24 +1324,18 @@ mod tests {
             };
             (mae(&x, &y), mae(&both_x, &both_y))
         };
-        if std::env::var("SCRATCH").is_ok() {
-            for (b, r, lr, ep) in [(false, false, 0.01, 200), (true, false, 0.01, 200), (true, true, 0.01, 600), (true, true, 0.001, 200), (false,false,0.001,600)] {
-                let mut d = c.clone();
-                d.bounded_output = b; d.refit_output = r; d.learning_rate = lr; d.epochs = ep;
-                let dense = error(&d);
-                let h = error(&d.clone().shaped(true, &names, crate::features::Target::Throughput));
-                eprintln!("bound {b} refit {r} lr {lr} ep {ep}: dense {dense:?} heads {h:?}");
-            }
-        }
         let (shipped_train, shipped) = error(&c);
         let heads = c.shaped(true, &names, crate::features::Target::Throughput);
         assert_eq!(heads.heads.as_ref().unwrap().inputs.len(), NFS);
         let (heads_train, per_nf) = error(&heads);
         // Both fit the rows they were trained on.
         assert!(shipped_train < 0.03 && heads_train < 0.03, "{shipped_train} {heads_train}");
-        // Targets are ¼ or ½ on the two-throttled rows.
-        assert!(per_nf < 0.05, "per-NF heads: mean error {per_nf}");
-        assert!(shipped > 0.1, "shipped network: mean error {shipped}");
+        // Targets are ¼ or ½ on the two-throttled rows: the per-NF heads
+        // within 0.03 of the minimum (0.006–0.009 measured with four
+        // settings of bound, refit, rate and epochs), the shipped network
+        // not within 0.05 (0.06–0.15 measured with the same settings).
+        assert!(per_nf < 0.03, "per-NF heads: mean error {per_nf}");
+        assert!(shipped > 0.05, "shipped network: mean error {shipped}");
     }
 
     #[test]
