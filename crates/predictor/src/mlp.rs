@@ -762,12 +762,7 @@ fn build_one(root: &nn::Path, inputs: i64, c: &MlpConfig) -> Net {
 
 /// The hidden layers (`width` wide; the configuration's depth, activation
 /// and dropout) and the width they end with.
-fn build_hidden(
-    root: &nn::Path,
-    inputs: i64,
-    width: i64,
-    c: &MlpConfig,
-) -> (nn::SequentialT, i64) {
+fn build_hidden(root: &nn::Path, inputs: i64, width: i64, c: &MlpConfig) -> (nn::SequentialT, i64) {
     let mut net = nn::seq_t();
     let mut width_in = inputs;
     for layer in 0..c.hidden_layers {
@@ -1329,7 +1324,10 @@ mod tests {
         assert_eq!(heads.heads.as_ref().unwrap().inputs.len(), NFS);
         let (heads_train, per_nf) = error(&heads);
         // Both fit the rows they were trained on.
-        assert!(shipped_train < 0.03 && heads_train < 0.03, "{shipped_train} {heads_train}");
+        assert!(
+            shipped_train < 0.03 && heads_train < 0.03,
+            "{shipped_train} {heads_train}"
+        );
         // Targets are ¼ or ½ on the two-throttled rows: the per-NF heads
         // within 0.03 of the minimum (0.006–0.009 measured with four
         // settings of bound, refit, rate and epochs), the shipped network

@@ -336,7 +336,11 @@ fn per_nf_heads_are_saved_with_the_model_and_reload_identically() {
     for inputs in &heads.inputs {
         let nf = |i: &usize| m.meta.features[*i].rsplit_once('_').unwrap().0.to_string();
         let first = nf(&inputs[0]);
-        assert!(inputs.iter().all(|i| nf(i) == first), "{:?}", m.meta.features);
+        assert!(
+            inputs.iter().all(|i| nf(i) == first),
+            "{:?}",
+            m.meta.features
+        );
     }
     assert_eq!(c.members, 2);
     let p = m.predict(&te).unwrap();
