@@ -314,8 +314,9 @@ pub struct Grid {
     pub bounded_output: bool,
     /// Per-NF heads in every configuration ([`MlpConfig::heads`], set by
     /// training from the feature names and the target). Not in the
-    /// standard grid: the eighth round's candidate (docs/predictor.md,
-    /// "Twenty-first session").
+    /// standard grid: the eighth round's candidate, registered but not
+    /// scored (no nested fold finished by its cut-off), so not chosen
+    /// (docs/predictor.md, "Twenty-first session").
     #[serde(default)]
     pub per_nf_heads: bool,
     /// Counters divided by the sample's length, measured as the largest
