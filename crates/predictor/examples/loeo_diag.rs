@@ -133,6 +133,11 @@ fn grid() -> Grid {
     if let Ok(v) = std::env::var("DIAG_BOUND") {
         g.bounded_output = v == "1";
     }
+    // The eighth round's candidate: per-NF heads joined by a soft minimum
+    // (soft sum for latency).
+    if let Ok(v) = std::env::var("DIAG_BOTTLENECK") {
+        g.per_nf_heads = v == "1";
+    }
     if let Ok(v) = std::env::var("DIAG_ENSEMBLE_ALWAYS") {
         g.ensemble_always = v == "1";
     }

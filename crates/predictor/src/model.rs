@@ -624,9 +624,15 @@ pub fn train(
                 let tx = log_rows(&tr.x, log);
                 let sc = Scaler::fit(&tx);
                 let (x, v) = (sc.transform(&tx), sc.transform(&log_rows(sel_raw, log)));
+                let configs: Vec<MlpConfig> = opts
+                    .grid
+                    .configs()
+                    .into_iter()
+                    .map(|c| c.shaped(opts.grid.per_nf_heads, &features, opts.target))
+                    .collect();
                 let (mlp, score, tried) = Mlp::search_configs(
                     &opts.grid,
-                    &opts.grid.configs(),
+                    &configs,
                     &x,
                     &ys,
                     &v,
@@ -660,9 +666,16 @@ pub fn train(
                 let configs: Vec<MlpConfig> = ranked
                     .into_iter()
                     .take(k)
-                    .map(|(c, _)| MlpConfig {
-                        epochs: opts.grid.max_epochs,
-                        ..c
+                    .map(|(c, _)| {
+                        MlpConfig {
+                            epochs: opts.grid.max_epochs,
+                            ..c
+                        }
+                        .shaped(
+                            opts.grid.per_nf_heads,
+                            &fs.selection.selected,
+                            opts.target,
+                        )
                     })
                     .collect();
                 let ftr = project(&train_m, &fs.selection.selected)?;
@@ -994,6 +1007,17 @@ impl TrainedModel {
                     "MLP shape out of range ({} hidden layers of {}, dropout {}, {} members, {n} inputs)",
                     c.hidden_layers, c.width, c.dropout, c.members
                 )));
+            }
+            if let Some(h) = &c.heads {
+                if h.inputs.is_empty()
+                    || h.inputs.len() > n
+                    || h.inputs.iter().flatten().any(|&i| i >= n)
+                {
+                    return Err(bad(format!(
+                        "MLP heads out of range ({} heads over {n} inputs)",
+                        h.inputs.len()
+                    )));
+                }
             }
         }
         let mlp = match &meta.mlp {

@@ -6,7 +6,7 @@ use nfc_predictor::data::{parse, ConflictPolicy, Experiment};
 use nfc_predictor::explain::{pca, permutation_importance, shapley};
 use nfc_predictor::features::{common_counters, Frame, Target};
 use nfc_predictor::metrics::Metrics;
-use nfc_predictor::mlp::Grid;
+use nfc_predictor::mlp::{Grid, HeadJoin};
 use nfc_predictor::model::{train, ModelKind, TrainOptions, TrainedModel};
 use nfc_predictor::split::random_60_20_20;
 use rand::{Rng, SeedableRng};
@@ -315,4 +315,46 @@ fn per_cycle_inputs_ignore_the_sample_length_and_reload_identically() {
         assert_eq!(back.meta, m.meta);
         assert_eq!(back.predict(&te).unwrap(), p);
     }
+}
+
+/// Per-NF heads are set from the feature names and the target, saved in
+/// model.json, and reload to identical predictions.
+#[test]
+fn per_nf_heads_are_saved_with_the_model_and_reload_identically() {
+    let (tr, va, te) = frames(Target::Throughput);
+    let mut opts = options(ModelKind::Mlp, Target::Throughput);
+    opts.grid.per_nf_heads = true;
+    opts.grid.bounded_output = true;
+    opts.grid.refit_output = true;
+    opts.grid.ensemble = 2;
+    opts.grid.ensemble_always = true;
+    let m = train(&tr, &va, vec!["synthetic".into()], &opts).unwrap();
+    let c = m.meta.mlp.as_ref().unwrap();
+    let heads = c.heads.as_ref().expect("per-NF heads");
+    assert_eq!(heads.join, HeadJoin::SoftMinimum);
+    // Every head reads only its own NF's features.
+    for inputs in &heads.inputs {
+        let nf = |i: &usize| m.meta.features[*i].rsplit_once('_').unwrap().0.to_string();
+        let first = nf(&inputs[0]);
+        assert!(
+            inputs.iter().all(|i| nf(i) == first),
+            "{:?}",
+            m.meta.features
+        );
+    }
+    assert_eq!(c.members, 2);
+    let p = m.predict(&te).unwrap();
+    assert!(Metrics::compute(&p, &te.y).accuracy > 0.8);
+    let dir = tempfile::tempdir().unwrap();
+    m.save(dir.path()).unwrap();
+    let back = TrainedModel::load(dir.path()).unwrap();
+    assert_eq!(back.meta, m.meta);
+    assert_eq!(back.predict(&te).unwrap(), p);
+    // A head reading an input the model does not have is refused.
+    let json = dir.path().join("model.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    v["mlp"]["heads"]["inputs"][0][0] = serde_json::json!(999);
+    std::fs::write(&json, v.to_string()).unwrap();
+    assert!(TrainedModel::load(dir.path()).is_err());
 }
