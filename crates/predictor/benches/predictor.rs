@@ -290,10 +290,6 @@ fn main() {
             paper: "MLP 79%",
         },
     ];
-    // One torch thread for inference too (training always uses one): a
-    // cached model then scores alike in whichever process loads it (with
-    // two threads the MLP's sums differed in the 9th digit).
-    tch::set_num_threads(1);
     let shard = shard_from_env();
     let claims = std::env::var_os("NFC_PREDICTOR_BENCH_CLAIMS").map(PathBuf::from);
     let all_files: Vec<&PathBuf> = scenarios

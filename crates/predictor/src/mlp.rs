@@ -854,6 +854,13 @@ impl Mlp {
             return vec![];
         }
         let k = k.clamp(1, self.nets.len().max(1));
+        // One thread, as in training: a product split over threads sums in
+        // another order. The same saved model scored differently in the 9th
+        // digit in a process that had trained (one thread) and one that had
+        // not (libtorch's default), in the predictor bench's cache check
+        // (twenty-first session); a model must predict alike wherever it
+        // is loaded, whatever the machine's core count.
+        tch::set_num_threads(1);
         let xs = tensor(x);
         let out = tch::no_grad(|| {
             let sum = self
