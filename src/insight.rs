@@ -365,12 +365,18 @@ pub struct AccelCorpus {
     /// `fresh11/labels.txt` and committed before the classifier first ran
     /// on them.
     pub fresh11: LabelledUnits,
+    /// The twelfth fresh held-out set (`data/accel/fresh12/`, twentieth
+    /// session): third-party functions from Debian packages used nowhere
+    /// else in the accelerator data, labelled by hand in
+    /// `fresh12/labels.txt` and committed before the classifier first ran
+    /// on them.
+    pub fresh12: LabelledUnits,
     pub failures: Vec<String>,
 }
 
 impl AccelCorpus {
     /// The fresh held-out sets by directory name, oldest first.
-    pub fn fresh_sets(&self) -> [(&'static str, &LabelledUnits); 11] {
+    pub fn fresh_sets(&self) -> [(&'static str, &LabelledUnits); 12] {
         [
             ("fresh", &self.fresh),
             ("fresh2", &self.fresh2),
@@ -383,6 +389,7 @@ impl AccelCorpus {
             ("fresh9", &self.fresh9),
             ("fresh10", &self.fresh10),
             ("fresh11", &self.fresh11),
+            ("fresh12", &self.fresh12),
         ]
     }
 }
@@ -621,6 +628,7 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         fresh9: vec![],
         fresh10: vec![],
         fresh11: vec![],
+        fresh12: vec![],
         failures: vec![],
     };
     // The held-out files are listed (`heldout.txt`), so adding training
@@ -709,6 +717,7 @@ pub fn accel_corpus(corpus_dir: Option<&Path>) -> AccelCorpus {
         c.fresh9 = fresh_set(&root, corpus, "fresh9", &mut c.failures);
         c.fresh10 = fresh_set(&root, corpus, "fresh10", &mut c.failures);
         c.fresh11 = fresh_set(&root, corpus, "fresh11", &mut c.failures);
+        c.fresh12 = fresh_set(&root, corpus, "fresh12", &mut c.failures);
     }
     c
 }
@@ -724,7 +733,7 @@ const LIBC_SHIM: &str = "libc-shim";
 
 /// Lower a fresh held-out set (see [`AccelCorpus::fresh`],
 /// [`AccelCorpus::fresh2`], [`AccelCorpus::fresh3`], [`AccelCorpus::fresh4`], [`AccelCorpus::fresh5`],
-/// [`AccelCorpus::fresh6`], [`AccelCorpus::fresh7`], [`AccelCorpus::fresh8`], [`AccelCorpus::fresh9`], [`AccelCorpus::fresh10`], [`AccelCorpus::fresh11`]): each file of `data/accel/<set>/` expanded with
+/// [`AccelCorpus::fresh6`], [`AccelCorpus::fresh7`], [`AccelCorpus::fresh8`], [`AccelCorpus::fresh9`], [`AccelCorpus::fresh10`], [`AccelCorpus::fresh11`], [`AccelCorpus::fresh12`]): each file of `data/accel/<set>/` expanded with
 /// the corpus functions it extracts, with `<set>/shim`, [`LIBC_SHIM`],
 /// `fresh/shim` and `real/shim` on the include path. Every labelled function must exist in
 /// its unit (a missing one is a failure, never a silent drop); an

@@ -1423,6 +1423,98 @@ fn out_parameter_stores_before_break_are_first_match_exits() {
     assert!(!nfc_smartnic::accel::walk_cannot_be_longest(&s), "{s:?}");
 }
 
+/// An exact binary search is no longest-prefix match (twentieth session):
+/// a halving loop that hands the probe out when it equals the key —
+/// directly, or on the else of a three-way comparator — and a constant
+/// when the range empties. A search over sorted range endpoints that
+/// returns the floor entry when the range empties is a longest-prefix
+/// match even when it also returns early on an exact endpoint; a lower
+/// bound returns a position, and a binary search on prefix lengths keeps
+/// its best.
+#[test]
+fn exact_binary_searches_are_not_longest_matches() {
+    let src = "#include <stdint.h>\n\
+        int find_exact(const int *a, int n, int key) { int l = 0, r = n - 1; while (l <= r) { int m = (l + r) / 2; if (a[m] == key) return m; if (a[m] < key) l = m + 1; else r = m - 1; } return -1; }\n\
+        struct vec { int (*cmp)(const void *, const void *); const void **entry; int cur; };\n\
+        int find_cmp(const struct vec *v, const void *elem) { if (v) { int l, r, m, res; for (l = 0, r = v->cur - 1; l <= r;) { m = (l + r) / 2; if ((res = v->cmp(elem, v->entry[m])) > 0) l = m + 1; else if (res < 0) r = m - 1; else return m; } } return -1; }\n\
+        struct ep { uint32_t addr; int nh; };\n\
+        extern struct ep eps[]; extern unsigned neps;\n\
+        int floor_lpm(uint32_t addr) { unsigned lo = 0, hi = neps; if (neps == 0 || addr < eps[0].addr) return -1; while (hi - lo > 1) { unsigned mid = lo + ((hi - lo) >> 1); if (eps[mid].addr == addr) return eps[mid].nh; if (eps[mid].addr < addr) lo = mid; else hi = mid; } return eps[lo].nh; }\n\
+        int lower_bound(const int *a, int n, int key) { int l = 0, r = n; while (l < r) { int m = (l + r) / 2; if (a[m] < key) l = m + 1; else r = m; } return l; }\n\
+        struct le { uint32_t prefix; int nh; uint8_t used; };\n\
+        extern struct le tables[33][64];\n\
+        int len_search(uint32_t addr) { int lo = 1, hi = 32, best = -1; while (lo <= hi) { int len = (lo + hi) >> 1; uint32_t key = addr & (~0u << (32 - len)); struct le *e = &tables[len][key & 63]; if (e->used && e->prefix == key) { best = e->nh; lo = len + 1; } else hi = len - 1; } return best; }\n";
+    let u = lower_source("bisect", src);
+    signal_fires_only_on(
+        &u,
+        |s| s.exact_bisection_exit,
+        &["find_exact", "find_cmp"],
+        &["floor_lpm", "lower_bound", "len_search"],
+    );
+    for name in ["find_exact", "find_cmp"] {
+        let s = function_of(&u, name).signals;
+        assert!(s.halving_in_loop > 0, "{name}: {s:?}");
+        assert!(nfc_smartnic::accel::search_is_exact(&s), "{name}: {s:?}");
+    }
+    for name in ["floor_lpm", "len_search"] {
+        let s = function_of(&u, name).signals;
+        assert!(!nfc_smartnic::accel::search_is_exact(&s), "{name}: {s:?}");
+    }
+}
+
+/// A CRC remainder built as the xor of precomputed powers selected by
+/// the message's bits (twentieth session): `if (m & (1 << i)) rem ^=
+/// r[i]` over a table of successive powers of x modulo the polynomial —
+/// filled in the unit by a one-bit polynomial step, or a constant whose
+/// consecutive entries are one such step apart. An H3 hash selects the
+/// rows of a random table the same way, a table of single bits reduces by
+/// nothing, and a table the unit does not fill proves nothing.
+#[test]
+fn remainders_as_xors_of_powers_are_crc_steps() {
+    let src = "#include <stdint.h>\n\
+        #define GEN 0x04C11DB7u\n\
+        static uint32_t r[8];\n\
+        void fill_pow(void) { r[0] = GEN; for (int i = 1; i < 8; i++) r[i] = (r[i - 1] << 1) ^ ((r[i - 1] & 0x80000000u) ? GEN : 0); }\n\
+        uint32_t rem_filled(int m) { uint32_t rem = 0; for (int i = 0; i < 8; i++) if ((1u << i) & m) rem ^= r[i]; return rem; }\n\
+        static const uint32_t pw[8] = { 0x04c11db7u, 0x09823b6eu, 0x130476dcu, 0x2608edb8u, 0x4c11db70u, 0x9823b6e0u, 0x34867077u, 0x690ce0eeu };\n\
+        uint32_t rem_const(unsigned m) { uint32_t rem = 0; for (int i = 0; i < 8; i++) if ((m >> i) & 1) rem ^= pw[i]; return rem; }\n\
+        static const uint32_t q[8] = { 0x52e6b438u, 0xf2a74de4u, 0x269e0d37u, 0x6513270eu, 0xa6a3a450u, 0x0c5c7fd0u, 0x128b2f33u, 0xd23f0824u };\n\
+        uint32_t h3(unsigned m) { uint32_t h = 0; for (int i = 0; i < 8; i++) if ((m >> i) & 1) h ^= q[i]; return h; }\n\
+        static const uint32_t bits[8] = { 1, 2, 4, 8, 16, 32, 64, 128 };\n\
+        uint32_t select_bits(unsigned m) { uint32_t h = 0; for (int i = 0; i < 8; i++) if (m & (1u << i)) h ^= bits[i]; return h; }\n\
+        extern uint32_t ext[8];\n\
+        uint32_t rem_extern(unsigned m) { uint32_t h = 0; for (int i = 0; i < 8; i++) if (m & (1u << i)) h ^= ext[i]; return h; }\n";
+    let u = lower_source("powers", src);
+    signal_fires_only_on(
+        &u,
+        |s| s.power_xor_step,
+        &["rem_filled", "rem_const"],
+        &["h3", "select_bits", "rem_extern", "fill_pow"],
+    );
+}
+
+/// A key cut where a backward pointer scan finds a delimiter (twentieth
+/// session): the buffer truncated just after each `.` found scanning back
+/// from its end, and looked up each time — the longest key first. A
+/// forward scan cutting at each `.` tries the shortest key first, and a
+/// backward scan that only trims the buffer before one lookup outside the
+/// loop retries nothing.
+#[test]
+fn keys_cut_by_a_backward_scan_are_retried_longest_first() {
+    let src = "#include <stddef.h>\n#include <string.h>\n\
+        void *lookup(const char *);\n\
+        int back_cut(const char *name) { char buf[256]; char *rp; strncpy(buf, name, 255); buf[255] = 0; for (rp = buf + strlen(buf) - 1; rp > buf; --rp) { if (*rp == '.') { *(rp + 1) = '\\0'; if (lookup(buf) != NULL) return 1; } } return 0; }\n\
+        int forward_cut(const char *name) { char buf[256]; char *rp; strncpy(buf, name, 255); buf[255] = 0; for (rp = buf; *rp != '\\0'; ++rp) { if (*rp == '.') { *rp = '\\0'; if (lookup(buf) != NULL) return 1; *rp = '.'; } } return 0; }\n\
+        int trim_once(const char *name) { char buf[256]; char *rp; strncpy(buf, name, 255); buf[255] = 0; for (rp = buf + strlen(buf) - 1; rp > buf; --rp) { if (*rp == '.') *rp = '\\0'; else break; } return lookup(buf) != NULL; }\n";
+    let u = lower_source("backcut", src);
+    signal_fires_only_on(
+        &u,
+        |s| s.shorten_retry_in_loop,
+        &["back_cut"],
+        &["forward_cut", "trim_once"],
+    );
+}
+
 /// The behavioural test under fixed contexts (fourteenth session): a CRC
 /// whose width, polynomial or preset come from a struct it is handed, or
 /// from integer parameters, computes nothing under a zero context; under

@@ -349,6 +349,32 @@ pub struct AccelSignals {
     /// initialiser's, read from the unit, not assumed.
     #[serde(default)]
     pub ordered_table_scan: u32,
+    /// An exact binary search (twentieth session): a loop that halves its
+    /// range (`m = (l + r) / 2`) and leaves, handing a value out, on the
+    /// outcome where the probe *equals* the key — an equality of a value
+    /// read at the probe (or a comparator handed it) with the key, or the
+    /// else of the two strict orders of one pair (`if (c > 0) … else if
+    /// (c < 0) … else return m;`) — while the loop's own way out (the
+    /// range emptied) hands out constants only (`return -1`). A search for
+    /// the longest prefix over sorted range endpoints returns the entry
+    /// it stopped at when the range empties (a floor), whatever it does
+    /// on equality; an exact search finds nothing there.
+    #[serde(default)]
+    pub exact_bisection_exit: u32,
+    /// A CRC remainder as the xor of precomputed powers (twentieth
+    /// session): in a loop, a register xored with the entry of a global
+    /// table indexed by the loop's counter, under a test of the data's
+    /// bit at that counter (`if (m & (1 << i)) rem ^= r[i]`) — the
+    /// remainder of a message is the xor of the remainders of the powers
+    /// of x its bits select — where the table holds successive powers of
+    /// x modulo one polynomial: a constant whose consecutive entries
+    /// satisfy `t[i + 1] = (t[i] << 1) ^ (top bit of t[i] ? P : 0)` (or
+    /// the reflected step) for one P, or a global the unit fills with a
+    /// one-bit polynomial step. A random linear hash (H3) selects the rows
+    /// of a random matrix, and a table of single bits selects the bits
+    /// themselves: neither is a table of powers.
+    #[serde(default)]
+    pub power_xor_step: u32,
 }
 
 impl IrFunction {

@@ -3041,7 +3041,317 @@ fn accel_signals(f: Val) -> AccelSignals {
     if s.masked_compare_in_loop > 0 {
         s.ordered_table_scan = ordered_table_scan(&blocks, &in_loop);
     }
+    s.power_xor_step = (0..blocks.len())
+        .filter(|&bi| in_loop[bi] && preds[bi].len() == 1)
+        .flat_map(|bi| blocks[bi].instructions().into_iter().map(move |i| (bi, i)))
+        .filter(|(bi, i)| power_xor_store(*i, blocks[preds[*bi][0]], blocks[*bi]))
+        .count() as u32;
+    if s.halving_in_loop > 0 {
+        s.exact_bisection_exit =
+            exact_bisection_exits(&blocks, &index, &real_loops, &preds, &leaves_loop);
+    }
     s
+}
+
+/// [`AccelSignals::power_xor_step`] at a store in `block`, whose only
+/// predecessor is `guard`: the stored value xors a table entry `g[i]`, the
+/// branch into `block` is taken when bit `i` of some value is set, and
+/// `g` is a table of successive powers of x modulo one polynomial.
+fn power_xor_store(store: Val, guard: u::Block, block: u::Block) -> bool {
+    if store.opcode() != Some(Opcode::LLVMStore) {
+        return false;
+    }
+    let Some(v) = store.operand(0).map(uncast) else {
+        return false;
+    };
+    if v.opcode() != Some(Opcode::LLVMXor) {
+        return false;
+    }
+    let entry = v.operands().into_iter().map(uncast).find_map(|o| {
+        (o.opcode() == Some(Opcode::LLVMLoad))
+            .then(|| o.pointer_operand().and_then(table_element))
+            .flatten()
+    });
+    let Some((g, idx, path)) = entry else {
+        return false;
+    };
+    let Some(counter) = local_of(idx) else {
+        return false;
+    };
+    // The guard: `x & (1 << i)` or `(x >> i) & 1` tested against zero,
+    // the branch going to `block` when the bit is set.
+    let bit_at = |a: Val| {
+        let a = uncast(a);
+        a.opcode() == Some(Opcode::LLVMAnd)
+            && a.operands().into_iter().map(uncast).any(|o| {
+                (o.opcode() == Some(Opcode::LLVMShl)
+                    && o.operand(0).and_then(Val::const_int) == Some(1)
+                    && o.operand(1)
+                        .is_some_and(|s| derived_from(uncast(s), counter, 0)))
+                    || (matches!(o.opcode(), Some(Opcode::LLVMLShr | Opcode::LLVMAShr))
+                        && o.operand(1)
+                            .is_some_and(|s| derived_from(uncast(s), counter, 0))
+                        && const_operand(a) == Some(1))
+            })
+    };
+    let Some(t) = guard.terminator() else {
+        return false;
+    };
+    let Some(c) = t.branch_condition().map(uncast) else {
+        return false;
+    };
+    let succ = guard.successors();
+    let set_goes_to_block = c.opcode() == Some(Opcode::LLVMICmp)
+        && succ.len() == 2
+        && null_test(c).is_some_and(bit_at)
+        && match c.icmp_predicate() {
+            IntPred::LLVMIntNE => succ[0] == block,
+            IntPred::LLVMIntEQ => succ[1] == block,
+            _ => false,
+        };
+    set_goes_to_block && (constant_powers(g, &path) || filled_by_poly_step(g))
+}
+
+/// Whether a constant table's entries are successive powers of x modulo
+/// one polynomial P (not zero, not a complement mask): each entry the one
+/// before it times x, reduced by P when a bit is shifted out, most
+/// significant bit first or reflected. Single bits (`1 << i`) reduce by
+/// nothing and do not count.
+fn constant_powers(g: Val, path: &[u32]) -> bool {
+    let Some(t) = table_field_values(g, path) else {
+        return false;
+    };
+    let width = g.global_initializer().and_then(|init| {
+        let mut v = init.aggregate_element(0)?;
+        for f in path {
+            v = v.aggregate_element(*f)?;
+        }
+        Some(v.int_width())
+    });
+    let Some(w) = width.filter(|w| (8..=64).contains(w)) else {
+        return false;
+    };
+    if t.len() < 4 {
+        return false;
+    }
+    let mask = u64::MAX >> (64 - w);
+    let top = 1u64 << (w - 1);
+    let step = |reflected: bool| {
+        let mut poly = None;
+        for pair in t.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let (shifted, out) = if reflected {
+                (a >> 1, a & 1 != 0)
+            } else {
+                ((a << 1) & mask, a & top != 0)
+            };
+            let d = b ^ shifted;
+            if !out {
+                if d != 0 {
+                    return false;
+                }
+            } else if *poly.get_or_insert(d) != d {
+                return false;
+            }
+        }
+        poly.is_some_and(poly_like)
+    };
+    step(false) || step(true)
+}
+
+/// Whether the unit fills the global table `g` with a one-bit polynomial
+/// step: a store into an element of `g` of an xor one of whose operands
+/// shifts by one bit (`r[i] = (r[i - 1] << 1) ^ (r[i - 1] & SBIT ? GEN :
+/// 0)`).
+fn filled_by_poly_step(g: Val) -> bool {
+    g.users().into_iter().filter(|u| is_gep(*u)).any(|e| {
+        e.users().into_iter().any(|st| {
+            st.opcode() == Some(Opcode::LLVMStore)
+                && st.pointer_operand() == Some(e)
+                && st.operand(0).map(uncast).is_some_and(|x| {
+                    x.opcode() == Some(Opcode::LLVMXor)
+                        && x.operands().into_iter().map(uncast).any(is_shift1)
+                })
+        })
+    })
+}
+
+/// Exact binary searches ([`AccelSignals::exact_bisection_exit`]): the
+/// back-edge loops that store a halving into a local (the probe), leave on
+/// the probe's equal outcome, and whose header's way out reaches the
+/// return handing out constants only.
+fn exact_bisection_exits(
+    blocks: &[u::Block],
+    index: &HashMap<u::Block, usize>,
+    loops: &[(usize, usize)],
+    preds: &[Vec<usize>],
+    leaves_loop: &dyn Fn(usize) -> bool,
+) -> u32 {
+    let mut n = 0;
+    for &(h, j) in loops {
+        let inside = |k: usize| (h..=j).contains(&k);
+        let probes: Vec<Val> = (h..=j)
+            .flat_map(|bi| blocks[bi].instructions())
+            .filter(|i| i.opcode() == Some(Opcode::LLVMStore))
+            .filter(|i| i.operand(0).is_some_and(is_halving))
+            .filter_map(|i| i.pointer_operand())
+            .collect();
+        if probes.is_empty() {
+            continue;
+        }
+        let Some(out) = blocks[h]
+            .successors()
+            .into_iter()
+            .filter_map(|x| index.get(&x).copied())
+            .find(|&k| !inside(k))
+        else {
+            continue;
+        };
+        if !hands_out_constants(blocks, index, out) {
+            continue;
+        }
+        let equal_exit = (h..=j).chain(j + 1..blocks.len()).any(|k| {
+            leaves_loop(k)
+                && preds[k].len() == 1
+                && inside(preds[k][0])
+                && equal_outcome(blocks, preds, preds[k][0], blocks[k], &probes)
+        });
+        n += u32::from(equal_exit);
+    }
+    n
+}
+
+/// Whether the path from block `from` to the function's return stores
+/// only constants (`return -1;`'s `-O0` store into the return slot) and
+/// returns nothing else: no branch on the way, at most a few blocks.
+fn hands_out_constants(blocks: &[u::Block], index: &HashMap<u::Block, usize>, from: usize) -> bool {
+    let constant = |v: Val| {
+        let v = uncast(v);
+        v.const_int().is_some() || v.is_null_ptr()
+    };
+    let mut k = from;
+    let mut stored_constant = false;
+    for _ in 0..8 {
+        for i in blocks[k].instructions() {
+            match i.opcode() {
+                Some(Opcode::LLVMStore) => {
+                    if !i.operand(0).is_some_and(constant) {
+                        return false;
+                    }
+                    stored_constant = true;
+                }
+                Some(Opcode::LLVMRet) => {
+                    return match i.operand(0) {
+                        None => stored_constant,
+                        Some(v) if constant(v) => true,
+                        Some(v) => stored_constant && local_of(v).is_some(),
+                    };
+                }
+                _ => {}
+            }
+        }
+        let t = blocks[k].terminator();
+        if t.is_none_or(|t| t.opcode() != Some(Opcode::LLVMBr) || t.is_conditional_branch()) {
+            return false;
+        }
+        match blocks[k].successors().first().and_then(|x| index.get(x)) {
+            Some(&next) => k = next,
+            None => return false,
+        }
+    }
+    false
+}
+
+/// Whether block `q`'s branch goes to `target` on the outcome where the
+/// probe equals the key: `==` taken, `!=` not taken, or the not-taken arm
+/// of a strict order whose block is itself the not-taken arm of the
+/// other strict order of the same pair (`c > 0`, then `c < 0`). One side
+/// of the compare must be read at a probe (`a[m]`, `cmp(key, a[m])`).
+fn equal_outcome(
+    blocks: &[u::Block],
+    preds: &[Vec<usize>],
+    q: usize,
+    target: u::Block,
+    probes: &[Val],
+) -> bool {
+    let arms = |b: u::Block| -> Option<(Val, u::Block, u::Block)> {
+        let t = b.terminator()?;
+        let c = uncast(t.branch_condition()?);
+        let s = b.successors();
+        (c.opcode() == Some(Opcode::LLVMICmp) && s.len() == 2).then(|| (c, s[0], s[1]))
+    };
+    let Some((c, taken, not_taken)) = arms(blocks[q]) else {
+        return false;
+    };
+    if !c.operands().into_iter().any(|o| probed(o, probes, 0)) {
+        return false;
+    }
+    let strict = |c: Val| {
+        matches!(
+            c.icmp_predicate(),
+            IntPred::LLVMIntSGT | IntPred::LLVMIntSLT | IntPred::LLVMIntUGT | IntPred::LLVMIntULT
+        )
+    };
+    match c.icmp_predicate() {
+        IntPred::LLVMIntEQ => taken == target,
+        IntPred::LLVMIntNE => not_taken == target,
+        _ if strict(c) && not_taken == target && preds[q].len() == 1 => arms(blocks[preds[q][0]])
+            .is_some_and(|(c2, _, not_taken2)| {
+                strict(c2)
+                    && not_taken2 == blocks[q]
+                    && c2.icmp_predicate() != c.icmp_predicate()
+                    && same_pair(c, c2)
+            }),
+        _ => false,
+    }
+}
+
+/// Whether two compares compare the same two values, in either order
+/// (`-O0` reloads a local for each use: a load of the local a value was
+/// stored into is that value).
+fn same_pair(a: Val, b: Val) -> bool {
+    let same = |x: Val, y: Val| {
+        let (x, y) = (uncast(x), uncast(y));
+        x == y
+            || matches!((x.const_int(), y.const_int()), (Some(i), Some(j)) if i == j)
+            || matches!((local_of(x), local_of(y)), (Some(p), Some(q)) if p == q)
+            || local_values(y).is_some_and(|vs| vs.into_iter().any(|v| uncast(v) == x))
+            || local_values(x).is_some_and(|vs| vs.into_iter().any(|v| uncast(v) == y))
+    };
+    let (Some(a0), Some(a1), Some(b0), Some(b1)) =
+        (a.operand(0), a.operand(1), b.operand(0), b.operand(1))
+    else {
+        return false;
+    };
+    (same(a0, b0) && same(a1, b1)) || (same(a0, b1) && same(a1, b0))
+}
+
+/// Whether `v` is read at a probe: computed from a probe local, loaded
+/// from an address indexed by one, or the result of a call handed such a
+/// value (a comparator), through `-O0` locals.
+fn probed(v: Val, probes: &[Val], depth: u32) -> bool {
+    if depth > 6 {
+        return false;
+    }
+    let v = uncast(v);
+    if probes.iter().any(|p| derived_from(v, *p, 0)) {
+        return true;
+    }
+    match v.opcode() {
+        Some(Opcode::LLVMLoad) => match v.pointer_operand() {
+            Some(a) if a.opcode() == Some(Opcode::LLVMAlloca) => local_values(v)
+                .is_some_and(|vs| vs.into_iter().any(|x| probed(x, probes, depth + 1))),
+            Some(a) => probed(a, probes, depth + 1),
+            None => false,
+        },
+        Some(Opcode::LLVMGetElementPtr) => v
+            .operands()
+            .into_iter()
+            .any(|o| probed(o, probes, depth + 1)),
+        Some(Opcode::LLVMCall) => (0..v.num_arg_operands())
+            .any(|k| v.operand(k).is_some_and(|a| probed(a, probes, depth + 1))),
+        _ => false,
+    }
 }
 
 /// Whether the loop goes on after block `bi`: for a back-edge loop holding
@@ -3818,6 +4128,14 @@ fn delimiter_cuts(insts: &[(usize, Val)]) -> (Vec<Val>, Vec<Val>) {
             }
         }
     }
+    // Truncated where a backward pointer scan found the delimiter
+    // (twentieth session): a NUL stored at, or a constant offset from, a
+    // pointer local the loop steps back one element at a time and whose
+    // element it
+    // tests against a delimiter (`for (rp = end; rp > buf; --rp) if (*rp
+    // == '.') { *(rp + 1) = '\0'; … }`): the key cut is the local buffer
+    // the pointer walks.
+    places.extend(insts.iter().filter_map(|(_, i)| scan_cut_buffer(*i, insts)));
     // Cut in place by a search whose result the loop tests.
     for (_, c) in insts {
         if c.opcode() != Some(Opcode::LLVMCall) || !tested.iter().any(|t| result_of(*t, *c)) {
@@ -3834,6 +4152,62 @@ fn delimiter_cuts(insts: &[(usize, Val)]) -> (Vec<Val>, Vec<Val>) {
         }
     }
     (places, cutters)
+}
+
+/// The local buffer a store cuts at a delimiter found by a backward
+/// pointer scan of the loop `insts`: the store writes a zero through a
+/// pointer local `rp` (itself or at a constant offset), the loop steps
+/// `rp` back by one element (`--rp`) and compares the element at `rp`
+/// with a [`delimiter`], and `rp` is set from an address into a local
+/// buffer. Scanning back from the end cuts the longest key first, so the
+/// first hit is the longest; a forward scan cutting at each delimiter
+/// tries the shortest first and is no longest match.
+fn scan_cut_buffer(store: Val, insts: &[(usize, Val)]) -> Option<Val> {
+    if store.opcode() != Some(Opcode::LLVMStore)
+        || store.operand(0).map(uncast)?.const_int() != Some(0)
+    {
+        return None;
+    }
+    // The pointer local an address is `rp` or `rp + c` of.
+    let pointer_local = |a: Val| -> Option<Val> {
+        let mut a = uncast(a);
+        if is_gep(a) {
+            if !(1..a.num_operands()).all(|k| a.operand(k).is_some_and(|x| x.const_int().is_some()))
+            {
+                return None;
+            }
+            a = uncast(a.operand(0)?);
+        }
+        local_of(a)
+    };
+    let rp = pointer_local(store.pointer_operand()?)?;
+    let stepped = insts.iter().any(|(_, i)| {
+        i.opcode() == Some(Opcode::LLVMStore)
+            && i.pointer_operand() == Some(rp)
+            && i.operand(0).is_some_and(|v| {
+                let v = uncast(v);
+                is_gep(v)
+                    && v.num_operands() == 2
+                    && v.operand(0).and_then(local_of) == Some(rp)
+                    && v.operand(1).and_then(signed_const) == Some(-1)
+            })
+    });
+    let tested = insts.iter().any(|(_, i)| {
+        i.opcode() == Some(Opcode::LLVMICmp)
+            && matches!(i.icmp_predicate(), IntPred::LLVMIntEQ | IntPred::LLVMIntNE)
+            && i.operands().into_iter().any(delimiter)
+            && i.operands().into_iter().map(uncast).any(|o| {
+                o.opcode() == Some(Opcode::LLVMLoad)
+                    && o.pointer_operand().and_then(pointer_local) == Some(rp)
+            })
+    });
+    if !stepped || !tested {
+        return None;
+    }
+    rp.users()
+        .into_iter()
+        .filter(|u| u.opcode() == Some(Opcode::LLVMStore) && u.pointer_operand() == Some(rp))
+        .find_map(|u| u.operand(0).and_then(local_buffer))
 }
 
 /// Another call of the loop than the lookup that is handed an address
@@ -3991,11 +4365,13 @@ fn shorten_and_retry(
                         // formats or copies the whole cut key into
                         // (`snprintf(buf, n, "!%s", p)`); a copy of one token
                         // (`memcpy(tok, p, q - p)`) is no shorter key.
-                        cut.iter()
-                            .any(|p| passes_shortened(a, *p) || copied_whole(a, *p, &insts, *c))
-                            || shortened.iter().any(|p| {
-                                passes_shortened(a, *p) || formatted_from(a, *p, &insts, *c)
-                            })
+                        cut.iter().any(|p| {
+                            passes_shortened(a, *p)
+                                || local_buffer(a) == Some(*p)
+                                || copied_whole(a, *p, &insts, *c)
+                        }) || shortened
+                            .iter()
+                            .any(|p| passes_shortened(a, *p) || formatted_from(a, *p, &insts, *c))
                     })
                 }) || shortened.iter().chain(&cut).any(|p| global_key(*p)))
         });

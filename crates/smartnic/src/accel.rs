@@ -306,7 +306,12 @@ fn hand_features(f: &IrFunction) -> Vec<f64> {
         flag(sig.xor_poly_in_loop > 0 || sig.xor_equations > 0),
         // The table step: the data in the index, or xored in after the
         // lookup of the register's own bits.
-        flag(sig.table_xor_index > 0 || sig.table_register_step > 0 || sig.table_whole_step > 0),
+        flag(
+            sig.table_xor_index > 0
+                || sig.table_register_step > 0
+                || sig.table_whole_step > 0
+                || sig.power_xor_step > 0,
+        ),
         flag(sig.rotate_const > 0),
         flag(sig.mul_large_const > 0),
         flag(sig.fold16 > 0),
@@ -358,6 +363,22 @@ pub fn scan_is_longest(sig: &AccelSignals) -> bool {
     sig.first_match_exit_in_walk > 0 && sig.ordered_table_scan > 0
 }
 
+/// Whether a function is an exact binary search
+/// ([`AccelSignals::exact_bisection_exit`]): it halves its range, hands a
+/// value out only when the probe equals the key and constants when the
+/// range empties, and remembers nothing across probes (no best-so-far,
+/// stack, shortened retry or next level). A longest-prefix search over
+/// sorted ranges returns the range it stopped in; an exact search has
+/// none to return, so it is no longest-prefix match.
+pub fn search_is_exact(sig: &AccelSignals) -> bool {
+    sig.exact_bisection_exit > 0
+        && sig.best_update_in_loop == 0
+        && sig.covering_stack_in_walk == 0
+        && sig.shorten_retry_in_loop == 0
+        && sig.two_level_lookup == 0
+        && sig.ordered_table_scan == 0
+}
+
 /// Whether a function's polynomial steps divide no data: its only one-bit
 /// steps run on state it keeps ([`AccelSignals::state_only_step`], a
 /// generator's twist) and nothing else reads as a CRC step — no step that
@@ -369,6 +390,7 @@ pub fn steps_consume_no_data(sig: &AccelSignals) -> bool {
         && sig.table_xor_index == 0
         && sig.table_register_step == 0
         && sig.table_whole_step == 0
+        && sig.power_xor_step == 0
         && sig.xor_equations == 0
 }
 
@@ -648,6 +670,10 @@ impl AccelModel {
         // one is no longest-prefix match, whatever else it looks like
         // (`walk_cannot_be_longest`): the LPM score cannot win.
         if walk_cannot_be_longest(&f.signals) {
+            scores.remove(&AccelKind::Lpm);
+        }
+        // And where it is an exact binary search (`search_is_exact`).
+        if search_is_exact(&f.signals) {
             scores.remove(&AccelKind::Lpm);
         }
         // And where its steps divide no data (`steps_consume_no_data`):
