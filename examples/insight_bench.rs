@@ -62,7 +62,7 @@ fn print_functions(file: &str, u: &nfc_core::insight::IrUnit) {
 /// read what the dataflow sees in a tainted set's function.
 fn print_signals(file: &str, u: &nfc_core::insight::IrUnit) {
     for f in own(u) {
-        let sig = serde_json::to_value(&f.signals).unwrap_or_default();
+        let sig = serde_json::to_value(f.signals).unwrap_or_default();
         let on: Vec<String> = sig
             .as_object()
             .into_iter()

@@ -344,8 +344,14 @@ pub fn walk_cannot_be_longest(sig: &AccelSignals) -> bool {
     // A scan over a constant table whose prefix lengths never increase in
     // table order returns the longest match at its first one: the order
     // is proven from the unit (`ordered_table_scan`).
-    sig.first_match_exit_in_walk > 0
-        && sig.ordered_table_scan == 0
+    sig.first_match_exit_in_walk > 0 && keeps_no_longer_match(sig)
+}
+
+/// Whether a search keeps nothing that could make its answer the longest
+/// of several matches: no best-so-far, no stack of covering entries, no
+/// shortened retry, no next level, no table ordered longest first.
+fn keeps_no_longer_match(sig: &AccelSignals) -> bool {
+    sig.ordered_table_scan == 0
         && sig.best_update_in_loop == 0
         && sig.covering_stack_in_walk == 0
         && sig.shorten_retry_in_loop == 0
@@ -371,12 +377,7 @@ pub fn scan_is_longest(sig: &AccelSignals) -> bool {
 /// sorted ranges returns the range it stopped in; an exact search has
 /// none to return, so it is no longest-prefix match.
 pub fn search_is_exact(sig: &AccelSignals) -> bool {
-    sig.exact_bisection_exit > 0
-        && sig.best_update_in_loop == 0
-        && sig.covering_stack_in_walk == 0
-        && sig.shorten_retry_in_loop == 0
-        && sig.two_level_lookup == 0
-        && sig.ordered_table_scan == 0
+    sig.exact_bisection_exit > 0 && keeps_no_longer_match(sig)
 }
 
 /// Whether a function's polynomial steps divide no data: its only one-bit
