@@ -3019,7 +3019,7 @@ fn two_entry_table(second: &str, link_second: &str) -> Facts {
 struct tcphdr {{ uint16_t source; uint16_t dest; uint32_t seq; uint32_t ack_seq; uint16_t flags; }};
 struct packet {{ unsigned int pkt_len; struct iphdr *iph; struct tcphdr *tcp; }};
 struct endpoint {{ uint32_t addr; uint16_t port; }};
-struct conn {{ struct endpoint src; struct endpoint dst; unsigned long packets; int fin; struct conn *other; struct conn *next; }};
+struct conn {{ struct endpoint src; struct endpoint dst; uint8_t proto; unsigned long packets; int fin; struct conn *other; struct conn *next; }};
 struct conn_table {{ struct conn *buckets[1024]; unsigned long count; }};
 static struct conn_table conns, closing;
 static unsigned int conn_hash(const struct endpoint *a, const struct endpoint *b) {{
@@ -3042,7 +3042,7 @@ static void link_conn(struct conn_table *t, struct conn *c) {{
 static void park(struct conn *c) {{
     closing.buckets[conn_hash(&c->src, &c->dst)] = c;
 }}
-static struct conn *add(struct conn_table *t, const struct endpoint *s, const struct endpoint *d) {{
+static struct conn *add(struct conn_table *t, const struct endpoint *s, const struct endpoint *d, uint8_t proto) {{
     struct conn *c = malloc(sizeof *c);
     c->other = malloc(sizeof *c);
     c->other->other = c;
@@ -3063,7 +3063,7 @@ void process_packet(struct packet *p) {{
     d.addr = p->iph->daddr;
     d.port = p->tcp->dest;
     struct conn *c = find(&conns, &s, &d);
-    if (!c) c = add(&conns, &s, &d);
+    if (!c) c = add(&conns, &s, &d, p->iph->protocol);
     c->packets++;
     if (p->tcp->flags & 1) c->other->fin = 1;
 }}"#
@@ -3096,6 +3096,24 @@ fn a_second_entry_stored_with_the_roles_swapped_is_reached_by_the_reply() {
     );
     assert!(!f.symmetric, "{f:?}");
     let f = two_entry_table(SWAPPED, "park(c->other);");
+    assert!(!f.symmetric, "{f:?}");
+}
+
+#[test]
+fn a_swapped_entry_is_told_by_its_directional_members_only() {
+    // The protocol, stored in the first entry only, tells no direction:
+    // the second entry still holds the first's endpoints with the roles
+    // swapped (iptraf-ng's TCP table sets `protocol` on one half).
+    let f = two_entry_table(
+        &format!("c->proto = proto;\n    {SWAPPED}"),
+        "link_conn(t, c->other);",
+    );
+    assert!(f.symmetric && !f.is_unknown(Question::Symmetric), "{f:?}");
+    // Look-alike: the same copy in the same orientation stays no evidence.
+    let f = two_entry_table(
+        "c->proto = proto;\n    c->other->src = *s;\n    c->other->dst = *d;",
+        "link_conn(t, c->other);",
+    );
     assert!(!f.symmetric, "{f:?}");
 }
 
@@ -3187,4 +3205,45 @@ void sig_register({qualifier}uint8_t *val, uint32_t line_no)
         "{read_only:?}"
     );
     assert!(read_only.flow_key.is_empty(), "{read_only:?}");
+}
+
+#[test]
+fn a_target_whose_signature_differs_by_kernel_version_keeps_its_packet_path() {
+    // Kernel compatibility code picks the parameter list by version inside
+    // the parentheses. Kept side by side, the alternatives do not parse and
+    // the whole function — the packet path — is lost: the NF came out
+    // "stateless". One alternative (the fall-through, newest one) parses.
+    let f = facts(&format!(
+        r#"#include <stdint.h>
+{IPHDR}
+struct sk_buff;
+struct xt_action_param;
+const struct iphdr *ip_hdr(const struct sk_buff *skb);
+struct host {{ uint32_t addr; uint64_t packets; }};
+static struct host hosts[1024];
+static unsigned int count_target(
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,24)
+    struct sk_buff **pskb,
+#else
+    struct sk_buff *skb,
+#endif
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,28)
+    const void *targinfo
+#else
+    const struct xt_action_param *par
+#endif
+    )
+{{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,24)
+    struct sk_buff *skb = *pskb;
+#endif
+    const struct iphdr *iph = ip_hdr(skb);
+    struct host *h = &hosts[iph->saddr & 1023];
+    h->addr = iph->saddr;
+    h->packets++;
+    return 0;
+}}"#
+    ));
+    assert!(f.stateful, "{f:?}");
+    assert_eq!(f.flow_key, vec![nfc_core::facts::Field::SrcIp], "{f:?}");
 }

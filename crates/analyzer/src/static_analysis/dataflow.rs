@@ -4067,6 +4067,13 @@ impl<'p, 't> Engine<'p, 't> {
             if !directional {
                 continue;
             }
+            // The roles are told by the members that hold a directional
+            // field; a direction-free one (the protocol, set on one half
+            // only) says nothing about which endpoint is which.
+            let members: MemberFields = members
+                .into_iter()
+                .filter(|(_, fs)| fs.iter().any(|f| *f != f.mirror()))
+                .collect();
             let swapped: MemberFields = members
                 .iter()
                 .map(|(m, fs)| (m.clone(), fs.iter().map(|f| f.mirror()).collect()))

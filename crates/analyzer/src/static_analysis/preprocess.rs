@@ -625,7 +625,158 @@ fn identifiers(text: &str) -> rustc_hash::FxHashSet<&str> {
         .collect()
 }
 
+/// Conditional groups that open inside a parenthesis keep one alternative.
+///
+/// Outside parentheses, an `#if`/`#ifdef` whose condition the analysed
+/// files do not decide keeps every alternative: tree-sitter parses each
+/// branch as statements or declarations of its own, and the analysis sees
+/// all of them. Inside a parameter list or an expression
+/// (`f(\n#if OLD\n struct sk_buff **pskb,\n#else\n struct sk_buff *skb,\n#endif\n ...)`,
+/// kernel compatibility code) two alternatives side by side never parse:
+/// the whole function becomes an ERROR node and its packet path is lost.
+/// There the group keeps its last alternative, the `#else` body, or none
+/// when it has no `#else`: the fall-through configuration (for a version
+/// check, the newest interface). Every line stays a line (dropped lines
+/// are blanked), so evidence keeps its line numbers. `None`: no group
+/// opens inside a parenthesis (the text is used as it is).
+fn one_alternative_inside_parentheses(text: &str) -> Option<String> {
+    if !text.contains('#') {
+        return None;
+    }
+    let lines: Vec<&str> = text.split('\n').collect();
+    struct Group {
+        open: usize,
+        /// Lines of its `#elif`/`#else` directives.
+        alternatives: Vec<usize>,
+        /// Parenthesis depth where it opens (each alternative starts there).
+        depth: usize,
+    }
+    let mut open: Vec<Group> = vec![];
+    let mut drop = vec![false; lines.len()];
+    let mut any = false;
+    let mut depth = 0usize;
+    let mut in_comment = false;
+    let mut continued_directive = false;
+    for (i, line) in lines.iter().enumerate() {
+        let starts_directive =
+            !continued_directive && !in_comment && line.trim_start().starts_with('#');
+        if continued_directive || starts_directive {
+            continued_directive = line.trim_end().ends_with('\\');
+            if !starts_directive {
+                continue;
+            }
+            let d = line.trim_start().trim_start_matches('#').trim_start();
+            let word: String = d
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            match word.as_str() {
+                "if" | "ifdef" | "ifndef" => open.push(Group {
+                    open: i,
+                    alternatives: vec![],
+                    depth,
+                }),
+                "elif" | "else" => {
+                    if let Some(g) = open.last_mut() {
+                        g.alternatives.push(i);
+                        depth = g.depth;
+                    }
+                }
+                "endif" => {
+                    if let Some(g) = open.pop() {
+                        if g.depth > 0 {
+                            any = true;
+                            let last = g.alternatives.last().copied();
+                            let keep_from = match last {
+                                Some(l) if is_else(lines[l]) => l + 1,
+                                _ => {
+                                    // Nothing kept: the text after the
+                                    // group continues from where it opened.
+                                    depth = g.depth;
+                                    i
+                                }
+                            };
+                            for (j, d) in drop.iter_mut().enumerate().take(i + 1).skip(g.open) {
+                                if !(keep_from <= j && j < i) {
+                                    *d = true;
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        continued_directive = false;
+        depth = paren_depth_after(line, depth, &mut in_comment);
+    }
+    if !any {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if !drop[i] {
+            out.push_str(line);
+        }
+    }
+    Some(out)
+}
+
+fn is_else(directive: &str) -> bool {
+    let d = directive.trim_start().trim_start_matches('#').trim_start();
+    d.strip_prefix("else")
+        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+}
+
+/// The parenthesis depth after one line of code, skipping string and
+/// character literals and comments (`in_comment` carries a block comment
+/// across lines). Never below zero: a stray `)` is the text's problem.
+fn paren_depth_after(line: &str, mut depth: usize, in_comment: &mut bool) -> usize {
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if *in_comment {
+            match line[i..].find("*/") {
+                Some(k) => {
+                    *in_comment = false;
+                    i += k + 2;
+                    continue;
+                }
+                None => return depth,
+            }
+        }
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => return depth,
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                *in_comment = true;
+                i += 2;
+                continue;
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    depth
+}
+
 pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> String {
+    let chosen = one_alternative_inside_parentheses(src);
+    let src = chosen.as_deref().unwrap_or(src);
     let present_in_src = identifiers(src);
     let present = |w: &str| present_in_src.contains(w);
     let mut text = src.to_string();
@@ -920,6 +1071,34 @@ mod tests {
         check(
             "typedef CLIB_PACKED(struct { u32 a; }) foo_t;\nstruct x { int a; } __attribute__((packed));\n",
             "typedef /*packed*/ struct { u32 a; } foo_t; struct x { int a; } /*packed*/;",
+        );
+    }
+
+    #[test]
+    fn a_conditional_inside_a_parameter_list_keeps_its_else() {
+        // Kernel compatibility code: both signatures side by side never
+        // parse; the fall-through (newest) one stays, nested groups too.
+        check(
+            "static unsigned int target(\n#if VER < 24\n struct sk_buff **pskb,\n#else\n struct sk_buff *skb,\n#endif\n#if VER < 28\n const void *info\n# if VER < 19\n , void *user\n# endif\n#else\n# if VER < 35\n const struct xt_target_param *par\n# else\n const struct xt_action_param *par\n# endif\n#endif\n) { return 0; }\n",
+            "static unsigned int target( struct sk_buff *skb, const struct xt_action_param *par ) { return 0; }",
+        );
+    }
+
+    #[test]
+    fn a_conditional_inside_an_expression_without_else_keeps_nothing() {
+        check(
+            "int f(int a, int b) {\n if (g(\n#ifdef EXTRA /* ( */\n h(a) ||\n#endif\n b)) return 1;\n return 0;\n}\n",
+            "int f(int a, int b) { if (g( b)) return 1; return 0; }",
+        );
+    }
+
+    #[test]
+    fn conditionals_between_statements_keep_every_alternative() {
+        // Outside parentheses each branch parses on its own; parentheses
+        // in strings, comments and directives do not count.
+        check(
+            "int f(int a) {\n const char *s = \")(\"; /* ( */\n#define M(x) (x\n#if A\n a = 1;\n#else\n a = 2;\n#endif\n return a;\n}\n",
+            "int f(int a) { const char *s = \")(\"; /* ( */ #define M(x) (x #if A a = 1; #else a = 2; #endif return a; }",
         );
     }
 }
