@@ -3247,3 +3247,51 @@ static unsigned int count_target(
     assert!(f.stateful, "{f:?}");
     assert_eq!(f.flow_key, vec![nfc_core::facts::Field::SrcIp], "{f:?}");
 }
+
+/// A service counter in the style of a traffic monitor: a parser whose body
+/// is elsewhere hands the ports out through parameters its declaration
+/// names `names`; each port's entry is counted for both ends.
+fn ports_from_a_parser_declared_as(names: (&str, &str)) -> Facts {
+    let (a, b) = names;
+    facts(&format!(
+        r#"#include <stdint.h>
+{IPHDR}
+struct pkt_hdr {{ unsigned char *pkt_buf; unsigned int pkt_len; struct iphdr *iphdr; }};
+int packet_process(struct pkt_hdr *pkt, unsigned int *total_br, uint16_t *{a}, uint16_t *{b});
+struct portent {{ uint16_t port; uint8_t proto; unsigned long count; struct portent *next; }};
+static struct portent *ports;
+static struct portent *find_port(uint8_t proto, uint16_t port) {{
+    for (struct portent *p = ports; p; p = p->next)
+        if (p->port == port && p->proto == proto)
+            return p;
+    return 0;
+}}
+void serv_process_packet(struct pkt_hdr *pkt) {{
+    unsigned int br;
+    uint16_t sport = 0, dport = 0;
+    if (packet_process(pkt, &br, &sport, &dport) != 0)
+        return;
+    struct portent *e = find_port(pkt->iphdr->protocol, sport);
+    if (e) e->count++;
+    e = find_port(pkt->iphdr->protocol, dport);
+    if (e) e->count++;
+}}"#
+    ))
+}
+
+#[test]
+fn out_parameters_an_unseen_parser_declares_by_field_name_hold_those_fields() {
+    // `packet_process(pkt, &br, &sport, &dport)`: the body is in another
+    // file, but the declaration says what it fills. A port's entry is then
+    // found by the source port here and the destination port there: both
+    // directions reach it, and only the protocol locates every entry.
+    let f = ports_from_a_parser_declared_as(("sport", "dport"));
+    assert!(f.stateful, "{f:?}");
+    assert!(f.symmetric && !f.is_unknown(Question::Symmetric), "{f:?}");
+    assert_eq!(f.flow_key, vec![nfc_core::facts::Field::Proto], "{f:?}");
+    // Look-alike: a declaration whose names say nothing leaves the values
+    // packet bytes of unnamed fields: no symmetry is claimed.
+    let f = ports_from_a_parser_declared_as(("out_a", "out_b"));
+    assert!(f.stateful, "{f:?}");
+    assert!(!f.symmetric, "{f:?}");
+}
