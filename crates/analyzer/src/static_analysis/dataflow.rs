@@ -1119,34 +1119,6 @@ fn is_address_width_int(t: &str) -> bool {
     )
 }
 
-/// For each parameter of the body-less function `name` (its file-scope
-/// prototype in the analysed files, with `arity` parameters): the header field a
-/// non-const pointer to a scalar is named for (`in_port_t *sport`), the
-/// way [`super::adapters::field_params`] reads an entry's parameters. At
-/// least two such names, or none: one name alone may be a coincidence.
-fn declared_field_out_params(prog: &Program, name: &str, arity: usize) -> Vec<Option<Field>> {
-    let Some(params) = prog.prototypes.get(name).filter(|ps| ps.len() == arity) else {
-        return vec![];
-    };
-    let named: Vec<Option<Field>> = params
-        .iter()
-        .map(|p| {
-            let scalar_pointee = p.ty.ptr == 1
-                && p.ty.dims.is_empty()
-                && !p.is_const
-                && headers::scalar_width(prog.resolve_type(&p.ty.name)).is_some();
-            scalar_pointee
-                .then(|| headers::generic_member_field(p.name.trim_start_matches('_')))
-                .flatten()
-        })
-        .collect();
-    if named.iter().flatten().count() >= 2 {
-        named
-    } else {
-        vec![]
-    }
-}
-
 fn is_packet_type(t: &str) -> bool {
     // Called for every member access: no allocation, and a needle is only
     // compared where its first letter is.
@@ -5875,15 +5847,6 @@ impl<'p, 't> Engine<'p, 't> {
             })
             .collect();
         let packet_in = v.keyed() || packet_pointer_in;
-        // What a parser the analysis cannot see fills, as its declaration
-        // names it: `int parse(struct pkt *p, in_port_t *sport, in_port_t
-        // *dport)`, handed the packet, hands its ports out through `sport`
-        // and `dport`.
-        let declared = if packet_in {
-            declared_field_out_params(self.prog, &name, arg_nodes.len())
-        } else {
-            vec![]
-        };
         // Handed state and no packet data (`alloc_index(pool, &i)`,
         // `borrow(vec, i, &entry)`): what it writes through an
         // out-parameter derives from that state, a position it hands out
@@ -5892,7 +5855,7 @@ impl<'p, 't> Engine<'p, 't> {
         let mut hands_out_value = false;
         if packet_in || state_only {
             // Out-parameters: `&x`, `&x.m`, and local arrays/buffers.
-            for (ai, (an, av)) in arg_nodes.iter().zip(arg_vals.iter()).enumerate() {
+            for (an, av) in arg_nodes.iter().zip(arg_vals.iter()) {
                 let a = strip(*an);
                 let target = if a.kind_name() == "pointer_expression"
                     && a.field("operator")
@@ -5974,17 +5937,7 @@ impl<'p, 't> Engine<'p, 't> {
                         ..key.clone()
                     }
                 };
-                let scalar_target = self.static_type(target).is_some_and(|t| {
-                    !t.is_pointerish()
-                        && t.dims.is_empty()
-                        && headers::scalar_width(self.prog.resolve_type(&t.name)).is_some()
-                });
-                // A scalar the declaration names for a header field is that
-                // field, whatever state the parser was also handed: a port
-                // is no handle on an entry.
-                if let (true, Some(Some(f))) = (scalar_target, declared.get(ai)) {
-                    out = Val::field(*f);
-                } else if objs.is_empty() && packet_pointer_in {
+                if objs.is_empty() && packet_pointer_in {
                     out.opaque |= out.fields.is_empty();
                     // A header pointer filled in by an accessor.
                     if target.kind_name() == "identifier" {
