@@ -650,6 +650,8 @@ fn one_alternative_inside_parentheses(text: &str) -> Option<String> {
         alternatives: Vec<usize>,
         /// Parenthesis depth where it opens (each alternative starts there).
         depth: usize,
+        /// Depth at the end of each alternative finished so far.
+        ends: Vec<usize>,
     }
     let mut open: Vec<Group> = vec![];
     let mut drop = vec![false; lines.len()];
@@ -675,15 +677,32 @@ fn one_alternative_inside_parentheses(text: &str) -> Option<String> {
                     open: i,
                     alternatives: vec![],
                     depth,
+                    ends: vec![],
                 }),
                 "elif" | "else" => {
                     if let Some(g) = open.last_mut() {
                         g.alternatives.push(i);
+                        g.ends.push(depth);
                         depth = g.depth;
                     }
                 }
                 "endif" => {
-                    if let Some(g) = open.pop() {
+                    if let Some(mut g) = open.pop() {
+                        g.ends.push(depth);
+                        if !g.alternatives.last().is_some_and(|&l| is_else(lines[l])) {
+                            // No `#else`: skipping the group is an
+                            // alternative too, ending where it opened.
+                            g.ends.push(g.depth);
+                        }
+                        // Alternatives that leave different depths (a
+                        // parenthesis in disabled prose, `#if 0 (old`)
+                        // do not say how the text continues: it continues
+                        // from where the group opened, so one stray
+                        // parenthesis cannot put the rest of the file
+                        // "inside parentheses".
+                        if g.ends.iter().any(|&e| e != depth) {
+                            depth = g.depth;
+                        }
                         if g.depth > 0 {
                             any = true;
                             let last = g.alternatives.last().copied();
@@ -1099,6 +1118,16 @@ mod tests {
         check(
             "int f(int a) {\n const char *s = \")(\"; /* ( */\n#define M(x) (x\n#if A\n a = 1;\n#else\n a = 2;\n#endif\n return a;\n}\n",
             "int f(int a) { const char *s = \")(\"; /* ( */ #define M(x) (x #if A a = 1; #else a = 2; #endif return a; }",
+        );
+    }
+
+    #[test]
+    fn a_stray_parenthesis_in_a_disabled_block_does_not_open_the_rest_of_the_file() {
+        // `#if 0` prose with an open parenthesis: later groups are still
+        // between declarations and keep every alternative.
+        check(
+            "#if 0\n old code (kept for reference\n#endif\n#ifdef FOO\nint a;\n#else\nint b;\n#endif\n",
+            "#if 0 old code (kept for reference #endif #ifdef FOO int a; #else int b; #endif",
         );
     }
 }
