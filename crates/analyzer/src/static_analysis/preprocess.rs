@@ -637,8 +637,10 @@ fn identifiers(text: &str) -> rustc_hash::FxHashSet<&str> {
 /// There the group keeps its last alternative, the `#else` body, or none
 /// when it has no `#else`: the fall-through configuration (for a version
 /// check, the newest interface). Every line stays a line (dropped lines
-/// are blanked), so evidence keeps its line numbers. `None`: no group
-/// opens inside a parenthesis (the text is used as it is).
+/// are blanked), so evidence keeps its line numbers. `#if 0` groups (with
+/// at most an `#else`), wherever they are, keep only their `#else` body:
+/// the text alone decides them. `None`: nothing to change (the text is
+/// used as it is).
 fn one_alternative_inside_parentheses(text: &str) -> Option<String> {
     if !text.contains('#') {
         return None;
@@ -703,7 +705,11 @@ fn one_alternative_inside_parentheses(text: &str) -> Option<String> {
                         if g.ends.iter().any(|&e| e != depth) {
                             depth = g.depth;
                         }
-                        if g.depth > 0 {
+                        // `#if 0` (with at most an `#else`) is decided by
+                        // its text alone: its body is never compiled.
+                        let never = is_if_zero(lines[g.open])
+                            && g.alternatives.iter().all(|&l| is_else(lines[l]));
+                        if g.depth > 0 || never {
                             any = true;
                             let last = g.alternatives.last().copied();
                             let keep_from = match last {
@@ -743,6 +749,17 @@ fn one_alternative_inside_parentheses(text: &str) -> Option<String> {
         }
     }
     Some(out)
+}
+
+/// `#if 0`, a comment after it allowed.
+fn is_if_zero(directive: &str) -> bool {
+    let d = directive.trim_start().trim_start_matches('#').trim_start();
+    let Some(rest) = d.strip_prefix("if") else {
+        return false;
+    };
+    let cond = rest.split("//").next().unwrap_or("");
+    let cond = cond.split("/*").next().unwrap_or("");
+    rest.starts_with([' ', '\t']) && cond.trim() == "0"
 }
 
 fn is_else(directive: &str) -> bool {
@@ -1123,11 +1140,19 @@ mod tests {
 
     #[test]
     fn a_stray_parenthesis_in_a_disabled_block_does_not_open_the_rest_of_the_file() {
-        // `#if 0` prose with an open parenthesis: later groups are still
+        // Disabled prose with an open parenthesis: later groups are still
         // between declarations and keep every alternative.
         check(
-            "#if 0\n old code (kept for reference\n#endif\n#ifdef FOO\nint a;\n#else\nint b;\n#endif\n",
-            "#if 0 old code (kept for reference #endif #ifdef FOO int a; #else int b; #endif",
+            "#ifdef OLD_NOTES\n old code (kept for reference\n#endif\n#ifdef FOO\nint a;\n#else\nint b;\n#endif\n",
+            "#ifdef OLD_NOTES old code (kept for reference #endif #ifdef FOO int a; #else int b; #endif",
+        );
+    }
+
+    #[test]
+    fn an_if_zero_block_is_never_compiled() {
+        check(
+            "int f(int a) {\n#if 0 /* old */\n a = g(a);\n#else\n a = h(a);\n#endif\n#if 0\n a++;\n#endif\n#if 0x0\n a--;\n#endif\n return a;\n}\n",
+            "int f(int a) { a = h(a); #if 0x0 a--; #endif return a; }",
         );
     }
 }
