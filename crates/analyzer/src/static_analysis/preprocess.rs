@@ -625,7 +625,8 @@ fn identifiers(text: &str) -> rustc_hash::FxHashSet<&str> {
         .collect()
 }
 
-/// Conditional groups that open inside a parenthesis keep one alternative.
+/// Conditional groups that cannot stand side by side, and `#if 0`, keep
+/// one alternative.
 ///
 /// Outside parentheses, an `#if`/`#ifdef` whose condition the analysed
 /// files do not decide keeps every alternative: tree-sitter parses each
@@ -641,7 +642,7 @@ fn identifiers(text: &str) -> rustc_hash::FxHashSet<&str> {
 /// at most an `#else`), wherever they are, keep only their `#else` body:
 /// the text alone decides them. `None`: nothing to change (the text is
 /// used as it is).
-fn one_alternative_inside_parentheses(text: &str) -> Option<String> {
+fn keep_parseable_alternatives(text: &str) -> Option<String> {
     if !text.contains('#') {
         return None;
     }
@@ -811,7 +812,7 @@ fn paren_depth_after(line: &str, mut depth: usize, in_comment: &mut bool) -> usi
 }
 
 pub fn preprocess(src: &str, type_macros: &BTreeMap<String, TypeMacro>) -> String {
-    let chosen = one_alternative_inside_parentheses(src);
+    let chosen = keep_parseable_alternatives(src);
     let src = chosen.as_deref().unwrap_or(src);
     let present_in_src = identifiers(src);
     let present = |w: &str| present_in_src.contains(w);
