@@ -671,11 +671,10 @@ fn keep_parseable_alternatives(text: &str) -> Option<String> {
                 continue;
             }
             let d = line.trim_start().trim_start_matches('#').trim_start();
-            let word: String = d
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            match word.as_str() {
+            let word = &d[..d
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(d.len())];
+            match word {
                 "if" | "ifdef" | "ifndef" => open.push(Group {
                     open: i,
                     alternatives: vec![],
