@@ -7,6 +7,8 @@
 //! file per unit), so two versions of the analyzer can be diffed unit by unit.
 //! `NFC_BENCH_UNITS=<id>,<id>...` runs only those units (e.g. the slowest
 //! one alone, for a profile or an A/B); the scores then cover only them.
+//! `NFC_BENCH_TIMES=all` lists every unit's time, not only the five slowest
+//! (which units make the median).
 //!
 //! Targets (issue "Analyzer II"): >= 90% stateful and flow key, >= 80%
 //! intensity, pointer chasing and symmetry, zero unsafe answers; median
@@ -107,8 +109,12 @@ fn main() {
         times.last().map(|t| t.0).unwrap_or(0.0),
         times.last().map(|t| t.1.as_str()).unwrap_or("")
     );
+    let listed = match std::env::var("NFC_BENCH_TIMES").as_deref() {
+        Ok("all") => times.len(),
+        _ => 5,
+    };
     println!("slowest units:");
-    for (ms, id) in times.iter().rev().take(5) {
+    for (ms, id) in times.iter().rev().take(listed) {
         println!("  {ms:>8.1} ms  {id}");
     }
     let mut json = report.json();

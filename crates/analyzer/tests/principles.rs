@@ -3247,3 +3247,158 @@ static unsigned int count_target(
     assert!(f.stateful, "{f:?}");
     assert_eq!(f.flow_key, vec![nfc_core::facts::Field::SrcIp], "{f:?}");
 }
+
+/// A service counter in the style of a traffic monitor: a parser whose body
+/// is elsewhere hands the ports out through parameters its declaration
+/// names `names`; each port's entry is counted for both ends.
+fn ports_from_a_parser_declared_as(names: (&str, &str)) -> Facts {
+    let (a, b) = names;
+    facts(&format!(
+        r#"#include <stdint.h>
+{IPHDR}
+struct pkt_hdr {{ unsigned char *pkt_buf; unsigned int pkt_len; struct iphdr *iphdr; }};
+int packet_process(struct pkt_hdr *pkt, unsigned int *total_br, uint16_t *{a}, uint16_t *{b});
+struct portent {{ uint16_t port; uint8_t proto; unsigned long count; struct portent *next; }};
+static struct portent *ports;
+static struct portent *find_port(uint8_t proto, uint16_t port) {{
+    for (struct portent *p = ports; p; p = p->next)
+        if (p->port == port && p->proto == proto)
+            return p;
+    return 0;
+}}
+void serv_process_packet(struct pkt_hdr *pkt) {{
+    unsigned int br;
+    uint16_t sport = 0, dport = 0;
+    if (packet_process(pkt, &br, &sport, &dport) != 0)
+        return;
+    struct portent *e = find_port(pkt->iphdr->protocol, sport);
+    if (e) e->count++;
+    e = find_port(pkt->iphdr->protocol, dport);
+    if (e) e->count++;
+}}"#
+    ))
+}
+
+#[test]
+fn out_parameters_an_unseen_parser_declares_by_field_name_hold_those_fields() {
+    // `packet_process(pkt, &br, &sport, &dport)`: the body is in another
+    // file, but the declaration says what it fills. A port's entry is then
+    // found by the source port here and the destination port there: both
+    // directions reach it, and only the protocol locates every entry.
+    let f = ports_from_a_parser_declared_as(("sport", "dport"));
+    assert!(f.stateful, "{f:?}");
+    assert!(f.symmetric && !f.is_unknown(Question::Symmetric), "{f:?}");
+    assert_eq!(f.flow_key, vec![nfc_core::facts::Field::Proto], "{f:?}");
+    // Look-alike: a declaration whose names say nothing leaves the values
+    // packet bytes of unnamed fields: no symmetry is claimed.
+    let f = ports_from_a_parser_declared_as(("out_a", "out_b"));
+    assert!(f.stateful, "{f:?}");
+    assert!(!f.symmetric, "{f:?}");
+}
+
+#[test]
+fn a_walk_over_a_whole_list_is_not_keyed_by_what_its_entries_hold() {
+    // A list header (cursors and a window handle) whose entries are found by
+    // protocol and port, one port per end; a periodic pass walks every
+    // entry from the head. What the entries hold (both ports) says which
+    // entry a search selects, not where the header or a walk from it goes:
+    // no object is keyed by a port, and only the protocol locates every
+    // access.
+    let f = facts(&format!(
+        r#"#include <stdint.h>
+#include <stdlib.h>
+{IPHDR}
+struct pkt_hdr {{ unsigned char *pkt_buf; unsigned int pkt_len; struct iphdr *iphdr; }};
+int packet_process(struct pkt_hdr *pkt, unsigned int *total_br, uint16_t *sport, uint16_t *dport);
+void draw(void *win, int count);
+struct portent {{ uint16_t port; uint8_t proto; unsigned long bytes; unsigned long rate; struct portent *next_entry; }};
+struct portlist {{ struct portent *head; struct portent *tail; int count; void *win; }};
+static struct portent *inportlist(struct portlist *l, uint8_t proto, uint16_t port) {{
+    for (struct portent *p = l->head; p; p = p->next_entry)
+        if (p->port == port && p->proto == proto)
+            return p;
+    return 0;
+}}
+static struct portent *addtoportlist(struct portlist *l, uint8_t proto, uint16_t port) {{
+    struct portent *e = malloc(sizeof *e);
+    e->port = port;
+    e->proto = proto;
+    e->bytes = 0;
+    e->next_entry = 0;
+    if (l->tail) l->tail->next_entry = e; else l->head = e;
+    l->tail = e;
+    l->count++;
+    return e;
+}}
+static void update(struct portlist *l, uint8_t proto, uint16_t port, unsigned int br) {{
+    struct portent *e = inportlist(l, proto, port);
+    if (!e) e = addtoportlist(l, proto, port);
+    e->bytes += br;
+}}
+static void update_rates(struct portlist *l) {{
+    for (struct portent *p = l->head; p; p = p->next_entry) {{
+        p->rate = p->bytes;
+        p->bytes = 0;
+    }}
+}}
+int capt_get_packet(struct pkt_hdr *pkt);
+static void serv_process_packet(struct portlist *table, struct pkt_hdr *pkt) {{
+    unsigned int br;
+    uint16_t sport = 0, dport = 0;
+    if (packet_process(pkt, &br, &sport, &dport) != 0)
+        return;
+    update(table, pkt->iphdr->protocol, sport, br);
+    update(table, pkt->iphdr->protocol, dport, br);
+}}
+void servmon(void) {{
+    struct portlist list = {{0}};
+    struct pkt_hdr pkt;
+    for (;;) {{
+        update_rates(&list);
+        draw(list.win, list.count);
+        if (capt_get_packet(&pkt) <= 0)
+            continue;
+        serv_process_packet(&list, &pkt);
+    }}
+}}"#
+    ));
+    assert!(f.stateful, "{f:?}");
+    for o in &f.state_objects {
+        assert!(
+            !o.key.iter().any(|k| matches!(
+                k,
+                nfc_core::facts::Field::SrcPort | nfc_core::facts::Field::DstPort
+            )),
+            "`{}` keyed by a port: {f:?}",
+            o.name
+        );
+    }
+    assert!(
+        f.flow_key
+            .iter()
+            .all(|k| *k == nfc_core::facts::Field::Proto),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn an_ordered_pair_of_key_arguments_is_no_mirrored_key() {
+    // An unseen lookup handed the source address as one argument and the
+    // destination as the next: one ordered key, not a key seen from both
+    // ends. A reply reaches another entry.
+    let ordered = facts(&format!(
+        r#"#include <stdint.h>
+{IPHDR}
+struct table;
+static struct table *conns;
+unsigned long *table_find(struct table *t, const uint32_t *src, const uint32_t *dst);
+void process(const uint8_t *pkt, uint32_t len) {{
+    const struct iphdr *ip = (const struct iphdr *)(pkt + 14);
+    uint32_t s = ip->saddr, d = ip->daddr;
+    unsigned long *n = table_find(conns, &s, &d);
+    if (n) (*n)++;
+}}"#
+    ));
+    assert!(ordered.stateful, "{ordered:?}");
+    assert!(!ordered.symmetric, "{ordered:?}");
+}

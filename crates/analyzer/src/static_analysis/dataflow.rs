@@ -707,10 +707,16 @@ impl Entry {
 }
 
 /// The key slots passed to a call that also receives a state object: which
-/// field sits in which member of the key (to see mirrored keys).
+/// field sits in which argument and member of the key (`#1`, `#1.src.addr`),
+/// to see mirrored keys.
 #[derive(Debug, Clone)]
 pub struct KeySlots {
     pub obj: String,
+    /// The members of the state arguments the call is handed, below the
+    /// variables holding them (`""` for `list`, `".d_sname"` for
+    /// `e->d_sname`): keys are compared only between calls handed the same
+    /// part of the state.
+    pub handed: Vec<String>,
     pub slots: BTreeMap<String, BTreeSet<Field>>,
     pub insertish: bool,
     pub file: usize,
@@ -1119,6 +1125,34 @@ fn is_address_width_int(t: &str) -> bool {
     )
 }
 
+/// For each parameter of the body-less function `name` (its file-scope
+/// prototype in the analysed files, with `arity` parameters): the header field a
+/// non-const pointer to a scalar is named for (`in_port_t *sport`), the
+/// way [`super::adapters::field_params`] reads an entry's parameters. At
+/// least two such names, or none: one name alone may be a coincidence.
+fn declared_field_out_params(prog: &Program, name: &str, arity: usize) -> Vec<Option<Field>> {
+    let Some(params) = prog.prototypes.get(name).filter(|ps| ps.len() == arity) else {
+        return vec![];
+    };
+    let named: Vec<Option<Field>> = params
+        .iter()
+        .map(|p| {
+            let scalar_pointee = p.ty.ptr == 1
+                && p.ty.dims.is_empty()
+                && !p.is_const
+                && headers::scalar_width(prog.resolve_type(&p.ty.name)).is_some();
+            scalar_pointee
+                .then(|| headers::generic_member_field(p.name.trim_start_matches('_')))
+                .flatten()
+        })
+        .collect();
+    if named.iter().flatten().count() >= 2 {
+        named
+    } else {
+        vec![]
+    }
+}
+
 fn is_packet_type(t: &str) -> bool {
     // Called for every member access: no allocation, and a needle is only
     // compared where its first letter is.
@@ -1498,6 +1532,9 @@ impl<'p, 't> Engine<'p, 't> {
         };
         if let Some(nw) = &self.narrowing {
             for (k, x) in members() {
+                if self.below_a_link(key, k) {
+                    continue;
+                }
                 let mut x = x.val.taint();
                 nw.narrow_val(k, &mut x);
                 v.join(&x);
@@ -1514,7 +1551,10 @@ impl<'p, 't> Engine<'p, 't> {
         };
         let joined = cached.unwrap_or_else(|| {
             let mut joined: Option<Val> = None;
-            for (_, x) in members() {
+            for (k, x) in members() {
+                if self.below_a_link(key, k) {
+                    continue;
+                }
                 joined.get_or_insert_with(Val::default).join(&x.val.taint());
             }
             self.members_read
@@ -1528,6 +1568,61 @@ impl<'p, 't> Engine<'p, 't> {
             v.join(&m);
         }
         v
+    }
+
+    /// Whether the member `member` of the path `key` (`key.a.b`) lies
+    /// behind a link: a pointer member (`a`, or `a.b`, declared a pointer)
+    /// that points at another object rather than into the packet. A
+    /// struct's value is what its data members hold (a key struct, a
+    /// decoded header, a parse cursor into the frame); a linked entry's
+    /// members identify that entry, stored by whichever packet created it,
+    /// not the struct that links to it (a list's `head`, `tail` and
+    /// cursors). Unknown types keep the member.
+    fn below_a_link(&self, key: &str, member: &str) -> bool {
+        let Some(suffix) = member.get(key.len() + 1..) else {
+            return false;
+        };
+        let Some(mut ty) = self.path_type(key) else {
+            return false;
+        };
+        let mut end = key.len();
+        for seg in suffix.split('.') {
+            end += 1 + seg.len();
+            let Some(t) = self.prog.field_type(&ty.name, seg) else {
+                return false;
+            };
+            if t.ptr > 0 {
+                let into_packet = self
+                    .env
+                    .get(&member[..end])
+                    .is_some_and(|(_, s)| s.val.hdr.is_some() || s.val.descriptor);
+                return !into_packet;
+            }
+            ty = t;
+        }
+        false
+    }
+
+    /// The declared type of an environment path (`f3#1|list.head`,
+    /// `g|table.rules`): its root variable's declaration, then each member's.
+    fn path_type(&self, key: &str) -> Option<&'p TypeRef> {
+        let (scope, path) = key.split_once('|')?;
+        let mut segs = path.split('.');
+        let root = segs.next()?;
+        let ty = match scope.strip_prefix('f') {
+            Some(rest) => {
+                let fi: usize = rest.split('#').next()?.parse().ok()?;
+                let f = self.prog.fns.get(fi)?;
+                f.params
+                    .iter()
+                    .find(|p| p.name == root)
+                    .map(|p| &p.ty)
+                    .or_else(|| f.locals.get(root).map(|l| &l.ty))?
+            }
+            None if scope == "g" => &self.prog.globals.get(root)?.ty,
+            None => return None,
+        };
+        segs.try_fold(ty, |t, seg| self.prog.field_type(&t.name, seg))
     }
 
     /// Run to a fixpoint over the given entries, then a collecting pass.
@@ -5847,15 +5942,28 @@ impl<'p, 't> Engine<'p, 't> {
             })
             .collect();
         let packet_in = v.keyed() || packet_pointer_in;
+        // What a parser the analysis cannot see fills, as its declaration
+        // names it: `int parse(struct pkt_hdr *p, in_port_t *sport,
+        // in_port_t *dport)`, handed the packet (data from it, or the record
+        // a framework keeps it in), hands its ports out through `sport` and
+        // `dport`.
+        let declared = if packet_in || arg_nodes.iter().any(|an| self.hands_a_packet_record(*an)) {
+            declared_field_out_params(self.prog, &name, arg_nodes.len())
+        } else {
+            vec![]
+        };
         // Handed state and no packet data (`alloc_index(pool, &i)`,
         // `borrow(vec, i, &entry)`): what it writes through an
         // out-parameter derives from that state, a position it hands out
         // or a handle on one of its entries.
         let state_only = !packet_in && !objs.is_empty();
         let mut hands_out_value = false;
-        if packet_in || state_only {
+        if packet_in || state_only || !declared.is_empty() {
             // Out-parameters: `&x`, `&x.m`, and local arrays/buffers.
-            for (an, av) in arg_nodes.iter().zip(arg_vals.iter()) {
+            for (ai, (an, av)) in arg_nodes.iter().zip(arg_vals.iter()).enumerate() {
+                if !(packet_in || state_only || matches!(declared.get(ai), Some(Some(_)))) {
+                    continue;
+                }
                 let a = strip(*an);
                 let target = if a.kind_name() == "pointer_expression"
                     && a.field("operator")
@@ -5904,6 +6012,25 @@ impl<'p, 't> Engine<'p, 't> {
                 // Already holding state or packet data: an input (a key
                 // passed by address), not an out-parameter.
                 if !cur.objs.is_empty() || cur.root || cur.keyed() || cur.hdr.is_some() {
+                    continue;
+                }
+                let scalar_target = self.static_type(target).is_some_and(|t| {
+                    !t.is_pointerish()
+                        && t.dims.is_empty()
+                        && headers::scalar_width(self.prog.resolve_type(&t.name)).is_some()
+                });
+                // A scalar the declaration names for a header field is that
+                // field, whatever state the parser was also handed: a port
+                // is no handle on an entry.
+                if let (true, Some(Some(f))) = (scalar_target, declared.get(ai)) {
+                    let out = Val::field(*f);
+                    if let Some(nw) = self.narrowing.as_deref_mut() {
+                        nw.may_define(&tk, narrowing::val_mask(&out));
+                    }
+                    self.env_join(&tk, &out);
+                    continue;
+                }
+                if !(packet_in || state_only) {
                     continue;
                 }
                 let handle = target.kind_name() == "identifier"
@@ -6141,6 +6268,21 @@ impl<'p, 't> Engine<'p, 't> {
 
     /// `&x.m`, `&p->m` or `&g` where the member or global is neither an
     /// array nor a container: one storage cell.
+    /// An argument that is a packet record (`pkt` or `&pkt`, its type one
+    /// of the packet types `field_expr` reads headers through).
+    fn hands_a_packet_record(&self, arg: Node<'t>) -> bool {
+        let a = strip(arg);
+        let (x, deref) = match address_of(a) {
+            Some(inner) => (strip(inner), 1),
+            None => (a, 0),
+        };
+        self.static_type(x).is_some_and(|t| {
+            t.ptr + deref == 1
+                && t.dims.is_empty()
+                && is_packet_type(self.prog.resolve_type(&t.name))
+        })
+    }
+
     fn is_address_of_one_cell(&self, arg: Node<'t>) -> bool {
         let a = strip(arg);
         let addr_of = a.kind_name() == "pointer_expression"
@@ -6207,16 +6349,38 @@ impl<'p, 't> Engine<'p, 't> {
         if objs.is_empty() {
             return;
         }
-        for (an, av) in arg_nodes.iter().zip(arg_vals) {
+        // Which part of the state the call is handed (`list`, `e->d_name`):
+        // the members below the variable that holds it.
+        let handed: Vec<String> = arg_nodes
+            .iter()
+            .zip(arg_vals)
+            .filter(|(_, v)| !v.root && v.fields.is_empty() && !v.objs.is_empty())
+            .map(|(an, _)| {
+                self.path_key(*an)
+                    .and_then(|k| {
+                        let path = k.rsplit('|').next()?;
+                        Some(
+                            path.find('.')
+                                .map_or(String::new(), |i| path[i..].to_string()),
+                        )
+                    })
+                    .unwrap_or_else(|| "?".into())
+            })
+            .collect();
+        for (ai, (an, av)) in arg_nodes.iter().zip(arg_vals).enumerate() {
             if !av.objs.is_empty() || av.fields.is_empty() {
                 continue;
             }
+            // Slots are named by argument position and member: the source
+            // address handed as one argument and the destination as the
+            // next are two parts of one key, not one part seen mirrored.
+            let at = format!("#{ai}");
             let mut slots: BTreeMap<String, BTreeSet<Field>> = BTreeMap::new();
             match self.path_key(*an) {
                 Some(k) => {
                     if let Some(x) = self.env_get(&k) {
                         if !x.fields.is_empty() {
-                            slots.insert(String::new(), x.fields.to_set());
+                            slots.insert(at.clone(), x.fields.to_set());
                         }
                     }
                     let lo = format!("{k}.");
@@ -6224,14 +6388,14 @@ impl<'p, 't> Engine<'p, 't> {
                     for (kk, x) in self.env.range(&lo, &hi).map(|(k, s)| (k, &s.val)) {
                         if !x.fields.is_empty() {
                             slots
-                                .entry(kk[k.len()..].to_string())
+                                .entry([at.as_str(), &kk[k.len()..]].concat())
                                 .or_default()
                                 .extend(x.fields.iter().copied());
                         }
                     }
                 }
                 None => {
-                    slots.insert(String::new(), av.fields.to_set());
+                    slots.insert(at, av.fields.to_set());
                 }
             }
             if slots.is_empty() {
@@ -6240,6 +6404,7 @@ impl<'p, 't> Engine<'p, 't> {
             for o in &objs {
                 self.events.key_slots.push(KeySlots {
                     obj: o.clone(),
+                    handed: handed.clone(),
                     slots: slots.clone(),
                     insertish: is_insertish(name),
                     file: self.file(),

@@ -503,7 +503,7 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                     .any(|f| *f != f.mirror() && all.contains(&f.mirror()))
             };
             'pairs: for (i, a) in ks.iter().enumerate() {
-                for b in &ks[i + 1..] {
+                for b in ks[i + 1..].iter().filter(|b| b.handed == a.handed) {
                     for (slot, fa) in &a.slots {
                         let Some(fb) = b.slots.get(slot) else {
                             continue;
@@ -517,7 +517,7 @@ pub(super) fn summarise(input: Input) -> (Facts, Vec<Diagnostic>) {
                             if !(holds_pair(a) && holds_pair(b)) {
                                 endpoint_keyed.insert(o.to_string());
                             }
-                            mirrored.insert(o.to_string(), (b.file, b.line, format!("`{o}` is looked up with key member `{}` holding {} here and {} elsewhere", if slot.is_empty() { "(whole key)" } else { slot.trim_start_matches('.') }, fields_str(fb), fields_str(fa))));
+                            mirrored.insert(o.to_string(), (b.file, b.line, format!("`{o}` is looked up with {} holding {} here and {} elsewhere", key_slot_name(slot), fields_str(fb), fields_str(fa))));
                             break 'pairs;
                         }
                     }
@@ -1175,4 +1175,19 @@ fn quoted(names: &BTreeSet<String>) -> String {
         .map(|x| format!("`{x}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A key slot as the evidence names it: `#1` is the call's second
+/// argument, `#1.src.addr` a member of it.
+fn key_slot_name(slot: &str) -> String {
+    let (arg, member) = slot.split_once('.').unwrap_or((slot, ""));
+    let arg = arg
+        .trim_start_matches('#')
+        .parse::<usize>()
+        .map_or_else(|_| arg.to_string(), |i| format!("argument {}", i + 1));
+    if member.is_empty() {
+        arg
+    } else {
+        format!("key member `{member}` of {arg}")
+    }
 }
