@@ -3300,7 +3300,7 @@ fn out_parameters_an_unseen_parser_declares_by_field_name_hold_those_fields() {
 fn a_walk_over_a_whole_list_is_not_keyed_by_what_its_entries_hold() {
     // A list header (cursors and a window handle) whose entries are found by
     // protocol and port, one port per end; a periodic pass walks every
-    // entry from the head. What the entries hold (both ports) says which
+    // entry from the head, and a display cursor shows one entry's rate. What the entries hold (both ports) says which
     // entry a search selects, not where the header or a walk from it goes:
     // no object is keyed by a port, and only the protocol locates every
     // access.
@@ -3310,9 +3310,10 @@ fn a_walk_over_a_whole_list_is_not_keyed_by_what_its_entries_hold() {
 {IPHDR}
 struct pkt_hdr {{ unsigned char *pkt_buf; unsigned int pkt_len; struct iphdr *iphdr; }};
 int packet_process(struct pkt_hdr *pkt, unsigned int *total_br, uint16_t *sport, uint16_t *dport);
-void draw(void *win, int count);
+void draw(void *win, int count, unsigned long rate);
+void rate_init(unsigned long *rate);
 struct portent {{ uint16_t port; uint8_t proto; unsigned long bytes; unsigned long rate; struct portent *next_entry; }};
-struct portlist {{ struct portent *head; struct portent *tail; int count; void *win; }};
+struct portlist {{ struct portent *head; struct portent *tail; struct portent *cursor; int count; void *win; }};
 static struct portent *inportlist(struct portlist *l, uint8_t proto, uint16_t port) {{
     for (struct portent *p = l->head; p; p = p->next_entry)
         if (p->port == port && p->proto == proto)
@@ -3324,7 +3325,9 @@ static struct portent *addtoportlist(struct portlist *l, uint8_t proto, uint16_t
     e->port = port;
     e->proto = proto;
     e->bytes = 0;
+    rate_init(&e->rate);
     e->next_entry = 0;
+    if (!l->cursor) l->cursor = e;
     if (l->tail) l->tail->next_entry = e; else l->head = e;
     l->tail = e;
     l->count++;
@@ -3355,7 +3358,7 @@ void servmon(void) {{
     struct pkt_hdr pkt;
     for (;;) {{
         update_rates(&list);
-        draw(list.win, list.count);
+        draw(list.win, list.count, list.cursor ? list.cursor->rate : 0);
         if (capt_get_packet(&pkt) <= 0)
             continue;
         serv_process_packet(&list, &pkt);

@@ -3810,7 +3810,24 @@ impl<'p, 't> Engine<'p, 't> {
                 .path_key(n)
                 .map(|k| self.env_read(&k))
                 .unwrap_or_default();
-            if pv == Val::default() && bv.hdr.is_none() && out.fields.is_empty() {
+            // A pointer variable's value joins the members stored through
+            // it (a key struct filled through `k->src`); a member nothing
+            // stored is none of its siblings (`e->rate` of an entry whose
+            // `port` holds a port).
+            let through_pointer_variable = strip(base).kind_name() == "identifier"
+                && self.static_type(strip(base)).is_some_and(|t| {
+                    t.ptr > 0
+                        && t.dims.is_empty()
+                        && self
+                            .prog
+                            .structs
+                            .contains_key(self.prog.resolve_type(&t.name))
+                });
+            if pv == Val::default()
+                && bv.hdr.is_none()
+                && out.fields.is_empty()
+                && !through_pointer_variable
+            {
                 // A member of a field value (ip->src_address.as_u32): same
                 // field; a member of opaque packet data is opaque too.
                 out.fields.extend(bv.fields.iter().copied());
