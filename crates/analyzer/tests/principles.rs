@@ -3405,3 +3405,100 @@ void process(const uint8_t *pkt, uint32_t len) {{
     assert!(ordered.stateful, "{ordered:?}");
     assert!(!ordered.symmetric, "{ordered:?}");
 }
+
+#[test]
+fn a_macro_defined_for_a_debug_build_is_not_the_default_builds() {
+    // `#ifndef DEBUG_BUILD` picks the allocator the default build uses; the
+    // allocation-tracking variant under its `#else` (a table indexed by a
+    // hash of the pointer) is no state of the NF built without `-D` flags.
+    let src = |switch: &str| {
+        format!(
+            r#"#include <stdint.h>
+#include <stdlib.h>
+{IPHDR}
+{switch}
+struct trk_obj {{ void *ptr; }};
+struct trk_obj *TRK[64];
+unsigned TRK_cnt[64];
+static inline void *plain_alloc(unsigned n) {{ return malloc(n); }}
+static inline void *tracked_alloc(unsigned n) {{
+    void *p = malloc(n);
+    unsigned b = (unsigned)((unsigned long)p % 64);
+    TRK[b][TRK_cnt[b]].ptr = p;
+    TRK_cnt[b]++;
+    return p;
+}}
+#ifndef DEBUG_BUILD
+#define ck_alloc plain_alloc
+#else
+#define ck_alloc(n) tracked_alloc(n)
+#endif
+void emit(uint32_t *v);
+void process(const uint8_t *pkt, uint32_t len) {{
+    const struct iphdr *ip = (const struct iphdr *)(pkt + 14);
+    uint32_t *copy = ck_alloc(4);
+    *copy = ip->saddr;
+    emit(copy);
+}}"#
+        )
+    };
+    let tracked = |f: &Facts| f.state_objects.iter().any(|o| o.name.starts_with("TRK"));
+    let default_build = facts(&src(""));
+    assert!(!tracked(&default_build), "{default_build:?}");
+    // Built with the switch on, the tracking table is written per packet.
+    let debug_build = facts(&src("#define DEBUG_BUILD 1"));
+    assert!(tracked(&debug_build), "{debug_build:?}");
+}
+
+#[test]
+fn a_flow_struct_named_after_packets_handed_beside_the_packet_is_state() {
+    // p0f hands its fingerprinting code the parsed `packet_data` and the
+    // connection's `packet_flow`: the second is what the NF keeps about
+    // packets (written here, read back on a later packet), not a packet.
+    let f = facts(
+        r#"#include <stdint.h>
+struct packet_data { uint32_t src, dst; uint16_t sport, dport, mss; uint8_t syn; };
+struct packet_flow { uint16_t syn_mss; uint8_t seen; };
+int fingerprint(struct packet_data *pk, struct packet_flow *f) {
+    if (pk->syn) {
+        f->syn_mss = pk->mss;
+        return 0;
+    }
+    return f->syn_mss != pk->mss;
+}"#,
+    );
+    assert!(f.stateful || f.is_unknown(Question::Stateful), "{f:?}");
+    assert!(f.state_objects.iter().any(|o| o.name == "*f"), "{f:?}");
+}
+
+#[test]
+fn a_cursor_recovered_from_its_link_member_chases_pointers() {
+    // uthash's bucket walk: the next entry is recovered from the link
+    // member's address (`ELMT_FROM_HH`, a `container_of`) and cast to the
+    // cursor's own type with `__typeof`.
+    let f = facts(&format!(
+        r#"#include <stdint.h>
+{IPHDR}
+struct hh {{ struct hh *next; uint32_t key; }};
+struct entry {{ uint64_t bytes; struct hh hh; }};
+struct table {{ struct hh *buckets[256]; long hho; }};
+static struct table tbl;
+#define ELMT_FROM_HH(t, h) ((void *)(((char *)(h)) - ((t)->hho)))
+void process(const uint8_t *pkt, uint32_t len) {{
+    const struct iphdr *ip = (const struct iphdr *)(pkt + 14);
+    uint32_t k = ip->saddr;
+    struct entry *e = NULL;
+    struct hh *h = tbl.buckets[k & 255];
+    if (h != NULL) (e) = (__typeof(e))(ELMT_FROM_HH(&tbl, h));
+    while ((e) != NULL) {{
+        if (e->hh.key == k) {{
+            e->bytes += len;
+            break;
+        }}
+        (e) = (__typeof(e))(ELMT_FROM_HH(&tbl, (e)->hh.next));
+    }}
+}}"#
+    ));
+    assert!(f.stateful, "{f:?}");
+    assert!(f.pointer_chasing, "{f:?}");
+}

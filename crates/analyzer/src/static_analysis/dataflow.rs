@@ -1164,16 +1164,34 @@ fn is_packet_type(t: &str) -> bool {
         b"sk_buff",
         b"vlib_buffer",
     ];
+    // A type named for a packet and then for what packets make up
+    // (`packet_flow`, `pkt_state`, `packet_conn_data`) is what the NF
+    // keeps about packets, not a packet: p0f hands its `packet_flow` to
+    // the fingerprinting code beside the `packet_data` record.
+    const KEPT_ABOUT_PACKETS: [&[u8]; 4] = [b"flow", b"conn", b"session", b"state"];
     let t = t.as_bytes();
-    (0..t.len()).any(|i| {
-        let c = t[i].to_ascii_lowercase();
-        matches!(c, b'p' | b'm' | b'x' | b's' | b'v')
-            && NEEDLES.iter().any(|n| {
-                n[0] == c
-                    && t.get(i..i + n.len())
-                        .is_some_and(|w| w.eq_ignore_ascii_case(n))
+    let found = |needles: &[&[u8]], from: usize| {
+        (from..t.len()).find_map(|i| {
+            needles.iter().find_map(|n| {
+                t.get(i..i + n.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(n))
+                    .then_some(i + n.len())
             })
-    })
+        })
+    };
+    let first = (0..t.len()).find_map(|i| {
+        let c = t[i].to_ascii_lowercase();
+        if !matches!(c, b'p' | b'm' | b'x' | b's' | b'v') {
+            return None;
+        }
+        NEEDLES.iter().find_map(|n| {
+            (n[0] == c
+                && t.get(i..i + n.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(n)))
+            .then_some(i + n.len())
+        })
+    });
+    first.is_some_and(|end| found(&KEPT_ABOUT_PACKETS, end).is_none())
 }
 
 impl Stamps for Engine<'_, '_> {
@@ -3260,6 +3278,38 @@ impl<'p, 't> Engine<'p, 't> {
         false
     }
 
+    /// The read a cursor's new value is computed from: `e->next`, or the
+    /// member address an entry is recovered from (`(char *)(e->hh.next) -
+    /// tbl->hho`, uthash's `ELMT_FROM_HH`; `container_of`).
+    fn link_read(&self, n: Node<'t>) -> Node<'t> {
+        let mut s = strip(n);
+        // `(__typeof(e))(x)`, which the preprocessor spells
+        // `(__auto_type)(x)` (uthash's `DECLTYPE`), parses as a call of a
+        // parenthesised name: it is a cast.
+        while s.kind_name() == "call_expression"
+            && s.field("function")
+                .is_some_and(|f| self.t(f) == "(__auto_type)")
+        {
+            let Some(arg) = s
+                .field("arguments")
+                .filter(|a| a.named_child_count() == 1)
+                .and_then(|a| a.named_child(0))
+            else {
+                break;
+            };
+            s = strip(arg);
+        }
+        if s.kind_name() == "binary_expression"
+            && s.field("operator")
+                .is_some_and(|o| matches!(o.kind_name(), "+" | "-"))
+        {
+            if let Some(l) = s.field("left") {
+                return strip(l);
+            }
+        }
+        s
+    }
+
     /// The base an lvalue writes through (`b` of `b->f`, `b[i]`, `*b`)
     /// and its value, evaluated quietly.
     fn lvalue_base(&mut self, left: Node<'t>) -> Option<(Node<'t>, Val)> {
@@ -5119,13 +5169,13 @@ impl<'p, 't> Engine<'p, 't> {
             self.env_join(&k, &v);
             // Pointer chasing: a loop cursor re-assigned from a state read.
             if self.collect
-                && left.kind_name() == "identifier"
+                && strip(left).kind_name() == "identifier"
                 && !self.loop_conds.is_empty()
                 && !rhs_objs.is_empty()
             {
-                let name = self.t(left).to_string();
+                let name = self.t(strip(left)).to_string();
                 let is_read = matches!(
-                    strip(right).kind_name(),
+                    self.link_read(right).kind_name(),
                     "field_expression" | "subscript_expression"
                 );
                 // A packet descriptor cursor (`m = m->next`) walks the

@@ -254,8 +254,9 @@ fn analyze_on_this_thread(
     };
     // Ordered: macros expand in the same order on every run (determinism).
     let mut type_macros = BTreeMap::new();
+    let defined = preprocess::defined_names(sources.iter().map(|s| s.text.as_str()));
     for s in sources {
-        preprocess::collect_type_macros(&s.text, &mut type_macros);
+        preprocess::collect_type_macros(&s.text, &defined, &mut type_macros);
     }
     let cpp_project = sources.iter().any(|s| is_cpp_name(&s.display));
     // Declarations of included headers that nothing the NF uses needs are

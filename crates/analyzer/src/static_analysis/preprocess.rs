@@ -4,6 +4,7 @@
 //! into ERROR nodes. This pass rewrites them into plain C/C++ while keeping
 //! every newline where it was, so line numbers in evidence stay exact.
 
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 /// A function-like macro defined in the NF's own sources (including
@@ -31,9 +32,231 @@ impl TypeMacro {
     }
 }
 
-/// Collect `#define NAME(a, b) body` macros from a source text.
-pub fn collect_type_macros(text: &str, out: &mut BTreeMap<String, TypeMacro>) {
-    for line in directive_lines(text) {
+/// How the analysed texts define a macro name, for deciding
+/// `#ifdef NAME` / `#ifndef NAME` (see [`collect_type_macros`]).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Definitions {
+    /// `#define`s outside any conditional group (include guards aside).
+    pub certain: usize,
+    /// `#define`s inside some other conditional group: a build may or may
+    /// not see them.
+    pub conditional: usize,
+}
+
+/// Every macro name the texts `#define`, with how they define it.
+pub type DefinedNames = FxHashMap<String, Definitions>;
+
+pub fn defined_names<'a>(texts: impl IntoIterator<Item = &'a str>) -> DefinedNames {
+    let mut out = DefinedNames::default();
+    for text in texts {
+        let lines: Vec<_> = directive_lines(text).collect();
+        for site in define_sites(&lines) {
+            let d = out.entry(site.name.to_string()).or_default();
+            if site.certain {
+                d.certain += 1;
+            } else {
+                d.conditional += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The directive's word and what follows it.
+fn directive_word(l: &str) -> (&str, &str) {
+    let d = l.trim_start().trim_start_matches('#').trim_start();
+    let end = d
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(d.len());
+    (&d[..end], d[end..].trim())
+}
+
+/// The name a `#define` line defines.
+fn defined_name(line: &str) -> Option<&str> {
+    let (word, rest) = directive_word(line);
+    if word != "define" {
+        return None;
+    }
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
+}
+
+/// A `#define` among a text's directive lines.
+struct DefineSite<'l> {
+    name: &'l str,
+    /// Lines (indices) of the groups it is inside, outermost first.
+    groups: Vec<usize>,
+    /// Inside no group but include guards (`#ifndef G` groups that
+    /// `#define G`) and its own default group (`#ifndef N` / `#define N`).
+    certain: bool,
+}
+
+fn define_sites<'l>(lines: &'l [std::borrow::Cow<'_, str>]) -> Vec<DefineSite<'l>> {
+    // The name each open group tests with `#ifndef` (None otherwise).
+    let mut stack: Vec<(usize, Option<&str>)> = vec![];
+    let mut sites = vec![];
+    let mut guards: FxHashMap<usize, ()> = FxHashMap::default();
+    for (i, l) in lines.iter().enumerate() {
+        match directive_word(l) {
+            (w @ ("if" | "ifdef" | "ifndef"), rest) => stack.push((
+                i,
+                (w == "ifndef")
+                    .then(|| rest.split_whitespace().next())
+                    .flatten(),
+            )),
+            ("endif", _) => {
+                stack.pop();
+            }
+            ("define", _) => {
+                if let Some(name) = defined_name(l) {
+                    for (open, tested) in &stack {
+                        if *tested == Some(name) {
+                            guards.insert(*open, ());
+                        }
+                    }
+                    sites.push(DefineSite {
+                        name,
+                        groups: stack.iter().map(|(o, _)| *o).collect(),
+                        certain: false,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    for s in &mut sites {
+        s.certain = s.groups.iter().all(|g| guards.contains_key(g));
+    }
+    sites
+}
+
+/// The directive lines of `text` that a build without `-D` flags keeps:
+/// those outside the branch an `#ifdef NAME` / `#ifndef NAME` rejects.
+/// NAME is defined when some analysed text defines it outside any
+/// condition (`defined`), not counting the group's own definitions (an
+/// include guard, or `#ifndef N` / `#define N 64` giving a default, keeps
+/// its body), and undefined when no text defines it at all; a name only
+/// defined under other conditions leaves the group undecided. This is the
+/// rule struct members follow (`Program::member_or_branch`): p0f's
+/// `#ifndef DEBUG_BUILD` keeps `#define ck_alloc DFL_ck_alloc`, not the
+/// allocation-tracking variant under its `#else`. Names the compiler or
+/// the build may predefine (`__linux__`, `_WIN32`, any `_`-prefixed
+/// name), `#if` expressions and `#elif` chains are not decided: both
+/// branches are kept, as before.
+fn active_directive_lines<'a>(
+    text: &'a str,
+    defined: &DefinedNames,
+) -> Vec<std::borrow::Cow<'a, str>> {
+    let lines: Vec<std::borrow::Cow<'a, str>> = directive_lines(text).collect();
+    let mut decisions = group_decisions(&lines, defined).into_iter();
+    let mut open = GroupStack::default();
+    let mut out = Vec::with_capacity(lines.len());
+    for l in lines {
+        open.directive(&l, &mut decisions);
+        if !open.rejected() {
+            out.push(l);
+        }
+    }
+    out
+}
+
+/// Whether each conditional group of a text keeps its body (`Some(true)`),
+/// its `#else` (`Some(false)`), or is undecided (`None`), in the order the
+/// groups open. See [`active_directive_lines`].
+fn group_decisions(
+    lines: &[std::borrow::Cow<'_, str>],
+    defined: &DefinedNames,
+) -> Vec<Option<bool>> {
+    // Each group's own definitions of the name it tests.
+    let mut own: FxHashMap<usize, Definitions> = FxHashMap::default();
+    for site in define_sites(lines) {
+        for &g in &site.groups {
+            let tested = directive_word(&lines[g]).1.split_whitespace().next();
+            if tested == Some(site.name) {
+                let d = own.entry(g).or_default();
+                if site.certain {
+                    d.certain += 1;
+                } else {
+                    d.conditional += 1;
+                }
+            }
+        }
+    }
+    let mut out = vec![];
+    for (i, l) in lines.iter().enumerate() {
+        let (w @ ("if" | "ifdef" | "ifndef"), rest) = directive_word(l) else {
+            continue;
+        };
+        let tested = rest
+            .split_whitespace()
+            .next()
+            .filter(|n| w != "if" && !n.starts_with('_') && n.bytes().all(is_ident_char));
+        out.push(tested.and_then(|n| {
+            let all = defined.get(n).copied().unwrap_or_default();
+            let mine = own.get(&i).copied().unwrap_or_default();
+            let is_defined = if all.certain > mine.certain {
+                true
+            } else if all.conditional > mine.conditional {
+                return None;
+            } else {
+                false
+            };
+            Some(is_defined == (w == "ifdef"))
+        }));
+    }
+    out
+}
+
+/// The conditional groups open at a point of a text, with their decisions
+/// (see [`group_decisions`]).
+#[derive(Default)]
+struct GroupStack {
+    /// Per open group: whether its body is kept (`None`: undecided), and
+    /// whether the text is in its `#else`.
+    open: Vec<(Option<bool>, bool)>,
+}
+
+impl GroupStack {
+    /// Follow one directive line; `decisions` yields the next group's.
+    fn directive(&mut self, line: &str, decisions: &mut impl Iterator<Item = Option<bool>>) {
+        match directive_word(line).0 {
+            "if" | "ifdef" | "ifndef" => self.open.push((decisions.next().flatten(), false)),
+            // `#elif` makes the group a chain of expressions: undecided.
+            "elif" => {
+                if let Some(g) = self.open.last_mut() {
+                    g.0 = None;
+                }
+            }
+            "else" => {
+                if let Some(g) = self.open.last_mut() {
+                    g.1 = true;
+                }
+            }
+            "endif" => {
+                self.open.pop();
+            }
+            _ => {}
+        }
+    }
+
+    /// Is the text here in a branch a build without `-D` flags drops?
+    fn rejected(&self) -> bool {
+        self.open
+            .iter()
+            .any(|(kept, in_else)| kept.is_some_and(|kept| kept == *in_else))
+    }
+}
+
+/// Collect `#define NAME(a, b) body` macros from a source text; `defined`
+/// (see [`defined_names`]) decides `#ifdef`/`#ifndef` groups.
+pub fn collect_type_macros(
+    text: &str,
+    defined: &DefinedNames,
+    out: &mut BTreeMap<String, TypeMacro>,
+) {
+    for line in active_directive_lines(text, defined) {
         let t = line.trim_start();
         let Some(rest) = t.strip_prefix('#') else {
             continue;
@@ -974,7 +1197,8 @@ mod tests {
 
     fn check(input: &str, expect: &str) {
         let mut macros = BTreeMap::new();
-        collect_type_macros(input, &mut macros);
+        let defined = defined_names([input]);
+        collect_type_macros(input, &defined, &mut macros);
         let out = preprocess(input, &macros);
         assert_eq!(
             out.matches('\n').count(),
@@ -1044,9 +1268,11 @@ mod tests {
 
     #[test]
     fn a_variadic_macro_defined_twice_differently_stays_a_call() {
+        // An `#if` expression (OVS's `#if HAVE_THREAD_LOCAL`) is not
+        // evaluated: both definitions are seen.
         check(
-            "#ifdef TLS\n#define PER_THREAD(T, N, ...) static T N = __VA_ARGS__\n#else\n#define PER_THREAD(T, N, ...) static T *N##_get(void) { return lookup(N##_key); }\n#endif\nPER_THREAD(int, hits, 0);\n",
-            "#ifdef TLS #define PER_THREAD(T, N, ...) static T N = __VA_ARGS__ #else #define PER_THREAD(T, N, ...) static T *N##_get(void) { return lookup(N##_key); } #endif PER_THREAD(int, hits, 0);",
+            "#if HAVE_TLS\n#define PER_THREAD(T, N, ...) static T N = __VA_ARGS__\n#else\n#define PER_THREAD(T, N, ...) static T *N##_get(void) { return lookup(N##_key); }\n#endif\nPER_THREAD(int, hits, 0);\n",
+            "#if HAVE_TLS #define PER_THREAD(T, N, ...) static T N = __VA_ARGS__ #else #define PER_THREAD(T, N, ...) static T *N##_get(void) { return lookup(N##_key); } #endif PER_THREAD(int, hits, 0);",
         );
     }
 
@@ -1071,6 +1297,22 @@ mod tests {
         check(
             "VLIB_NODE_FN (nat_node) (vlib_main_t *vm)\n{ }\n",
             "uword vlib_node_fn_nat_node (vlib_main_t *vm) { }",
+        );
+    }
+
+    #[test]
+    fn ifdef_groups_pick_the_definition_a_build_without_flags_sees() {
+        // An include guard and a default (`#ifndef N` / `#define N`) keep
+        // their bodies; `#ifndef DEBUG_BUILD` keeps its own, not `#else`.
+        check(
+            "#ifndef H\n#define H\n#ifndef ALLOC\n#define ALLOC plain\n#endif\n#ifndef DEBUG_BUILD\n#define ck(x) ALLOC(x)\n#else\n#define ck(x) tracked(x)\n#endif\n#endif\nint a = ck(1);\n",
+            "#ifndef H #define H #ifndef ALLOC #define ALLOC plain #endif #ifndef DEBUG_BUILD #define ck(x) ALLOC(x) #else #define ck(x) tracked(x) #endif #endif int a = plain(1);",
+        );
+        // A name defined only under another condition decides nothing: the
+        // later definition holds, as before.
+        check(
+            "#if defined(WIN)\n#define NO_T\n#endif\n#ifdef NO_T\n#define f(x) one(x)\n#else\n#define f(x) two(x)\n#endif\nint a = f(1);\n",
+            "#if defined(WIN) #define NO_T #endif #ifdef NO_T #define f(x) one(x) #else #define f(x) two(x) #endif int a = two(1);",
         );
     }
 
