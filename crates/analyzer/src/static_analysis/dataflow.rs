@@ -6014,8 +6014,13 @@ impl<'p, 't> Engine<'p, 't> {
         // in_port_t *dport)`, handed the packet (data from it, or the record
         // a framework keeps it in), hands its ports out through `sport` and
         // `dport`.
-        let declared = if packet_in || arg_nodes.iter().any(|an| self.hands_a_packet_record(*an)) {
-            declared_field_out_params(self.prog, &name, arg_nodes.len())
+        // The prototype is looked up first: most callees have none, and
+        // the record test types every argument.
+        let declared = declared_field_out_params(self.prog, &name, arg_nodes.len());
+        let declared = if !declared.is_empty()
+            && (packet_in || arg_nodes.iter().any(|an| self.hands_a_packet_record(*an)))
+        {
+            declared
         } else {
             vec![]
         };
