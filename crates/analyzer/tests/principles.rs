@@ -3502,3 +3502,26 @@ void process(const uint8_t *pkt, uint32_t len) {{
     assert!(f.stateful, "{f:?}");
     assert!(f.pointer_chasing, "{f:?}");
 }
+
+#[test]
+fn an_include_guard_is_no_debug_switch() {
+    // `#ifndef NF_H` / `#define NF_H` wraps the code every build compiles:
+    // a macro applied to state inside it is a blind spot as anywhere else
+    // (see `a_macro_in_a_debug_only_block_is_no_blind_spot`).
+    let f = facts(&format!(
+        "#ifndef NF_H
+#define NF_H
+{MBUF}
+#define TRACE(...) trace_emit(__VA_ARGS__)
+struct counters {{ uint64_t rx; }};
+static struct counters stats;
+void main_loop(void) {{
+    struct rte_mbuf *pkts[32];
+    uint16_t n = rte_eth_rx_burst(0, 0, pkts, 32);
+    if (n > 0) TRACE(n, &stats);
+    rte_eth_tx_burst(1, 0, pkts, n);
+}}
+#endif"
+    ));
+    assert!(f.is_unknown(Question::Stateful), "{f:?}");
+}

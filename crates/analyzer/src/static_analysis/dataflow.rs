@@ -3268,7 +3268,17 @@ impl<'p, 't> Engine<'p, 't> {
                     let ifndef = p
                         .child(0)
                         .is_some_and(|d| self.t(d).trim_start_matches('#').trim() == "ifndef");
-                    if defined == ifndef {
+                    // An include guard (`#ifndef H` / `#define H`) or a
+                    // default defines its own name: its body is compiled.
+                    let defines_itself = ifndef && {
+                        let mut c = p.walk();
+                        let own = p.named_children(&mut c).any(|k| {
+                            k.kind_name() == "preproc_def"
+                                && k.field("name").is_some_and(|d| self.t(d) == self.t(name))
+                        });
+                        own
+                    };
+                    if defined == ifndef && !defines_itself {
                         return true;
                     }
                 }
