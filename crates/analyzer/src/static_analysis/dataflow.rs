@@ -3253,34 +3253,21 @@ impl<'p, 't> Engine<'p, 't> {
         }
     }
 
-    /// Is `n` in a `#ifdef X` block whose macro no analysed file defines
-    /// (or a `#ifndef X` block whose macro is defined)? The preprocessor
-    /// drops such code unless the build passes `-DX` (debug switches).
+    /// Is `n` in a branch a build without `-D` flags drops: the body of
+    /// an `#ifdef X` no analysed file defines, or the `#else` of one that
+    /// is (see [`super::preprocess::ifdef_keeps_body`])? Such code is
+    /// dropped unless the build passes `-DX` (debug switches).
     fn in_inactive_ifdef(&self, n: Node<'t>) -> bool {
         let mut cur = n;
         while let Some(p) = cur.parent() {
             if p.kind_name() == "preproc_ifdef"
-                && p.field("alternative")
-                    .is_none_or(|alt| alt.id() != cur.id())
+                && p.field("name").is_some_and(|nm| nm.id() != cur.id())
             {
-                if let Some(name) = p.field("name") {
-                    let defined = self.prog.defined.contains(self.t(name));
-                    let ifndef = p
-                        .child(0)
-                        .is_some_and(|d| self.t(d).trim_start_matches('#').trim() == "ifndef");
-                    // An include guard (`#ifndef H` / `#define H`) or a
-                    // default defines its own name: its body is compiled.
-                    let defines_itself = ifndef && {
-                        let mut c = p.walk();
-                        let own = p.named_children(&mut c).any(|k| {
-                            k.kind_name() == "preproc_def"
-                                && k.field("name").is_some_and(|d| self.t(d) == self.t(name))
-                        });
-                        own
-                    };
-                    if defined == ifndef && !defines_itself {
-                        return true;
-                    }
+                let in_else = p
+                    .field("alternative")
+                    .is_some_and(|alt| alt.id() == cur.id());
+                if self.prog.ifdef_keeps_body(self.file(), p) == Some(in_else) {
+                    return true;
                 }
             }
             cur = p;

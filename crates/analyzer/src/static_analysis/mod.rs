@@ -296,7 +296,7 @@ fn analyze_on_this_thread(
         }
     }
     let framework = framework.or_else(|| detect_framework(sources));
-    let prog = Program::build(&parsed);
+    let prog = Program::build_with(&parsed, defined);
     let total_errors: usize = parsed.iter().map(|p| p.errors).sum();
     for p in &parsed {
         if p.errors > 0 {

@@ -189,24 +189,48 @@ fn group_decisions(
         let (w @ ("if" | "ifdef" | "ifndef"), rest) = directive_word(l) else {
             continue;
         };
-        let tested = rest
-            .split_whitespace()
-            .next()
-            .filter(|n| w != "if" && !n.starts_with('_') && n.bytes().all(is_ident_char));
-        out.push(tested.and_then(|n| {
-            let all = defined.get(n).copied().unwrap_or_default();
-            let mine = own.get(&i).copied().unwrap_or_default();
-            let is_defined = if all.certain > mine.certain {
-                true
-            } else if all.conditional > mine.conditional {
-                return None;
-            } else {
-                false
-            };
-            Some(is_defined == (w == "ifdef"))
-        }));
+        out.push(match (w, rest.split_whitespace().next()) {
+            ("ifdef" | "ifndef", Some(name)) => ifdef_keeps_body(
+                w == "ifdef",
+                name,
+                own.get(&i).copied().unwrap_or_default(),
+                defined,
+            ),
+            _ => None,
+        });
     }
     out
+}
+
+/// Whether a build without `-D` flags compiles the body of `#ifdef name`
+/// (`ifdef`) or `#ifndef name`, given every analysed text's definitions
+/// (`defined`) and the group's own (`own`): `Some(true)` the body,
+/// `Some(false)` the `#else`, `None` undecided. NAME is defined when some
+/// text defines it outside any condition besides the group itself (an
+/// include guard, or `#ifndef N` / `#define N 64` giving a default, keeps
+/// its body), undefined when no text defines it at all; a name only
+/// defined under other conditions, or one a compiler or build may
+/// predefine (`__linux__`, `_WIN32`: any `_`-prefixed name), is not
+/// decided. The one rule for macros (`active_directive_lines`), struct
+/// members (`Program::member_or_branch`) and code (`in_inactive_ifdef`).
+pub fn ifdef_keeps_body(
+    ifdef: bool,
+    name: &str,
+    own: Definitions,
+    defined: &DefinedNames,
+) -> Option<bool> {
+    if name.starts_with('_') || !name.bytes().all(is_ident_char) {
+        return None;
+    }
+    let all = defined.get(name).copied().unwrap_or_default();
+    let is_defined = if all.certain > own.certain {
+        true
+    } else if all.conditional > own.conditional {
+        return None;
+    } else {
+        false
+    };
+    Some(is_defined == ifdef)
 }
 
 /// The conditional groups open at a point of a text, with their decisions

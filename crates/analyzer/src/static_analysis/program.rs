@@ -5,6 +5,7 @@
 //! `const` globals. Also computes C struct sizes (alignment and `packed`) so
 //! state entries can be sized without a compiler.
 
+use super::preprocess::{DefinedNames, Definitions};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::{Language, Node, Parser, Tree};
@@ -246,8 +247,9 @@ pub struct Program<'t> {
     /// Function-like macros (`#define NAME(args) ...`): code the analysis
     /// does not expand.
     pub fn_macros: BTreeSet<String>,
-    /// Every macro name `#define`d in the analysed files and headers.
-    pub defined: BTreeSet<String>,
+    /// Every macro name `#define`d in the analysed files and headers, and
+    /// how (see [`super::preprocess::ifdef_keeps_body`]).
+    pub defined: DefinedNames,
     /// Struct layouts computed so far (None: not computable), and the
     /// structs being laid out right now: a struct that contains itself by
     /// value (mutated or broken code) has no size, and a type graph with
@@ -332,7 +334,17 @@ fn function_declarator(decl: Node<'_>) -> Option<Node<'_>> {
 }
 
 impl<'t> Program<'t> {
+    /// The program of `files`, deciding `#ifdef` by their own
+    /// definitions.
     pub fn build(files: &'t [ParsedFile]) -> Program<'t> {
+        let defined = super::preprocess::defined_names(files.iter().map(|f| f.text.as_str()));
+        Program::build_with(files, defined)
+    }
+
+    /// The program of `files`, deciding `#ifdef` by the definitions of
+    /// every analysed text (`defined`, headers that were not parsed
+    /// included).
+    pub fn build_with(files: &'t [ParsedFile], defined: DefinedNames) -> Program<'t> {
         let mut p = Program {
             files,
             fns: vec![],
@@ -345,7 +357,7 @@ impl<'t> Program<'t> {
             consts: HashMap::default(),
             define_text: HashMap::default(),
             fn_macros: BTreeSet::new(),
-            defined: BTreeSet::new(),
+            defined,
             layouts: Default::default(),
         };
         for (fi, f) in files.iter().enumerate() {
@@ -437,11 +449,6 @@ impl<'t> Program<'t> {
     fn collect_defines(&mut self, fi: usize, n: Node<'t>) -> bool {
         let src = &self.files[fi].text;
         let kind = n.kind_name();
-        if matches!(kind, "preproc_function_def" | "preproc_def") {
-            if let Some(name) = n.field("name") {
-                self.defined.insert(text(name, src).to_string());
-            }
-        }
         if kind == "preproc_function_def" {
             if let Some(name) = n.field("name") {
                 let name = text(name, src);
@@ -794,9 +801,10 @@ impl<'t> Program<'t> {
 
     /// The members of a struct body, through conditional compilation:
     /// `#ifdef X` / `#ifndef X` take the branch the analysed code's own
-    /// definitions select (a macro no file defines is undefined, as in a
-    /// build without `-D` flags: OVS's `struct dp_packet` holds `base_`,
-    /// not the DPDK `mbuf`); an `#if` expression, which the analysis does
+    /// definitions select (see [`Self::ifdef_keeps_body`]: a macro no file
+    /// defines is undefined, as in a build without `-D` flags: OVS's
+    /// `struct dp_packet` holds `base_`, not the DPDK `mbuf`; an undecided
+    /// one takes its first branch); an `#if` expression, which the analysis does
     /// not evaluate, takes its first branch.
     fn conditional_members(&self, fi: usize, n: Node<'t>, out: &mut Vec<Node<'t>>) {
         let mut c = n.walk();
@@ -806,14 +814,10 @@ impl<'t> Program<'t> {
     }
 
     fn member_or_branch(&self, fi: usize, m: Node<'t>, out: &mut Vec<Node<'t>>) {
-        let src = &self.files[fi].text;
         match m.kind_name() {
             "preproc_ifdef" => {
-                let ifndef = text(m, src).trim_start().starts_with("#ifndef");
-                let defined = m
-                    .field("name")
-                    .is_some_and(|nm| self.defined.contains(text(nm, src)));
-                if defined != ifndef {
+                // Undecided: the first branch, as for `#if`.
+                if self.ifdef_keeps_body(fi, m).unwrap_or(true) {
                     self.branch_members(fi, m, out);
                 } else if let Some(alt) = m.field("alternative") {
                     self.member_or_branch(fi, alt, out);
@@ -823,6 +827,34 @@ impl<'t> Program<'t> {
             "preproc_else" => self.conditional_members(fi, m, out),
             _ => out.push(m),
         }
+    }
+
+    /// Whether a build without `-D` flags compiles the body of the
+    /// `#ifdef`/`#ifndef` node `m` (see
+    /// [`super::preprocess::ifdef_keeps_body`]); its own definitions are
+    /// the `#define`s of its name among its direct children (an include
+    /// guard's).
+    pub fn ifdef_keeps_body(&self, fi: usize, m: Node<'t>) -> Option<bool> {
+        let src = &self.files[fi].text;
+        let name = text(m.field("name")?, src);
+        let ifdef = !text(m, src).trim_start().starts_with("#ifndef");
+        let mut c = m.walk();
+        let own = m
+            .named_children(&mut c)
+            .filter(|k| {
+                k.kind_name() == "preproc_def"
+                    && k.field("name").is_some_and(|d| text(d, src) == name)
+            })
+            .count();
+        super::preprocess::ifdef_keeps_body(
+            ifdef,
+            name,
+            Definitions {
+                certain: own,
+                conditional: 0,
+            },
+            &self.defined,
+        )
     }
 
     /// The members of a conditional's own branch (not its condition, name
