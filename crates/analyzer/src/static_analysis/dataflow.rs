@@ -1154,8 +1154,6 @@ fn declared_field_out_params(prog: &Program, name: &str, arity: usize) -> Vec<Op
 }
 
 fn is_packet_type(t: &str) -> bool {
-    // Called for every member access: no allocation, and a needle is only
-    // compared where its first letter is.
     const NEEDLES: [&[u8]; 6] = [
         b"packet",
         b"mbuf",
@@ -1170,28 +1168,21 @@ fn is_packet_type(t: &str) -> bool {
     // the fingerprinting code beside the `packet_data` record.
     const KEPT_ABOUT_PACKETS: [&[u8]; 4] = [b"flow", b"conn", b"session", b"state"];
     let t = t.as_bytes();
-    let found = |needles: &[&[u8]], from: usize| {
+    // Where the first of `needles` at or after `from` ends. Called for
+    // every member access: no allocation, and a needle is only compared
+    // where its first letter is.
+    let end_of_first = |needles: &[&[u8]], from: usize| {
         (from..t.len()).find_map(|i| {
+            let c = t[i].to_ascii_lowercase();
             needles.iter().find_map(|n| {
-                t.get(i..i + n.len())
-                    .is_some_and(|w| w.eq_ignore_ascii_case(n))
-                    .then_some(i + n.len())
+                (n[0] == c
+                    && t.get(i..i + n.len())
+                        .is_some_and(|w| w.eq_ignore_ascii_case(n)))
+                .then_some(i + n.len())
             })
         })
     };
-    let first = (0..t.len()).find_map(|i| {
-        let c = t[i].to_ascii_lowercase();
-        if !matches!(c, b'p' | b'm' | b'x' | b's' | b'v') {
-            return None;
-        }
-        NEEDLES.iter().find_map(|n| {
-            (n[0] == c
-                && t.get(i..i + n.len())
-                    .is_some_and(|w| w.eq_ignore_ascii_case(n)))
-            .then_some(i + n.len())
-        })
-    });
-    first.is_some_and(|end| found(&KEPT_ABOUT_PACKETS, end).is_none())
+    end_of_first(&NEEDLES, 0).is_some_and(|end| end_of_first(&KEPT_ABOUT_PACKETS, end).is_none())
 }
 
 impl Stamps for Engine<'_, '_> {

@@ -4,7 +4,7 @@
 //! into ERROR nodes. This pass rewrites them into plain C/C++ while keeping
 //! every newline where it was, so line numbers in evidence stay exact.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 
 /// A function-like macro defined in the NF's own sources (including
@@ -97,7 +97,7 @@ fn define_sites<'l>(lines: &'l [std::borrow::Cow<'_, str>]) -> Vec<DefineSite<'l
     // The name each open group tests with `#ifndef` (None otherwise).
     let mut stack: Vec<(usize, Option<&str>)> = vec![];
     let mut sites = vec![];
-    let mut guards: FxHashMap<usize, ()> = FxHashMap::default();
+    let mut guards: FxHashSet<usize> = FxHashSet::default();
     for (i, l) in lines.iter().enumerate() {
         match directive_word(l) {
             (w @ ("if" | "ifdef" | "ifndef"), rest) => stack.push((
@@ -113,7 +113,7 @@ fn define_sites<'l>(lines: &'l [std::borrow::Cow<'_, str>]) -> Vec<DefineSite<'l
                 if let Some(name) = defined_name(l) {
                     for (open, tested) in &stack {
                         if *tested == Some(name) {
-                            guards.insert(*open, ());
+                            guards.insert(*open);
                         }
                     }
                     sites.push(DefineSite {
@@ -127,24 +127,16 @@ fn define_sites<'l>(lines: &'l [std::borrow::Cow<'_, str>]) -> Vec<DefineSite<'l
         }
     }
     for s in &mut sites {
-        s.certain = s.groups.iter().all(|g| guards.contains_key(g));
+        s.certain = s.groups.iter().all(|g| guards.contains(g));
     }
     sites
 }
 
 /// The directive lines of `text` that a build without `-D` flags keeps:
-/// those outside the branch an `#ifdef NAME` / `#ifndef NAME` rejects.
-/// NAME is defined when some analysed text defines it outside any
-/// condition (`defined`), not counting the group's own definitions (an
-/// include guard, or `#ifndef N` / `#define N 64` giving a default, keeps
-/// its body), and undefined when no text defines it at all; a name only
-/// defined under other conditions leaves the group undecided. This is the
-/// rule struct members follow (`Program::member_or_branch`): p0f's
-/// `#ifndef DEBUG_BUILD` keeps `#define ck_alloc DFL_ck_alloc`, not the
-/// allocation-tracking variant under its `#else`. Names the compiler or
-/// the build may predefine (`__linux__`, `_WIN32`, any `_`-prefixed
-/// name), `#if` expressions and `#elif` chains are not decided: both
-/// branches are kept, as before.
+/// those outside the branch an `#ifdef NAME` / `#ifndef NAME` rejects
+/// (see [`ifdef_keeps_body`]). p0f's `#ifndef DEBUG_BUILD` keeps `#define
+/// ck_alloc DFL_ck_alloc`, not the allocation-tracking variant under its
+/// `#else`; undecided groups keep both branches, as before.
 fn active_directive_lines<'a>(
     text: &'a str,
     defined: &DefinedNames,
